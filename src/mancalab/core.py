@@ -1,0 +1,265 @@
+"""The shared model of every game: State, Outcome, the Variant base class and the errors.
+
+A game's rules live in numba-compiled kernels (see ``mancalab.variants``). They work on a
+*board*: a flat int64 array holding the spec's ``cells`` followed by any extra state the game
+needs, then two slots every game has, ``board[-2]`` (the player to move) and ``board[-1]``
+(the status, one of the ``STATUS_*`` codes below). A ``State`` wraps an immutable copy of a
+board; the players and the analysis call the kernels on raw boards directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+
+# Status codes stored in board[-1]; numba treats these module globals as constants.
+ONGOING = 0
+WIN_0 = 1
+WIN_1 = 2
+DRAW = 3
+TIMEOUT = 4
+
+MAX_MOVES = 64  # an upper bound on the legal moves of any position of any game
+
+
+class MancalabError(ValueError):
+    """Base class of every error mancalab raises on bad input."""
+
+
+class IllegalMoveError(MancalabError):
+    """A move that the rules do not allow in this position."""
+
+
+class InvalidPositionError(MancalabError):
+    """A position that cannot occur: wrong length, negative counts, counters that do not add up."""
+
+
+class UnknownOptionError(MancalabError):
+    """An unknown game, player or option name, or an option value out of range."""
+
+
+class Outcome(NamedTuple):
+    """How a game ended. ``score`` is a pair in player order (player 0, player 1)."""
+
+    kind: str  # "win" | "draw" | "timeout"
+    winner: int | None
+    score: tuple[int, int]
+
+
+class Kernels(NamedTuple):
+    """The compiled rules of one game, all with ``params`` (an int64 option array) first.
+
+    - ``legal_moves(params, board, out) -> n`` writes the legal moves to ``out[:n]``;
+    - ``play(params, board, move)`` plays a legal move in place;
+    - ``margin(params, board) -> int`` player 0's score minus player 1's;
+    - ``settle(params, board)`` applies the end rule to a position given directly.
+    """
+
+    legal_moves: Callable
+    play: Callable
+    margin: Callable
+    settle: Callable
+
+
+class Option(NamedTuple):
+    """One game option: its default, a converter and a check with a message."""
+
+    default: Any
+    convert: Callable[[Any], Any]
+    check: Callable[[Any], bool]
+    rule: str  # what a valid value is, for the error message
+
+
+def resolve_options(owner: str, specs: dict[str, Option], given: dict[str, Any]) -> dict[str, Any]:
+    """Check ``given`` against ``specs``; every option resolved, or UnknownOptionError."""
+    unknown = sorted(set(given) - set(specs))
+    if unknown:
+        known = ", ".join(sorted(specs)) or "none"
+        raise UnknownOptionError(f"unknown option {unknown[0]!r} for {owner} (options: {known})")
+    resolved = {}
+    for key, spec in specs.items():
+        value = given.get(key, spec.default)
+        try:
+            value = spec.convert(value)
+            ok = spec.check(value)
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise UnknownOptionError(
+                f"bad value {given.get(key)!r} for option {key!r} of {owner}: {spec.rule}")
+        resolved[key] = value
+    return resolved
+
+
+class Variant:
+    """A game with its options. Subclasses give the layout, the kernels and the notation."""
+
+    name: str = ""
+    title: str = ""
+    n_cells: int = 0
+    n_extra: int = 0  # variant-specific board slots between cells and (to_move, status)
+    option_specs: dict[str, Option] = {}
+    kernels: Kernels
+
+    def __init__(self, **options: Any) -> None:
+        self.options = self._resolve_options(options)
+        self.params = self.make_params()
+        self.board_size = self.n_cells + self.n_extra + 2
+        self._moves_buffer = np.zeros(MAX_MOVES, dtype=np.int64)
+
+    def _resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
+        return resolve_options(f"the game {self.name}", self.option_specs, given)
+
+    def make_params(self) -> np.ndarray:
+        """The int64 array of options that the kernels read."""
+        return np.zeros(1, dtype=np.int64)
+
+    def non_default_options(self) -> dict[str, Any]:
+        return {k: v for k, v in self.options.items() if v != self.option_specs[k].default}
+
+    @property
+    def key(self) -> tuple:
+        return (self.name, tuple(sorted(self.options.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Variant) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.non_default_options().items())
+        return f"mancalab.variant({self.name!r}{', ' + opts if opts else ''})"
+
+    # ----- positions ---------------------------------------------------------------
+    def start_cells(self) -> list[int]:
+        raise NotImplementedError
+
+    def start(self) -> State:
+        """The start position, player 0 to move."""
+        return self.state(self.start_cells(), to_move=0)
+
+    def state(self, cells: Any, to_move: int = 0) -> State:
+        """Any position in the spec's cell layout; checked, and settled if already over."""
+        try:
+            cells = [int(c) for c in cells]
+        except (TypeError, ValueError):
+            raise InvalidPositionError(f"cells must be a list of integers, got {cells!r}") from None
+        if len(cells) != self.n_cells:
+            raise InvalidPositionError(
+                f"{self.name} has {self.n_cells} cells, got {len(cells)}")
+        negative = [i for i, c in enumerate(cells) if c < 0]
+        if negative:
+            raise InvalidPositionError(f"cell {negative[0]} holds a negative count")
+        if to_move not in (0, 1):
+            raise InvalidPositionError(f"to_move must be 0 or 1, got {to_move!r}")
+        self.check_cells(cells)
+        board = np.zeros(self.board_size, dtype=np.int64)
+        board[: self.n_cells] = cells
+        board[-2] = to_move
+        self.kernels.settle(self.params, board)
+        return State(self, board)
+
+    def check_cells(self, cells: list[int]) -> None:
+        """Raise InvalidPositionError when the counters do not add up."""
+
+    # ----- kernels from Python -----------------------------------------------------
+    def legal_moves_of(self, board: np.ndarray) -> list[int]:
+        n = self.kernels.legal_moves(self.params, board, self._moves_buffer)
+        return [int(m) for m in self._moves_buffer[:n]]
+
+    def outcome_of(self, board: np.ndarray) -> Outcome | None:
+        status = int(board[-1])
+        if status == ONGOING:
+            return None
+        score = self.score_of(board)
+        if status == TIMEOUT:
+            return Outcome("timeout", None, score)
+        if status == DRAW:
+            return Outcome("draw", None, score)
+        return Outcome("win", 0 if status == WIN_0 else 1, score)
+
+    def score_of(self, board: np.ndarray) -> tuple[int, int]:
+        raise NotImplementedError
+
+    # ----- notation ----------------------------------------------------------------
+    def move_name(self, state: State, move: int) -> str:
+        raise NotImplementedError
+
+    def parse_move(self, state: State, text: str) -> int:
+        raise NotImplementedError
+
+    def result_code(self, outcome: Outcome | None) -> str:
+        """One letter for the record and the log: A or B (winner), D (draw), T (timeout)."""
+        if outcome is None:
+            return "*"
+        if outcome.kind == "win":
+            return "AB"[outcome.winner]
+        return "D" if outcome.kind == "draw" else "T"
+
+
+class State:
+    """An immutable, hashable position of one variant."""
+
+    __slots__ = ("variant", "_board", "_key")
+
+    def __init__(self, variant: Variant, board: np.ndarray) -> None:
+        board = np.array(board, dtype=np.int64)
+        board.setflags(write=False)
+        self.variant = variant
+        self._board = board
+        self._key = (variant.key, board.tobytes())
+
+    @property
+    def board(self) -> np.ndarray:
+        """A writable copy of the kernel board (cells, extra state, to_move, status)."""
+        return self._board.copy()
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(int(c) for c in self._board[: self.variant.n_cells])
+
+    @property
+    def to_move(self) -> int:
+        return int(self._board[-2])
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.variant.outcome_of(self._board)
+
+    @property
+    def is_over(self) -> bool:
+        return int(self._board[-1]) != ONGOING
+
+    def legal_moves(self) -> list[int]:
+        return self.variant.legal_moves_of(self._board)
+
+    def play(self, move: int) -> State:
+        """The state after ``move``; raises IllegalMoveError and leaves this state unchanged."""
+        legal = self.legal_moves()
+        if not isinstance(move, (int, np.integer)) or int(move) not in legal:
+            if self.is_over:
+                raise IllegalMoveError(f"the game is over; no move {move!r} can be played")
+            if isinstance(move, (int, np.integer)) and 0 <= move < self.variant.n_cells \
+                    and self._board[move] == 0:
+                raise IllegalMoveError(f"move {move} is an empty hole (legal: {legal})")
+            raise IllegalMoveError(f"move {move!r} is not legal here (legal: {legal})")
+        board = self.board
+        self.variant.kernels.play(self.variant.params, board, int(move))
+        return State(self.variant, board)
+
+    def move_name(self, move: int) -> str:
+        return self.variant.move_name(self, move)
+
+    def parse_move(self, text: str) -> int:
+        return self.variant.parse_move(self, text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"<{self.variant.name} State cells={list(self.cells)} to_move={self.to_move}>"

@@ -1,0 +1,190 @@
+"""Monte Carlo tree search (UCT) as in the reference programs, with compiled playouts.
+
+The tree lives in flat numpy arrays and the whole select-expand-playout-backpropagate loop
+runs in numba, calling the game's own kernels (passed in as compiled functions). Following
+the ``mcts`` package the Gebeta program uses: children are expanded one at a time in legal-move
+order, a child's value is ``sign * total / visits + c * sqrt(2 ln N / visits)`` with the sign
+of the player to move at the parent, rewards are player 0's score margin at the end of a
+uniformly random playout, and the move played is the root child with the best mean.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from ..core import MAX_MOVES, ONGOING, MancalabError, Option, State
+from .base import Player, new_seed
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def random_playout(legal_fn, play_fn, margin_fn, params, board, moves):
+    """Play uniformly random moves to the end of the game; player 0's margin."""
+    while board[-1] == ONGOING:
+        n = legal_fn(params, board, moves)
+        play_fn(params, board, moves[np.random.randint(n)])
+    return margin_fn(params, board)
+
+
+@njit(cache=True)
+def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c):
+    """The child with the best UCT value; ties broken uniformly at random (reservoir)."""
+    sign = 1.0 if boards[node, -2] == 0 else -1.0
+    log_n = math.log(visits[node])
+    best_value = -np.inf
+    best = -1
+    n_ties = 0
+    for k in range(n_expanded[node]):
+        child = first_child[node] + k
+        value = sign * total[child] / visits[child] + c * math.sqrt(2.0 * log_n / visits[child])
+        if value > best_value:
+            best_value = value
+            best = child
+            n_ties = 1
+        elif value == best_value:
+            n_ties += 1
+            if np.random.randint(n_ties) == 0:
+                best = child
+    return best
+
+
+@njit(cache=True)
+def run_iterations(legal_fn, play_fn, margin_fn, params, boards, first_child, n_legal,
+                   n_expanded, parent, move, visits, total, n_nodes, iterations, c):
+    """Run up to ``iterations`` MCTS iterations; stop early when the arrays are nearly full.
+
+    Returns (new node count, iterations done).
+    """
+    capacity = boards.shape[0]
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    scratch = np.empty(boards.shape[1], dtype=np.int64)
+    done = 0
+    while done < iterations and n_nodes + MAX_MOVES <= capacity:
+        node = 0
+        while boards[node, -1] == ONGOING:  # selection and expansion
+            if n_legal[node] < 0:  # reserve a block for all children at once
+                n = legal_fn(params, boards[node], moves)
+                n_legal[node] = n
+                first_child[node] = n_nodes
+                for k in range(n):
+                    move[n_nodes + k] = moves[k]
+                n_nodes += n
+            if n_expanded[node] < n_legal[node]:
+                child = first_child[node] + n_expanded[node]
+                n_expanded[node] += 1
+                boards[child, :] = boards[node, :]
+                play_fn(params, boards[child], move[child])
+                parent[child] = node
+                n_legal[child] = -1
+                n_expanded[child] = 0
+                visits[child] = 0
+                total[child] = 0.0
+                node = child
+                break
+            node = _best_uct_child(node, first_child, n_expanded, visits, total, boards, c)
+        scratch[:] = boards[node, :]
+        reward = random_playout(legal_fn, play_fn, margin_fn, params, scratch, moves)
+        while node >= 0:  # backpropagation
+            visits[node] += 1
+            total[node] += reward
+            node = parent[node]
+        done += 1
+    return n_nodes, done
+
+
+class SearchTree:
+    """The arrays of one search, grown by doubling when full."""
+
+    def __init__(self, root_board: np.ndarray, capacity: int = 1 << 16) -> None:
+        width = root_board.shape[0]
+        self.boards = np.zeros((capacity, width), dtype=np.int64)
+        self.first_child = np.zeros(capacity, dtype=np.int64)
+        self.n_legal = np.full(capacity, -1, dtype=np.int64)
+        self.n_expanded = np.zeros(capacity, dtype=np.int64)
+        self.parent = np.full(capacity, -1, dtype=np.int64)
+        self.move = np.full(capacity, -1, dtype=np.int64)
+        self.visits = np.zeros(capacity, dtype=np.int64)
+        self.total = np.zeros(capacity, dtype=np.float64)
+        self.boards[0] = root_board
+        self.n_nodes = 1
+
+    def grow(self) -> None:
+        for name in ("boards", "first_child", "n_legal", "n_expanded", "parent", "move",
+                     "visits", "total"):
+            old = getattr(self, name)
+            new = np.zeros((2 * old.shape[0],) + old.shape[1:], dtype=old.dtype)
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    def run(self, variant, iterations: int, c: float) -> int:
+        k = variant.kernels
+        if self.n_nodes + MAX_MOVES > self.boards.shape[0]:
+            self.grow()
+        self.n_nodes, done = run_iterations(
+            k.legal_moves, k.play, k.margin, variant.params, self.boards, self.first_child,
+            self.n_legal, self.n_expanded, self.parent, self.move, self.visits, self.total,
+            self.n_nodes, iterations, c)
+        return done
+
+    def root_children(self) -> list[tuple[int, int, float]]:
+        """(move, visits, mean reward for the player to move at the root) per root child."""
+        sign = 1.0 if self.boards[0, -2] == 0 else -1.0
+        first = self.first_child[0]
+        return [(int(self.move[ch]), int(self.visits[ch]), sign * self.total[ch] / self.visits[ch])
+                for ch in range(first, first + self.n_expanded[0]) if self.visits[ch] > 0]
+
+
+class MCTSPlayer(Player):
+    """UCT with random playouts; by time (default 1.5 s a move) or a fixed number of playouts."""
+
+    name = "mcts"
+    option_specs = {
+        "time": Option(1.5, float, lambda v: v > 0, "seconds a move, above 0"),
+        "playouts": Option(0, int, lambda v: v >= 0,
+                           "playouts a move (0: search by time), a whole number >= 0"),
+        "exploration": Option(math.sqrt(2), float, lambda v: v >= 0, "a number >= 0"),
+        "seed": Option(None, lambda v: v if v is None else int(v), lambda v: True,
+                       "a whole number"),
+    }
+    batch = 256  # iterations between clock checks
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        seed = self.options["seed"]
+        self._rng = np.random.default_rng(new_seed() if seed is None else seed)
+
+    def choose(self, state: State) -> int:
+        legal = state.legal_moves()
+        if not legal:
+            raise MancalabError("the game is over: there is no move to choose")
+        started = time.perf_counter()
+        if len(legal) == 1:  # nothing to think about
+            self.last_info = {"playouts": 0, "seconds": 0.0, "value": None, "visits": 0}
+            return legal[0]
+        # numba's generator is global: reseed it from this player's own stream, so that a
+        # player's choices depend only on its seed and the positions it is shown.
+        seed_rng(int(self._rng.integers(2**31)))
+        tree = SearchTree(state.board)
+        playouts = self.options["playouts"]
+        c = self.options["exploration"]
+        done = 0
+        if playouts:
+            while done < playouts:
+                done += tree.run(state.variant, playouts - done, c)
+        else:
+            deadline = started + self.options["time"]
+            while time.perf_counter() < deadline:
+                done += tree.run(state.variant, self.batch, c)
+        children = tree.root_children()
+        move, visits, mean = max(children, key=lambda ch: (ch[2], ch[1]))
+        self.last_info = {"playouts": done, "seconds": time.perf_counter() - started,
+                          "value": float(mean), "visits": visits}
+        return move

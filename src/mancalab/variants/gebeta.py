@@ -1,0 +1,168 @@
+"""Gebeta (Ethiopia): 2x6 homes, relay sowing, families of four.
+
+Rules: shared/rules/gebeta.md, following Oliver Thiel's reference program quirk for quirk.
+Cells: 0..5 player A's homes, 6..11 player B's homes (sowing order 0..11), 12 and 13 the
+families of A and B. The board adds ``to_move`` and ``status`` (see ``mancalab.core``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
+                    InvalidPositionError, Kernels, Option, State, Variant)
+
+HOMES = 12
+FAMILIES = 12  # cells[12] (A) and cells[13] (B)
+TO_MOVE = 14
+STATUS = 15
+LETTERS = "ABCDEF"
+COUNTERS = 48
+
+# params[0]: the lap limit (50 in the reference program).
+P_LAP_LIMIT = 0
+
+
+@njit(cache=True)
+def legal_moves(params, board, out):
+    """The mover's non-empty homes, in index order."""
+    if board[STATUS] != ONGOING:
+        return 0
+    first = 6 * board[TO_MOVE]
+    n = 0
+    for pit in range(first, first + 6):
+        if board[pit] > 0:
+            out[n] = pit
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _sow(params, board, pit, mover):
+    """Relay-sow from ``pit``; False when the lap limit is passed (a timeout)."""
+    laps = 0
+    while True:
+        laps += 1
+        if laps > params[P_LAP_LIMIT]:
+            return False
+        seeds = board[pit]
+        board[pit] = 0
+        while seeds > 0:
+            pit += 1
+            if pit == HOMES:
+                pit = 0
+            board[pit] += 1
+            seeds -= 1
+            if board[pit] == 4:  # a family: the mover's if made by the last counter
+                board[pit] = 0
+                if seeds == 0:
+                    board[FAMILIES + mover] += 1
+                    return True
+                board[FAMILIES + (1 if pit >= 6 else 0)] += 1  # else the row owner's
+        if board[pit] == 1:  # the last counter fell into an empty home
+            return True
+
+
+@njit(cache=True)
+def _row_sum(board, player):
+    total = 0
+    for pit in range(6 * player, 6 * player + 6):
+        total += board[pit]
+    return total
+
+
+@njit(cache=True)
+def _finish(board, player):
+    """``player`` banks the families left in their row; decide the result."""
+    board[FAMILIES + player] += _row_sum(board, player) // 4
+    a, b = board[FAMILIES], board[FAMILIES + 1]
+    board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
+@njit(cache=True)
+def play(params, board, move):
+    """Play the legal move ``move`` in place."""
+    mover = board[TO_MOVE]
+    if not _sow(params, board, move, mover):
+        board[STATUS] = TIMEOUT
+        return
+    opponent = 1 - mover
+    if _row_sum(board, opponent) == 0:  # only the opponent's row is checked
+        _finish(board, mover)
+    else:
+        board[TO_MOVE] = opponent
+
+
+@njit(cache=True)
+def margin(params, board):
+    return board[FAMILIES] - board[FAMILIES + 1]
+
+
+@njit(cache=True)
+def settle(params, board):
+    """A position given with the mover's row empty was ended by the previous mover."""
+    if board[STATUS] == ONGOING and _row_sum(board, board[TO_MOVE]) == 0:
+        _finish(board, 1 - board[TO_MOVE])
+
+
+class Gebeta(Variant):
+    name = "gebeta"
+    title = "Gebeta (Ethiopia)"
+    n_cells = 14
+    option_specs = {
+        "lap_limit": Option(50, int, lambda v: v >= 1,
+                            "a whole number of laps, at least 1 (the reference program uses 50)"),
+    }
+    kernels = Kernels(legal_moves, play, margin, settle)
+
+    def make_params(self) -> np.ndarray:
+        return np.array([self.options["lap_limit"]], dtype=np.int64)
+
+    def start_cells(self) -> list[int]:
+        return [4] * HOMES + [0, 0]
+
+    def check_cells(self, cells: list[int]) -> None:
+        total = sum(cells[:HOMES]) + 4 * (cells[12] + cells[13])
+        if total != COUNTERS:
+            raise InvalidPositionError(
+                f"counters do not add up: homes + 4 x families = {total}, must be {COUNTERS}")
+
+    def score_of(self, board: np.ndarray) -> tuple[int, int]:
+        return int(board[FAMILIES]), int(board[FAMILIES + 1])
+
+    # ----- notation: letters A..F as seen from A's side, log "C1" / "C2" ------------
+    @staticmethod
+    def letter_index(player: int, letter: str) -> int:
+        k = LETTERS.index(letter)
+        return k if player == 0 else 11 - k
+
+    def move_name(self, state: State, move: int) -> str:
+        player = 0 if move < 6 else 1
+        letter = LETTERS[move] if player == 0 else LETTERS[11 - move]
+        return f"{letter}{player + 1}"
+
+    def parse_move(self, state: State, text: str) -> int:
+        """A letter A-F (either case) for the player to move, or the log form ``C1``/``C2``."""
+        token = text.strip().upper()
+        player = state.to_move
+        if len(token) == 2 and token[1] in "12":
+            if int(token[1]) != player + 1:
+                raise IllegalMoveError(
+                    f"{text.strip()!r} is a move of player {token[1]}, "
+                    f"but player {player + 1} is to move")
+            token = token[0]
+        if len(token) != 1 or token not in LETTERS:
+            raise IllegalMoveError(f"{text.strip()!r} is not a home: type a letter A-F")
+        pit = self.letter_index(player, token)
+        if state.is_over:
+            raise IllegalMoveError("the game is over")
+        if state.cells[pit] == 0:
+            raise IllegalMoveError(f"home {token} is empty: choose a home with counters")
+        return pit
+
+    def display_rows(self, player: int) -> tuple[list[int], list[int], str]:
+        """(top row indices, bottom row indices, header letters) as seen by ``player``."""
+        if player == 0:
+            return list(range(11, 5, -1)), list(range(0, 6)), "ABCDEF"
+        return list(range(5, -1, -1)), list(range(6, 12)), "FEDCBA"
