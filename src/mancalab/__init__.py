@@ -6,10 +6,14 @@
     bot = mancalab.player("mcts:playouts=20000,seed=1")
 """
 
-from .core import (IllegalMoveError, InvalidPositionError, MancalabError, Outcome, State,
-                   UnknownOptionError, Variant)
-from .players import player
-from .variants import variant, variants
+from ._cache import configure_numba_cache
+
+configure_numba_cache()  # before any kernel module is imported
+
+from .core import (IllegalMoveError, InvalidPositionError, MancalabError,  # noqa: E402
+                   Outcome, State, UnknownOptionError, Variant)
+from .players import player  # noqa: E402
+from .variants import variant, variants  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -229,6 +229,11 @@ class State:
         return self.variant.outcome_of(self._board)
 
     @property
+    def score(self) -> tuple[int, int]:
+        """The score so far in player order (families, or seeds in store)."""
+        return self.variant.score_of(self._board)
+
+    @property
     def is_over(self) -> bool:
         return int(self._board[-1]) != ONGOING
 

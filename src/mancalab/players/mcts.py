@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..core import MAX_MOVES, ONGOING, MancalabError, Option, State
+from .. import kernels
 from .base import Player, new_seed
 
 
@@ -26,12 +27,12 @@ def seed_rng(seed):
 
 
 @njit(cache=True)
-def random_playout(legal_fn, play_fn, margin_fn, params, board, moves):
+def random_playout(params, board, moves):
     """Play uniformly random moves to the end of the game; player 0's margin."""
     while board[-1] == ONGOING:
-        n = legal_fn(params, board, moves)
-        play_fn(params, board, moves[np.random.randint(n)])
-    return margin_fn(params, board)
+        n = kernels.legal_moves(params, board, moves)
+        kernels.play(params, board, moves[np.random.randint(n)])
+    return kernels.margin(params, board)
 
 
 @njit(cache=True)
@@ -57,7 +58,7 @@ def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c):
 
 
 @njit(cache=True)
-def run_iterations(legal_fn, play_fn, margin_fn, params, boards, first_child, n_legal,
+def run_iterations(params, boards, first_child, n_legal,
                    n_expanded, parent, move, visits, total, n_nodes, iterations, c):
     """Run up to ``iterations`` MCTS iterations; stop early when the arrays are nearly full.
 
@@ -71,7 +72,7 @@ def run_iterations(legal_fn, play_fn, margin_fn, params, boards, first_child, n_
         node = 0
         while boards[node, -1] == ONGOING:  # selection and expansion
             if n_legal[node] < 0:  # reserve a block for all children at once
-                n = legal_fn(params, boards[node], moves)
+                n = kernels.legal_moves(params, boards[node], moves)
                 n_legal[node] = n
                 first_child[node] = n_nodes
                 for k in range(n):
@@ -81,7 +82,7 @@ def run_iterations(legal_fn, play_fn, margin_fn, params, boards, first_child, n_
                 child = first_child[node] + n_expanded[node]
                 n_expanded[node] += 1
                 boards[child, :] = boards[node, :]
-                play_fn(params, boards[child], move[child])
+                kernels.play(params, boards[child], move[child])
                 parent[child] = node
                 n_legal[child] = -1
                 n_expanded[child] = 0
@@ -91,7 +92,7 @@ def run_iterations(legal_fn, play_fn, margin_fn, params, boards, first_child, n_
                 break
             node = _best_uct_child(node, first_child, n_expanded, visits, total, boards, c)
         scratch[:] = boards[node, :]
-        reward = random_playout(legal_fn, play_fn, margin_fn, params, scratch, moves)
+        reward = random_playout(params, scratch, moves)
         while node >= 0:  # backpropagation
             visits[node] += 1
             total[node] += reward
@@ -125,11 +126,10 @@ class SearchTree:
             setattr(self, name, new)
 
     def run(self, variant, iterations: int, c: float) -> int:
-        k = variant.kernels
         if self.n_nodes + MAX_MOVES > self.boards.shape[0]:
             self.grow()
         self.n_nodes, done = run_iterations(
-            k.legal_moves, k.play, k.margin, variant.params, self.boards, self.first_child,
+            variant.params, self.boards, self.first_child,
             self.n_legal, self.n_expanded, self.parent, self.move, self.visits, self.total,
             self.n_nodes, iterations, c)
         return done
@@ -140,6 +140,13 @@ class SearchTree:
         first = self.first_child[0]
         return [(int(self.move[ch]), int(self.visits[ch]), sign * self.total[ch] / self.visits[ch])
                 for ch in range(first, first + self.n_expanded[0]) if self.visits[ch] > 0]
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the search now, not inside the first timed move."""
+    tree = SearchTree(np.zeros(4, dtype=np.int64), capacity=2 * MAX_MOVES)
+    run_iterations(np.zeros(2, dtype=np.int64), tree.boards, tree.first_child, tree.n_legal,
+                   tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0)
 
 
 class MCTSPlayer(Player):
@@ -160,6 +167,7 @@ class MCTSPlayer(Player):
         super().__init__(**options)
         seed = self.options["seed"]
         self._rng = np.random.default_rng(new_seed() if seed is None else seed)
+        warm_up()
 
     def choose(self, state: State) -> int:
         legal = state.legal_moves()

@@ -20,8 +20,8 @@ STATUS = 15
 LETTERS = "ABCDEF"
 COUNTERS = 48
 
-# params[0]: the lap limit (50 in the reference program).
-P_LAP_LIMIT = 0
+GAME_ID = 0  # params[0], see mancalab.kernels
+P_LAP_LIMIT = 1  # params[1]: the lap limit (50 in the reference program)
 
 
 @njit(cache=True)
@@ -117,7 +117,7 @@ class Gebeta(Variant):
     kernels = Kernels(legal_moves, play, margin, settle)
 
     def make_params(self) -> np.ndarray:
-        return np.array([self.options["lap_limit"]], dtype=np.int64)
+        return np.array([GAME_ID, self.options["lap_limit"]], dtype=np.int64)
 
     def start_cells(self) -> list[int]:
         return [4] * HOMES + [0, 0]

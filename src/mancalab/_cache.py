@@ -1,0 +1,37 @@
+"""Where numba keeps mancalab's compiled kernels.
+
+numba's cache checks only the source file of each cached function, not the files of the
+functions it calls, so a changed rule kernel could leave a stale compiled search behind. The
+cache folder is therefore named after a digest of all of mancalab's sources: any change to
+the code starts a fresh cache. It lives in the user's cache folder, so that it also works when
+the package folder is read-only. ``NUMBA_CACHE_DIR`` set by the user wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+
+def source_digest() -> str:
+    digest = hashlib.sha1(numba.__version__.encode())
+    package = Path(__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def configure_numba_cache() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "mancalab" / f"numba-{source_digest()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # numba falls back to __pycache__ next to the sources
+    numba.config.CACHE_DIR = str(folder)

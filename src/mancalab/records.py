@@ -1,0 +1,221 @@
+"""Game records: a small text format in the spirit of chess's PGN.
+
+    [Variant "gebeta"]
+    [A "Almaz"]
+    [B "Computer"]
+    [Date "2026.11.22"]
+    [Result "*"]
+    [Option "lap_limit=60"]          one line per option that is not the default
+    [Start "2,7,1,6,1,6,6,6,0,1,6,6,0,0"]   the cells, only when not the standard start
+    [ToMove "1"]                     only with Start
+
+    A1 A2 C1 F2 *
+
+The move list uses the game's log notation and ends with the result: ``A`` or ``B`` (the
+winner), ``D`` (draw), ``T`` (timeout) or ``*`` (unfinished).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .core import MancalabError, State, Variant
+from .variants import variant as make_variant
+
+RESULTS = ("A", "B", "D", "T", "*")
+_HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
+
+
+class RecordError(MancalabError):
+    """A malformed game record; the message names the line."""
+
+
+@dataclass
+class GameRecord:
+    """A game: its variant, start, names and moves. Also the history behind undo."""
+
+    variant: Variant
+    start: State
+    names: tuple[str, str] = ("A", "B")
+    moves: list[int] = field(default_factory=list)
+    date: str = field(default_factory=lambda: _dt.date.today().strftime("%Y.%m.%d"))
+    states: list[State] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.states = [self.start]
+        for move in self.moves:
+            self.states.append(self.states[-1].play(move))
+
+    @classmethod
+    def new(cls, variant: Variant, names: tuple[str, str] = ("A", "B")) -> GameRecord:
+        return cls(variant, variant.start(), names)
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    def push(self, move: int) -> State:
+        """Play ``move`` (IllegalMoveError leaves the record unchanged)."""
+        state = self.state.play(move)
+        self.moves.append(move)
+        self.states.append(state)
+        return state
+
+    def pop(self) -> int:
+        self.states.pop()
+        return self.moves.pop()
+
+    def log(self) -> list[str]:
+        """The move log in the game's notation, with the result letter once the game is over."""
+        names = [self.variant.move_name(s, m) for s, m in zip(self.states, self.moves)]
+        if self.state.outcome is not None:
+            names.append(self.variant.result_code(self.state.outcome))
+        return names
+
+    @property
+    def result(self) -> str:
+        return self.variant.result_code(self.state.outcome)
+
+    # ----- text --------------------------------------------------------------------
+    def to_text(self) -> str:
+        def header(key: str, value: object) -> str:
+            text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+            return f'[{key} "{text}"]'
+
+        lines = [header("Variant", self.variant.name), header("A", self.names[0]),
+                 header("B", self.names[1]), header("Date", self.date),
+                 header("Result", self.result)]
+        lines += [header("Option", f"{k}={v}") for k, v in self.variant.non_default_options().items()]
+        if self.start != self.variant.start():
+            lines.append(header("Start", ",".join(map(str, self.start.cells))))
+            lines.append(header("ToMove", self.start.to_move))
+        moves = [self.variant.move_name(s, m) for s, m in zip(self.states, self.moves)]
+        lines += ["", _wrap(moves + [self.result])]
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> GameRecord:
+        headers: dict[str, tuple[int, str]] = {}
+        options: dict[str, str] = {}
+        move_lines: list[tuple[int, str]] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("["):
+                if move_lines:
+                    raise RecordError(f"line {number}: a header after the moves")
+                match = _HEADER.match(line)
+                if not match:
+                    raise RecordError(f'line {number}: a header must look like [Key "value"]')
+                key, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+                if key == "Option":
+                    name, eq, val = value.partition("=")
+                    if not eq:
+                        raise RecordError(f'line {number}: an option must be "name=value"')
+                    options[name.strip()] = val.strip()
+                else:
+                    headers[key] = (number, value)
+            else:
+                move_lines.append((number, line))
+        return cls._build(headers, options, move_lines)
+
+    @classmethod
+    def _build(cls, headers, options, move_lines) -> GameRecord:
+        if "Variant" not in headers:
+            raise RecordError('line 1: the record has no [Variant "..."] header')
+        line, name = headers["Variant"]
+        try:
+            variant = make_variant(name, **_typed(options))
+        except MancalabError as error:
+            raise RecordError(f"line {line}: {error}") from None
+        start = variant.start()
+        if "Start" in headers:
+            line, cells = headers["Start"]
+            to_move = headers.get("ToMove", (line, "0"))[1]
+            try:
+                start = variant.state([int(c) for c in cells.split(",")], int(to_move))
+            except ValueError as error:
+                raise RecordError(f"line {line}: bad start position: {error}") from None
+        record = cls(variant, start, (headers.get("A", (0, "A"))[1], headers.get("B", (0, "B"))[1]),
+                     date=headers.get("Date", (0, "?"))[1])
+        result, result_line = None, 0
+        for line, text in move_lines:
+            for token in text.split():
+                if result is not None:
+                    raise RecordError(f"line {line}: {token!r} after the result {result!r}")
+                if re.fullmatch(r"\d+\.", token):
+                    continue
+                if token in RESULTS:
+                    result, result_line = token, line
+                    continue
+                try:
+                    record.push(variant.parse_move(record.state, token))
+                except MancalabError as error:
+                    raise RecordError(
+                        f"line {line}: move {len(record.moves) + 1} {token!r}: {error}") from None
+        declared = headers.get("Result", (0, None))[1]
+        for claimed, where in ((result, result_line), (declared, headers.get("Result", (0,))[0])):
+            if claimed is not None and claimed != record.result:
+                raise RecordError(f"line {where}: the result {claimed!r} does not match the "
+                                  f"moves, which give {record.result!r}")
+        return record
+
+    # ----- files -------------------------------------------------------------------
+    def save(self, path: str | os.PathLike) -> None:
+        write_atomic(path, self.to_text())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> GameRecord:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise RecordError(f"cannot read {path}: {error}") from None
+        try:
+            return cls.from_text(text)
+        except RecordError as error:
+            raise RecordError(f"{path}: {error}") from None
+
+
+def _typed(options: dict[str, str]) -> dict[str, object]:
+    """Option values from text: integers and booleans where they look like them."""
+    typed: dict[str, object] = {}
+    for key, value in options.items():
+        if re.fullmatch(r"-?\d+", value):
+            typed[key] = int(value)
+        elif value.lower() in ("true", "false"):
+            typed[key] = value.lower() == "true"
+        else:
+            typed[key] = value
+    return typed
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    lines, current = [], ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > width:
+            lines.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    lines.append(current)
+    return "\n".join(lines)
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` whole or not at all: a temporary file in the same folder, then rename."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,188 @@
+"""Play and replay in the terminal: the prompt loop, its commands, names and the computer.
+
+Works with piped stdin: every prompt reads one line, and the end of input (or Ctrl-C) ends
+the session cleanly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rich.console import Console
+
+from . import render
+from .core import MancalabError
+from .players import Player
+from .records import GameRecord, RecordError
+
+COMPUTER = "Computer"
+
+HELP = """\
+Commands at the prompt:
+  A-F         lift that home (letters as seen from your own side; either case)
+  undo        take back the last move (and the computer's reply, when playing it)
+  save FILE   write the game record to FILE
+  help        this list
+  quit        end the game (save it first to resume it with --load)"""
+
+
+class EndSession(Exception):
+    """The person asked to stop, or the input ended."""
+
+
+def ask(console: Console, prompt: str) -> str:
+    try:
+        return console.input(prompt)
+    except EOFError:
+        console.print()
+        raise EndSession("input ended") from None
+
+
+def ask_names(console: Console, a: str | None, b: str | None) -> tuple[str, str]:
+    """Ask for the names not given, as the reference program does."""
+    hint = f" (enter '{COMPUTER}' for the computer)"
+    if a is None:
+        a = ask(console, f"Name of player A{hint}: ").strip() or "A"
+    if a == COMPUTER:
+        hint = ""
+    while b is None or b == a:
+        if b == a:
+            console.print(f"[red]Player B cannot have the same name as player A ({a}).[/red]")
+        b = ask(console, f"Name of player B{hint}: ").strip() or "B"
+    return a, b
+
+
+@dataclass
+class TerminalGame:
+    record: GameRecord
+    bot: Player
+    console: Console
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self.record.names
+
+    def is_computer(self, player: int) -> bool:
+        return self.names[player] == COMPUTER
+
+    def run(self) -> None:
+        """Play until the game ends or the person stops (EndSession)."""
+        while self.record.state.outcome is None:
+            self.console.print()
+            self.console.print(render.position(self.record))
+            if self.is_computer(self.record.state.to_move):
+                self.computer_turn()
+            else:
+                self.human_turn()
+        self.console.print()
+        self.console.print(render.position(self.record))
+        self.console.print(render.result(self.record.state.outcome, self.names))
+
+    def computer_turn(self) -> None:
+        state = self.record.state
+        started = time.perf_counter()
+        move = self.bot.choose(state)
+        seconds = time.perf_counter() - started
+        info = self.bot.last_info
+        detail = f"{seconds:.2f} s"
+        if info.get("playouts"):
+            detail += f", {info['playouts']:,} playouts"
+        if info.get("value") is not None:
+            detail += f", expects {info['value']:+.1f}"
+        self.record.push(move)
+        self.console.print(f"[bold magenta]{COMPUTER}[/] plays "
+                           f"[bold]{state.variant.move_name(state, move)}[/] ({detail}).")
+
+    def human_turn(self) -> None:
+        """Prompt until a legal move is played or a command changes the game."""
+        state = self.record.state
+        prompt = (f"{self.names[state.to_move]} ({'AB'[state.to_move]}), "
+                  f"choose a home (A-F) or 'help': ")
+        while True:
+            text = ask(self.console, prompt).strip()
+            word, _, rest = text.partition(" ")
+            command = word.lower()
+            if command in ("quit", "exit"):
+                raise EndSession("quit")
+            if command == "help":
+                self.console.print(HELP)
+            elif command == "undo":
+                if self.undo():
+                    return
+            elif command == "save":
+                self.save(rest.strip())
+            else:
+                try:
+                    self.record.push(state.variant.parse_move(state, text))
+                    return
+                except MancalabError as error:
+                    self.console.print(f"[red]{error}[/red]")
+
+    def undo(self) -> bool:
+        """Take back to the last human move; True when the position changed."""
+        humans = [p for p in (0, 1) if not self.is_computer(p)]
+        taken = 0
+        while self.record.moves:
+            mover = self.record.states[-2].to_move
+            self.record.pop()
+            taken += 1
+            if mover in humans and not self.is_computer(self.record.state.to_move):
+                break
+        if not taken:
+            self.console.print("[red]Nothing to undo: no move has been played.[/red]")
+            return False
+        self.console.print(f"Took back {taken} move{'s' if taken > 1 else ''}.")
+        return True
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.console.print("[red]save needs a file name: save FILE[/red]")
+            return
+        try:
+            self.record.save(path)
+        except OSError as error:
+            self.console.print(f"[red]Cannot save to {path}: {error.strerror or error}[/red]")
+            return
+        self.console.print(f"Saved the game to {path}.")
+
+
+def replay(record: GameRecord, console: Console, step: bool) -> None:
+    """Show a recorded game position by position; with ``step``, wait for a key each time."""
+    views = [GameRecord(record.variant, record.start, record.names, record.moves[:k], record.date)
+             for k in range(len(record.moves) + 1)]
+    console.print(f"{record.variant.title}: {record.names[0]} (A) against {record.names[1]} (B), "
+                  f"{record.date}, {len(record.moves)} moves, result {record.result}")
+    k = 0
+    while True:
+        view = views[k]
+        console.print()
+        if k:
+            prev = view.states[-2]
+            console.print(f"Move {k}: [bold]{record.variant.move_name(prev, view.moves[-1])}[/]")
+        else:
+            console.print("Start position")
+        console.print(render.position(view))
+        if view.state.outcome is not None:
+            console.print(render.result(view.state.outcome, record.names))
+        if not step:
+            if k == len(views) - 1:
+                return
+            k += 1
+            continue
+        answer = ask(console, "[Enter] next, b back, NUMBER go to move, q quit: ").strip().lower()
+        if answer in ("q", "quit"):
+            return
+        if answer == "b":
+            k = max(0, k - 1)
+        elif answer.isdigit():
+            k = min(int(answer), len(views) - 1)
+        elif answer == "":
+            if k == len(views) - 1:
+                return
+            k += 1
+        else:
+            console.print(f"[red]Unknown input {answer!r}.[/red]")
+
+
+__all__ = ["TerminalGame", "ask_names", "replay", "EndSession", "COMPUTER", "RecordError"]

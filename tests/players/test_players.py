@@ -1,0 +1,89 @@
+"""Players: spec strings, reproducible seeds, legal choices, MCTS finding the obvious move."""
+
+import pytest
+
+import mancalab
+from mancalab import UnknownOptionError
+from mancalab.players.mcts import SearchTree
+
+g = mancalab.variant("gebeta")
+
+
+@pytest.mark.parametrize("spec, name, options", [
+    ("mcts:time=1.5", "mcts", {"time": 1.5}),
+    ("mcts:playouts=20000,seed=1", "mcts", {"playouts": 20000, "seed": 1}),
+    ("random:seed=3", "random", {"seed": 3}),
+    (" MCTS ", "mcts", {"time": 1.5, "playouts": 0}),
+])
+def test_spec_strings(spec, name, options):
+    p = mancalab.player(spec)
+    assert p.name == name
+    for key, value in options.items():
+        assert p.options[key] == value
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("alpha", "unknown player"),
+    ("mcts:depth=3", "unknown option 'depth'"),
+    ("mcts:time=-1", "option 'time'"),
+    ("mcts:time=soon", "option 'time'"),
+    ("mcts:time", "key=value"),
+    ("random:seed=x", "option 'seed'"),
+])
+def test_bad_specs(spec, words):
+    with pytest.raises(UnknownOptionError, match=words):
+        mancalab.player(spec)
+
+
+def _game(pa, pb, limit=400):
+    s, moves = g.start(), []
+    while s.outcome is None and len(moves) < limit:
+        m = (pa if s.to_move == 0 else pb).choose(s)
+        assert m in s.legal_moves()
+        moves.append(m)
+        s = s.play(m)
+    return moves
+
+
+def test_seeds_make_games_reproducible():
+    first = _game(mancalab.player("mcts:playouts=300,seed=7"), mancalab.player("random:seed=3"))
+    second = _game(mancalab.player("mcts:playouts=300,seed=7"), mancalab.player("random:seed=3"))
+    assert first == second
+    third = _game(mancalab.player("mcts:playouts=300,seed=8"), mancalab.player("random:seed=3"))
+    assert third != first
+
+
+def test_mcts_counts_playouts_and_visits():
+    p = mancalab.player("mcts:playouts=2000,seed=1")
+    p.choose(g.start())
+    assert p.last_info["playouts"] == 2000
+    tree = SearchTree(g.start().board)
+    tree.run(g, 2000, 2 ** 0.5)
+    children = tree.root_children()
+    assert sorted(m for m, _, _ in children) == [0, 1, 2, 3, 4, 5]
+    assert sum(v for _, v, _ in children) == 2000
+    assert tree.visits[0] == 2000
+
+
+def test_mcts_takes_the_winning_move():
+    # A to move: index 5 (1 counter) or index 4 (2 counters) completes a family in index 6
+    # with the last counter, empties B's row and wins; index 3 relays on and does not.
+    s = g.state([0, 0, 0, 2, 2, 1, 3, 0, 0, 0, 0, 0, 5, 5], to_move=0)
+    winning = {m for m in s.legal_moves()
+               if s.play(m).outcome is not None and s.play(m).outcome.winner == 0}
+    assert winning == {4, 5}
+    for seed in range(3):
+        assert mancalab.player(f"mcts:playouts=3000,seed={seed}").choose(s) in winning
+
+
+def test_mcts_by_time_honours_the_budget():
+    p = mancalab.player("mcts:time=0.2,seed=1")
+    p.choose(g.start())
+    assert p.last_info["seconds"] < 1.0 and p.last_info["playouts"] > 0
+
+
+def test_players_refuse_finished_games():
+    over = g.state([0] * 6 + [1, 0, 0, 0, 0, 3, 5, 6], to_move=0)
+    for spec in ("random", "mcts:playouts=10"):
+        with pytest.raises(ValueError, match="over"):
+            mancalab.player(spec).choose(over)

@@ -1,0 +1,109 @@
+"""The mancalab command, driven with piped input as a script would."""
+
+import pytest
+from typer.testing import CliRunner
+
+from mancalab import terminal
+from mancalab.cli import app
+from mancalab.records import GameRecord
+
+runner = CliRunner()
+
+
+def run(args, text=""):
+    return runner.invoke(app, args, input=text)
+
+
+def test_asks_names_and_handles_bad_input(tmp_path):
+    record = tmp_path / "g.txt"
+    result = run(["play", "gebeta", "--bot", "random:seed=1"],
+                 f"Almaz\nAlmaz\nComputer\nz\nhello there\na\nhelp\nundo\nsave {record}\nquit\n")
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert "Name of player A" in out and "cannot have the same name" in out
+    assert "'z' is not a home" in out and "'hello there' is not a home" in out
+    assert "Computer plays" in out and "undo" in out and "Took back 2 moves" in out
+    assert "Saved the game to" in out and "Goodbye" in out
+    assert "Traceback" not in out
+    saved = GameRecord.load(record)
+    assert saved.names == ("Almaz", "Computer") and saved.moves == []
+
+
+def test_board_is_drawn_from_the_movers_side():
+    out = run(["play", "gebeta", "--a", "Ann", "--b", "Bo"], "a\n").stdout
+    assert "Ann         |  A |  B |  C |  D |  E |  F |" in out
+    assert "Bo          |  6 |  1 |  6 |  1 |  7 |  2 |" not in out  # B sees A's row on top
+    assert "Ann         |  6 |  1 |  6 |  1 |  7 |  2 |" in out
+    assert "Bo          |  6 |  6 |  0 |  1 |  6 |  6 |" in out
+    assert "Bo          |  F |  E |  D |  C |  B |  A |" in out
+    assert "Moves: A1" in out and "move 2" in out
+    assert "Player Ann has 0 families." in out
+
+
+def test_empty_home_message_keeps_the_game():
+    out = run(["play", "gebeta", "--a", "Ann", "--b", "Bo"], "a\nd\nquit\n").stdout
+    assert "home D is empty" in out
+    assert "Moves: A1\n" in out and "A2" not in out
+
+
+def test_full_game_against_the_computer_reaches_the_end(tmp_path):
+    moves = "a\nb\nc\nd\ne\nf\n" * 300
+    result = run(["play", "gebeta", "--a", "Almaz", "--b", "Computer", "--bot",
+                  "mcts:playouts=200,seed=1"], moves)
+    assert result.exit_code == 0
+    assert "Game over" in result.stdout
+
+
+def test_end_of_input_stops_cleanly():
+    result = run(["play", "gebeta", "--a", "Ann", "--b", "Bo"], "a\n")
+    assert result.exit_code == 0 and "Game left unfinished" in result.stdout
+
+
+def test_ctrl_c_stops_cleanly(monkeypatch):
+    def interrupt(console, prompt):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(terminal, "ask", interrupt)
+    result = run(["play", "gebeta", "--a", "Ann", "--b", "Bo"])
+    assert result.exit_code == 130 and "Interrupted" in result.stdout
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_save_load_and_replay(tmp_path):
+    path = tmp_path / "game.txt"
+    run(["play", "gebeta", "--a", "Ann", "--b", "Bo"], f"a\na\nsave {path}\nquit\n")
+    assert GameRecord.load(path).log() == ["A1", "A2"]
+    resumed = run(["play", "gebeta", "--load", str(path)], "c\nquit\n").stdout
+    assert "Moves: A1 A2" in resumed and "Moves: A1 A2 C1" in resumed
+    replayed = run(["replay", str(path), "--all"])
+    assert replayed.exit_code == 0
+    assert "Move 2: A2" in replayed.stdout and "Start position" in replayed.stdout
+    stepped = run(["replay", str(path)], "\nb\n2\nq\n")
+    assert stepped.exit_code == 0 and stepped.stdout.count("Move 1: A1") == 1
+    assert stepped.stdout.count("Start position") == 2 and "Move 2: A2" in stepped.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "chess", "--a", "x", "--b", "y"], "unknown game"),
+    (["play", "gebeta", "--bot", "alpha", "--a", "x", "--b", "y"], "unknown player"),
+    (["play", "gebeta", "-o", "pits=7", "--a", "x", "--b", "y"], "unknown option"),
+    (["play", "gebeta", "-o", "lap_limit", "--a", "x", "--b", "y"], "NAME=VALUE"),
+    (["play", "gebeta", "--a", "x", "--b", "x"], "different names"),
+    (["replay", "/nonexistent/game.txt"], "cannot read"),
+    (["play", "gebeta", "--load", "/nonexistent/game.txt"], "cannot read"),
+])
+def test_bad_command_lines_exit_2(args, words):
+    result = run(args)
+    assert result.exit_code == 2
+    assert words in result.output
+
+
+def test_malformed_record_names_the_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text('[Variant "gebeta"]\n\nA1 A2\nZ1\n')
+    result = run(["replay", str(path)])
+    assert result.exit_code == 2 and "line 4" in result.output
+
+
+def test_games_lists_gebeta():
+    assert "gebeta" in run(["games"]).stdout

@@ -1,0 +1,85 @@
+"""Game records: round trips, non-standard starts and options, errors naming the line."""
+
+import os
+
+import pytest
+
+import mancalab
+from mancalab.records import GameRecord, RecordError
+
+g = mancalab.variant("gebeta")
+
+
+def _played(moves):
+    record = GameRecord.new(g, ("Almaz", "Computer"))
+    for text in moves:
+        record.push(g.parse_move(record.state, text))
+    return record
+
+
+def test_round_trip_unfinished():
+    record = _played(["a", "a", "c"])
+    text = record.to_text()
+    assert '[Variant "gebeta"]' in text and '[Result "*"]' in text
+    assert text.rstrip().endswith("A1 A2 C1 *")
+    again = GameRecord.from_text(text)
+    assert again.moves == record.moves and again.names == ("Almaz", "Computer")
+    assert again.state == record.state
+
+
+def test_round_trip_finished_with_start_position_and_option(tmp_path):
+    variant = mancalab.variant("gebeta", lap_limit=60)
+    start = variant.state([0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 3, 8], to_move=1)
+    record = GameRecord(variant, start, ('Ann "the first"', "Bo"))
+    record.push(7)
+    path = tmp_path / "game.txt"
+    record.save(path)
+    text = path.read_text()
+    assert '[Option "lap_limit=60"]' in text and '[ToMove "1"]' in text
+    assert '[Result "B"]' in text and text.rstrip().endswith("E2 B")
+    again = GameRecord.load(path)
+    assert again.variant == variant and again.start == start
+    assert again.state.outcome == mancalab.Outcome("win", 1, (3, 9))
+    assert again.names[0] == 'Ann "the first"'
+
+
+def test_log_matches_the_spec():
+    record = _played(["a", "a"])
+    assert record.log() == ["A1", "A2"]
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ('[Variant "gebeta"]\n\nA1 Q2 *\n', 3, "move 2 'Q2'"),
+    ('[Variant "gebeta"]\n[Result "A"]\n\nA1 *\n', 2, "does not match"),
+    ('[Variant "chess"]\n', 1, "unknown game"),
+    ('[Variant "gebeta"]\n[Option "pits=7"]\n', 1, "unknown option"),
+    ('[Variant "gebeta"]\n[Start "4,4"]\n', 2, "bad start position"),
+    ('[Variant gebeta]\n', 1, "header"),
+    ('[A "x"]\n\nA1\n', 1, "no [Variant"),
+    ('[Variant "gebeta"]\n\nA1 * A2\n', 3, "after the result"),
+    ('[Variant "gebeta"]\n\nA1\nB1\n', 4, "player 1"),
+])
+def test_malformed_records_name_the_line(text, line, words):
+    with pytest.raises(RecordError) as info:
+        GameRecord.from_text(text)
+    assert f"line {line}" in str(info.value) and words in str(info.value)
+
+
+def test_missing_file_is_a_record_error(tmp_path):
+    with pytest.raises(RecordError, match="cannot read"):
+        GameRecord.load(tmp_path / "nope.txt")
+
+
+def test_save_is_atomic(tmp_path, monkeypatch):
+    path = tmp_path / "game.txt"
+    path.write_text("old contents")
+    record = _played(["a"])
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        record.save(path)
+    assert path.read_text() == "old contents"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
