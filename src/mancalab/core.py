@@ -99,6 +99,7 @@ class Variant:
     title: str = ""
     n_cells: int = 0
     n_extra: int = 0  # variant-specific board slots between cells and (to_move, status)
+    max_moves: int = MAX_MOVES  # the most legal moves any position of this game can have
     option_specs: dict[str, Option] = {}
     kernels: Kernels
 
@@ -114,6 +115,10 @@ class Variant:
     def make_params(self) -> np.ndarray:
         """The int64 array of options that the kernels read."""
         return np.zeros(1, dtype=np.int64)
+
+    def key_widths(self) -> list[int]:
+        """Bits for each board slot but the status, to pack a position into machine words."""
+        raise NotImplementedError
 
     def non_default_options(self) -> dict[str, Any]:
         return {k: v for k, v in self.options.items() if v != self.option_specs[k].default}

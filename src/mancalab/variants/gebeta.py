@@ -110,6 +110,7 @@ class Gebeta(Variant):
     name = "gebeta"
     title = "Gebeta (Ethiopia)"
     n_cells = 14
+    max_moves = 6
     option_specs = {
         "lap_limit": Option(50, int, lambda v: v >= 1,
                             "a whole number of laps, at least 1 (the reference program uses 50)"),
@@ -118,6 +119,10 @@ class Gebeta(Variant):
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["lap_limit"]], dtype=np.int64)
+
+    def key_widths(self) -> list[int]:
+        # homes hold at most 48 counters (6 bits), families at most 12 (4 bits), the mover 1 bit
+        return [6] * HOMES + [4, 4] + [1]
 
     def start_cells(self) -> list[int]:
         return [4] * HOMES + [0, 0]
