@@ -11,6 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from .core import MancalabError
 from .players import player as make_player
@@ -96,6 +98,72 @@ def replay_command(
         replay(record, console, step=not all_)
     except (EndSession, KeyboardInterrupt):
         console.print()
+
+
+@app.command()
+def tree(
+    game: Annotated[str, typer.Argument(help="the game, e.g. gebeta")],
+    depth: Annotated[int, typer.Option(help="the deepest level (moves from the start)")],
+    out: Annotated[Optional[str], typer.Option(help="write the reference results.csv here")] = None,
+    jobs: Annotated[Optional[int], typer.Option(help="threads to use (default: all cores)")] = None,
+    plot: Annotated[Optional[str], typer.Option(help="draw the table to this PNG file")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """Exact game-tree statistics level by level, as the Gebeta program's results.csv."""
+    from .analysis.tree import TreeRow, plot as draw_plot, tree_stats, write_csv
+    from .records import check_writable
+
+    if depth < 1:
+        fail(f"--depth must be at least 1, got {depth}")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    try:
+        variant = make_variant(game, **parse_options(option))
+    except MancalabError as error:
+        fail(str(error))
+    for path in filter(None, (out, plot)):
+        try:
+            check_writable(path)
+        except OSError as error:
+            fail(f"cannot write {path}: {error.strerror or error}")
+    with Progress(TextColumn("level {task.fields[level]:>2}"), BarColumn(),
+                  TextColumn("{task.percentage:>5.1f}%"),
+                  TextColumn("{task.fields[positions]:>14,} positions"), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        tasks: dict[int, int] = {}
+
+        def on_progress(level: int, done: int, total: int, positions: int) -> None:
+            if level not in tasks:
+                tasks[level] = progress.add_task("", total=total, level=level, positions=0)
+            progress.update(tasks[level], completed=done, positions=positions)
+
+        def on_level(row: TreeRow) -> None:
+            if row.level not in tasks:  # a level with nothing to expand
+                tasks[row.level] = progress.add_task("", total=1, level=row.level, positions=0)
+            progress.update(tasks[row.level], completed=progress.tasks[-1].total,
+                            positions=row.positions)
+
+        rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress, on_level=on_level)
+    table = Table(title=f"{variant.title}: game tree to level {depth} (cumulative)")
+    for column in ("level", "turns", "agency", "agency %", "games", "A wins", "B wins", "draws",
+                   "timeouts", "positions", "seconds"):
+        table.add_column(column, justify="right")
+    for r in rows:
+        table.add_row(str(r.level), f"{r.turns:,}", f"{r.agency:,}",
+                      f"{100 * r.agency / r.turns:.1f}" if r.turns else "-", f"{r.games:,}",
+                      f"{r.a_wins:,}", f"{r.b_wins:,}", f"{r.draws:,}", f"{r.timeouts:,}",
+                      f"{r.positions:,}", f"{r.seconds:.2f}")
+    console.print(table, width=max(console.width, 132))
+    try:
+        if out:
+            write_csv(rows, out)
+            console.print(f"Wrote {out}.")
+        if plot:
+            draw_plot(rows, plot, table.title)
+            console.print(f"Drew {plot}.")
+    except OSError as error:
+        fail(f"cannot write {out or plot}: {error.strerror or error}")
 
 
 @app.command()

@@ -209,13 +209,26 @@ def _wrap(tokens: list[str], width: int = 79) -> str:
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` whole or not at all: a temporary file in the same folder, then rename."""
+    write_atomic_bytes(path, text.encode("utf-8"))
+
+
+def write_atomic_bytes(path: str | os.PathLike, data: bytes) -> None:
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Raise OSError now if ``path`` could not be written later (before long work starts)."""
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(f"{path} is a folder")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(fd)
+    os.unlink(tmp)

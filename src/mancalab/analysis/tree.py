@@ -32,8 +32,9 @@ TURNS, GAMES, AGENCY, A_WINS, B_WINS, DRAWS, TIMEOUTS = range(7)
 N_TOTALS = 7
 STATUS_SLOT = (-1, A_WINS, B_WINS, DRAWS, TIMEOUTS)  # indexed by the status code
 HEADER = "turns, level, games, agency, Awins, Bwins, draws, timeouts"
-PARTITION_BITS = 6
+PARTITION_BITS = 12  # small partitions stay in the CPU cache while children are merged
 PARTITIONS = 1 << PARTITION_BITS
+MAX_LOAD = 0.8
 EMPTY = np.uint64(0)  # a multiplicity of 0 marks an empty slot
 
 
@@ -172,53 +173,70 @@ def _tally(parent_counts, first, max_children, child_status, child_agency, n_slo
 
 
 @njit(cache=True)
-def _count_partitions(child_status, child_hash, n_slots, partition_load):
-    partition_load[:] = 0
+def _sort_by_partition(parent_counts, first, max_children, child_keys, child_status, child_hash,
+                       n_slots, partition_start, sorted_keys, sorted_hash, sorted_counts):
+    """Counting sort of the batch's going-on children by partition, moving their key, hash
+    and multiplicity, so that each partition's merge reads memory in order; partition p's
+    children end up at partition_start[p]:partition_start[p + 1]."""
+    partition_start[:] = 0
+    shift = np.uint64(64 - PARTITION_BITS)
     for slot in range(n_slots):
         if child_status[slot] == 0:
-            partition_load[child_hash[slot] >> np.uint64(64 - PARTITION_BITS)] += 1
+            partition_start[(child_hash[slot] >> shift) + 1] += 1
+    for p in range(PARTITIONS):
+        partition_start[p + 1] += partition_start[p]
+    cursor = partition_start[:-1].copy()
+    n_words = child_keys.shape[1]
+    for slot in range(n_slots):
+        if child_status[slot] == 0:
+            p = child_hash[slot] >> shift
+            at = cursor[p]
+            cursor[p] += 1
+            for w in range(n_words):
+                sorted_keys[at, w] = child_keys[slot, w]
+            sorted_hash[at] = child_hash[slot]
+            sorted_counts[at] = parent_counts[first + slot // max_children]
 
 
 @njit(cache=True)
-def _insert(table_keys, table_counts, part, h, key, count):
-    """Add ``count`` to ``key`` in partition ``part``; 1 when new, -1 on overflow, else 0."""
-    mask = np.uint64(table_counts.shape[1] - 1)
-    index = h & mask
-    n_words = key.shape[0]
+def _insert(table, part, h, keys, row, count):
+    """Add ``count`` to keys[row] in partition ``part``; 1 when new, -1 on overflow, else 0.
+
+    A table slot holds the key words then the multiplicity (0: empty), so that one probe
+    touches one cache line.
+    """
+    capacity = table.shape[1]
+    n_words = keys.shape[1]
+    index = np.int64(((h & np.uint64(0xFFFFFFFF)) * np.uint64(capacity)) >> np.uint64(32))
     while True:
-        stored = table_counts[part, index]
+        stored = table[part, index, n_words]
         if stored == EMPTY:
-            table_keys[part, index, :] = key
-            table_counts[part, index] = count
+            for w in range(n_words):
+                table[part, index, w] = keys[row, w]
+            table[part, index, n_words] = count
             return 1
         same = True
         for w in range(n_words):
-            if table_keys[part, index, w] != key[w]:
+            if table[part, index, w] != keys[row, w]:
                 same = False
                 break
         if same:
             total = stored + count
             if total < stored:
                 return -1
-            table_counts[part, index] = total
+            table[part, index, n_words] = total
             return 0
-        index = (index + np.uint64(1)) & mask
+        index += 1
+        if index == capacity:
+            index = 0
 
 
 @njit(cache=True, parallel=True)
-def _merge(parent_counts, first, max_children, child_keys, child_status, child_hash, n_slots,
-           table_keys, table_counts, fill, jobs, overflow):
-    """Thread t inserts the children whose partition is t modulo ``jobs``."""
-    for t in prange(jobs):
-        for slot in range(n_slots):
-            if child_status[slot] != 0:
-                continue
-            h = child_hash[slot]
-            part = h >> np.uint64(64 - PARTITION_BITS)
-            if part % jobs != t:
-                continue
-            added = _insert(table_keys, table_counts, part, h, child_keys[slot],
-                            parent_counts[first + slot // max_children])
+def _merge(partition_start, sorted_keys, sorted_hash, sorted_counts, table, fill, overflow):
+    """Insert each partition's children into that partition's table, one thread a partition."""
+    for part in prange(PARTITIONS):
+        for k in range(partition_start[part], partition_start[part + 1]):
+            added = _insert(table, part, sorted_hash[k], sorted_keys, k, sorted_counts[k])
             if added < 0:
                 overflow[0] = 1
             else:
@@ -226,23 +244,26 @@ def _merge(parent_counts, first, max_children, child_keys, child_status, child_h
 
 
 @njit(cache=True, parallel=True)
-def _rehash(old_keys, old_counts, new_keys, new_counts):
-    for part in prange(old_counts.shape[0]):
-        for index in range(old_counts.shape[1]):
-            count = old_counts[part, index]
+def _rehash(old, new):
+    n_words = old.shape[2] - 1
+    for part in prange(old.shape[0]):
+        keys = old[part]
+        for index in range(old.shape[1]):
+            count = keys[index, n_words]
             if count != EMPTY:
-                _insert(new_keys, new_counts, part, _hash(old_keys[part, index]),
-                        old_keys[part, index], count)
+                _insert(new, part, _hash(keys[index, :n_words]), keys, index, count)
 
 
 @njit(cache=True)
-def _compact(table_keys, table_counts, keys, counts):
+def _compact(table, keys, counts):
     n = 0
-    for part in range(table_counts.shape[0]):
-        for index in range(table_counts.shape[1]):
-            if table_counts[part, index] != EMPTY:
-                keys[n, :] = table_keys[part, index, :]
-                counts[n] = table_counts[part, index]
+    n_words = keys.shape[1]
+    for part in range(table.shape[0]):
+        for index in range(table.shape[1]):
+            if table[part, index, n_words] != EMPTY:
+                for w in range(n_words):
+                    keys[n, w] = table[part, index, w]
+                counts[n] = table[part, index, n_words]
                 n += 1
     return n
 
@@ -250,33 +271,32 @@ def _compact(table_keys, table_counts, keys, counts):
 # ----- the driver -------------------------------------------------------------------
 
 class _Level:
-    """The next level's hash table: PARTITIONS tables of equal, power-of-two capacity."""
+    """The next level's hash table: PARTITIONS tables of equal capacity (any whole number);
+    a slot is the key words then the multiplicity."""
 
     def __init__(self, n_words: int, expected: int) -> None:
-        capacity = 1 << max(4, int(np.ceil(np.log2(max(1, expected) / PARTITIONS / 0.5))))
-        self.keys = np.zeros((PARTITIONS, capacity, n_words), dtype=np.uint64)
-        self.counts = np.zeros((PARTITIONS, capacity), dtype=np.uint64)
+        capacity = max(16, int(expected / PARTITIONS / 0.6) + 1)
+        self.table = np.zeros((PARTITIONS, capacity, n_words + 1), dtype=np.uint64)
         self.fill = np.zeros(PARTITIONS, dtype=np.int64)
 
     @property
     def capacity(self) -> int:
-        return self.counts.shape[1]
+        return self.table.shape[1]
 
     @property
     def nbytes(self) -> int:
-        return self.keys.nbytes + self.counts.nbytes
+        return self.table.nbytes
 
-    def make_room(self, incoming: np.ndarray) -> None:
-        """Double the tables until every partition stays at most 3/4 full after ``incoming``."""
-        capacity = self.capacity
-        while np.any(self.fill + incoming > 0.75 * capacity):
-            capacity *= 2
-        if capacity == self.capacity:
+    def make_room(self, partition_start: np.ndarray) -> None:
+        """Grow the tables when a partition would pass MAX_LOAD after the incoming children."""
+        incoming = np.diff(partition_start)
+        needed = int(np.max(self.fill + incoming))
+        if needed <= MAX_LOAD * self.capacity:
             return
-        keys = np.zeros((PARTITIONS, capacity, self.keys.shape[2]), dtype=np.uint64)
-        counts = np.zeros((PARTITIONS, capacity), dtype=np.uint64)
-        _rehash(self.keys, self.counts, keys, counts)
-        self.keys, self.counts = keys, counts
+        capacity = int(max(needed / 0.6, 1.5 * self.capacity)) + 1
+        table = np.zeros((PARTITIONS, capacity, self.table.shape[2]), dtype=np.uint64)
+        _rehash(self.table, table)
+        self.table = table
 
 
 def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None = None,
@@ -312,17 +332,21 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     totals_lo = np.zeros(N_TOTALS, dtype=np.uint64)
     totals_hi = np.zeros(N_TOTALS, dtype=np.uint64)
     rows: list[TreeRow] = []
+    growth, row_parents = float(max_children), 1  # the next level's size, guessed from the last
     try:
         for level in range(1, depth + 1):
             started = time.perf_counter()
+            expected = len(counts) * growth
             keys, counts, peak = _expand_level(
                 params, keys, counts, word_of, shift_of, mask_of, board_size, max_children,
-                n_words, batch, jobs, totals_lo, totals_hi,
+                n_words, batch, expected, totals_lo, totals_hi,
                 lambda done, total, found: on_progress and on_progress(level, done, total, found))
             totals = [int(hi) << 64 | int(lo) for lo, hi in zip(totals_lo, totals_hi)]
             row = TreeRow(level, totals[TURNS], totals[GAMES], totals[AGENCY], totals[A_WINS],
                           totals[B_WINS], totals[DRAWS], totals[TIMEOUTS], len(counts),
                           time.perf_counter() - started, peak)
+            growth = max(1.0, len(counts) / max(1, row_parents)) * 1.05
+            row_parents = len(counts)
             rows.append(row)
             if on_level:
                 on_level(row)
@@ -332,17 +356,20 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
 
 
 def _expand_level(params, keys, counts, word_of, shift_of, mask_of, board_size, max_children,
-                  n_words, batch, jobs, totals_lo, totals_hi, progress):
+                  n_words, batch, expected, totals_lo, totals_hi, progress):
     """Expand every position of one level; the next level's keys and counts, and peak bytes."""
     n_parents = len(counts)
-    table = _Level(n_words, 2 * n_parents + 16)
+    table = _Level(n_words, int(expected) + 16)
     batch = max(1, min(batch, n_parents))
     slots = batch * max_children
     child_keys = np.zeros((slots, n_words), dtype=np.uint64)
     child_status = np.zeros(slots, dtype=np.int64)
     child_agency = np.zeros(slots, dtype=np.bool_)
     child_hash = np.zeros(slots, dtype=np.uint64)
-    partition_load = np.zeros(PARTITIONS, dtype=np.int64)
+    partition_start = np.zeros(PARTITIONS + 1, dtype=np.int64)
+    sorted_keys = np.zeros((slots, n_words), dtype=np.uint64)
+    sorted_hash = np.zeros(slots, dtype=np.uint64)
+    sorted_counts = np.zeros(slots, dtype=np.uint64)
     flags = np.zeros(2, dtype=np.int64)  # [bad key, overflow]
     peak = 0
     for first in range(0, n_parents, batch):
@@ -354,20 +381,23 @@ def _expand_level(params, keys, counts, word_of, shift_of, mask_of, board_size, 
             raise TreeOverflowError("a position does not fit the position key of this game")
         _tally(counts, first, max_children, child_status, child_agency, n_slots,
                totals_lo, totals_hi)
-        _count_partitions(child_status, child_hash, n_slots, partition_load)
-        table.make_room(partition_load)
-        _merge(counts, first, max_children, child_keys, child_status, child_hash, n_slots,
-               table.keys, table.counts, table.fill, jobs, flags[1:2])
+        _sort_by_partition(counts, first, max_children, child_keys, child_status, child_hash,
+                           n_slots, partition_start, sorted_keys, sorted_hash, sorted_counts)
+        table.make_room(partition_start)
+        _merge(partition_start, sorted_keys, sorted_hash, sorted_counts, table.table,
+               table.fill, flags[1:2])
         if flags[1]:
             raise TreeOverflowError("a position's multiplicity passed 2**64")
         peak = max(peak, table.nbytes + keys.nbytes + counts.nbytes + child_keys.nbytes
-                   + child_status.nbytes + child_hash.nbytes + child_agency.nbytes)
+                   + child_status.nbytes + child_hash.nbytes + child_agency.nbytes
+                   + sorted_keys.nbytes + sorted_hash.nbytes + sorted_counts.nbytes)
         progress(last, n_parents, int(table.fill.sum()))
     n = int(table.fill.sum())
     del child_keys, child_status, child_agency, child_hash, keys, counts
+    del sorted_keys, sorted_hash, sorted_counts
     next_keys = np.empty((n, n_words), dtype=np.uint64)
     next_counts = np.empty(n, dtype=np.uint64)
-    _compact(table.keys, table.counts, next_keys, next_counts)
+    _compact(table.table, next_keys, next_counts)
     peak = max(peak, table.nbytes + next_keys.nbytes + next_counts.nbytes)
     return next_keys, next_counts, peak
 
@@ -377,3 +407,38 @@ def write_csv(rows: list[TreeRow], path) -> None:
     from ..records import write_atomic
 
     write_atomic(path, HEADER + "\n" + "".join(row.csv() + "\n" for row in rows))
+
+
+def plot(rows: list[TreeRow], path, title: str = "") -> None:
+    """Turns and games per level on a log scale, and the outcome shares per level (PNG)."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..records import write_atomic_bytes
+
+    levels = [r.level for r in rows]
+    figure, (counts, shares) = plt.subplots(1, 2, figsize=(11, 4.2))
+    counts.semilogy(levels, [max(r.turns, 1) for r in rows], "o-", label="turns")
+    counts.semilogy(levels, [max(r.games, 1) for r in rows], "s-", label="games")
+    counts.semilogy(levels, [max(r.positions, 1) for r in rows], "^-", label="distinct positions")
+    counts.set_xlabel("level")
+    counts.set_ylabel("cumulative count")
+    counts.legend()
+    counts.grid(True, which="both", alpha=0.3)
+    for attr, label in (("a_wins", "A wins"), ("b_wins", "B wins"), ("draws", "draws"),
+                        ("timeouts", "timeouts")):
+        shares.plot(levels, [getattr(r, attr) / r.games if r.games else 0 for r in rows], "o-",
+                    label=label)
+    shares.set_xlabel("level")
+    shares.set_ylabel("share of finished games")
+    shares.legend()
+    shares.grid(True, alpha=0.3)
+    figure.suptitle(title)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110)
+    plt.close(figure)
+    write_atomic_bytes(path, buffer.getvalue())

@@ -1,0 +1,116 @@
+"""Tree statistics: the published Gebeta table, an independent brute force, exact carries."""
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import mancalab
+from mancalab.analysis import tree_stats
+from mancalab.analysis.tree import HEADER, _insert, add128, key_layout
+from mancalab.cli import app
+
+PUBLISHED = """\
+6, 1, 0, 6, 0, 0, 0, 0
+38, 2, 0, 38, 0, 0, 0, 0
+178, 3, 0, 178, 0, 0, 0, 0
+816, 4, 0, 812, 0, 0, 0, 0
+3843, 5, 2, 3825, 2, 0, 0, 0
+17641, 6, 4, 17557, 2, 1, 1, 0
+76287, 7, 64, 75538, 29, 16, 19, 0
+320100, 8, 255, 316053, 68, 92, 91, 4
+1285021, 9, 1543, 1263422, 604, 379, 532, 28
+4968533, 10, 5929, 4873254, 1246, 2735, 1831, 117
+"""
+
+
+def test_gebeta_levels_1_to_10_match_the_published_table():
+    rows = tree_stats("gebeta", 10)
+    assert "".join(r.csv() + "\n" for r in rows) == PUBLISHED
+
+
+def test_thread_count_does_not_change_the_result():
+    one, two = tree_stats("gebeta", 9, jobs=1), tree_stats("gebeta", 9, jobs=2)
+    assert [(r.csv(), r.positions) for r in one] == [(r.csv(), r.positions) for r in two]
+
+
+def _brute_force(game, depth):
+    """Walk every move sequence with the public State API (no multiplicities, no hashing)."""
+    totals = dict(turns=0, games=0, agency=0, a=0, b=0, d=0, t=0)
+    rows, frontier = [], [game.start()]
+    for _ in range(depth):
+        nxt = []
+        for s in frontier:
+            for m in s.legal_moves():
+                child = s.play(m)
+                if child.outcome is None:
+                    totals["turns"] += 1
+                    totals["agency"] += len(child.legal_moves()) > 1
+                    nxt.append(child)
+                else:
+                    totals["games"] += 1
+                    kind = child.outcome
+                    key = "t" if kind.kind == "timeout" else "d" if kind.kind == "draw" else "ab"[kind.winner]
+                    totals[key] += 1
+        frontier = nxt
+        rows.append((totals["turns"], totals["games"], totals["agency"], totals["a"], totals["b"],
+                     totals["d"], totals["t"]))
+    return rows
+
+
+def test_brute_force_agrees_with_a_short_lap_limit():
+    # lap_limit=3 makes timeouts and early ends common, so every column is exercised.
+    game = mancalab.variant("gebeta", lap_limit=3)
+    expected = _brute_force(game, 6)
+    got = [(r.turns, r.games, r.agency, r.a_wins, r.b_wins, r.draws, r.timeouts)
+           for r in tree_stats(game, 6)]
+    assert got == expected
+    assert expected[-1][6] > 0 and expected[-1][1] > 0
+
+
+def test_128_bit_totals_carry():
+    lo = np.array([np.uint64(2**64 - 5)], dtype=np.uint64)
+    hi = np.zeros(1, dtype=np.uint64)
+    add128(lo, hi, 0, np.uint64(7))
+    assert (int(hi[0]) << 64 | int(lo[0])) == 2**64 + 2
+    add128(lo, hi, 0, np.uint64(2**64 - 1))
+    assert (int(hi[0]) << 64 | int(lo[0])) == 2 * 2**64 + 1
+
+
+def test_multiplicity_overflow_is_reported_not_wrapped():
+    table = np.zeros((1, 8, 3), dtype=np.uint64)
+    keys = np.array([[1, 2]], dtype=np.uint64)
+    assert _insert(table, 0, np.uint64(12345), keys, 0, np.uint64(2**64 - 2)) == 1
+    assert _insert(table, 0, np.uint64(12345), keys, 0, np.uint64(1)) == 0
+    assert _insert(table, 0, np.uint64(12345), keys, 0, np.uint64(1)) == -1
+
+
+def test_key_layout_fits_gebeta_in_two_words():
+    word_of, shift_of, mask_of, n_words = key_layout(mancalab.variant("gebeta"))
+    assert n_words == 2 and len(word_of) == 15
+
+
+def test_bad_depth():
+    with pytest.raises(ValueError, match="depth"):
+        tree_stats("gebeta", 0)
+
+
+def test_cli_writes_the_reference_file(tmp_path):
+    out, png = tmp_path / "results.csv", tmp_path / "tree.png"
+    result = CliRunner().invoke(app, ["tree", "gebeta", "--depth", "10", "--out", str(out),
+                                      "--plot", str(png), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text() == HEADER + "\n" + PUBLISHED
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("args", [["--depth", "0"], ["--depth", "3", "--out", "/nonexistent/r.csv"],
+                                  ["--depth", "x"], ["--depth", "3", "--jobs", "0"]])
+def test_cli_bad_input_exits_2(args, tmp_path):
+    result = CliRunner().invoke(app, ["tree", "gebeta", *args])
+    assert result.exit_code == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_unknown_game():
+    result = CliRunner().invoke(app, ["tree", "chess", "--depth", "3"])
+    assert result.exit_code == 2 and "unknown game" in result.output
