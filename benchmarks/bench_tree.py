@@ -1,0 +1,45 @@
+"""Game-tree statistics: wall-clock and memory per level.
+
+    python benchmarks/bench_tree.py [--game gebeta] [--depth 18] [--jobs 2]
+
+Per level: distinct positions, seconds, the bytes the level's tables held at their peak, and
+the process's peak resident memory so far (the figure to compare with the 6 GB target).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+from mancalab.analysis import tree_stats
+
+from _report import report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="gebeta")
+    parser.add_argument("--depth", type=int, default=18)
+    parser.add_argument("--jobs", type=int, default=None)
+    args = parser.parse_args()
+    tree_stats(args.game, 3)  # compile or load the kernels outside the measurement
+    rows = []
+    started = time.perf_counter()
+
+    def on_level(row) -> None:
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB -> GiB
+        rows.append({"level": row.level, "turns": row.turns, "games": row.games,
+                     "positions": row.positions, "seconds": round(row.seconds, 3),
+                     "total seconds": round(time.perf_counter() - started, 3),
+                     "tables GiB": round(row.peak_bytes / 2**30, 3),
+                     "peak RSS GiB": round(rss, 3)})
+        print(f"level {row.level}: {row.positions:,} positions, {row.seconds:.2f} s, "
+              f"peak RSS {rss:.2f} GiB", flush=True)
+
+    tree_stats(args.game, args.depth, jobs=args.jobs, on_level=on_level)
+    report(f"tree {args.game} depth {args.depth}", rows, list(rows[0]))
+
+
+if __name__ == "__main__":
+    main()
