@@ -45,7 +45,7 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="the game, e.g. gebeta (see 'mancalab games')")],
-    a: Annotated[Optional[str], typer.Option("--a", help="name of player A (first to move)")] = None,
+    a: Annotated[Optional[str], typer.Option("--a", help="name of player A (moves first)")] = None,
     b: Annotated[Optional[str], typer.Option("--b", help="name of player B")] = None,
     bot: Annotated[str, typer.Option(help="the computer player, e.g. mcts:time=3")] = "mcts",
     load: Annotated[Optional[str], typer.Option(help="resume the game saved in this file")] = None,

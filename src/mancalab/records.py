@@ -90,7 +90,8 @@ class GameRecord:
         lines = [header("Variant", self.variant.name), header("A", self.names[0]),
                  header("B", self.names[1]), header("Date", self.date),
                  header("Result", self.result)]
-        lines += [header("Option", f"{k}={v}") for k, v in self.variant.non_default_options().items()]
+        options = self.variant.non_default_options()
+        lines += [header("Option", f"{k}={v}") for k, v in options.items()]
         if self.start != self.variant.start():
             lines.append(header("Start", ",".join(map(str, self.start.cells))))
             lines.append(header("ToMove", self.start.to_move))

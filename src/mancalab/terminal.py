@@ -14,7 +14,7 @@ from rich.console import Console
 from . import render
 from .core import MancalabError
 from .players import Player
-from .records import GameRecord, RecordError
+from .records import GameRecord
 
 COMPUTER = "Computer"
 
@@ -185,4 +185,4 @@ def replay(record: GameRecord, console: Console, step: bool) -> None:
             console.print(f"[red]Unknown input {answer!r}.[/red]")
 
 
-__all__ = ["TerminalGame", "ask_names", "replay", "EndSession", "COMPUTER", "RecordError"]
+__all__ = ["TerminalGame", "ask_names", "replay", "EndSession", "COMPUTER"]

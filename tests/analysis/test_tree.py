@@ -48,8 +48,8 @@ def _brute_force(game, depth):
                     nxt.append(child)
                 else:
                     totals["games"] += 1
-                    kind = child.outcome
-                    key = "t" if kind.kind == "timeout" else "d" if kind.kind == "draw" else "ab"[kind.winner]
+                    end = child.outcome
+                    key = {"timeout": "t", "draw": "d"}.get(end.kind) or "ab"[end.winner]
                     totals[key] += 1
         frontier = nxt
         rows.append((totals["turns"], totals["games"], totals["agency"], totals["a"], totals["b"],
