@@ -16,10 +16,10 @@ from rich.table import Table
 
 from .core import MancalabError
 from .players import player as make_player
-from .records import GameRecord, _typed
+from .records import GameRecord, typed_options
 from .variants import variant as make_variant
 from .variants import variants as variant_names
-from .terminal import COMPUTER, EndSession, TerminalGame, ask_names, replay
+from .terminal import EndSession, TerminalGame, ask_names, replay
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Play, analyse and solve mancala (sowing) games.")
@@ -39,7 +39,7 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
         if not eq or not key.strip():
             fail(f"bad --option {pair!r}: write NAME=VALUE")
         options[key.strip()] = value.strip()
-    return _typed(options)
+    return typed_options(options)
 
 
 @app.command()
@@ -182,4 +182,4 @@ def main() -> None:
         sys.exit(130)
 
 
-__all__ = ["app", "main", "COMPUTER"]
+__all__ = ["app", "main"]

@@ -17,6 +17,7 @@ winner), ``D`` (draw), ``T`` (timeout) or ``*`` (unfinished).
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import os
 import re
@@ -65,6 +66,12 @@ class GameRecord:
         self.moves.append(move)
         self.states.append(state)
         return state
+
+    def prefix(self, k: int) -> GameRecord:
+        """The game after its first ``k`` moves, sharing the states already played."""
+        view = copy.copy(self)
+        view.moves, view.states = self.moves[:k], self.states[: k + 1]
+        return view
 
     def pop(self) -> int:
         self.states.pop()
@@ -132,7 +139,7 @@ class GameRecord:
             raise RecordError('line 1: the record has no [Variant "..."] header')
         line, name = headers["Variant"]
         try:
-            variant = make_variant(name, **_typed(options))
+            variant = make_variant(name, **typed_options(options))
         except MancalabError as error:
             raise RecordError(f"line {line}: {error}") from None
         start = variant.start()
@@ -183,7 +190,7 @@ class GameRecord:
             raise RecordError(f"{path}: {error}") from None
 
 
-def _typed(options: dict[str, str]) -> dict[str, object]:
+def typed_options(options: dict[str, str]) -> dict[str, object]:
     """Option values from text: integers and booleans where they look like them."""
     typed: dict[str, object] = {}
     for key, value in options.items():

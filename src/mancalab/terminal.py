@@ -149,8 +149,7 @@ class TerminalGame:
 
 def replay(record: GameRecord, console: Console, step: bool) -> None:
     """Show a recorded game position by position; with ``step``, wait for a key each time."""
-    views = [GameRecord(record.variant, record.start, record.names, record.moves[:k], record.date)
-             for k in range(len(record.moves) + 1)]
+    views = [record.prefix(k) for k in range(len(record.moves) + 1)]
     console.print(f"{record.variant.title}: {record.names[0]} (A) against {record.names[1]} (B), "
                   f"{record.date}, {len(record.moves)} moves, result {record.result}")
     k = 0
