@@ -99,6 +99,7 @@ class Variant:
     title: str = ""
     n_cells: int = 0
     n_extra: int = 0  # variant-specific board slots between cells and (to_move, status)
+    extra_names: tuple[str, ...] = ()  # the keywords of that extra state, for state()
     max_moves: int = MAX_MOVES  # the most legal moves any position of this game can have
     option_specs: dict[str, Option] = {}
     kernels: Kernels
@@ -145,8 +146,17 @@ class Variant:
         """The start position, player 0 to move."""
         return self.state(self.start_cells(), to_move=0)
 
-    def state(self, cells: Any, to_move: int = 0) -> State:
-        """Any position in the spec's cell layout; checked, and settled if already over."""
+    def state(self, cells: Any, to_move: int = 0, **extra: Any) -> State:
+        """Any position in the spec's cell layout; checked, and settled if already over.
+
+        Games whose state carries more than cells (see ``extra_names``) take it as keywords.
+        """
+        board = self._board(cells, to_move, extra)
+        self.kernels.settle(self.params, board)
+        return State(self, board)
+
+    def _board(self, cells: Any, to_move: int, extra: dict[str, Any]) -> np.ndarray:
+        """A checked kernel board for ``cells``, ``to_move`` and the extra state."""
         try:
             cells = [int(c) for c in cells]
         except (TypeError, ValueError):
@@ -159,12 +169,25 @@ class Variant:
             raise InvalidPositionError(f"cell {negative[0]} holds a negative count")
         if to_move not in (0, 1):
             raise InvalidPositionError(f"to_move must be 0 or 1, got {to_move!r}")
+        unknown = sorted(set(extra) - set(self.extra_names))
+        if unknown:
+            known = ", ".join(self.extra_names) or "none"
+            raise InvalidPositionError(
+                f"{self.name} positions have no {unknown[0]!r} (extra state: {known})")
         self.check_cells(cells)
         board = np.zeros(self.board_size, dtype=np.int64)
         board[: self.n_cells] = cells
+        board[self.n_cells: self.n_cells + self.n_extra] = self.extra_slots(extra)
         board[-2] = to_move
-        self.kernels.settle(self.params, board)
-        return State(self, board)
+        return board
+
+    def extra_slots(self, extra: dict[str, Any]) -> list[int]:
+        """The board slots after the cells, from the keywords named in ``extra_names``."""
+        return []
+
+    def extra_of(self, board: np.ndarray) -> dict[str, Any]:
+        """The extra state of a board, as keywords ``state()`` accepts."""
+        return {}
 
     def check_cells(self, cells: list[int]) -> None:
         """Raise InvalidPositionError when the counters do not add up."""
@@ -187,6 +210,27 @@ class Variant:
 
     def score_of(self, board: np.ndarray) -> tuple[int, int]:
         raise NotImplementedError
+
+    # ----- drawing (mancalab.render) ---------------------------------------------
+    score_noun: str = "points"  # what the score counts, e.g. "families"
+    move_hint: str = "a move"  # what a person types at the prompt
+
+    def grid(self, state: State) -> list[list[int | None]]:
+        """The board's rows top to bottom as seen from player 0's seat: cell indices, None
+        for a blank. Player 1 sees it turned by 180 degrees."""
+        raise NotImplementedError
+
+    def cell_owner(self, state: State, index: int) -> int | None:
+        """Who owns cell ``index`` (for its colour)."""
+        raise NotImplementedError
+
+    def cell_label(self, state: State, viewer: int, index: int) -> str | None:
+        """The notation ``viewer`` uses for cell ``index``, or None if they do not name it."""
+        raise NotImplementedError
+
+    def status_text(self, state: State) -> str | None:
+        """A line of game state beyond the score (e.g. the round), or None."""
+        return None
 
     # ----- notation ----------------------------------------------------------------
     def move_name(self, state: State, move: int) -> str:
@@ -237,6 +281,11 @@ class State:
     def score(self) -> tuple[int, int]:
         """The score so far in player order (families, or seeds in store)."""
         return self.variant.score_of(self._board)
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """State beyond cells, for games that carry it (e.g. hole owners and round)."""
+        return self.variant.extra_of(self._board)
 
     @property
     def is_over(self) -> bool:

@@ -4,31 +4,61 @@ Search and analysis kernels (MCTS playouts, tree statistics, ...) call these fun
 branch on ``params[0]`` (the game's id) to the game's own kernels in ``mancalab.variants``.
 A switch rather than passing functions around keeps numba's on-disk cache working: numba
 cannot cache a function that takes another compiled function as an argument.
-To add a game: give it the next id and add one branch to each function below.
+To add a game: give it the next id (its module's ``GAME_ID``) and add one branch to each
+function below.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from .variants import gebeta
+from .variants import gabata, gabata3, gebeta, kalah, urubugu
 
-GEBETA = 0
+GEBETA, KALAH, GABATA, URUBUGU, GABATA3 = (gebeta.GAME_ID, kalah.GAME_ID, gabata.GAME_ID,
+                                           urubugu.GAME_ID, gabata3.GAME_ID)
 
 
 @njit(cache=True)
 def legal_moves(params, board, out):
     """Write the legal moves to ``out``; return how many there are (0 once the game is over)."""
-    return gebeta.legal_moves(params, board, out)
+    game = params[0]
+    if game == GEBETA:
+        return gebeta.legal_moves(params, board, out)
+    if game == KALAH:
+        return kalah.legal_moves(params, board, out)
+    if game == GABATA:
+        return gabata.legal_moves(params, board, out)
+    if game == URUBUGU:
+        return urubugu.legal_moves(params, board, out)
+    return gabata3.legal_moves(params, board, out)
 
 
 @njit(cache=True)
 def play(params, board, move):
     """Play a legal move in place."""
-    gebeta.play(params, board, move)
+    game = params[0]
+    if game == GEBETA:
+        gebeta.play(params, board, move)
+    elif game == KALAH:
+        kalah.play(params, board, move)
+    elif game == GABATA:
+        gabata.play(params, board, move)
+    elif game == URUBUGU:
+        urubugu.play(params, board, move)
+    else:
+        gabata3.play(params, board, move)
 
 
 @njit(cache=True)
 def margin(params, board):
     """Player 0's score minus player 1's."""
-    return gebeta.margin(params, board)
+    game = params[0]
+    if game == GEBETA:
+        return gebeta.margin(params, board)
+    if game == KALAH:
+        return kalah.margin(params, board)
+    if game == GABATA:
+        return gabata.margin(params, board)
+    if game == URUBUGU:
+        return urubugu.margin(params, board)
+    return gabata3.margin(params, board)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from ..core import UnknownOptionError, Variant
+from .gabata import Gabata
+from .gabata3 import Gabata3
 from .gebeta import Gebeta
+from .kalah import Kalah
+from .urubugu import Urubugu
 
-VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Gebeta,)}
+VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Gebeta, Urubugu, Gabata, Kalah, Gabata3)}
 
 
 def variant(name: str, **options) -> Variant:

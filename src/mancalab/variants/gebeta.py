@@ -111,6 +111,8 @@ class Gebeta(Variant):
     title = "Gebeta (Ethiopia)"
     n_cells = 14
     max_moves = 6
+    score_noun = "families"
+    move_hint = "a home (A-F)"
     option_specs = {
         "lap_limit": Option(50, int, lambda v: v >= 1,
                             "a whole number of laps, at least 1 (the reference program uses 50)"),
@@ -166,8 +168,14 @@ class Gebeta(Variant):
             raise IllegalMoveError(f"home {token} is empty: choose a home with counters")
         return pit
 
-    def display_rows(self, player: int) -> tuple[list[int], list[int], str]:
-        """(top row indices, bottom row indices, header letters) as seen by ``player``."""
-        if player == 0:
-            return list(range(11, 5, -1)), list(range(0, 6)), "ABCDEF"
-        return list(range(5, -1, -1)), list(range(6, 12)), "FEDCBA"
+    # ----- drawing -----------------------------------------------------------------
+    def grid(self, state: State) -> list[list[int | None]]:
+        return [list(range(11, 5, -1)), list(range(0, 6))]
+
+    def cell_owner(self, state: State, index: int) -> int | None:
+        return 0 if index < 6 else 1
+
+    def cell_label(self, state: State, viewer: int, index: int) -> str | None:
+        if self.cell_owner(state, index) != viewer:
+            return None
+        return LETTERS[index] if viewer == 0 else LETTERS[11 - index]

@@ -1,0 +1,170 @@
+"""Gabata (Ethiopia, 2x6 with deposit slots), as Nathnael Bekele's Gabata program plays it.
+
+Rules: shared/rules/gabata.md. Relays go through both rows, a last marble in an own empty pit
+facing marbles is carried across, nothing is captured; the game ends when both rows are empty.
+Cells: ``0..5`` player 0's pits, ``6`` player 0's deposit, ``7..12`` player 1's pits, ``13``
+player 1's deposit. The board adds ``to_move`` and ``status``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
+                    InvalidPositionError, Kernels, Option, State, Variant)
+from .common import parse_number, store_grid
+
+GAME_ID = 2  # params[0], see mancalab.kernels
+P_MAX_LAPS = 1
+TO_MOVE, STATUS = 14, 15
+MARBLES = 48
+
+
+@njit(cache=True)
+def legal_moves(params, board, out):
+    """The mover's non-empty pits, in index order."""
+    if board[STATUS] != ONGOING:
+        return 0
+    first = 7 * board[TO_MOVE]
+    n = 0
+    for pit in range(first, first + 6):
+        if board[pit] > 0:
+            out[n] = pit
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _row_sum(board, player):
+    total = 0
+    for pit in range(7 * player, 7 * player + 6):
+        total += board[pit]
+    return total
+
+
+@njit(cache=True)
+def _sow(params, board, pos, mover):
+    """Relay-sow one turn from ``pos``; the player to move next, or -1 when cut off."""
+    own = 6 if mover == 0 else 13
+    skip = 13 if mover == 0 else 6
+    laps = 0
+    while True:
+        laps += 1
+        hand = board[pos]
+        board[pos] = 0
+        while hand > 0:
+            pos += 1
+            if pos == skip:
+                pos += 1
+            if pos == 14:
+                pos = 0
+            board[pos] += 1
+            hand -= 1
+        if pos == own:
+            return mover  # extra turn
+        if board[pos] == 1:  # an empty pit
+            mine = 7 * mover <= pos < 7 * mover + 6
+            if not (mine and board[12 - pos] > 0):
+                return 1 - mover
+            if laps == params[P_MAX_LAPS]:
+                return -1
+            board[pos] = 0  # carry the marble across and lift the opposite pit
+            pos = 12 - pos
+            board[pos] += 1
+        elif laps == params[P_MAX_LAPS]:
+            return -1
+        # else relay from the non-empty pit ``pos``
+
+
+@njit(cache=True)
+def _pass_rule(board, next_player):
+    """A player whose row is empty is skipped; both rows empty end the game."""
+    empty0 = _row_sum(board, 0) == 0
+    empty1 = _row_sum(board, 1) == 0
+    if empty0 and empty1:
+        a, b = board[6], board[13]
+        board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+    elif empty1:
+        board[TO_MOVE] = 0
+    elif empty0:
+        board[TO_MOVE] = 1
+    else:
+        board[TO_MOVE] = next_player
+
+
+@njit(cache=True)
+def play(params, board, move):
+    """Play the legal move ``move`` in place."""
+    next_player = _sow(params, board, move, board[TO_MOVE])
+    if next_player < 0:
+        board[STATUS] = TIMEOUT
+    else:
+        _pass_rule(board, next_player)
+
+
+@njit(cache=True)
+def margin(params, board):
+    return board[6] - board[13]
+
+
+@njit(cache=True)
+def settle(params, board):
+    """A position given directly follows the pass rule (and ends when both rows are empty)."""
+    if board[STATUS] == ONGOING:
+        _pass_rule(board, board[TO_MOVE])
+
+
+class Gabata(Variant):
+    name = "gabata"
+    title = "Gabata (Ethiopia, 2x6 with deposits)"
+    n_cells = 14
+    max_moves = 6
+    score_noun = "marbles in the deposit"
+    move_hint = "a pit (1-6 from your left)"
+    option_specs = {
+        "max_laps": Option(10_000, int, lambda v: v >= 1, "a whole number of laps, at least 1"),
+    }
+    kernels = Kernels(legal_moves, play, margin, settle)
+
+    def make_params(self) -> np.ndarray:
+        return np.array([GAME_ID, self.options["max_laps"]], dtype=np.int64)
+
+    def key_widths(self) -> list[int]:
+        return [6] * self.n_cells + [1]
+
+    def start_cells(self) -> list[int]:
+        return [4] * 6 + [0] + [4] * 6 + [0]
+
+    def check_cells(self, cells: list[int]) -> None:
+        if sum(cells) != MARBLES:
+            raise InvalidPositionError(
+                f"marbles do not add up: the cells hold {sum(cells)}, must be {MARBLES}")
+
+    def score_of(self, board: np.ndarray) -> tuple[int, int]:
+        return int(board[6]), int(board[13])
+
+    # ----- notation: pit k = 1..6 from the mover's own left ------------------------
+    def move_name(self, state: State, move: int) -> str:
+        return str(move + 1 if move < 6 else move - 6)
+
+    def parse_move(self, state: State, text: str) -> int:
+        k = parse_number(text, 1, 6, "pit")
+        if state.is_over:
+            raise IllegalMoveError("the game is over")
+        pit = k - 1 if state.to_move == 0 else 6 + k
+        if state.cells[pit] == 0:
+            raise IllegalMoveError(f"pit {k} is empty: choose a pit with marbles")
+        return pit
+
+    # ----- drawing -----------------------------------------------------------------
+    def grid(self, state: State) -> list[list[int | None]]:
+        return store_grid(6)
+
+    def cell_owner(self, state: State, index: int) -> int | None:
+        return 0 if index <= 6 else 1
+
+    def cell_label(self, state: State, viewer: int, index: int) -> str | None:
+        if index in (6, 13) or self.cell_owner(state, index) != viewer:
+            return None
+        return self.move_name(state, index)

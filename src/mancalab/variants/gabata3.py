@@ -1,0 +1,401 @@
+"""3-row Gabata (Ethiopia/Eritrea): race start, relay sowing, column captures, rounds.
+
+Rules: shared/rules/gabata3.md (a complete rule set fixed from Cyningstan, bead.game, Pankhurst
+and Ludii, with every alternative as an option).
+
+Board slots (the kernels' flat int64 array):
+
+| slots    | meaning                                                                  |
+|----------|--------------------------------------------------------------------------|
+| 0..17    | the holes, site ``6*row + col`` (A1..F1, A2..F2, A3..F3 from player 0's seat) |
+| 18, 19   | player 0's and player 1's stores                                         |
+| 20..37   | ``owner`` of each hole (0 or 1); changes only at a reload               |
+| 38       | ``round`` (1, 2, ...)                                                    |
+| 39, 40   | ``to_move`` and ``status`` as in every game                              |
+
+``State.cells`` are slots 0..19, as the spec's ``cells``; ``State.extra`` gives owner and round.
+A race runs automatically at the start of every round (``start()`` and any move that ends a
+round return the position after the next race), so there is no visible race phase.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
+                    InvalidPositionError, Kernels, Option, State, Variant)
+from .common import bool_option
+
+GAME_ID = 4  # params[0], see mancalab.kernels
+(P_ROUTE, P_RACE, P_ANY_EMPTY, P_NEW_TURN, P_EITHER_ENDS, P_SINGLE_ROUND,
+ P_MAX_LAPS) = range(1, 8)
+HOLES = 18
+STORE = 18  # STORE + p
+OWNER = 20  # OWNER + site
+ROUND = 38
+TO_MOVE, STATUS = 39, 40
+SEEDS = 54
+
+ROUTES = ("loop", "abalala_s")
+RACES = ("lap_alternating", "seed_synchronous", "none")
+AFTER_CAPTURE = ("move_on", "new_turn")
+ROUND_ENDS = ("to_move", "either")
+ROUNDS = ("multi", "single")
+
+_LOOP = [0, 1, 2, 3, 4, 5, 11, 10, 9, 17, 16, 15, 14, 13, 12, 6, 7, 8]
+_S_ROUTES = ([0, 1, 2, 3, 4, 5, 11, 10, 9, 8, 7, 6, 12, 13, 14, 15, 16, 17],
+             [17, 16, 15, 14, 13, 12, 6, 7, 8, 9, 10, 11, 5, 4, 3, 2, 1, 0])
+# ROUTE[route, player]: the 18 sites in sowing order, starting at the player's first hole.
+ROUTE = np.array([[_LOOP, _LOOP[9:] + _LOOP[:9]], list(_S_ROUTES)], dtype=np.int64)
+# NEXT[route, player, site]: the site after ``site`` on that player's route.
+NEXT = np.zeros((2, 2, HOLES), dtype=np.int64)
+for _r in range(2):
+    for _p in range(2):
+        for _i in range(HOLES):
+            NEXT[_r, _p, ROUTE[_r, _p, _i]] = ROUTE[_r, _p, (_i + 1) % HOLES]
+ROUND_ONE_OWNER = [0] * 6 + [1, 1, 1, 0, 0, 0] + [1] * 6
+
+
+@njit(cache=True)
+def legal_moves(params, board, out):
+    """The mover's own holes holding seeds, in site order."""
+    if board[STATUS] != ONGOING:
+        return 0
+    p = board[TO_MOVE]
+    n = 0
+    for site in range(HOLES):
+        if board[OWNER + site] == p and board[site] > 0:
+            out[n] = site
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _owned_seeds(board, player):
+    total = 0
+    for site in range(HOLES):
+        if board[OWNER + site] == player:
+            total += board[site]
+    return total
+
+
+@njit(cache=True)
+def _capture(board, h, p):
+    """Take every seed in opponent-owned holes of ``h``'s column (not ``h``) into p's store."""
+    take = 0
+    for site in range(h % 6, HOLES, 6):
+        if site != h and board[OWNER + site] != p:
+            take += board[site]
+            board[site] = 0
+    board[STORE + p] += take
+    return take
+
+
+@njit(cache=True)
+def _turn(params, board, h, p):
+    """Sow one turn from hole ``h``: 0 the turn passes, 1 p moves again, -1 cut off."""
+    route = params[P_ROUTE]
+    hand = board[h]
+    board[h] = 0
+    laps = 0
+    while True:
+        laps += 1
+        for _ in range(hand):
+            h = NEXT[route, p, h]
+            board[h] += 1
+        while True:  # judge the hole of the last seed
+            if board[h] >= 2:
+                if laps == params[P_MAX_LAPS]:
+                    return -1
+                hand = board[h]  # relay
+                board[h] = 0
+                break
+            if board[OWNER + h] != p and params[P_ANY_EMPTY] == 0:
+                return 0
+            if _capture(board, h, p) == 0:
+                return 0
+            if params[P_NEW_TURN] == 1:
+                return 1
+            board[h] -= 1  # the capturing seed moves one hole on
+            h = NEXT[route, p, h]
+            board[h] += 1
+
+
+@njit(cache=True)
+def _race_laps(params, board):
+    """``race="lap_alternating"``: whole laps in turn, player 0 first; the winner or -1."""
+    route = params[P_ROUTE]
+    at = np.array([ROUTE[route, 0, 0], ROUTE[route, 1, 0]])
+    hand = np.array([board[at[0]], board[at[1]]])
+    board[at[0]] = 0
+    board[at[1]] = 0
+    p = 0
+    laps = 0
+    while True:
+        laps += 1
+        h = at[p]
+        for _ in range(hand[p]):
+            h = NEXT[route, p, h]
+            board[h] += 1
+        at[p] = h
+        hand[p] = 0
+        if board[h] == 1:
+            _sow_out(board, route, 1 - p, at[1 - p], hand[1 - p])
+            return p
+        if laps == params[P_MAX_LAPS]:
+            board[at[1 - p]] += hand[1 - p]  # the hand in the air goes back
+            return -1
+        hand[p] = board[h]
+        board[h] = 0
+        p = 1 - p
+
+
+@njit(cache=True)
+def _race_seeds(params, board):
+    """``race="seed_synchronous"``: one seed each per step, player 0 first; the winner or -1."""
+    route = params[P_ROUTE]
+    at = np.array([ROUTE[route, 0, 0], ROUTE[route, 1, 0]])
+    hand = np.array([board[at[0]], board[at[1]]])
+    board[at[0]] = 0
+    board[at[1]] = 0
+    laps = 0
+    while True:
+        for p in range(2):
+            h = NEXT[route, p, at[p]]
+            at[p] = h
+            board[h] += 1
+            hand[p] -= 1
+            if hand[p] > 0:
+                continue
+            laps += 1
+            if board[h] == 1:
+                _sow_out(board, route, 1 - p, at[1 - p], hand[1 - p])
+                return p
+            if laps == params[P_MAX_LAPS]:
+                board[at[1 - p]] += hand[1 - p]
+                return -1
+            hand[p] = board[h]
+            board[h] = 0
+
+
+@njit(cache=True)
+def _sow_out(board, route, p, h, hand):
+    """The race's loser sows the seeds in hand on from ``h``, without relay."""
+    for _ in range(hand):
+        h = NEXT[route, p, h]
+        board[h] += 1
+
+
+@njit(cache=True)
+def _race(params, board):
+    """Run the race of a new round and give the first turn to its winner."""
+    if params[P_RACE] == 2:
+        board[TO_MOVE] = 0
+        return
+    winner = _race_laps(params, board) if params[P_RACE] == 0 else _race_seeds(params, board)
+    if winner < 0:
+        board[STATUS] = TIMEOUT
+    else:
+        board[TO_MOVE] = winner
+
+
+@njit(cache=True)
+def _round_over(params, board):
+    """Who takes the seeds left when the round ends now: 0 or 1, or -1 if it goes on."""
+    mover = board[TO_MOVE]
+    if _owned_seeds(board, mover) == 0:
+        return 1 - mover
+    if params[P_EITHER_ENDS] == 1 and _owned_seeds(board, 1 - mover) == 0:
+        return mover
+    return -1
+
+
+@njit(cache=True)
+def _decide(board):
+    a, b = board[STORE], board[STORE + 1]
+    board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
+@njit(cache=True)
+def _reload(params, board):
+    """End of a round: decide the game, or share 3 seeds a hole along the routes."""
+    t0, t1 = board[STORE], board[STORE + 1]
+    if params[P_SINGLE_ROUND] == 1 or t0 <= 1 or t1 <= 1:
+        _decide(board)  # a player with at most 1 seed cannot fill a hole: the other wins
+        return
+    a = 0 if t0 <= t1 else 1  # the poorer player (player 0 if equal)
+    remainder = board[STORE + a] % 3
+    if remainder == 2:
+        board[STORE + a] += 1
+        board[STORE + 1 - a] -= 1
+    elif remainder == 1:
+        board[STORE + a] -= 1
+        board[STORE + 1 - a] += 1
+    filled = np.zeros(HOLES, dtype=np.bool_)
+    route = params[P_ROUTE]
+    for player in (a, 1 - a):
+        holes = board[STORE + player] // 3
+        i = 0
+        while holes > 0:
+            site = ROUTE[route, player, i]
+            i += 1
+            if not filled[site]:
+                filled[site] = True
+                board[site] = 3
+                board[OWNER + site] = player
+                holes -= 1
+    board[STORE] = 0
+    board[STORE + 1] = 0
+    board[ROUND] += 1
+    _race(params, board)
+
+
+@njit(cache=True)
+def _end_rounds(params, board):
+    """The round-end check after a turn or a race, repeated while rounds end at once."""
+    while board[STATUS] == ONGOING:
+        taker = _round_over(params, board)
+        if taker < 0:
+            return
+        for site in range(HOLES):
+            board[STORE + taker] += board[site]
+            board[site] = 0
+        _reload(params, board)
+
+
+@njit(cache=True)
+def play(params, board, move):
+    """Play the legal move ``move`` in place (and any round end, reload and race it causes)."""
+    p = board[TO_MOVE]
+    result = _turn(params, board, move, p)
+    if result < 0:
+        board[STATUS] = TIMEOUT
+        return
+    board[TO_MOVE] = p if result == 1 else 1 - p
+    _end_rounds(params, board)
+
+
+@njit(cache=True)
+def begin(params, board):
+    """Start a round from a freshly filled board: the race, then the round-end check."""
+    _race(params, board)
+    _end_rounds(params, board)
+
+
+@njit(cache=True)
+def margin(params, board):
+    return board[STORE] - board[STORE + 1]
+
+
+@njit(cache=True)
+def settle(params, board):
+    """A position given directly whose round is over is ended (and the next one begun)."""
+    _end_rounds(params, board)
+
+
+def _column_row(text: str) -> int:
+    token = text.strip().upper()
+    if len(token) != 2 or token[0] not in "ABCDEF" or token[1] not in "123":
+        raise IllegalMoveError(f"{text.strip()!r} is not a hole: type a column A-F and a row "
+                               "1-3, e.g. D2")
+    return 6 * (int(token[1]) - 1) + "ABCDEF".index(token[0])
+
+
+class Gabata3(Variant):
+    name = "gabata3"
+    title = "3-row Gabata (race start, rounds)"
+    n_cells = 20
+    n_extra = 19  # owner of each hole, round
+    max_moves = HOLES
+    extra_names = ("owner", "round")
+    score_noun = "seeds in store"
+    move_hint = "a hole (column A-F and row 1-3, e.g. D2)"
+    option_specs = {
+        "route": Option("loop", str, lambda v: v in ROUTES, " or ".join(ROUTES)),
+        "race": Option("lap_alternating", str, lambda v: v in RACES, ", ".join(RACES)),
+        "capture_in_any_empty_hole": Option(False, bool_option, lambda v: True, "true or false"),
+        "after_capture": Option("move_on", str, lambda v: v in AFTER_CAPTURE,
+                                " or ".join(AFTER_CAPTURE)),
+        "round_end": Option("to_move", str, lambda v: v in ROUND_ENDS, " or ".join(ROUND_ENDS)),
+        "rounds": Option("multi", str, lambda v: v in ROUNDS, " or ".join(ROUNDS)),
+        "max_laps": Option(10_000, int, lambda v: v >= 1, "a whole number of laps, at least 1"),
+    }
+    kernels = Kernels(legal_moves, play, margin, settle)
+
+    def make_params(self) -> np.ndarray:
+        o = self.options
+        return np.array([GAME_ID, ROUTES.index(o["route"]), RACES.index(o["race"]),
+                         o["capture_in_any_empty_hole"], AFTER_CAPTURE.index(o["after_capture"]),
+                         ROUND_ENDS.index(o["round_end"]), ROUNDS.index(o["rounds"]),
+                         o["max_laps"]], dtype=np.int64)
+
+    def key_widths(self) -> list[int]:
+        return [6] * HOLES + [6, 6] + [1] * HOLES + [12] + [1]
+
+    def start_cells(self) -> list[int]:
+        return [3] * HOLES + [0, 0]
+
+    def start(self) -> State:
+        """Round 1 after its race (the race winner to move)."""
+        board = self._board(self.start_cells(), 0, {})
+        begin(self.params, board)
+        return State(self, board)
+
+    def extra_slots(self, extra: dict) -> list[int]:
+        owner = extra.get("owner", ROUND_ONE_OWNER)
+        if isinstance(owner, str):
+            owner = owner.replace(",", "").strip()
+        try:
+            owner = [int(o) for o in owner]
+            round_ = int(extra.get("round", 1))
+        except (TypeError, ValueError):
+            raise InvalidPositionError(
+                "owner must be 18 digits 0 or 1 and round a whole number") from None
+        if len(owner) != HOLES or set(owner) - {0, 1}:
+            raise InvalidPositionError("owner must give 0 or 1 for each of the 18 holes")
+        if round_ < 1:
+            raise InvalidPositionError(f"round must be 1 or more, got {round_}")
+        return owner + [round_]
+
+    def extra_of(self, board: np.ndarray) -> dict:
+        return {"owner": [int(o) for o in board[OWNER:OWNER + HOLES]], "round": int(board[ROUND])}
+
+    def check_cells(self, cells: list[int]) -> None:
+        if sum(cells) != SEEDS:
+            raise InvalidPositionError(
+                f"seeds do not add up: the cells hold {sum(cells)}, must be {SEEDS}")
+
+    def score_of(self, board: np.ndarray) -> tuple[int, int]:
+        return int(board[STORE]), int(board[STORE + 1])
+
+    def status_text(self, state: State) -> str:
+        return f"Round {int(state.board[ROUND])}"
+
+    # ----- notation: board coordinates from player 0's seat, e.g. D2 ---------------
+    def move_name(self, state: State, move: int) -> str:
+        return "ABCDEF"[move % 6] + str(move // 6 + 1)
+
+    def parse_move(self, state: State, text: str) -> int:
+        site = _column_row(text)
+        if state.is_over:
+            raise IllegalMoveError("the game is over")
+        label = self.move_name(state, site)
+        if state.board[OWNER + site] != state.to_move:
+            raise IllegalMoveError(f"hole {label} belongs to your opponent")
+        if state.cells[site] == 0:
+            raise IllegalMoveError(f"hole {label} is empty: choose a hole with seeds")
+        return site
+
+    # ----- drawing -----------------------------------------------------------------
+    def grid(self, state: State) -> list[list[int | None]]:
+        return [[19] + list(range(12, 18)) + [None], [None] + list(range(6, 12)) + [None],
+                [None] + list(range(0, 6)) + [18]]
+
+    def cell_owner(self, state: State, index: int) -> int | None:
+        if index >= HOLES:
+            return index - STORE
+        return int(state.board[OWNER + index])
+
+    def cell_label(self, state: State, viewer: int, index: int) -> str | None:
+        return None if index >= HOLES else self.move_name(state, index)

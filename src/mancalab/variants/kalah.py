@@ -1,0 +1,224 @@
+"""Kalah(m, n) with the FairKalah rules and its 254 fair start boards.
+
+Rules: shared/rules/kalah.md (Neller's FairKalah; the defaults are the patent rules: empty
+capture, the game ends as soon as either side is empty). Cells (Neller's layout):
+``0..m-1`` player 0's pits in sowing order, ``m`` player 0's store, ``m+1..2m`` player 1's
+pits, ``2m+1`` player 1's store. The board adds ``to_move`` and ``status``.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+from numba import njit
+
+from ..core import (DRAW, ONGOING, WIN_0, WIN_1, IllegalMoveError, InvalidPositionError,
+                    Kernels, Option, State, UnknownOptionError, Variant)
+from .common import bool_option, parse_number, store_grid
+
+GAME_ID = 1  # params[0], see mancalab.kernels
+P_PITS, P_EMPTY_CAPTURE, P_END_RULE = 1, 2, 3  # params slots
+END_RULES = ("side_empty", "no_move")
+FAIR_BOARDS = 254
+MAX_PITS = 30  # the legal moves of any position fit core.MAX_MOVES
+
+
+@njit(cache=True)
+def legal_moves(params, board, out):
+    """The mover's non-empty pits, in index order."""
+    if board[-1] != ONGOING:
+        return 0
+    m = params[P_PITS]
+    first = board[-2] * (m + 1)
+    n = 0
+    for pit in range(first, first + m):
+        if board[pit] > 0:
+            out[n] = pit
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _side_sum(board, m, player):
+    first = player * (m + 1)
+    total = 0
+    for pit in range(first, first + m):
+        total += board[pit]
+    return total
+
+
+@njit(cache=True)
+def _sweep(board, m):
+    """Each player banks the seeds left on their own side; the larger store wins."""
+    for player in range(2):
+        first = player * (m + 1)
+        for pit in range(first, first + m):
+            board[first + m] += board[pit]
+            board[pit] = 0
+    a, b = board[m], board[2 * m + 1]
+    board[-1] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
+@njit(cache=True)
+def _apply_end_rule(params, board):
+    m = params[P_PITS]
+    if params[P_END_RULE] == 0:  # side_empty: either side empty ends the game
+        if _side_sum(board, m, 0) == 0 or _side_sum(board, m, 1) == 0:
+            _sweep(board, m)
+    elif _side_sum(board, m, board[-2]) == 0:  # no_move: the player to move is starved
+        _sweep(board, m)
+
+
+@njit(cache=True)
+def play(params, board, move):
+    """Sow one lap from ``move`` (skipping the opponent's store), capture, extra turn, end."""
+    m = params[P_PITS]
+    mover = board[-2]
+    own = m if mover == 0 else 2 * m + 1
+    other = 2 * m + 1 if mover == 0 else m
+    size = 2 * m + 2
+    hand = board[move]
+    board[move] = 0
+    pos = move
+    while hand > 0:
+        pos += 1
+        if pos == size:
+            pos = 0
+        if pos == other:
+            continue
+        board[pos] += 1
+        hand -= 1
+    if pos != own:
+        board[-2] = 1 - mover
+        first = mover * (m + 1)
+        if first <= pos < first + m and board[pos] == 1:
+            opposite = 2 * m - pos
+            if params[P_EMPTY_CAPTURE] == 1 or board[opposite] > 0:
+                board[own] += 1 + board[opposite]
+                board[pos] = 0
+                board[opposite] = 0
+    _apply_end_rule(params, board)
+
+
+@njit(cache=True)
+def margin(params, board):
+    m = params[P_PITS]
+    return board[m] - board[2 * m + 1]
+
+
+@njit(cache=True)
+def settle(params, board):
+    """A position given directly that already meets the end rule is swept at once."""
+    if board[-1] == ONGOING:
+        _apply_end_rule(params, board)
+
+
+@lru_cache(maxsize=1)
+def fair_boards() -> dict[int, tuple[int, ...]]:
+    """The 254 FairKalah boards by number (Ludii's "Board #"), from the shipped data file."""
+    text = resources.files("mancalab").joinpath("data/fairkalah_boards.txt").read_text("utf-8")
+    boards = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            number, cells = line.split()
+            boards[int(number)] = tuple(int(c) for c in cells.split(","))
+    return boards
+
+
+def _board_option(value):
+    """``"standard"``, ``"random"`` (resolved to a number at once, so it can be recorded) or 1..254."""
+    if isinstance(value, str) and value.strip().lower() in ("standard", "random"):
+        word = value.strip().lower()
+        return random.randint(1, FAIR_BOARDS) if word == "random" else word
+    return int(value)
+
+
+
+class Kalah(Variant):
+    name = "kalah"
+    title = "Kalah (FairKalah rules)"
+    score_noun = "seeds in store"
+    move_hint = "a pit (1-6, 1 next to your store)"
+    option_specs = {
+        "pits": Option(6, int, lambda v: 1 <= v <= MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
+        "seeds": Option(4, int, lambda v: 1 <= v <= 100, "seeds per pit at the start, 1..100"),
+        "empty_capture": Option(True, bool_option, lambda v: True, "true or false"),
+        "end_rule": Option("side_empty", str, lambda v: v in END_RULES,
+                           "side_empty or no_move"),
+        "board": Option("standard", _board_option,
+                        lambda v: v == "standard" or 1 <= v <= FAIR_BOARDS,
+                        f"standard, random or a FairKalah board number 1..{FAIR_BOARDS}"),
+    }
+    kernels = Kernels(legal_moves, play, margin, settle)
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        m = self.options["pits"]
+        self.n_cells = 2 * m + 2
+        self.max_moves = m
+        self.board_size = self.n_cells + 2
+        self.move_hint = f"a pit (1-{m}, 1 next to your store)"
+        if self.options["board"] != "standard" and (m, self.options["seeds"]) != (6, 4):
+            raise UnknownOptionError("the FairKalah boards need pits=6 and seeds=4")
+
+    def make_params(self) -> np.ndarray:
+        end_rule = END_RULES.index(self.options["end_rule"])
+        return np.array([GAME_ID, self.options["pits"], int(self.options["empty_capture"]),
+                         end_rule], dtype=np.int64)
+
+    @property
+    def pits(self) -> int:
+        return self.options["pits"]
+
+    @property
+    def total_seeds(self) -> int:
+        return 2 * self.pits * self.options["seeds"]
+
+    def key_widths(self) -> list[int]:
+        return [self.total_seeds.bit_length()] * self.n_cells + [1]
+
+    def start_cells(self) -> list[int]:
+        board = self.options["board"]
+        if board != "standard":
+            return list(fair_boards()[board])
+        row = [self.options["seeds"]] * self.pits
+        return row + [0] + row + [0]
+
+    def check_cells(self, cells: list[int]) -> None:
+        if sum(cells) != self.total_seeds:
+            raise InvalidPositionError(
+                f"seeds do not add up: the cells hold {sum(cells)}, must be {self.total_seeds}")
+
+    def score_of(self, board: np.ndarray) -> tuple[int, int]:
+        return int(board[self.pits]), int(board[2 * self.pits + 1])
+
+    # ----- notation: pit k is k holes from the mover's own store -------------------
+    def pit_number(self, move: int) -> int:
+        return (self.pits - move) if move < self.pits else (2 * self.pits + 1 - move)
+
+    def move_name(self, state: State, move: int) -> str:
+        return str(self.pit_number(move))
+
+    def parse_move(self, state: State, text: str) -> int:
+        k = parse_number(text, 1, self.pits, "pit")
+        if state.is_over:
+            raise IllegalMoveError("the game is over")
+        pit = self.pits - k if state.to_move == 0 else 2 * self.pits + 1 - k
+        if state.cells[pit] == 0:
+            raise IllegalMoveError(f"pit {k} is empty: choose a pit with seeds")
+        return pit
+
+    # ----- drawing -----------------------------------------------------------------
+    def grid(self, state: State) -> list[list[int | None]]:
+        return store_grid(self.pits)
+
+    def cell_owner(self, state: State, index: int) -> int | None:
+        return 0 if index <= self.pits else 1
+
+    def cell_label(self, state: State, viewer: int, index: int) -> str | None:
+        if index in (self.pits, 2 * self.pits + 1) or self.cell_owner(state, index) != viewer:
+            return None
+        return str(self.pit_number(index))

@@ -1,0 +1,252 @@
+"""Urubugu (Burundi; igisoro), 4x8, as the dan4am/urubugu program plays it, quirks included.
+
+Rules: shared/rules/urubugu.md. Each player sows round their own 16 holes, relays from occupied
+holes and captures the opponent's whole column facing a front-row landing; the captured beads
+are re-sown at once. Whoever cannot move loses. Cells: the original ``BOARD[4][8]`` row by row
+(``8*row + col``): row 0 player 1's back row, row 1 player 1's front row, row 2 player 0's front
+row, row 3 player 0's back row. The board adds ``to_move`` and ``status``. Moves are cell
+indices; people use the mover's own hole numbers 1..16 (see ``HOLE_CELL``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import (ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError, InvalidPositionError,
+                    Kernels, Option, State, Variant)
+from .common import bool_option, parse_number
+
+GAME_ID = 3  # params[0], see mancalab.kernels
+(P_SINGLETONS, P_OCCUPIED_LANDING, P_BOTH_OPPOSITE, P_TURN_ORIGIN, P_WIPEOUT_ENDS,
+ P_MAX_LAPS) = range(1, 7)
+CELLS = 32
+TO_MOVE, STATUS = 32, 33
+BEADS_EACH = 32
+ORIGINS = ("lap_origin", "turn_origin")
+
+
+def _hole_cell(player: int, hole: int) -> int:
+    if player == 0:
+        return 23 + hole if hole <= 8 else 32 - hole
+    return 8 - hole if hole <= 8 else hole - 1
+
+
+# HOLE_CELL[p, h]: the cell of player p's hole h (1..16); column 0 is unused.
+HOLE_CELL = np.array([[0] + [_hole_cell(p, h) for h in range(1, 17)] for p in (0, 1)],
+                     dtype=np.int64)
+# CELL_HOLE[c]: the owner's hole number of cell c.
+CELL_HOLE = np.zeros(CELLS, dtype=np.int64)
+for _p in (0, 1):
+    for _h in range(1, 17):
+        CELL_HOLE[HOLE_CELL[_p, _h]] = _h
+
+
+@njit(cache=True)
+def _beads(board, player):
+    first = 16 if player == 0 else 0
+    total = 0
+    for c in range(first, first + 16):
+        total += board[c]
+    return total
+
+
+@njit(cache=True)
+def _moves_of(params, board, player, out):
+    """``player``'s playable holes as cells, in hole order 1..16."""
+    need = 1 if params[P_SINGLETONS] == 1 else 2
+    n = 0
+    for hole in range(1, 17):
+        cell = HOLE_CELL[player, hole]
+        if board[cell] >= need:
+            out[n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_moves(params, board, out):
+    if board[STATUS] != ONGOING:
+        return 0
+    return _moves_of(params, board, board[TO_MOVE], out)
+
+
+@njit(cache=True)
+def _captures(params, board, p, q, last):
+    """Does the mover's front landing hole ``last`` (9..16) capture the column it faces?"""
+    front = board[HOLE_CELL[q, 25 - last]]
+    back = board[HOLE_CELL[q, last - 8]]
+    if params[P_OCCUPIED_LANDING] == 1 and board[HOLE_CELL[p, last]] < 2:
+        return False
+    if params[P_BOTH_OPPOSITE] == 1:
+        return front > 0 and back > 0
+    return front > 0 or back > 0
+
+
+@njit(cache=True)
+def _sow(params, board, move, p):
+    """The whole turn from cell ``move``; False when lap ``max_laps`` was cut off."""
+    q = 1 - p
+    played = CELL_HOLE[move]
+    origin = played
+    start = played
+    hand = board[move]
+    board[move] = 0
+    laps = 0
+    while True:
+        laps += 1
+        h = start
+        for _ in range(hand):
+            h = h % 16 + 1
+            board[HOLE_CELL[p, h]] += 1
+        last = h
+        if params[P_WIPEOUT_ENDS] == 1 and _beads(board, q) == 0:
+            return True
+        if last >= 9 and _captures(params, board, p, q, last):
+            if laps == params[P_MAX_LAPS]:
+                return False
+            front = HOLE_CELL[q, 25 - last]
+            back = HOLE_CELL[q, last - 8]
+            hand = board[front] + board[back]
+            board[front] = 0
+            board[back] = 0
+            start = played if params[P_TURN_ORIGIN] == 1 else origin
+            continue
+        cell = HOLE_CELL[p, last]
+        if board[cell] == 1:  # it was empty: the turn ends
+            return True
+        if laps == params[P_MAX_LAPS]:
+            return False
+        hand = board[cell]  # relay
+        board[cell] = 0
+        origin = last
+        start = last
+
+
+@njit(cache=True)
+def _end_if_stuck(params, board):
+    """The player to move without a legal move loses."""
+    need = 1 if params[P_SINGLETONS] == 1 else 2
+    first = 16 if board[TO_MOVE] == 0 else 0
+    for cell in range(first, first + 16):
+        if board[cell] >= need:
+            return
+    board[STATUS] = WIN_1 if board[TO_MOVE] == 0 else WIN_0
+
+
+@njit(cache=True)
+def play(params, board, move):
+    """Play the legal move ``move`` in place."""
+    p = board[TO_MOVE]
+    if not _sow(params, board, move, p):
+        if _beads(board, 1 - p) == 0:  # cut off, but the opponent is already wiped out
+            board[STATUS] = WIN_0 if p == 0 else WIN_1
+        else:
+            board[STATUS] = TIMEOUT
+        return
+    board[TO_MOVE] = 1 - p
+    _end_if_stuck(params, board)
+
+
+@njit(cache=True)
+def margin(params, board):
+    return _beads(board, 0) - _beads(board, 1)
+
+
+@njit(cache=True)
+def settle(params, board):
+    if board[STATUS] == ONGOING:
+        _end_if_stuck(params, board)
+
+
+class Urubugu(Variant):
+    name = "urubugu"
+    title = "Urubugu (Burundi, 4x8)"
+    n_cells = CELLS
+    max_moves = 16
+    score_noun = "beads"
+    move_hint = "a hole (1-16)"
+    option_specs = {
+        "singletons_playable": Option(True, bool_option, lambda v: True, "true or false"),
+        "capture_requires_occupied_landing": Option(False, bool_option, lambda v: True,
+                                                    "true or false"),
+        "capture_requires_both_opposite": Option(False, bool_option, lambda v: True,
+                                                 "true or false"),
+        "captured_sow_origin": Option("lap_origin", str, lambda v: v in ORIGINS,
+                                      "lap_origin or turn_origin"),
+        "wipeout_ends_move": Option(True, bool_option, lambda v: True, "true or false"),
+        "max_laps": Option(10_000, int, lambda v: v >= 1, "a whole number of laps, at least 1"),
+    }
+    kernels = Kernels(legal_moves, play, margin, settle)
+
+    def make_params(self) -> np.ndarray:
+        o = self.options
+        return np.array([GAME_ID, o["singletons_playable"], o["capture_requires_occupied_landing"],
+                         o["capture_requires_both_opposite"],
+                         ORIGINS.index(o["captured_sow_origin"]), o["wipeout_ends_move"],
+                         o["max_laps"]], dtype=np.int64)
+
+    def key_widths(self) -> list[int]:
+        return [7] * CELLS + [1]  # a hole holds at most 64 beads
+
+    def start_cells(self) -> list[int]:
+        return [2] * CELLS
+
+    def start(self, setting_a=None, setting_b=None) -> State:
+        """The start, with each player's free setting if given (16 counts, hole 1 first)."""
+        cells = self.start_cells()
+        for player, setting in ((0, setting_a), (1, setting_b)):
+            if setting is not None:
+                for hole, count in enumerate(self.check_setting(setting, player), start=1):
+                    cells[int(HOLE_CELL[player, hole])] = count
+        return self.state(cells, to_move=0)
+
+    @staticmethod
+    def check_setting(setting, player: int) -> list[int]:
+        """A free setting: 16 whole non-negative counts in hole order, 32 beads in all."""
+        who = f"player {'AB'[player]}'s setting"
+        try:
+            counts = [int(c) for c in setting]
+        except (TypeError, ValueError):
+            raise InvalidPositionError(f"{who} must be 16 whole numbers, got {setting!r}") from None
+        if len(counts) != 16:
+            raise InvalidPositionError(f"{who} has {len(counts)} holes, must have 16")
+        if min(counts) < 0:
+            raise InvalidPositionError(f"{who} has a negative count")
+        if sum(counts) != BEADS_EACH:
+            raise InvalidPositionError(
+                f"{who} holds {sum(counts)} beads; place exactly {BEADS_EACH}")
+        return counts
+
+    def check_cells(self, cells: list[int]) -> None:
+        if sum(cells) != 2 * BEADS_EACH:
+            raise InvalidPositionError(
+                f"beads do not add up: the cells hold {sum(cells)}, must be {2 * BEADS_EACH}")
+
+    def score_of(self, board: np.ndarray) -> tuple[int, int]:
+        return int(board[16:32].sum()), int(board[0:16].sum())
+
+    # ----- notation: the mover's own hole numbers 1..16 -----------------------------
+    def move_name(self, state: State, move: int) -> str:
+        return str(int(CELL_HOLE[move]))
+
+    def parse_move(self, state: State, text: str) -> int:
+        hole = parse_number(text, 1, 16, "hole")
+        if state.is_over:
+            raise IllegalMoveError("the game is over")
+        cell = int(HOLE_CELL[state.to_move, hole])
+        if cell not in state.legal_moves():
+            count = state.cells[cell]
+            why = "is empty" if count == 0 else "holds a single bead, which may not be played"
+            raise IllegalMoveError(f"hole {hole} {why}")
+        return cell
+
+    # ----- drawing -----------------------------------------------------------------
+    def grid(self, state: State) -> list[list[int | None]]:
+        return [list(range(8 * row, 8 * row + 8)) for row in range(4)]
+
+    def cell_owner(self, state: State, index: int) -> int | None:
+        return 0 if index >= 16 else 1
+
+    def cell_label(self, state: State, viewer: int, index: int) -> str | None:
+        return str(int(CELL_HOLE[index])) if self.cell_owner(state, index) == viewer else None
