@@ -1,4 +1,8 @@
-"""Terminal drawing with rich: the board from the mover's side, families, log, turn."""
+"""Terminal drawing with rich: the board from the mover's side, the score, log and turn.
+
+Every game is drawn from its ``grid`` (rows of cell indices seen from player 0's seat),
+turned for player 1, with the mover's notation under each row.
+"""
 
 from __future__ import annotations
 
@@ -11,38 +15,64 @@ from .records import GameRecord
 NAME_WIDTH = 12
 
 
-def _row(label: str, values: list[int], style: str, marks: set[int], indices: list[int]) -> Text:
-    """One board row in the reference program's layout: ``name        |  4 |  4 | ...``."""
-    text = Text(f"{label[:NAME_WIDTH]:<{NAME_WIDTH}}| ", style=style)
-    for index, value in zip(indices, values):
-        cell_style = "bold black on yellow" if index in marks else style
-        text.append(f"{value:2d}", style=cell_style)
-        text.append(" | ", style=style)
-    text.rstrip()
-    return text
+CELL = 5  # characters per hole: "|" and a right-aligned count of up to 3 digits
+
+
+def _view(state: State) -> list[list[int | None]]:
+    """The board rows as the player to move sees them: turned by 180 degrees for player 1."""
+    grid = state.variant.grid(state)
+    if state.to_move == 1:
+        grid = [list(reversed(row)) for row in reversed(grid)]
+    return grid
+
+
+def _cell_style(state: State, index: int, viewer: int, marks: set[int]) -> str:
+    if index in marks:
+        return "bold black on yellow"
+    owner = state.variant.cell_owner(state, index)
+    return "bold green" if owner == viewer else "cyan"
+
+
+def _row_owner_name(state: State, row: list[int | None], names: tuple[str, str]) -> str:
+    """The name of the row's owner when one player owns every hole of it, else blank."""
+    owners = {state.variant.cell_owner(state, i) for i in row if i is not None}
+    return names[owners.pop()] if len(owners) == 1 else ""
 
 
 def board(state: State, names: tuple[str, str], last_move: int | None = None) -> Group:
-    """The two rows as the player to move sees them, with the header of home letters."""
+    """The board as the player to move sees it, their side at the bottom; under each row the
+    notation of the mover's holes in it. Their holes are green, the opponent's cyan."""
     variant = state.variant
     viewer = state.to_move
-    top, bottom, header = variant.display_rows(viewer)
     marks = {last_move} if last_move is not None else set()
     cells = state.cells
-    lines = [
-        _row(names[1 - viewer], [cells[i] for i in top], "cyan", marks, top),
-        _row(names[viewer], [cells[i] for i in bottom], "bold green", marks, bottom),
-        Text(f"{names[viewer][:NAME_WIDTH]:<{NAME_WIDTH}}| "
-             + " | ".join(f"{c:>2}" for c in header) + " |", style="bold white on grey23"),
-    ]
+    lines = []
+    for row in _view(state):
+        label = _row_owner_name(state, row, names)
+        text = Text(f"{label[:NAME_WIDTH]:<{NAME_WIDTH}} ")
+        for index in row:
+            if index is None:
+                text.append(" " * CELL)
+            else:
+                text.append("|", style="dim")
+                text.append(f"{cells[index]:>3} ", style=_cell_style(state, index, viewer, marks))
+        lines.append(text)
+        labels = [None if i is None else variant.cell_label(state, viewer, i) for i in row]
+        if any(labels):
+            lines.append(Text(" " * (NAME_WIDTH + 1) + "".join(
+                f"{lab or '':>4} " for lab in labels), style="dim"))
     return Group(*lines)
 
 
-def families(state: State, names: tuple[str, str]) -> Text:
+def scores(state: State, names: tuple[str, str]) -> Text:
     score = state.score
+    noun = state.variant.score_noun
     text = Text()
+    extra = state.variant.status_text(state)
+    if extra:
+        text.append(extra + "\n", style="bold")
     for player in (0, 1):
-        text.append(f"Player {names[player]} has {score[player]} families.\n",
+        text.append(f"{names[player]} ({'AB'[player]}) has {score[player]} {noun}.\n",
                     style="bold" if player == state.to_move else "")
     text.rstrip()
     return text
@@ -52,7 +82,7 @@ def position(record: GameRecord) -> Group:
     """The whole screen of one turn: families, board, log, whose turn and the move number."""
     state = record.state
     last = record.moves[-1] if record.moves else None
-    parts = [families(state, record.names), board(state, record.names, last)]
+    parts = [scores(state, record.names), board(state, record.names, last)]
     log = record.log()
     shown = log if len(log) <= 40 else ["…"] + log[-40:]
     parts.append(Text("Moves: " + (" ".join(shown) if log else "none yet"), style="dim"))

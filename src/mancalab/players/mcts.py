@@ -26,12 +26,19 @@ def seed_rng(seed):
     np.random.seed(seed)
 
 
+# Urubugu and 3-row Gabata have no rule that stops a game from going on for ever, so a playout
+# stops after this many moves and scores the margin so far (random games are far shorter).
+PLAYOUT_PLIES = 1000
+
+
 @njit(cache=True)
 def random_playout(params, board, moves):
-    """Play uniformly random moves to the end of the game; player 0's margin."""
-    while board[-1] == ONGOING:
+    """Play uniformly random moves to the end of the game (or PLAYOUT_PLIES); player 0's margin."""
+    plies = 0
+    while board[-1] == ONGOING and plies < PLAYOUT_PLIES:
         n = kernels.legal_moves(params, board, moves)
         kernels.play(params, board, moves[np.random.randint(n)])
+        plies += 1
     return kernels.margin(params, board)
 
 

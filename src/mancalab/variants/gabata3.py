@@ -389,8 +389,9 @@ class Gabata3(Variant):
 
     # ----- drawing -----------------------------------------------------------------
     def grid(self, state: State) -> list[list[int | None]]:
-        return [[19] + list(range(12, 18)) + [None], [None] + list(range(6, 12)) + [None],
-                [None] + list(range(0, 6)) + [18]]
+        # the stores at the ends of the middle row, as in Kalah's drawing
+        return [[None] + list(range(12, 18)) + [None], [19] + list(range(6, 12)) + [18],
+                [None] + list(range(0, 6)) + [None]]
 
     def cell_owner(self, state: State, index: int) -> int | None:
         if index >= HOLES:
@@ -398,4 +399,7 @@ class Gabata3(Variant):
         return int(state.board[OWNER + index])
 
     def cell_label(self, state: State, viewer: int, index: int) -> str | None:
-        return None if index >= HOLES else self.move_name(state, index)
+        """Only the viewer's own holes are labelled: ownership changes between rounds."""
+        if index >= HOLES or self.cell_owner(state, index) != viewer:
+            return None
+        return self.move_name(state, index)
