@@ -19,7 +19,7 @@ from .players import player as make_player
 from .records import GameRecord, typed_options
 from .variants import variant as make_variant
 from .variants import variants as variant_names
-from .terminal import EndSession, TerminalGame, ask_names, replay
+from .terminal import COMPUTER, EndSession, TerminalGame, ask_names, ask_setting, replay
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Play, analyse and solve mancala (sowing) games.")
@@ -44,7 +44,7 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="the game, e.g. gebeta (see 'mancalab games')")],
+    game: Annotated[str, typer.Argument(help="the game: gebeta, urubugu, gabata, kalah or gabata3")],
     a: Annotated[Optional[str], typer.Option("--a", help="name of player A (moves first)")] = None,
     b: Annotated[Optional[str], typer.Option("--b", help="name of player B")] = None,
     bot: Annotated[str, typer.Option(help="the computer player, e.g. mcts:time=3")] = "mcts",
@@ -76,6 +76,10 @@ def play(
         if names[0] == names[1]:
             fail(f"the two players need different names (both are {names[0]!r})")
         record.names = names
+        if not load and record.variant.name == "urubugu":
+            settings = [None if names[p] == COMPUTER else ask_setting(console, names[p], p)
+                        for p in (0, 1)]
+            record = GameRecord(record.variant, record.variant.start(*settings), names)
         TerminalGame(record, computer, console).run()
     except EndSession as stop:
         console.print("Game left unfinished." if stop.args[0] != "quit" else "Goodbye.")

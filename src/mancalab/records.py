@@ -8,6 +8,7 @@
     [Option "lap_limit=60"]          one line per option that is not the default
     [Start "2,7,1,6,1,6,6,6,0,1,6,6,0,0"]   the cells, only when not the standard start
     [ToMove "1"]                     only with Start
+    [Owner "0,0,..."] [Round "2"]    only with Start, for games whose state has more (gabata3)
 
     A1 A2 C1 F2 *
 
@@ -102,6 +103,9 @@ class GameRecord:
         if self.start != self.variant.start():
             lines.append(header("Start", ",".join(map(str, self.start.cells))))
             lines.append(header("ToMove", self.start.to_move))
+            for name, value in self.start.extra.items():  # e.g. hole owners and round
+                text = ",".join(map(str, value)) if isinstance(value, list) else value
+                lines.append(header(name.capitalize(), text))
         moves = [self.variant.move_name(s, m) for s, m in zip(self.states, self.moves)]
         lines += ["", _wrap(moves + [self.result])]
         return "\n".join(lines) + "\n"
@@ -146,8 +150,11 @@ class GameRecord:
         if "Start" in headers:
             line, cells = headers["Start"]
             to_move = headers.get("ToMove", (line, "0"))[1]
+            extra = {name: headers[name.capitalize()][1].split(",")
+                     for name in variant.extra_names if name.capitalize() in headers}
+            extra = {k: v[0] if len(v) == 1 else v for k, v in extra.items()}
             try:
-                start = variant.state([int(c) for c in cells.split(",")], int(to_move))
+                start = variant.state([int(c) for c in cells.split(",")], int(to_move), **extra)
             except ValueError as error:
                 raise RecordError(f"line {line}: bad start position: {error}") from None
         record = cls(variant, start, (headers.get("A", (0, "A"))[1], headers.get("B", (0, "B"))[1]),

@@ -20,7 +20,7 @@ COMPUTER = "Computer"
 
 HELP = """\
 Commands at the prompt:
-  A-F         lift that home (letters as seen from your own side; either case)
+  MOVE        play {hint}
   undo        take back the last move (and the computer's reply, when playing it)
   save FILE   write the game record to FILE
   help        this list
@@ -51,6 +51,26 @@ def ask_names(console: Console, a: str | None, b: str | None) -> tuple[str, str]
             console.print(f"[red]Player B cannot have the same name as player A ({a}).[/red]")
         b = ask(console, f"Name of player B{hint}: ").strip() or "B"
     return a, b
+
+
+def ask_setting(console: Console, name: str, player: int) -> list[int] | None:
+    """Urubugu's free setting: 16 counts in the player's hole order, or None for 2 per hole."""
+    from .variants.urubugu import Urubugu
+    answer = ask(console, f"{name} ({'AB'[player]}), arrange your 32 beads yourself? "
+                          "\\[y/N]: ").strip().lower()
+    if answer not in ("y", "yes"):
+        return None
+    console.print("Type 16 counts for your holes 1 to 16 (hole 1 is the back-row hole on your "
+                  "left; 9..16 come back along the front row), 32 beads in all; "
+                  "an empty line keeps 2 per hole.")
+    while True:
+        text = ask(console, "Setting: ").replace(",", " ").strip()
+        if not text:
+            return None
+        try:
+            return Urubugu.check_setting(text.split(), player)
+        except MancalabError as error:
+            console.print(f"[red]{error}[/red]")
 
 
 @dataclass
@@ -98,7 +118,7 @@ class TerminalGame:
         """Prompt until a legal move is played or a command changes the game."""
         state = self.record.state
         prompt = (f"{self.names[state.to_move]} ({'AB'[state.to_move]}), "
-                  f"choose a home (A-F) or 'help': ")
+                  f"choose {state.variant.move_hint} or 'help': ")
         while True:
             text = ask(self.console, prompt).strip()
             word, _, rest = text.partition(" ")
@@ -106,7 +126,7 @@ class TerminalGame:
             if command in ("quit", "exit"):
                 raise EndSession("quit")
             if command == "help":
-                self.console.print(HELP)
+                self.console.print(HELP.format(hint=state.variant.move_hint), markup=False)
             elif command == "undo":
                 if self.undo():
                     return
