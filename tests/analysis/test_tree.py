@@ -114,3 +114,21 @@ def test_cli_bad_input_exits_2(args, tmp_path):
 def test_cli_unknown_game():
     result = CliRunner().invoke(app, ["tree", "chess", "--depth", "3"])
     assert result.exit_code == 2 and "unknown game" in result.output
+
+
+@pytest.mark.parametrize("game, options, depth", [
+    ("kalah", dict(pits=3, seeds=2), 8),
+    ("kalah", dict(pits=4, seeds=2, empty_capture=False, end_rule="no_move"), 7),
+    ("gabata", dict(max_laps=3), 6),
+    ("urubugu", dict(max_laps=6), 3),
+    ("gabata3", dict(max_laps=3, race="none", rounds="single"), 4),
+    ("gabata3", dict(max_laps=12, after_capture="new_turn"), 4),
+])
+def test_brute_force_agrees_for_every_game(game, options, depth):
+    # small boards and short lap guards, so that games end, draw and time out within reach
+    variant = mancalab.variant(game, **options)
+    expected = _brute_force(variant, depth)
+    got = [(r.turns, r.games, r.agency, r.a_wins, r.b_wins, r.draws, r.timeouts)
+           for r in tree_stats(variant, depth)]
+    assert got == expected
+    assert expected[-1][1] > 0, "some games end within the depth"
