@@ -172,11 +172,21 @@ def tree(
 
 @app.command()
 def games() -> None:
-    """List the games mancalab can play, with their options."""
+    """List the games mancalab can play, with their options (set them with -o NAME=VALUE)."""
+    table = Table(title="Games (options: -o NAME=VALUE; rules: docs/<game>.md)")
+    table.add_column("game", ratio=2)
+    table.add_column("option", no_wrap=True)
+    table.add_column("default", no_wrap=True)
+    table.add_column("values", ratio=3)
     for name in variant_names():
         game = make_variant(name)
-        opts = ", ".join(f"{k}={v}" for k, v in game.options.items()) or "no options"
-        console.print(f"[bold]{name}[/]  {game.title}  ({opts})")
+        first = True
+        for key, spec in game.option_specs.items():
+            table.add_row(f"[bold]{name}[/]\n{game.title}" if first else "", key,
+                          str(spec.default), spec.rule)
+            first = False
+        table.add_section()
+    console.print(table)
 
 
 def main() -> None:
