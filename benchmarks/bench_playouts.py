@@ -44,7 +44,9 @@ def measure(name: str, seconds: float) -> dict:
     api_moves, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         state = start
-        while state.outcome is None:
+        for _ in range(100_000):  # Urubugu and 3-row Gabata have no move limit
+            if state.outcome is not None:
+                break
             legal = state.legal_moves()
             state = state.play(legal[int(rng.integers(len(legal)))])
             api_moves += 1
