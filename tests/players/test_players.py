@@ -87,3 +87,25 @@ def test_players_refuse_finished_games():
     for spec in ("random", "mcts:playouts=10"):
         with pytest.raises(ValueError, match="over"):
             mancalab.player(spec).choose(over)
+
+
+@pytest.mark.parametrize("game", mancalab.variants())
+def test_mcts_plays_every_game(game):
+    s = mancalab.variant(game).start()
+    p = mancalab.player("mcts:playouts=500,seed=2")
+    for _ in range(4):
+        if s.is_over:
+            break
+        move = p.choose(s)
+        assert move in s.legal_moves()
+        s = s.play(move)
+
+
+def test_mcts_takes_a_kalah_capture_that_wins():
+    # player 0 to move: pit index 0 (1 seed) lands in the empty index 1 opposite 11 seeds and
+    # ends the game 24+ to less; every other move loses the 11 seeds' column
+    k = mancalab.variant("kalah")
+    s = k.state([1, 0, 0, 0, 0, 1, 22, 0, 0, 0, 0, 11, 0, 13], to_move=0)
+    best = s.play(0)
+    assert best.outcome is not None and best.outcome.winner == 0
+    assert mancalab.player("mcts:playouts=3000,seed=1").choose(s) == 0
