@@ -83,3 +83,12 @@ def test_save_is_atomic(tmp_path, monkeypatch):
         record.save(path)
     assert path.read_text() == "old contents"
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
+
+
+def test_saved_files_get_the_usual_permissions(tmp_path):
+    import stat
+    path = tmp_path / "g.txt"
+    GameRecord.new(mancalab.variant("kalah")).save(path)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
