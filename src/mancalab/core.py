@@ -107,11 +107,15 @@ class Variant:
     def __init__(self, **options: Any) -> None:
         self.options = self._resolve_options(options)
         self.params = self.make_params()
-        self.board_size = self.n_cells + self.n_extra + 2
         self._moves_buffer = np.zeros(MAX_MOVES, dtype=np.int64)
 
     def _resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(f"the game {self.name}", self.option_specs, given)
+
+    @property
+    def board_size(self) -> int:
+        """Kernel board length: cells, extra state, then to_move and status."""
+        return self.n_cells + self.n_extra + 2
 
     def make_params(self) -> np.ndarray:
         """The int64 array of options that the kernels read."""

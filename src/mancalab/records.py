@@ -150,9 +150,8 @@ class GameRecord:
         if "Start" in headers:
             line, cells = headers["Start"]
             to_move = headers.get("ToMove", (line, "0"))[1]
-            extra = {name: headers[name.capitalize()][1].split(",")
+            extra = {name: headers[name.capitalize()][1]  # the variant reads the text form
                      for name in variant.extra_names if name.capitalize() in headers}
-            extra = {k: v[0] if len(v) == 1 else v for k, v in extra.items()}
             try:
                 start = variant.state([int(c) for c in cells.split(",")], int(to_move), **extra)
             except ValueError as error:

@@ -1,8 +1,31 @@
-"""Helpers several games share: reading a hole number, option converters, board shapes."""
+"""Helpers several games share: row scans for the kernels, option helpers, reading a hole
+number, board shapes."""
 
 from __future__ import annotations
 
-from ..core import IllegalMoveError
+from numba import njit
+
+from ..core import IllegalMoveError, Option
+
+
+@njit(cache=True)
+def nonempty_pits(board, first, count, out):
+    """Write the non-empty pits ``first .. first+count-1`` to ``out``; return how many."""
+    n = 0
+    for pit in range(first, first + count):
+        if board[pit] > 0:
+            out[n] = pit
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def pit_sum(board, first, count):
+    """The counters in pits ``first .. first+count-1``."""
+    total = 0
+    for pit in range(first, first + count):
+        total += board[pit]
+    return total
 
 
 def parse_number(text: str, low: int, high: int, what: str) -> int:
@@ -26,6 +49,16 @@ def bool_option(value) -> bool:
     if value not in (True, False):
         raise ValueError(value)
     return bool(value)
+
+
+def flag(default: bool) -> Option:
+    """An on/off game option."""
+    return Option(default, bool_option, lambda v: True, "true or false")
+
+
+def lap_guard(default: int = 10_000) -> Option:
+    """The ``max_laps`` option: a move still going after this many laps is cut off."""
+    return Option(default, int, lambda v: v >= 1, "a whole number of laps, at least 1")
 
 
 def store_grid(m: int) -> list[list[int | None]]:

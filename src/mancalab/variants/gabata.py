@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 
 from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
-                    InvalidPositionError, Kernels, Option, State, Variant)
-from .common import parse_number, store_grid
+                    InvalidPositionError, Kernels, State, Variant)
+from .common import lap_guard, nonempty_pits, parse_number, pit_sum, store_grid
 
 GAME_ID = 2  # params[0], see mancalab.kernels
 P_MAX_LAPS = 1
@@ -26,21 +26,12 @@ def legal_moves(params, board, out):
     """The mover's non-empty pits, in index order."""
     if board[STATUS] != ONGOING:
         return 0
-    first = 7 * board[TO_MOVE]
-    n = 0
-    for pit in range(first, first + 6):
-        if board[pit] > 0:
-            out[n] = pit
-            n += 1
-    return n
+    return nonempty_pits(board, 7 * board[TO_MOVE], 6, out)
 
 
 @njit(cache=True)
 def _row_sum(board, player):
-    total = 0
-    for pit in range(7 * player, 7 * player + 6):
-        total += board[pit]
-    return total
+    return pit_sum(board, 7 * player, 6)
 
 
 @njit(cache=True)
@@ -123,7 +114,7 @@ class Gabata(Variant):
     score_noun = "marbles in the deposit"
     move_hint = "a pit (1-6 from your left)"
     option_specs = {
-        "max_laps": Option(10_000, int, lambda v: v >= 1, "a whole number of laps, at least 1"),
+        "max_laps": lap_guard(),
     }
     kernels = Kernels(legal_moves, play, margin, settle)
 

@@ -25,7 +25,7 @@ from numba import njit
 
 from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
                     InvalidPositionError, Kernels, Option, State, Variant)
-from .common import bool_option
+from .common import flag, lap_guard
 
 GAME_ID = 4  # params[0], see mancalab.kernels
 (P_ROUTE, P_RACE, P_ANY_EMPTY, P_NEW_TURN, P_EITHER_ENDS, P_SINGLE_ROUND,
@@ -123,13 +123,9 @@ def _turn(params, board, h, p):
 
 
 @njit(cache=True)
-def _race_laps(params, board):
+def _race_laps(params, board, at, hand):
     """``race="lap_alternating"``: whole laps in turn, player 0 first; the winner or -1."""
     route = params[P_ROUTE]
-    at = np.array([ROUTE[route, 0, 0], ROUTE[route, 1, 0]])
-    hand = np.array([board[at[0]], board[at[1]]])
-    board[at[0]] = 0
-    board[at[1]] = 0
     p = 0
     laps = 0
     while True:
@@ -152,13 +148,9 @@ def _race_laps(params, board):
 
 
 @njit(cache=True)
-def _race_seeds(params, board):
+def _race_seeds(params, board, at, hand):
     """``race="seed_synchronous"``: one seed each per step, player 0 first; the winner or -1."""
     route = params[P_ROUTE]
-    at = np.array([ROUTE[route, 0, 0], ROUTE[route, 1, 0]])
-    hand = np.array([board[at[0]], board[at[1]]])
-    board[at[0]] = 0
-    board[at[1]] = 0
     laps = 0
     while True:
         for p in range(2):
@@ -193,7 +185,16 @@ def _race(params, board):
     if params[P_RACE] == 2:
         board[TO_MOVE] = 0
         return
-    winner = _race_laps(params, board) if params[P_RACE] == 0 else _race_seeds(params, board)
+    # both players lift their first hole at once: ``at`` is where each hand is, ``hand`` its seeds
+    route = params[P_ROUTE]
+    at = np.array([ROUTE[route, 0, 0], ROUTE[route, 1, 0]])
+    hand = np.array([board[at[0]], board[at[1]]])
+    board[at[0]] = 0
+    board[at[1]] = 0
+    if params[P_RACE] == 0:
+        winner = _race_laps(params, board, at, hand)
+    else:
+        winner = _race_seeds(params, board, at, hand)
     if winner < 0:
         board[STATUS] = TIMEOUT
     else:
@@ -314,12 +315,12 @@ class Gabata3(Variant):
     option_specs = {
         "route": Option("loop", str, lambda v: v in ROUTES, " or ".join(ROUTES)),
         "race": Option("lap_alternating", str, lambda v: v in RACES, ", ".join(RACES)),
-        "capture_in_any_empty_hole": Option(False, bool_option, lambda v: True, "true or false"),
+        "capture_in_any_empty_hole": flag(False),
         "after_capture": Option("move_on", str, lambda v: v in AFTER_CAPTURE,
                                 " or ".join(AFTER_CAPTURE)),
         "round_end": Option("to_move", str, lambda v: v in ROUND_ENDS, " or ".join(ROUND_ENDS)),
         "rounds": Option("multi", str, lambda v: v in ROUNDS, " or ".join(ROUNDS)),
-        "max_laps": Option(10_000, int, lambda v: v >= 1, "a whole number of laps, at least 1"),
+        "max_laps": lap_guard(),
     }
     kernels = Kernels(legal_moves, play, margin, settle)
 

@@ -12,6 +12,7 @@ from numba import njit
 
 from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
                     InvalidPositionError, Kernels, Option, State, Variant)
+from .common import nonempty_pits, pit_sum
 
 HOMES = 12
 FAMILIES = 12  # cells[12] (A) and cells[13] (B)
@@ -29,13 +30,7 @@ def legal_moves(params, board, out):
     """The mover's non-empty homes, in index order."""
     if board[STATUS] != ONGOING:
         return 0
-    first = 6 * board[TO_MOVE]
-    n = 0
-    for pit in range(first, first + 6):
-        if board[pit] > 0:
-            out[n] = pit
-            n += 1
-    return n
+    return nonempty_pits(board, 6 * board[TO_MOVE], 6, out)
 
 
 @njit(cache=True)
@@ -66,10 +61,7 @@ def _sow(params, board, pit, mover):
 
 @njit(cache=True)
 def _row_sum(board, player):
-    total = 0
-    for pit in range(6 * player, 6 * player + 6):
-        total += board[pit]
-    return total
+    return pit_sum(board, 6 * player, 6)
 
 
 @njit(cache=True)

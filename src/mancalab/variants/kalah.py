@@ -17,7 +17,7 @@ from numba import njit
 
 from ..core import (DRAW, ONGOING, WIN_0, WIN_1, IllegalMoveError, InvalidPositionError,
                     Kernels, Option, State, UnknownOptionError, Variant)
-from .common import bool_option, parse_number, store_grid
+from .common import flag, nonempty_pits, parse_number, pit_sum, store_grid
 
 GAME_ID = 1  # params[0], see mancalab.kernels
 P_PITS, P_EMPTY_CAPTURE, P_END_RULE = 1, 2, 3  # params slots
@@ -32,22 +32,12 @@ def legal_moves(params, board, out):
     if board[-1] != ONGOING:
         return 0
     m = params[P_PITS]
-    first = board[-2] * (m + 1)
-    n = 0
-    for pit in range(first, first + m):
-        if board[pit] > 0:
-            out[n] = pit
-            n += 1
-    return n
+    return nonempty_pits(board, board[-2] * (m + 1), m, out)
 
 
 @njit(cache=True)
 def _side_sum(board, m, player):
-    first = player * (m + 1)
-    total = 0
-    for pit in range(first, first + m):
-        total += board[pit]
-    return total
+    return pit_sum(board, player * (m + 1), m)
 
 
 @njit(cache=True)
@@ -141,11 +131,10 @@ class Kalah(Variant):
     name = "kalah"
     title = "Kalah (FairKalah rules)"
     score_noun = "seeds in store"
-    move_hint = "a pit (1-6, 1 next to your store)"
     option_specs = {
         "pits": Option(6, int, lambda v: 1 <= v <= MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
         "seeds": Option(4, int, lambda v: 1 <= v <= 100, "seeds per pit at the start, 1..100"),
-        "empty_capture": Option(True, bool_option, lambda v: True, "true or false"),
+        "empty_capture": flag(True),
         "end_rule": Option("side_empty", str, lambda v: v in END_RULES,
                            "side_empty or no_move"),
         "board": Option("standard", _board_option,
@@ -159,7 +148,6 @@ class Kalah(Variant):
         m = self.options["pits"]
         self.n_cells = 2 * m + 2
         self.max_moves = m
-        self.board_size = self.n_cells + 2
         self.move_hint = f"a pit (1-{m}, 1 next to your store)"
         if self.options["board"] != "standard" and (m, self.options["seeds"]) != (6, 4):
             raise UnknownOptionError("the FairKalah boards need pits=6 and seeds=4")

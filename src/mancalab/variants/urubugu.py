@@ -15,7 +15,7 @@ from numba import njit
 
 from ..core import (ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError, InvalidPositionError,
                     Kernels, Option, State, Variant)
-from .common import bool_option, parse_number
+from .common import flag, lap_guard, parse_number
 
 GAME_ID = 3  # params[0], see mancalab.kernels
 (P_SINGLETONS, P_OCCUPIED_LANDING, P_BOTH_OPPOSITE, P_TURN_ORIGIN, P_WIPEOUT_ENDS,
@@ -167,15 +167,13 @@ class Urubugu(Variant):
     score_noun = "beads"
     move_hint = "a hole (1-16)"
     option_specs = {
-        "singletons_playable": Option(True, bool_option, lambda v: True, "true or false"),
-        "capture_requires_occupied_landing": Option(False, bool_option, lambda v: True,
-                                                    "true or false"),
-        "capture_requires_both_opposite": Option(False, bool_option, lambda v: True,
-                                                 "true or false"),
+        "singletons_playable": flag(True),
+        "capture_requires_occupied_landing": flag(False),
+        "capture_requires_both_opposite": flag(False),
         "captured_sow_origin": Option("lap_origin", str, lambda v: v in ORIGINS,
                                       "lap_origin or turn_origin"),
-        "wipeout_ends_move": Option(True, bool_option, lambda v: True, "true or false"),
-        "max_laps": Option(10_000, int, lambda v: v >= 1, "a whole number of laps, at least 1"),
+        "wipeout_ends_move": flag(True),
+        "max_laps": lap_guard(),
     }
     kernels = Kernels(legal_moves, play, margin, settle)
 
