@@ -35,7 +35,8 @@ def test_board_is_drawn_from_the_movers_side():
     assert "Ann | 4 | 4 | 4 | 4 | 4 | 4" in lines and "A B C D E F" in lines
     assert "Ann | 6 | 1 | 6 | 1 | 7 | 2" in lines  # B sees A's row on top
     assert "Bo | 6 | 6 | 0 | 1 | 6 | 6" in lines
-    assert lines.index("Ann | 6 | 1 | 6 | 1 | 7 | 2") + 1 == lines.index("Bo | 6 | 6 | 0 | 1 | 6 | 6")
+    top, bottom = "Ann | 6 | 1 | 6 | 1 | 7 | 2", "Bo | 6 | 6 | 0 | 1 | 6 | 6"
+    assert lines.index(top) + 1 == lines.index(bottom)
     assert "F E D C B A" in lines
     assert "Moves: A1" in out and "move 2" in out
     assert "Ann (A) has 0 families." in out

@@ -44,7 +44,8 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="the game: gebeta, urubugu, gabata, kalah or gabata3")],
+    game: Annotated[str, typer.Argument(
+        help="the game: gebeta, urubugu, gabata, kalah or gabata3")],
     a: Annotated[Optional[str], typer.Option("--a", help="name of player A (moves first)")] = None,
     b: Annotated[Optional[str], typer.Option("--b", help="name of player B")] = None,
     bot: Annotated[str, typer.Option(help="the computer player, e.g. mcts:time=3")] = "mcts",

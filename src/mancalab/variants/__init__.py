@@ -9,7 +9,8 @@ from .gebeta import Gebeta
 from .kalah import Kalah
 from .urubugu import Urubugu
 
-VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Gebeta, Urubugu, Gabata, Kalah, Gabata3)}
+VARIANTS: dict[str, type[Variant]] = {
+    cls.name: cls for cls in (Gebeta, Urubugu, Gabata, Kalah, Gabata3)}
 
 
 def variant(name: str, **options) -> Variant:

@@ -119,7 +119,8 @@ def fair_boards() -> dict[int, tuple[int, ...]]:
 
 
 def _board_option(value):
-    """``"standard"``, ``"random"`` (resolved to a number at once, so it can be recorded) or 1..254."""
+    """``"standard"``, ``"random"`` (resolved to a number at once, so it is recorded)
+    or a board number."""
     if isinstance(value, str) and value.strip().lower() in ("standard", "random"):
         word = value.strip().lower()
         return random.randint(1, FAIR_BOARDS) if word == "random" else word
