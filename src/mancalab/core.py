@@ -13,6 +13,8 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from . import movemask
+
 # Status codes stored in board[-1]; numba treats these module globals as constants.
 ONGOING = 0
 WIN_0 = 1
@@ -50,13 +52,14 @@ class Outcome(NamedTuple):
 class Kernels(NamedTuple):
     """The compiled rules of one game, all with ``params`` (an int64 option array) first.
 
-    - ``legal_moves(params, board, out) -> n`` writes the legal moves to ``out[:n]``;
+    - ``legal_mask(params, board) -> uint64`` the legal moves, bit ``c`` for the move from
+      cell ``c`` (see ``mancalab.movemask``); 0 once the game is over;
     - ``play(params, board, move)`` plays a legal move in place;
     - ``margin(params, board) -> int`` player 0's score minus player 1's;
     - ``settle(params, board)`` applies the end rule to a position given directly.
     """
 
-    legal_moves: Callable
+    legal_mask: Callable
     play: Callable
     margin: Callable
     settle: Callable
@@ -107,7 +110,6 @@ class Variant:
     def __init__(self, **options: Any) -> None:
         self.options = self._resolve_options(options)
         self.params = self.make_params()
-        self._moves_buffer = np.zeros(MAX_MOVES, dtype=np.int64)
 
     def _resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(f"the game {self.name}", self.option_specs, given)
@@ -198,8 +200,13 @@ class Variant:
 
     # ----- kernels from Python -----------------------------------------------------
     def legal_moves_of(self, board: np.ndarray) -> list[int]:
-        n = self.kernels.legal_moves(self.params, board, self._moves_buffer)
-        return [int(m) for m in self._moves_buffer[:n]]
+        """The legal moves in the game's move order (cell order unless the game says)."""
+        return sorted(movemask.to_list(self.kernels.legal_mask(self.params, board)),
+                      key=self.move_rank)
+
+    def move_rank(self, cell: int) -> int:
+        """Where a move comes in the game's list of moves (Urubugu lists them by hole)."""
+        return cell
 
     def outcome_of(self, board: np.ndarray) -> Outcome | None:
         status = int(board[-1])

@@ -10,8 +10,11 @@ function below.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from . import movemask
+from .core import ONGOING
 from .variants import gabata, gabata3, gebeta, kalah, urubugu
 
 GEBETA, KALAH, GABATA, URUBUGU, GABATA3 = (gebeta.GAME_ID, kalah.GAME_ID, gabata.GAME_ID,
@@ -19,18 +22,18 @@ GEBETA, KALAH, GABATA, URUBUGU, GABATA3 = (gebeta.GAME_ID, kalah.GAME_ID, gabata
 
 
 @njit(cache=True)
-def legal_moves(params, board, out):
-    """Write the legal moves to ``out``; return how many there are (0 once the game is over)."""
+def legal_mask(params, board):
+    """The legal moves as a mask (``mancalab.movemask``); 0 once the game is over."""
     game = params[0]
     if game == GEBETA:
-        return gebeta.legal_moves(params, board, out)
+        return gebeta.legal_mask(params, board)
     if game == KALAH:
-        return kalah.legal_moves(params, board, out)
+        return kalah.legal_mask(params, board)
     if game == GABATA:
-        return gabata.legal_moves(params, board, out)
+        return gabata.legal_mask(params, board)
     if game == URUBUGU:
-        return urubugu.legal_moves(params, board, out)
-    return gabata3.legal_moves(params, board, out)
+        return urubugu.legal_mask(params, board)
+    return gabata3.legal_mask(params, board)
 
 
 @njit(cache=True)
@@ -62,3 +65,21 @@ def margin(params, board):
     if game == URUBUGU:
         return urubugu.margin(params, board)
     return gabata3.margin(params, board)
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    """Seed the random numbers of compiled code (numba keeps its own generator)."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def random_moves(params, board, max_plies):
+    """Play uniformly random legal moves in place until the game ends or ``max_plies`` moves
+    have been played; return how many were played."""
+    plies = 0
+    while board[-1] == ONGOING and plies < max_plies:
+        legal = legal_mask(params, board)
+        play(params, board, movemask.nth(legal, np.random.randint(movemask.count(legal))))
+        plies += 1
+    return plies

@@ -12,7 +12,6 @@ from numba import njit
 
 from .. import kernels
 from ..core import DRAW, TIMEOUT, WIN_0, WIN_1, State
-from ..players.mcts import seed_rng
 
 
 @njit(cache=True)
@@ -22,15 +21,9 @@ def _random_games(params, start, n_games, max_plies, out):
     A game still going after ``max_plies`` moves is stopped and counted in ``out[0]``.
     """
     board = np.empty_like(start)
-    moves = np.empty(64, dtype=np.int64)
     for _ in range(n_games):
         board[:] = start
-        length = 0
-        while board[-1] == 0 and length < max_plies:
-            n = kernels.legal_moves(params, board, moves)
-            kernels.play(params, board, moves[np.random.randint(n)])
-            length += 1
-        out[6] += length
+        out[6] += kernels.random_moves(params, board, max_plies)
         out[board[-1]] += 1  # status codes 1..4 index the results, 0 counts unfinished games
         out[5] += kernels.margin(params, board)
 
@@ -54,7 +47,7 @@ def random_play_stats(state: State, games: int, seed: int = 0,
                       max_plies: int = 100_000) -> RandomPlayStats:
     """Statistics of ``games`` uniformly random games from ``state``, each cut at ``max_plies``."""
     out = np.zeros(7, dtype=np.int64)
-    seed_rng(seed)
+    kernels.seed_rng(seed)
     _random_games(state.variant.params, state.board, games, max_plies, out)
     return RandomPlayStats(games, int(out[6]), int(out[WIN_0]), int(out[WIN_1]), int(out[DRAW]),
                            int(out[TIMEOUT]), float(out[5]) / games if games else 0.0,

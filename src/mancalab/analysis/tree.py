@@ -23,8 +23,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import get_num_threads, njit, prange, set_num_threads
 
-from .. import kernels
-from ..core import MAX_MOVES, MancalabError, Variant
+from .. import kernels, movemask
+from ..core import MancalabError, Variant
 from ..variants import variant as make_variant
 
 # Totals slots, in the order of the reference file's columns where possible.
@@ -133,22 +133,23 @@ def _expand(params, parent_keys, first, last, word_of, shift_of, mask_of, board_
     for chunk in prange(n_chunks):
         board = np.empty(board_size, dtype=np.int64)
         child = np.empty(board_size, dtype=np.int64)
-        moves = np.empty(MAX_MOVES, dtype=np.int64)
-        replies = np.empty(MAX_MOVES, dtype=np.int64)
         for i in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
             base = (i - first) * max_children
             _decode(parent_keys[i], word_of, shift_of, mask_of, board)
-            n = kernels.legal_moves(params, board, moves)
+            legal = kernels.legal_mask(params, board)
             for j in range(max_children):
                 slot = base + j
-                if j >= n:
+                if legal == movemask.NONE:
                     child_status[slot] = -1
                     continue
+                move = movemask.lowest(legal)
+                legal &= legal - movemask.ONE
                 child[:] = board
-                kernels.play(params, child, moves[j])
+                kernels.play(params, child, move)
                 child_status[slot] = child[-1]
                 if child[-1] == 0:
-                    child_agency[slot] = kernels.legal_moves(params, child, replies) > 1
+                    replies = kernels.legal_mask(params, child)
+                    child_agency[slot] = replies & (replies - movemask.ONE) != movemask.NONE
                     if not _encode(child, word_of, shift_of, mask_of, child_keys[slot]):
                         bad_key[0] = 1
                     child_hash[slot] = _hash(child_keys[slot])

@@ -17,13 +17,8 @@ import numpy as np
 from numba import njit
 
 from ..core import MAX_MOVES, ONGOING, MancalabError, Option, State
-from .. import kernels
+from .. import kernels, movemask
 from .base import Player, new_seed
-
-
-@njit(cache=True)
-def seed_rng(seed):
-    np.random.seed(seed)
 
 
 # Urubugu and 3-row Gabata have no rule that stops a game from going on for ever, so a playout
@@ -32,13 +27,9 @@ PLAYOUT_PLIES = 1000
 
 
 @njit(cache=True)
-def random_playout(params, board, moves):
+def random_playout(params, board):
     """Play uniformly random moves to the end of the game (or PLAYOUT_PLIES); player 0's margin."""
-    plies = 0
-    while board[-1] == ONGOING and plies < PLAYOUT_PLIES:
-        n = kernels.legal_moves(params, board, moves)
-        kernels.play(params, board, moves[np.random.randint(n)])
-        plies += 1
+    kernels.random_moves(params, board, PLAYOUT_PLIES)
     return kernels.margin(params, board)
 
 
@@ -79,7 +70,7 @@ def run_iterations(params, boards, first_child, n_legal,
         node = 0
         while boards[node, -1] == ONGOING:  # selection and expansion
             if n_legal[node] < 0:  # reserve a block for all children at once
-                n = kernels.legal_moves(params, boards[node], moves)
+                n = movemask.to_array(kernels.legal_mask(params, boards[node]), moves)
                 n_legal[node] = n
                 first_child[node] = n_nodes
                 for k in range(n):
@@ -99,7 +90,7 @@ def run_iterations(params, boards, first_child, n_legal,
                 break
             node = _best_uct_child(node, first_child, n_expanded, visits, total, boards, c)
         scratch[:] = boards[node, :]
-        reward = random_playout(params, scratch, moves)
+        reward = random_playout(params, scratch)
         while node >= 0:  # backpropagation
             visits[node] += 1
             total[node] += reward
@@ -186,7 +177,7 @@ class MCTSPlayer(Player):
             return legal[0]
         # numba's generator is global: reseed it from this player's own stream, so that a
         # player's choices depend only on its seed and the positions it is shown.
-        seed_rng(int(self._rng.integers(2**31)))
+        kernels.seed_rng(int(self._rng.integers(2**31)))
         tree = SearchTree(state.board)
         playouts = self.options["playouts"]
         c = self.options["exploration"]

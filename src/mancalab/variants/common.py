@@ -6,17 +6,17 @@ from __future__ import annotations
 from numba import njit
 
 from ..core import IllegalMoveError, Option
+from ..movemask import NONE, bit
 
 
 @njit(cache=True)
-def nonempty_pits(board, first, count, out):
-    """Write the non-empty pits ``first .. first+count-1`` to ``out``; return how many."""
-    n = 0
+def nonempty_pits(board, first, count):
+    """The mask of the non-empty pits ``first .. first+count-1`` (see ``mancalab.movemask``)."""
+    mask = NONE
     for pit in range(first, first + count):
         if board[pit] > 0:
-            out[n] = pit
-            n += 1
-    return n
+            mask |= bit(pit)
+    return mask
 
 
 @njit(cache=True)

@@ -11,8 +11,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
-                    InvalidPositionError, Kernels, State, Variant)
+from ..core import (
+    DRAW,
+    ONGOING,
+    TIMEOUT,
+    WIN_0,
+    WIN_1,
+    IllegalMoveError,
+    InvalidPositionError,
+    Kernels,
+    State,
+    Variant,
+)
+from ..movemask import NONE
 from .common import lap_guard, nonempty_pits, parse_number, pit_sum, store_grid
 
 GAME_ID = 2  # params[0], see mancalab.kernels
@@ -22,11 +33,11 @@ MARBLES = 48
 
 
 @njit(cache=True)
-def legal_moves(params, board, out):
-    """The mover's non-empty pits, in index order."""
+def legal_mask(params, board):
+    """The mover's non-empty pits."""
     if board[STATUS] != ONGOING:
-        return 0
-    return nonempty_pits(board, 7 * board[TO_MOVE], 6, out)
+        return NONE
+    return nonempty_pits(board, 7 * board[TO_MOVE], 6)
 
 
 @njit(cache=True)
@@ -116,7 +127,7 @@ class Gabata(Variant):
     option_specs = {
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_moves, play, margin, settle)
+    kernels = Kernels(legal_mask, play, margin, settle)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["max_laps"]], dtype=np.int64)

@@ -23,8 +23,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
-                    InvalidPositionError, Kernels, Option, State, Variant)
+from ..core import (
+    DRAW,
+    ONGOING,
+    TIMEOUT,
+    WIN_0,
+    WIN_1,
+    IllegalMoveError,
+    InvalidPositionError,
+    Kernels,
+    Option,
+    State,
+    Variant,
+)
+from ..movemask import NONE, bit
 from .common import flag, lap_guard
 
 GAME_ID = 4  # params[0], see mancalab.kernels
@@ -58,17 +70,16 @@ ROUND_ONE_OWNER = [0] * 6 + [1, 1, 1, 0, 0, 0] + [1] * 6
 
 
 @njit(cache=True)
-def legal_moves(params, board, out):
-    """The mover's own holes holding seeds, in site order."""
+def legal_mask(params, board):
+    """The mover's own holes holding seeds."""
     if board[STATUS] != ONGOING:
-        return 0
+        return NONE
     p = board[TO_MOVE]
-    n = 0
+    mask = NONE
     for site in range(HOLES):
         if board[OWNER + site] == p and board[site] > 0:
-            out[n] = site
-            n += 1
-    return n
+            mask |= bit(site)
+    return mask
 
 
 @njit(cache=True)
@@ -322,7 +333,7 @@ class Gabata3(Variant):
         "rounds": Option("multi", str, lambda v: v in ROUNDS, " or ".join(ROUNDS)),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_moves, play, margin, settle)
+    kernels = Kernels(legal_mask, play, margin, settle)
 
     def make_params(self) -> np.ndarray:
         o = self.options

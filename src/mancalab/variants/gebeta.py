@@ -10,8 +10,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import (DRAW, ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError,
-                    InvalidPositionError, Kernels, Option, State, Variant)
+from ..core import (
+    DRAW,
+    ONGOING,
+    TIMEOUT,
+    WIN_0,
+    WIN_1,
+    IllegalMoveError,
+    InvalidPositionError,
+    Kernels,
+    Option,
+    State,
+    Variant,
+)
+from ..movemask import NONE
 from .common import nonempty_pits, pit_sum
 
 HOMES = 12
@@ -26,11 +38,11 @@ P_LAP_LIMIT = 1  # params[1]: the lap limit (50 in the reference program)
 
 
 @njit(cache=True)
-def legal_moves(params, board, out):
-    """The mover's non-empty homes, in index order."""
+def legal_mask(params, board):
+    """The mover's non-empty homes."""
     if board[STATUS] != ONGOING:
-        return 0
-    return nonempty_pits(board, 6 * board[TO_MOVE], 6, out)
+        return NONE
+    return nonempty_pits(board, 6 * board[TO_MOVE], 6)
 
 
 @njit(cache=True)
@@ -109,7 +121,7 @@ class Gebeta(Variant):
         "lap_limit": Option(50, int, lambda v: v >= 1,
                             "a whole number of laps, at least 1 (the reference program uses 50)"),
     }
-    kernels = Kernels(legal_moves, play, margin, settle)
+    kernels = Kernels(legal_mask, play, margin, settle)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["lap_limit"]], dtype=np.int64)

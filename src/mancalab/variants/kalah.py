@@ -15,8 +15,20 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from ..core import (DRAW, ONGOING, WIN_0, WIN_1, IllegalMoveError, InvalidPositionError,
-                    Kernels, Option, State, UnknownOptionError, Variant)
+from ..core import (
+    DRAW,
+    ONGOING,
+    WIN_0,
+    WIN_1,
+    IllegalMoveError,
+    InvalidPositionError,
+    Kernels,
+    Option,
+    State,
+    UnknownOptionError,
+    Variant,
+)
+from ..movemask import NONE
 from .common import flag, nonempty_pits, parse_number, pit_sum, store_grid
 
 GAME_ID = 1  # params[0], see mancalab.kernels
@@ -27,12 +39,12 @@ MAX_PITS = 30  # the legal moves of any position fit core.MAX_MOVES
 
 
 @njit(cache=True)
-def legal_moves(params, board, out):
-    """The mover's non-empty pits, in index order."""
+def legal_mask(params, board):
+    """The mover's non-empty pits."""
     if board[-1] != ONGOING:
-        return 0
+        return NONE
     m = params[P_PITS]
-    return nonempty_pits(board, board[-2] * (m + 1), m, out)
+    return nonempty_pits(board, board[-2] * (m + 1), m)
 
 
 @njit(cache=True)
@@ -142,7 +154,7 @@ class Kalah(Variant):
                         lambda v: v == "standard" or 1 <= v <= FAIR_BOARDS,
                         f"standard, random or a FairKalah board number 1..{FAIR_BOARDS}"),
     }
-    kernels = Kernels(legal_moves, play, margin, settle)
+    kernels = Kernels(legal_mask, play, margin, settle)
 
     def __init__(self, **options) -> None:
         super().__init__(**options)

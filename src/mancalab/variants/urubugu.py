@@ -13,8 +13,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import (ONGOING, TIMEOUT, WIN_0, WIN_1, IllegalMoveError, InvalidPositionError,
-                    Kernels, Option, State, Variant)
+from ..core import (
+    ONGOING,
+    TIMEOUT,
+    WIN_0,
+    WIN_1,
+    IllegalMoveError,
+    InvalidPositionError,
+    Kernels,
+    Option,
+    State,
+    Variant,
+)
+from ..movemask import NONE, bit
 from .common import flag, lap_guard, parse_number
 
 GAME_ID = 3  # params[0], see mancalab.kernels
@@ -52,23 +63,22 @@ def _beads(board, player):
 
 
 @njit(cache=True)
-def _moves_of(params, board, player, out):
-    """``player``'s playable holes as cells, in hole order 1..16."""
+def _playable(params, board, player):
+    """The mask of ``player``'s playable holes (as cells)."""
     need = 1 if params[P_SINGLETONS] == 1 else 2
-    n = 0
+    mask = NONE
     for hole in range(1, 17):
         cell = HOLE_CELL[player, hole]
         if board[cell] >= need:
-            out[n] = cell
-            n += 1
-    return n
+            mask |= bit(cell)
+    return mask
 
 
 @njit(cache=True)
-def legal_moves(params, board, out):
+def legal_mask(params, board):
     if board[STATUS] != ONGOING:
-        return 0
-    return _moves_of(params, board, board[TO_MOVE], out)
+        return NONE
+    return _playable(params, board, board[TO_MOVE])
 
 
 @njit(cache=True)
@@ -126,12 +136,8 @@ def _sow(params, board, move, p):
 @njit(cache=True)
 def _end_if_stuck(params, board):
     """The player to move without a legal move loses."""
-    need = 1 if params[P_SINGLETONS] == 1 else 2
-    first = 16 if board[TO_MOVE] == 0 else 0
-    for cell in range(first, first + 16):
-        if board[cell] >= need:
-            return
-    board[STATUS] = WIN_1 if board[TO_MOVE] == 0 else WIN_0
+    if _playable(params, board, board[TO_MOVE]) == NONE:
+        board[STATUS] = WIN_1 if board[TO_MOVE] == 0 else WIN_0
 
 
 @njit(cache=True)
@@ -175,7 +181,10 @@ class Urubugu(Variant):
         "wipeout_ends_move": flag(True),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_moves, play, margin, settle)
+    kernels = Kernels(legal_mask, play, margin, settle)
+
+    def move_rank(self, cell: int) -> int:
+        return int(CELL_HOLE[cell])  # moves are listed by hole number, 1..16
 
     def make_params(self) -> np.ndarray:
         o = self.options
