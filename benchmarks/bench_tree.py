@@ -34,7 +34,8 @@ def main() -> None:
                      "total seconds": round(time.perf_counter() - started, 3),
                      "tables GiB": round(row.peak_bytes / 2**30, 3),
                      "peak RSS GiB": round(rss, 3)})
-        print(f"level {row.level}: {row.positions:,} positions, {row.seconds:.2f} s, "
+        found = "counted, not stored" if row.positions is None else f"{row.positions:,} positions"
+        print(f"level {row.level}: {found}, {row.seconds:.2f} s, "
               f"peak RSS {rss:.2f} GiB", flush=True)
 
     tree_stats(args.game, args.depth, jobs=args.jobs, on_level=on_level)

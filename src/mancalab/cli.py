@@ -134,20 +134,23 @@ def tree(
             fail(f"cannot write {path}: {error.strerror or error}")
     with Progress(TextColumn("level {task.fields[level]:>2}"), BarColumn(),
                   TextColumn("{task.percentage:>5.1f}%"),
-                  TextColumn("{task.fields[positions]:>14,} positions"), TimeElapsedColumn(),
+                  TextColumn("{task.fields[positions]:>24}"), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
         tasks: dict[int, int] = {}
 
+        def found(level: int, positions: int | None) -> str:
+            return "counted, not stored" if level == depth else f"{positions:,} positions"
+
         def on_progress(level: int, done: int, total: int, positions: int) -> None:
             if level not in tasks:
-                tasks[level] = progress.add_task("", total=total, level=level, positions=0)
-            progress.update(tasks[level], completed=done, positions=positions)
+                tasks[level] = progress.add_task("", total=total, level=level, positions="")
+            progress.update(tasks[level], completed=done, positions=found(level, positions))
 
         def on_level(row: TreeRow) -> None:
             if row.level not in tasks:  # a level with nothing to expand
-                tasks[row.level] = progress.add_task("", total=1, level=row.level, positions=0)
+                tasks[row.level] = progress.add_task("", total=1, level=row.level, positions="")
             progress.update(tasks[row.level], completed=progress.tasks[-1].total,
-                            positions=row.positions)
+                            positions=found(row.level, row.positions))
 
         rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress, on_level=on_level)
     table = Table(title=f"{variant.title}: game tree to level {depth} (cumulative)")
@@ -158,7 +161,7 @@ def tree(
         table.add_row(str(r.level), f"{r.turns:,}", f"{r.agency:,}",
                       f"{100 * r.agency / r.turns:.1f}" if r.turns else "-", f"{r.games:,}",
                       f"{r.a_wins:,}", f"{r.b_wins:,}", f"{r.draws:,}", f"{r.timeouts:,}",
-                      f"{r.positions:,}", f"{r.seconds:.2f}")
+                      "-" if r.positions is None else f"{r.positions:,}", f"{r.seconds:.2f}")
     console.print(table, width=max(console.width, 132))
     try:
         if out:

@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 import mancalab
 from mancalab.analysis import tree_stats
-from mancalab.analysis.tree import HEADER, _insert, add128, key_layout
+from mancalab.analysis.tree import HEADER, PARTITIONS, _insert, add128, key_layout
 from mancalab.cli import app
 
 PUBLISHED = """\
@@ -53,17 +53,29 @@ def _brute_force(game, depth):
                     totals[key] += 1
         frontier = nxt
         rows.append((totals["turns"], totals["games"], totals["agency"], totals["a"], totals["b"],
-                     totals["d"], totals["t"]))
+                     totals["d"], totals["t"], len(set(frontier))))
     return rows
+
+
+def _rows(stats):
+    return [(r.turns, r.games, r.agency, r.a_wins, r.b_wins, r.draws, r.timeouts, r.positions)
+            for r in stats]
+
+
+def _compare(game, depth):
+    """Levels 1..depth against the brute force; distinct positions from a run one level deeper
+    (the last level of a run is counted, not stored)."""
+    expected = _brute_force(game, depth)
+    deeper = _rows(tree_stats(game, depth + 1))[:depth]
+    last = _rows(tree_stats(game, depth))
+    assert deeper == expected
+    assert last[:-1] == expected[:-1] and last[-1] == expected[-1][:-1] + (None,)
+    return expected
 
 
 def test_brute_force_agrees_with_a_short_lap_limit():
     # lap_limit=3 makes timeouts and early ends common, so every column is exercised.
-    game = mancalab.variant("gebeta", lap_limit=3)
-    expected = _brute_force(game, 6)
-    got = [(r.turns, r.games, r.agency, r.a_wins, r.b_wins, r.draws, r.timeouts)
-           for r in tree_stats(game, 6)]
-    assert got == expected
+    expected = _compare(mancalab.variant("gebeta", lap_limit=3), 6)
     assert expected[-1][6] > 0 and expected[-1][1] > 0
 
 
@@ -77,11 +89,11 @@ def test_128_bit_totals_carry():
 
 
 def test_multiplicity_overflow_is_reported_not_wrapped():
-    table = np.zeros((1, 8, 3), dtype=np.uint64)
+    table = np.zeros((PARTITIONS * 8, 3), dtype=np.uint64)
     keys = np.array([[1, 2]], dtype=np.uint64)
-    assert _insert(table, 0, np.uint64(12345), keys, 0, np.uint64(2**64 - 2)) == 1
-    assert _insert(table, 0, np.uint64(12345), keys, 0, np.uint64(1)) == 0
-    assert _insert(table, 0, np.uint64(12345), keys, 0, np.uint64(1)) == -1
+    assert _insert(table, 8, np.uint64(12345), keys, 0, np.uint64(2**64 - 2)) == 1
+    assert _insert(table, 8, np.uint64(12345), keys, 0, np.uint64(1)) == 0
+    assert _insert(table, 8, np.uint64(12345), keys, 0, np.uint64(1)) == -1
 
 
 def test_key_layout_fits_gebeta_in_two_words():
@@ -126,9 +138,5 @@ def test_cli_unknown_game():
 ])
 def test_brute_force_agrees_for_every_game(game, options, depth):
     # small boards and short lap guards, so that games end, draw and time out within reach
-    variant = mancalab.variant(game, **options)
-    expected = _brute_force(variant, depth)
-    got = [(r.turns, r.games, r.agency, r.a_wins, r.b_wins, r.draws, r.timeouts)
-           for r in tree_stats(variant, depth)]
-    assert got == expected
+    expected = _compare(mancalab.variant(game, **options), depth)
     assert expected[-1][1] > 0, "some games end within the depth"

@@ -2,29 +2,35 @@
 
 Level L holds every move sequence of length L from the start. Instead of walking the
 sequences (117 billion at Gebeta level 18), each level keeps every *distinct* position once,
-with its multiplicity (the number of sequences that reach it). A level is expanded in
-batches of parents:
+with its multiplicity (the number of sequences that reach it), in a hash table: a row holds
+the position packed into a fixed number of 64-bit words (the variant's ``key_widths``) and
+its multiplicity. A level's table is expanded in batches of rows:
 
-1. in parallel, each parent's children are played with the game's kernels and packed into a
-   fixed number of 64-bit words (the variant's ``key_widths``);
-2. one pass adds the finished games and the turns to the running totals;
-3. in parallel, the children are merged into the next level's hash table, which is split into
-   partitions by the high bits of the hash so that each thread owns its partitions.
+1. in parallel, each parent's children are played with the game's kernels, packed and
+   hashed; the finished games and the turns are added to per-thread totals;
+2. in parallel, the children are merged into the next level's table, which is split into
+   partitions by the high bits of the hash so that each thread owns its partitions; each
+   thread prefetches the rows of its next children, so that the waits for main memory
+   overlap.
 
-Per-position multiplicities are 64-bit and any overflow is an error; the level totals are
-kept in 128 bits (two words with a carry) and returned as Python integers.
+The next level is read straight from the table (no copying out), and the last level asked for
+is counted but never stored. Per-position multiplicities are 64-bit and any overflow is an
+error; the level totals are kept in 128 bits (two words with a carry) and returned as Python
+integers.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numba import get_num_threads, njit, prange, set_num_threads
 
 from .. import kernels, movemask
 from ..core import MancalabError, Variant
+from ..prefetch import prefetch_row
 from ..variants import variant as make_variant
 
 # Totals slots, in the order of the reference file's columns where possible.
@@ -32,10 +38,13 @@ TURNS, GAMES, AGENCY, A_WINS, B_WINS, DRAWS, TIMEOUTS = range(7)
 N_TOTALS = 7
 STATUS_SLOT = (-1, A_WINS, B_WINS, DRAWS, TIMEOUTS)  # indexed by the status code
 HEADER = "turns, level, games, agency, Awins, Bwins, draws, timeouts"
-PARTITION_BITS = 12  # small partitions stay in the CPU cache while children are merged
+PARTITION_BITS = 12
 PARTITIONS = 1 << PARTITION_BITS
-MAX_LOAD = 0.8
-EMPTY = np.uint64(0)  # a multiplicity of 0 marks an empty slot
+TARGET_LOAD = 0.5  # a new or grown table starts this full (short probe runs)
+MAX_LOAD = 0.75  # a table grows before it gets fuller
+EMPTY = np.uint64(0)  # a multiplicity of 0 marks an empty row
+CHUNKS = 64  # pieces of a batch that the threads share out
+PREFETCH_AHEAD = 8  # inserts announced ahead of time (measured best of 1, 4, 8, 16, 64)
 
 
 class TreeRow(NamedTuple):
@@ -49,7 +58,8 @@ class TreeRow(NamedTuple):
     b_wins: int
     draws: int
     timeouts: int
-    positions: int  # distinct positions at this level whose game goes on
+    positions: int | None  # distinct positions at this level whose game goes on (None for
+    # the last level asked for: it is counted, never stored; ask one level deeper for it)
     seconds: float  # time spent on this level
     peak_bytes: int  # memory held by this level's tables at its peak
 
@@ -80,35 +90,51 @@ def key_layout(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, in
             np.array(mask_of, dtype=np.uint64), word + 1)
 
 
+# Keys are passed as (array, row) rather than as a row view throughout: in parallel code a
+# view counts references on the shared array from every thread, which costs more than the work.
+
 @njit(cache=True)
-def _encode(board, word_of, shift_of, mask_of, key):
-    """Pack the board into ``key``; False when a value does not fit its field."""
-    key[:] = 0
+def _encode(board, word_of, shift_of, mask_of, keys, k):
+    """Pack the board into ``keys[k]``; False when a value does not fit its field."""
+    for w in range(keys.shape[1]):
+        keys[k, w] = 0
     for f in range(word_of.shape[0]):
         value = np.uint64(board[f])
         if board[f] < 0 or value > mask_of[f]:
             return False
-        key[word_of[f]] |= value << shift_of[f]
+        keys[k, word_of[f]] |= value << shift_of[f]
     return True
 
 
 @njit(cache=True)
-def _decode(key, word_of, shift_of, mask_of, board):
+def _decode(keys, k, word_of, shift_of, mask_of, board):
     for f in range(word_of.shape[0]):
-        board[f] = np.int64((key[word_of[f]] >> shift_of[f]) & mask_of[f])
+        board[f] = np.int64((keys[k, word_of[f]] >> shift_of[f]) & mask_of[f])
     board[-1] = 0
 
 
 @njit(cache=True)
-def _hash(key):
+def _hash(keys, k, n_words):
     h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(key.shape[0]):
-        h ^= key[w]
+    for w in range(n_words):
+        h ^= keys[k, w]
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
         h *= np.uint64(0x94D049BB133111EB)
         h ^= h >> np.uint64(32)
     return h
+
+
+@njit(cache=True, inline="always")
+def _partition(h):
+    return np.int64(h >> np.uint64(64 - PARTITION_BITS))
+
+
+@njit(cache=True, inline="always")
+def _home(h, capacity):
+    """The first row a key with hash ``h`` probes: in its partition, by the low 32 bits."""
+    offset = np.int64(((h & np.uint64(0xFFFFFFFF)) * np.uint64(capacity)) >> np.uint64(32))
+    return _partition(h) * capacity + offset
 
 
 # ----- 128-bit totals ---------------------------------------------------------------
@@ -125,18 +151,29 @@ def add128(lo, hi, slot, amount):
 # ----- one batch of parents ---------------------------------------------------------
 
 @njit(cache=True, parallel=True)
-def _expand(params, parent_keys, first, last, word_of, shift_of, mask_of, board_size,
-            max_children, child_keys, child_status, child_agency, child_hash, bad_key):
-    """Play every move of parents first..last-1; write each child at parent*max_children+j."""
-    n_chunks = 64
-    per_chunk = (last - first + n_chunks - 1) // n_chunks
-    for chunk in prange(n_chunks):
+def _expand(params, parents, first, last, word_of, shift_of, mask_of, board_size, max_children,
+            keep, child_keys, child_status, child_hash, chunk_lo, chunk_hi, chunk_incoming,
+            bad_key):
+    """Play every move of the parent rows first..last-1 (empty rows have none); write child j
+    of row r at slot (r-first)*max_children+j: its status, and when ``keep`` its key and hash.
+    Each chunk adds its turns and finished games to its own row of ``chunk_lo``/``chunk_hi``
+    and counts its going-on children per partition in ``chunk_incoming``."""
+    n_words = parents.shape[1] - 1
+    per_chunk = (last - first + CHUNKS - 1) // CHUNKS
+    for chunk in prange(CHUNKS):
         board = np.empty(board_size, dtype=np.int64)
         child = np.empty(board_size, dtype=np.int64)
-        for i in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
-            base = (i - first) * max_children
-            _decode(parent_keys[i], word_of, shift_of, mask_of, board)
-            legal = kernels.legal_mask(params, board)
+        lo, hi, incoming = chunk_lo[chunk], chunk_hi[chunk], chunk_incoming[chunk]
+        lo[:] = 0
+        hi[:] = 0
+        incoming[:] = 0
+        for row in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
+            base = (row - first) * max_children
+            count = parents[row, n_words]
+            legal = movemask.NONE
+            if count != EMPTY:
+                _decode(parents, row, word_of, shift_of, mask_of, board)
+                legal = kernels.legal_mask(params, board)
             for j in range(max_children):
                 slot = base + j
                 if legal == movemask.NONE:
@@ -146,186 +183,175 @@ def _expand(params, parent_keys, first, last, word_of, shift_of, mask_of, board_
                 legal &= legal - movemask.ONE
                 child[:] = board
                 kernels.play(params, child, move)
-                child_status[slot] = child[-1]
-                if child[-1] == 0:
-                    replies = kernels.legal_mask(params, child)
-                    child_agency[slot] = replies & (replies - movemask.ONE) != movemask.NONE
-                    if not _encode(child, word_of, shift_of, mask_of, child_keys[slot]):
+                status = child[-1]
+                child_status[slot] = status
+                if status != 0:
+                    add128(lo, hi, GAMES, count)
+                    add128(lo, hi, STATUS_SLOT[status], count)
+                    continue
+                add128(lo, hi, TURNS, count)
+                replies = kernels.legal_mask(params, child)
+                if replies & (replies - movemask.ONE) != movemask.NONE:
+                    add128(lo, hi, AGENCY, count)
+                if keep:
+                    if not _encode(child, word_of, shift_of, mask_of, child_keys, slot):
                         bad_key[0] = 1
-                    child_hash[slot] = _hash(child_keys[slot])
+                    h = _hash(child_keys, slot, n_words)
+                    child_hash[slot] = h
+                    incoming[_partition(h)] += 1
 
 
 @njit(cache=True)
-def _tally(parent_counts, first, max_children, child_status, child_agency, n_slots,
-           totals_lo, totals_hi):
-    """Add the batch's turns and finished games to the totals; count inserts per partition."""
-    for slot in range(n_slots):
-        status = child_status[slot]
-        if status < 0:
-            continue
-        count = parent_counts[first + slot // max_children]
-        if status == 0:
-            add128(totals_lo, totals_hi, TURNS, count)
-            if child_agency[slot]:
-                add128(totals_lo, totals_hi, AGENCY, count)
-        else:
-            add128(totals_lo, totals_hi, GAMES, count)
-            add128(totals_lo, totals_hi, STATUS_SLOT[status], count)
+def _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi):
+    for chunk in range(chunk_lo.shape[0]):
+        for slot in range(N_TOTALS):
+            add128(totals_lo, totals_hi, slot, chunk_lo[chunk, slot])
+            totals_hi[slot] += chunk_hi[chunk, slot]
 
 
 @njit(cache=True)
-def _sort_by_partition(parent_counts, first, max_children, child_keys, child_status, child_hash,
-                       n_slots, partition_start, sorted_keys, sorted_hash, sorted_counts):
-    """Counting sort of the batch's going-on children by partition, moving their key, hash
-    and multiplicity, so that each partition's merge reads memory in order; partition p's
-    children end up at partition_start[p]:partition_start[p + 1]."""
-    partition_start[:] = 0
-    shift = np.uint64(64 - PARTITION_BITS)
-    for slot in range(n_slots):
-        if child_status[slot] == 0:
-            partition_start[(child_hash[slot] >> shift) + 1] += 1
-    for p in range(PARTITIONS):
-        partition_start[p + 1] += partition_start[p]
-    cursor = partition_start[:-1].copy()
-    n_words = child_keys.shape[1]
-    for slot in range(n_slots):
-        if child_status[slot] == 0:
-            p = child_hash[slot] >> shift
-            at = cursor[p]
-            cursor[p] += 1
-            for w in range(n_words):
-                sorted_keys[at, w] = child_keys[slot, w]
-            sorted_hash[at] = child_hash[slot]
-            sorted_counts[at] = parent_counts[first + slot // max_children]
+def _insert(table, capacity, h, keys, k, count):
+    """Add ``count`` to the row of ``keys[k]`` (linear probing within its partition); 1 when
+    the key is new, -1 when its multiplicity would pass 2**64, else 0.
 
-
-@njit(cache=True)
-def _insert(table, part, h, keys, row, count):
-    """Add ``count`` to keys[row] in partition ``part``; 1 when new, -1 on overflow, else 0.
-
-    A table slot holds the key words then the multiplicity (0: empty), so that one probe
+    A row holds the key words then the multiplicity (0: an empty row), so that one probe
     touches one cache line.
     """
-    capacity = table.shape[1]
-    n_words = keys.shape[1]
-    index = np.int64(((h & np.uint64(0xFFFFFFFF)) * np.uint64(capacity)) >> np.uint64(32))
+    n_words = table.shape[1] - 1
+    row = _home(h, capacity)
+    part_end = (_partition(h) + 1) * capacity
     while True:
-        stored = table[part, index, n_words]
+        stored = table[row, n_words]
         if stored == EMPTY:
             for w in range(n_words):
-                table[part, index, w] = keys[row, w]
-            table[part, index, n_words] = count
+                table[row, w] = keys[k, w]
+            table[row, n_words] = count
             return 1
         same = True
         for w in range(n_words):
-            if table[part, index, w] != keys[row, w]:
+            if table[row, w] != keys[k, w]:
                 same = False
                 break
         if same:
             total = stored + count
             if total < stored:
                 return -1
-            table[part, index, n_words] = total
+            table[row, n_words] = total
             return 0
-        index += 1
-        if index == capacity:
-            index = 0
+        row += 1
+        if row == part_end:
+            row -= capacity
 
 
 @njit(cache=True, parallel=True)
-def _merge(partition_start, sorted_keys, sorted_hash, sorted_counts, table, fill, overflow):
-    """Insert each partition's children into that partition's table, one thread a partition."""
-    for part in prange(PARTITIONS):
-        for k in range(partition_start[part], partition_start[part + 1]):
-            added = _insert(table, part, sorted_hash[k], sorted_keys, k, sorted_counts[k])
+def _merge(parents, first, max_children, child_keys, child_status, child_hash, n_slots,
+           table, capacity, fill, overflow, owners):
+    """Insert the batch's going-on children into the table. Thread ``t`` owns the partitions
+    ``p % owners == t``, so no two threads write the same partition; each thread prefetches
+    the rows of its next PREFETCH_AHEAD children before inserting them."""
+    n_words = parents.shape[1] - 1
+    for owner in prange(owners):
+        pending = np.empty(PREFETCH_AHEAD, dtype=np.int64)  # a ring of prefetched slots
+        n_pending = 0
+        head = 0
+        for slot in range(n_slots + PREFETCH_AHEAD):
+            if slot < n_slots:
+                if child_status[slot] != 0 or _partition(child_hash[slot]) % owners != owner:
+                    continue
+                prefetch_row(table, _home(child_hash[slot], capacity))
+                if n_pending < PREFETCH_AHEAD:
+                    pending[n_pending] = slot
+                    n_pending += 1
+                    continue
+            elif n_pending == 0:
+                break
+            else:
+                n_pending -= 1
+            ready = pending[head]
+            if slot < n_slots:
+                pending[head] = slot
+            head = (head + 1) % PREFETCH_AHEAD
+            h = child_hash[ready]
+            added = _insert(table, capacity, h, child_keys, ready,
+                            parents[first + ready // max_children, n_words])
             if added < 0:
                 overflow[0] = 1
             else:
-                fill[part] += added
+                fill[_partition(h)] += added
 
 
 @njit(cache=True, parallel=True)
-def _rehash(old, new):
-    n_words = old.shape[2] - 1
-    for part in prange(old.shape[0]):
-        keys = old[part]
-        for index in range(old.shape[1]):
-            count = keys[index, n_words]
+def _rehash(old, old_capacity, new, new_capacity):
+    n_words = old.shape[1] - 1
+    for part in prange(PARTITIONS):
+        for row in range(part * old_capacity, (part + 1) * old_capacity):
+            count = old[row, n_words]
             if count != EMPTY:
-                _insert(new, part, _hash(keys[index, :n_words]), keys, index, count)
-
-
-@njit(cache=True)
-def _compact(table, keys, counts):
-    n = 0
-    n_words = keys.shape[1]
-    for part in range(table.shape[0]):
-        for index in range(table.shape[1]):
-            if table[part, index, n_words] != EMPTY:
-                for w in range(n_words):
-                    keys[n, w] = table[part, index, w]
-                counts[n] = table[part, index, n_words]
-                n += 1
-    return n
+                _insert(new, new_capacity, _hash(old, row, n_words), old, row, count)
 
 
 # ----- the driver -------------------------------------------------------------------
 
 class _Level:
-    """The next level's hash table: PARTITIONS tables of equal capacity (any whole number);
-    a slot is the key words then the multiplicity."""
+    """A level's hash table: PARTITIONS tables of ``capacity`` rows each, stored as one 2-D
+    array; a row is the key words then the multiplicity (0: empty)."""
 
     def __init__(self, n_words: int, expected: int) -> None:
-        capacity = max(16, int(expected / PARTITIONS / 0.6) + 1)
-        self.table = np.zeros((PARTITIONS, capacity, n_words + 1), dtype=np.uint64)
+        self.capacity = max(16, int(expected / PARTITIONS / TARGET_LOAD) + 1)
+        self.table = np.zeros((PARTITIONS * self.capacity, n_words + 1), dtype=np.uint64)
         self.fill = np.zeros(PARTITIONS, dtype=np.int64)
 
+    @classmethod
+    def single(cls, key: np.ndarray) -> _Level:
+        """A one-row level holding ``key`` once (the start position)."""
+        level = cls.__new__(cls)
+        level.capacity = 0  # never inserted into
+        level.table = np.append(key, np.uint64(1)).reshape(1, -1)
+        level.fill = np.array([1], dtype=np.int64)
+        return level
+
     @property
-    def capacity(self) -> int:
-        return self.table.shape[1]
+    def positions(self) -> int:
+        return int(self.fill.sum())
 
     @property
     def nbytes(self) -> int:
         return self.table.nbytes
 
-    def make_room(self, partition_start: np.ndarray) -> None:
-        """Grow the tables when a partition would pass MAX_LOAD after the incoming children."""
-        incoming = np.diff(partition_start)
+    def make_room(self, incoming: np.ndarray) -> None:
+        """Grow the tables when a partition could pass MAX_LOAD after the incoming children."""
         needed = int(np.max(self.fill + incoming))
         if needed <= MAX_LOAD * self.capacity:
             return
-        capacity = int(max(needed / 0.6, 1.5 * self.capacity)) + 1
-        table = np.zeros((PARTITIONS, capacity, self.table.shape[2]), dtype=np.uint64)
-        _rehash(self.table, table)
-        self.table = table
+        capacity = int(max(needed / TARGET_LOAD, 1.5 * self.capacity)) + 1
+        table = np.zeros((PARTITIONS * capacity, self.table.shape[1]), dtype=np.uint64)
+        _rehash(self.table, self.capacity, table, capacity)
+        self.table, self.capacity = table, capacity
 
 
 def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None = None,
-               batch: int = 1 << 18,
+               batch: int = 1 << 22,
                on_progress: Callable[[int, int, int, int], None] | None = None,
                on_level: Callable[[TreeRow], None] | None = None,
                **options) -> list[TreeRow]:
     """The cumulative statistics of levels 1..depth from the start position.
 
-    ``on_progress(level, parents_done, parents_total, positions)`` is called after each batch,
+    ``on_progress(level, rows_done, rows_total, positions)`` is called after each batch,
     ``on_level(row)`` after each level.
     """
     game = (make_variant(variant_or_name, **options) if isinstance(variant_or_name, str)
             else variant_or_name)
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise MancalabError(f"depth must be a whole number of at least 1, got {depth!r}")
-    word_of, shift_of, mask_of, n_words = key_layout(game)
-    max_children = game.max_moves
-    board_size = game.board_size
-    params = game.params
-
+    layout = key_layout(game)
+    n_words = layout[3]
     start = game.start()
-    keys = np.zeros((1, n_words), dtype=np.uint64)
-    if not _encode(start.board, word_of, shift_of, mask_of, keys[0]):
+    key = np.zeros((1, n_words), dtype=np.uint64)
+    if not _encode(start.board, *layout[:3], key, 0):
         raise TreeOverflowError("the start position does not fit the position key")
-    counts = np.ones(1, dtype=np.uint64)
+    level_table = _Level.single(key[0])
     if start.is_over:
-        keys, counts = keys[:0], counts[:0]
+        level_table.table[0, n_words] = EMPTY
 
     threads_before = get_num_threads()
     jobs = max(1, min(jobs or threads_before, threads_before))
@@ -333,21 +359,24 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     totals_lo = np.zeros(N_TOTALS, dtype=np.uint64)
     totals_hi = np.zeros(N_TOTALS, dtype=np.uint64)
     rows: list[TreeRow] = []
-    growth, row_parents = float(max_children), 1  # the next level's size, guessed from the last
+    growth, before = float(game.max_moves), 1  # the next level's size, guessed from the last
     try:
         for level in range(1, depth + 1):
             started = time.perf_counter()
-            expected = len(counts) * growth
-            keys, counts, peak = _expand_level(
-                params, keys, counts, word_of, shift_of, mask_of, board_size, max_children,
-                n_words, batch, expected, totals_lo, totals_hi,
-                lambda done, total, found: on_progress and on_progress(level, done, total, found))
+            keep = level < depth
+            expected = int(level_table.positions * growth) + 16 if keep else 0
+            level_table, peak = _expand_level(
+                game, layout, level_table, batch, expected, keep, totals_lo, totals_hi,
+                lambda done, total, found, at=level: on_progress and on_progress(at, done, total,
+                                                                                 found))
             totals = [int(hi) << 64 | int(lo) for lo, hi in zip(totals_lo, totals_hi)]
+            positions = level_table.positions if keep else None
             row = TreeRow(level, totals[TURNS], totals[GAMES], totals[AGENCY], totals[A_WINS],
-                          totals[B_WINS], totals[DRAWS], totals[TIMEOUTS], len(counts),
+                          totals[B_WINS], totals[DRAWS], totals[TIMEOUTS], positions,
                           time.perf_counter() - started, peak)
-            growth = max(1.0, len(counts) / max(1, row_parents)) * 1.05
-            row_parents = len(counts)
+            if keep:
+                growth = max(1.0, positions / max(1, before)) * 1.05
+                before = positions
             rows.append(row)
             if on_level:
                 on_level(row)
@@ -356,51 +385,44 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     return rows
 
 
-def _expand_level(params, keys, counts, word_of, shift_of, mask_of, board_size, max_children,
-                  n_words, batch, expected, totals_lo, totals_hi, progress):
-    """Expand every position of one level; the next level's keys and counts, and peak bytes."""
-    n_parents = len(counts)
-    table = _Level(n_words, int(expected) + 16)
-    batch = max(1, min(batch, n_parents))
+def _expand_level(game, layout, parents: _Level, batch, expected, keep, totals_lo, totals_hi,
+                  progress) -> tuple[_Level, int]:
+    """Expand every position of one level; the next level (empty unless ``keep``) and the
+    bytes held at the peak."""
+    word_of, shift_of, mask_of, n_words = layout
+    max_children = game.max_moves
+    n_rows = len(parents.table)
+    children = _Level(n_words, expected)
+    batch = max(1, min(batch, n_rows))
     slots = batch * max_children
-    child_keys = np.zeros((slots, n_words), dtype=np.uint64)
-    child_status = np.zeros(slots, dtype=np.int64)
-    child_agency = np.zeros(slots, dtype=np.bool_)
-    child_hash = np.zeros(slots, dtype=np.uint64)
-    partition_start = np.zeros(PARTITIONS + 1, dtype=np.int64)
-    sorted_keys = np.zeros((slots, n_words), dtype=np.uint64)
-    sorted_hash = np.zeros(slots, dtype=np.uint64)
-    sorted_counts = np.zeros(slots, dtype=np.uint64)
+    child_keys = np.zeros((slots if keep else 0, n_words), dtype=np.uint64)
+    child_status = np.zeros(slots, dtype=np.int8)
+    child_hash = np.zeros(slots if keep else 0, dtype=np.uint64)
+    chunk_lo = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
+    chunk_hi = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
+    chunk_incoming = np.zeros((CHUNKS, PARTITIONS), dtype=np.int64)
     flags = np.zeros(2, dtype=np.int64)  # [bad key, overflow]
+    owners = get_num_threads()
     peak = 0
-    for first in range(0, n_parents, batch):
-        last = min(n_parents, first + batch)
-        n_slots = (last - first) * max_children
-        _expand(params, keys, first, last, word_of, shift_of, mask_of, board_size, max_children,
-                child_keys, child_status, child_agency, child_hash, flags[0:1])
+    for first in range(0, n_rows, batch):
+        last = min(n_rows, first + batch)
+        _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of,
+                game.board_size, max_children, keep, child_keys, child_status, child_hash,
+                chunk_lo, chunk_hi, chunk_incoming, flags[0:1])
         if flags[0]:
             raise TreeOverflowError("a position does not fit the position key of this game")
-        _tally(counts, first, max_children, child_status, child_agency, n_slots,
-               totals_lo, totals_hi)
-        _sort_by_partition(counts, first, max_children, child_keys, child_status, child_hash,
-                           n_slots, partition_start, sorted_keys, sorted_hash, sorted_counts)
-        table.make_room(partition_start)
-        _merge(partition_start, sorted_keys, sorted_hash, sorted_counts, table.table,
-               table.fill, flags[1:2])
-        if flags[1]:
-            raise TreeOverflowError("a position's multiplicity passed 2**64")
-        peak = max(peak, table.nbytes + keys.nbytes + counts.nbytes + child_keys.nbytes
-                   + child_status.nbytes + child_hash.nbytes + child_agency.nbytes
-                   + sorted_keys.nbytes + sorted_hash.nbytes + sorted_counts.nbytes)
-        progress(last, n_parents, int(table.fill.sum()))
-    n = int(table.fill.sum())
-    del child_keys, child_status, child_agency, child_hash, keys, counts
-    del sorted_keys, sorted_hash, sorted_counts
-    next_keys = np.empty((n, n_words), dtype=np.uint64)
-    next_counts = np.empty(n, dtype=np.uint64)
-    _compact(table.table, next_keys, next_counts)
-    peak = max(peak, table.nbytes + next_keys.nbytes + next_counts.nbytes)
-    return next_keys, next_counts, peak
+        _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi)
+        if keep:
+            children.make_room(chunk_incoming.sum(axis=0))
+            _merge(parents.table, first, max_children, child_keys, child_status, child_hash,
+                   (last - first) * max_children, children.table, children.capacity,
+                   children.fill, flags[1:2], owners)
+            if flags[1]:
+                raise TreeOverflowError("a position's multiplicity passed 2**64")
+        peak = max(peak, parents.nbytes + children.nbytes + child_keys.nbytes
+                   + child_status.nbytes + child_hash.nbytes)
+        progress(last, n_rows, children.positions)
+    return children, peak
 
 
 def write_csv(rows: list[TreeRow], path) -> None:
@@ -424,7 +446,9 @@ def plot(rows: list[TreeRow], path, title: str = "") -> None:
     figure, (counts, shares) = plt.subplots(1, 2, figsize=(11, 4.2))
     counts.semilogy(levels, [max(r.turns, 1) for r in rows], "o-", label="turns")
     counts.semilogy(levels, [max(r.games, 1) for r in rows], "s-", label="games")
-    counts.semilogy(levels, [max(r.positions, 1) for r in rows], "^-", label="distinct positions")
+    stored = [r for r in rows if r.positions is not None]
+    counts.semilogy([r.level for r in stored], [max(r.positions, 1) for r in stored], "^-",
+                    label="distinct positions")
     counts.set_xlabel("level")
     counts.set_ylabel("cumulative count")
     counts.legend()
