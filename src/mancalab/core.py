@@ -55,13 +55,13 @@ class Kernels(NamedTuple):
     - ``legal_mask(params, board) -> uint64`` the legal moves, bit ``c`` for the move from
       cell ``c`` (see ``mancalab.movemask``); 0 once the game is over;
     - ``play(params, board, move)`` plays a legal move in place;
-    - ``margin(params, board) -> int`` player 0's score minus player 1's;
+    - ``score(params, board, player) -> int`` that player's score;
     - ``settle(params, board)`` applies the end rule to a position given directly.
     """
 
     legal_mask: Callable
     play: Callable
-    margin: Callable
+    score: Callable
     settle: Callable
 
 
@@ -220,7 +220,8 @@ class Variant:
         return Outcome("win", 0 if status == WIN_0 else 1, score)
 
     def score_of(self, board: np.ndarray) -> tuple[int, int]:
-        raise NotImplementedError
+        score = self.kernels.score
+        return int(score(self.params, board, 0)), int(score(self.params, board, 1))
 
     # ----- drawing (mancalab.render) ---------------------------------------------
     score_noun: str = "points"  # what the score counts, e.g. "families"

@@ -53,18 +53,24 @@ def play(params, board, move):
 
 
 @njit(cache=True)
-def margin(params, board):
-    """Player 0's score minus player 1's."""
+def score(params, board, player):
+    """``player``'s score (families, store, beads held ...: the game's ``score_noun``)."""
     game = params[0]
     if game == GEBETA:
-        return gebeta.margin(params, board)
+        return gebeta.score(params, board, player)
     if game == KALAH:
-        return kalah.margin(params, board)
+        return kalah.score(params, board, player)
     if game == GABATA:
-        return gabata.margin(params, board)
+        return gabata.score(params, board, player)
     if game == URUBUGU:
-        return urubugu.margin(params, board)
-    return gabata3.margin(params, board)
+        return urubugu.score(params, board, player)
+    return gabata3.score(params, board, player)
+
+
+@njit(cache=True)
+def margin(params, board):
+    """Player 0's score minus player 1's."""
+    return score(params, board, 0) - score(params, board, 1)
 
 
 @njit(cache=True)

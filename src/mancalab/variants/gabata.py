@@ -106,8 +106,9 @@ def play(params, board, move):
 
 
 @njit(cache=True)
-def margin(params, board):
-    return board[6] - board[13]
+def score(params, board, player):
+    """The marbles in ``player``'s deposit."""
+    return board[6 + 7 * player]
 
 
 @njit(cache=True)
@@ -127,7 +128,7 @@ class Gabata(Variant):
     option_specs = {
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, margin, settle)
+    kernels = Kernels(legal_mask, play, score, settle)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["max_laps"]], dtype=np.int64)
@@ -142,9 +143,6 @@ class Gabata(Variant):
         if sum(cells) != MARBLES:
             raise InvalidPositionError(
                 f"marbles do not add up: the cells hold {sum(cells)}, must be {MARBLES}")
-
-    def score_of(self, board: np.ndarray) -> tuple[int, int]:
-        return int(board[6]), int(board[13])
 
     # ----- notation: pit k = 1..6 from the mover's own left ------------------------
     def move_name(self, state: State, move: int) -> str:

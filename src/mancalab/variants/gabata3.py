@@ -296,8 +296,9 @@ def begin(params, board):
 
 
 @njit(cache=True)
-def margin(params, board):
-    return board[STORE] - board[STORE + 1]
+def score(params, board, player):
+    """The seeds in ``player``'s store."""
+    return board[STORE + player]
 
 
 @njit(cache=True)
@@ -333,7 +334,7 @@ class Gabata3(Variant):
         "rounds": Option("multi", str, lambda v: v in ROUNDS, " or ".join(ROUNDS)),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, margin, settle)
+    kernels = Kernels(legal_mask, play, score, settle)
 
     def make_params(self) -> np.ndarray:
         o = self.options
@@ -377,9 +378,6 @@ class Gabata3(Variant):
         if sum(cells) != SEEDS:
             raise InvalidPositionError(
                 f"seeds do not add up: the cells hold {sum(cells)}, must be {SEEDS}")
-
-    def score_of(self, board: np.ndarray) -> tuple[int, int]:
-        return int(board[STORE]), int(board[STORE + 1])
 
     def status_text(self, state: State) -> str:
         return f"Round {int(state.board[ROUND])}"

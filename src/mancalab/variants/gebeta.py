@@ -99,8 +99,9 @@ def play(params, board, move):
 
 
 @njit(cache=True)
-def margin(params, board):
-    return board[FAMILIES] - board[FAMILIES + 1]
+def score(params, board, player):
+    """The families ``player`` has made."""
+    return board[FAMILIES + player]
 
 
 @njit(cache=True)
@@ -121,7 +122,7 @@ class Gebeta(Variant):
         "lap_limit": Option(50, int, lambda v: v >= 1,
                             "a whole number of laps, at least 1 (the reference program uses 50)"),
     }
-    kernels = Kernels(legal_mask, play, margin, settle)
+    kernels = Kernels(legal_mask, play, score, settle)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["lap_limit"]], dtype=np.int64)
@@ -138,9 +139,6 @@ class Gebeta(Variant):
         if total != COUNTERS:
             raise InvalidPositionError(
                 f"counters do not add up: homes + 4 x families = {total}, must be {COUNTERS}")
-
-    def score_of(self, board: np.ndarray) -> tuple[int, int]:
-        return int(board[FAMILIES]), int(board[FAMILIES + 1])
 
     # ----- notation: letters A..F as seen from A's side, log "C1" / "C2" ------------
     @staticmethod

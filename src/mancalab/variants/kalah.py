@@ -106,9 +106,10 @@ def play(params, board, move):
 
 
 @njit(cache=True)
-def margin(params, board):
+def score(params, board, player):
+    """The seeds in ``player``'s store."""
     m = params[P_PITS]
-    return board[m] - board[2 * m + 1]
+    return board[m + player * (m + 1)]
 
 
 @njit(cache=True)
@@ -154,7 +155,7 @@ class Kalah(Variant):
                         lambda v: v == "standard" or 1 <= v <= FAIR_BOARDS,
                         f"standard, random or a FairKalah board number 1..{FAIR_BOARDS}"),
     }
-    kernels = Kernels(legal_mask, play, margin, settle)
+    kernels = Kernels(legal_mask, play, score, settle)
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
@@ -192,9 +193,6 @@ class Kalah(Variant):
         if sum(cells) != self.total_seeds:
             raise InvalidPositionError(
                 f"seeds do not add up: the cells hold {sum(cells)}, must be {self.total_seeds}")
-
-    def score_of(self, board: np.ndarray) -> tuple[int, int]:
-        return int(board[self.pits]), int(board[2 * self.pits + 1])
 
     # ----- notation: pit k is k holes from the mover's own store -------------------
     def pit_number(self, move: int) -> int:

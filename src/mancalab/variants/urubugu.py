@@ -155,8 +155,9 @@ def play(params, board, move):
 
 
 @njit(cache=True)
-def margin(params, board):
-    return _beads(board, 0) - _beads(board, 1)
+def score(params, board, player):
+    """The beads ``player`` holds."""
+    return _beads(board, player)
 
 
 @njit(cache=True)
@@ -181,7 +182,7 @@ class Urubugu(Variant):
         "wipeout_ends_move": flag(True),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, margin, settle)
+    kernels = Kernels(legal_mask, play, score, settle)
 
     def move_rank(self, cell: int) -> int:
         return int(CELL_HOLE[cell])  # moves are listed by hole number, 1..16
@@ -230,9 +231,6 @@ class Urubugu(Variant):
         if sum(cells) > 2 * BEADS_EACH:
             raise InvalidPositionError(
                 f"too many beads: the cells hold {sum(cells)}, at most {2 * BEADS_EACH}")
-
-    def score_of(self, board: np.ndarray) -> tuple[int, int]:
-        return int(board[16:32].sum()), int(board[0:16].sum())
 
     # ----- notation: the mover's own hole numbers 1..16 -----------------------------
     def move_name(self, state: State, move: int) -> str:
