@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from ..core import UnknownOptionError
+from .alphabeta import AlphaBetaPlayer
 from .base import Player
+from .classic import ClassicPlayer
+from .greedy import GreedyPlayer
 from .mcts import MCTSPlayer
 from .random import RandomPlayer
 
-PLAYERS: dict[str, type[Player]] = {cls.name: cls for cls in (RandomPlayer, MCTSPlayer)}
+PLAYERS: dict[str, type[Player]] = {
+    cls.name: cls
+    for cls in (RandomPlayer, GreedyPlayer, ClassicPlayer, MCTSPlayer, AlphaBetaPlayer)}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

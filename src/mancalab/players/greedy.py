@@ -1,0 +1,38 @@
+"""The greedy player: one ply, the move that leaves the mover the best score margin.
+
+This is the Urubugu program's computer (shared/rules/urubugu.md): there the 64 beads are always
+all on the board, so the best margin is exactly "the move that leaves the opponent the fewest
+beads". Ties go to the first move in the game's move order (Urubugu: the lowest hole number;
+the other games: the lowest pit). For every other game it is the natural one-ply greedy player.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..core import MancalabError, State
+from .base import Player
+
+
+def greedy_values(state: State) -> dict[int, int]:
+    """For each legal move, in the game's move order: the mover's margin after it."""
+    mover = state.to_move
+    values = {}
+    for move in state.legal_moves():
+        score = state.play(move).score
+        values[move] = score[mover] - score[1 - mover]
+    return values
+
+
+class GreedyPlayer(Player):
+    name = "greedy"
+
+    def choose(self, state: State) -> int:
+        started = time.perf_counter()
+        values = greedy_values(state)
+        if not values:
+            raise MancalabError("the game is over: there is no move to choose")
+        move = max(values, key=lambda m: values[m])  # max keeps the first of equal values
+        self.last_info = {"value": values[move], "values": values,
+                          "seconds": time.perf_counter() - started}
+        return move

@@ -1,0 +1,158 @@
+"""Greedy, classic and alpha-beta: the spec vectors, and alpha-beta against plain minimax."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mancalab
+from mancalab.players.alphabeta import (ABORTED, INFINITY, NODE_LIMIT, WIN, evaluate,
+                                        search_root)
+from mancalab.players.classic import classic_values
+from mancalab.players.greedy import greedy_values
+
+GAMES = ["gebeta", "kalah", "gabata", "urubugu", "gabata3"]
+
+
+# ----- greedy: the Urubugu program's computer (urubugu.md vector 2) --------------------
+
+def test_urubugu_vector_2_greedy_ranking_and_choice():
+    u = mancalab.variant("urubugu")
+    s = u.start().play(24)  # vector 1
+    values = greedy_values(s)
+    left = {int(u.move_name(s, m)): 64 - (values[m] + 64) // 2 for m in values}
+    ranking = sorted(left.items(), key=lambda hole_left: (hole_left[1], hole_left[0]))
+    assert ranking == [(14, 16), (8, 18), (3, 21), (7, 21), (5, 31), (9, 32), (10, 36),
+                       (12, 39), (13, 39), (4, 44)]
+    assert mancalab.player("greedy").choose(s) == 13  # hole 14
+
+
+def test_greedy_takes_the_first_of_equal_moves():
+    s = mancalab.variant("gebeta").start()  # no first move makes a family: all equal
+    assert set(greedy_values(s).values()) == {0}
+    assert mancalab.player("greedy").choose(s) == 0
+
+
+# ----- classic: the Gabata program's bot (gabata.md vectors 4-7) -----------------------
+
+@pytest.mark.parametrize("level, values, plays", [
+    (1, {0: 5, 1: 4, 2: 1, 3: 6, 4: 3, 5: 2}, 3),
+    (2, {0: 5, 1: 8, 2: 5, 3: 6, 4: 5, 5: 4}, 1),
+    (-1, {0: 5, 1: 5, 2: 2, 3: 6, 4: 4, 5: 3}, 2),
+])
+def test_gabata_bot_vectors_4_to_6(level, values, plays):
+    s = mancalab.variant("gabata").start()
+    assert classic_values(s, level) == values
+    bot = mancalab.player(f"classic:level={level}")
+    assert bot.choose(s) == plays and bot.last_info["values"] == values
+
+
+def test_gabata_bot_vector_6_minimum_rule_at_depths_1_and_2():
+    from mancalab.players.classic import leaf_extreme
+    s = mancalab.variant("gabata").start()
+    for depth in (1, 2):
+        values = {m: int(leaf_extreme(s.variant.params, s.play(m).board.copy(), depth - 1, 0,
+                                      True)) for m in s.legal_moves()}
+        assert min(values, key=values.get) == 2
+
+
+def test_gabata_bot_vector_7():
+    s = mancalab.variant("gabata").start().play(0)
+    assert s.to_move == 1
+    assert classic_values(s, 2) == {7: 7, 9: 9, 10: 1, 11: 4, 12: 1}
+    assert mancalab.player("classic:level=2").choose(s) == 9
+
+
+def test_classic_level_is_checked():
+    with pytest.raises(ValueError, match="level"):
+        mancalab.player("classic:level=9")
+
+
+# ----- alpha-beta ----------------------------------------------------------------------
+
+def _minimax(state, depth):
+    """Plain minimax over the State API, valued for the player to move (no pruning)."""
+    board = state.board.copy()
+    if state.is_over or depth == 0:
+        return int(evaluate(state.variant.params, board))
+    best = -INFINITY
+    for move in state.legal_moves():
+        child = state.play(move)
+        value = _minimax(child, depth - 1)
+        best = max(best, value if child.to_move == state.to_move and not child.is_over
+                   else -value)
+    return best
+
+
+def _search(state, depth, table_bits):
+    stats = np.zeros(4, dtype=np.int64)
+    stats[NODE_LIMIT] = 1 << 60
+    n = 1 << table_bits if table_bits else 0
+    move, value = search_root(state.variant.params, state.board.copy(), depth, -1,
+                              np.zeros(n, np.uint64), np.zeros((n, 5), np.int64),
+                              np.zeros(64, np.int64), stats)
+    assert not stats[ABORTED]
+    return int(move), int(value)
+
+
+def _random_position(game, steps, seed):
+    rng = np.random.default_rng(seed)
+    s = mancalab.variant(game).start()
+    for _ in range(steps):
+        if s.is_over:
+            break
+        legal = s.legal_moves()
+        s = s.play(legal[rng.integers(len(legal))])
+    return s
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 40), st.integers(0, 2**31), st.integers(1, 3))
+def test_alphabeta_equals_minimax(game, steps, seed, depth):
+    s = _random_position(game, steps, seed)
+    if s.is_over:
+        return
+    move, value = _search(s, depth, table_bits=0)
+    assert value == _minimax(s, depth)
+    child = s.play(move)  # the move chosen has that value
+    child_value = _minimax(child, depth - 1)
+    same = child.to_move == s.to_move and not child.is_over
+    assert (child_value if same else -child_value) == value
+
+
+def test_extra_turn_is_not_a_ply_for_the_opponent():
+    # Kalah from the start: pit 2 (4 seeds) ends in the store, so the mover moves again;
+    # at depth 1 its value is just the margin after it, +1, for the same player.
+    s = mancalab.variant("kalah").start()
+    child = s.play(2)
+    assert child.to_move == 0
+    assert _minimax(child, 0) == 1 and _search(s, 1, 0) == (2, 1)
+
+
+def test_alphabeta_finds_a_win_and_plays_it():
+    # Kalah, 2 pits of 1 seed: small enough to be solved at once
+    s = mancalab.variant("kalah", pits=2, seeds=1).start()
+    bot = mancalab.player("alphabeta:time=0.5")
+    move = bot.choose(s)
+    assert abs(bot.last_info["value"]) >= WIN or bot.last_info["value"] == 0
+    assert move in s.legal_moves()
+
+
+def test_alphabeta_keeps_to_its_time():
+    import time
+    s = mancalab.variant("kalah").start()
+    bot = mancalab.player("alphabeta:time=0.3")
+    started = time.perf_counter()
+    bot.choose(s)
+    assert time.perf_counter() - started < 0.3 * 1.5 + 0.05
+    assert bot.last_info["depth"] >= 4
+
+
+def test_alphabeta_clock_is_shared_out_over_the_game():
+    bot = mancalab.player("alphabeta:clock=2")
+    s = mancalab.variant("kalah").start()
+    while not s.is_over:
+        s = s.play(bot.choose(s))
+    assert 0 <= bot.clock_left < 2
+    bot.new_game()
+    assert bot.clock_left == 2
