@@ -109,3 +109,17 @@ def test_malformed_record_names_the_line(tmp_path):
 
 def test_games_lists_gebeta():
     assert "gebeta" in run(["games"]).stdout
+
+
+def test_hint_switch_and_level():
+    result = run(["play", "gabata", "--a", "Ann", "--b", "Computer", "--bot", "greedy"],
+                 "hint classic:level=1\nhint nobody\nlevel\nlevel classic:level=2\n"
+                 "switch\nquit\n")
+    out = result.stdout
+    assert result.exit_code == 0, out
+    # the Gabata bot at level 1 from the start plays pit 3 (index), i.e. "4" (gabata.md vector 4)
+    assert "Hint from classic:level=1: 4, evaluation +6 for you." in out
+    assert "unknown player 'nobody'" in out and "level needs a player" in out
+    assert "Computer now plays as classic:level=2." in out
+    # after the switch the computer plays A's opening move: level 2 plays pit 1, i.e. "2"
+    assert "Computer now plays A." in out and "Computer plays 2" in out

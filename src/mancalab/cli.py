@@ -175,6 +175,83 @@ def tree(
 
 
 @app.command()
+def arena(
+    a: Annotated[str, typer.Argument(help="player A, e.g. alphabeta:time=1 or expert")],
+    b: Annotated[str, typer.Argument(help="player B, e.g. mcts")],
+    game: Annotated[str, typer.Option(help="the game")] = "kalah",
+    games: Annotated[int, typer.Option(help="games to play (in pairs: each start twice)")] = 20,
+    time: Annotated[Optional[float], typer.Option(
+        help="seconds a move for players that think by the clock and were given no time")] = None,
+    jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    seed: Annotated[int, typer.Option(help="seed of the start positions")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    out: Annotated[Optional[str], typer.Option(help="save every game record to this file")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """Play A against B and measure: wins/draws/losses, margin, Elo difference (95% CI)."""
+    import json
+
+    from .analysis import arena as arena_module
+    from .players import resolve, with_time
+    from .records import check_writable, write_atomic
+
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if time is not None and time <= 0:
+        fail(f"--time must be above 0, got {time}")
+    try:
+        options = parse_options(option)
+        make_variant(game, **options)
+        specs = [with_time(s, time) if time else s for s in (a, b)]
+        for spec in specs:
+            cls, player_options = resolve(spec)
+            cls(**player_options)  # a bad option fails here, before any game
+        schedule = arena_module.schedule(specs[0], specs[1], game, options, games, seed)
+    except MancalabError as error:
+        fail(str(error))
+    if out:
+        try:
+            check_writable(out)
+        except OSError as error:
+            fail(f"cannot write {out}: {error.strerror or error}")
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
+                  "{task.total} games"), TextColumn("{task.fields[score]}"), TimeElapsedColumn(),
+                  console=errors if json_out else console) as progress:
+        task = progress.add_task(f"{specs[0]} vs {specs[1]}", total=games, score="")
+        points = [0.0, 0.0]  # A's and B's
+
+        def on_result(result) -> None:
+            points[0] += result.score_for_a
+            points[1] += 1 - result.score_for_a
+            progress.update(task, advance=1, score=f"A {points[0]:g} : {points[1]:g} B")
+
+        results = arena_module.run(schedule, jobs, on_result)
+    summary = arena_module.summarize(results)
+    if out:
+        write_atomic(out, "\n".join(r.record for r in results))
+    if json_out:
+        print(json.dumps({"a": specs[0], "b": specs[1], "game": game, "options": options,
+                          **summary.to_dict()}, indent=2))
+        return
+    _print_summary(specs, game, summary)
+
+
+def _print_summary(specs: list[str], game: str, summary) -> None:
+    table = Table(title=f"{specs[0]} (A) vs {specs[1]} (B), {game}, {summary.games} games")
+    for column in ("A wins", "draws", "B wins", "A score", "A margin", "Elo A-B", "95% CI"):
+        table.add_column(column, justify="right")
+    table.add_row(str(summary.wins), str(summary.draws), str(summary.losses),
+                  f"{100 * summary.score:.1f}%", f"{summary.mean_margin:+.2f}",
+                  f"{summary.elo + 0.0:+.0f}", f"{summary.elo_low:+.0f} .. {summary.elo_high:+.0f}")
+    console.print(table)
+    for line in summary.errors:
+        console.print(f"[yellow]{line}[/]")
+
+
+@app.command()
 def games() -> None:
     """List the games mancalab can play, with their options (set them with -o NAME=VALUE)."""
     table = Table(title="Games (options: -o NAME=VALUE; rules: docs/<game>.md)")

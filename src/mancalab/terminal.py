@@ -14,6 +14,7 @@ from rich.console import Console
 from . import render
 from .core import MancalabError
 from .players import Player
+from .players import player as make_player
 from .records import GameRecord
 
 COMPUTER = "Computer"
@@ -22,6 +23,10 @@ HELP = """\
 Commands at the prompt:
   MOVE        play {hint}
   undo        take back the last move (and the computer's reply, when playing it)
+  hint [P]    the move player P would make here, with its evaluation (default: expert)
+  switch      swap sides with the computer (or, between two people, hand this side to it)
+  level P     the computer plays as P from now on: beginner, easy, medium, hard, expert
+              or any player spec such as alphabeta:time=3
   save FILE   write the game record to FILE
   help        this list
   quit        end the game (save it first to resume it with --load)"""
@@ -132,6 +137,13 @@ class TerminalGame:
                     return
             elif command == "save":
                 self.save(rest.strip())
+            elif command == "hint":
+                self.hint(rest.strip() or "expert")
+            elif command == "switch":
+                self.switch()
+                return
+            elif command == "level":
+                self.change_level(rest.strip())
             else:
                 try:
                     self.record.push(state.variant.parse_move(state, text))
@@ -154,6 +166,42 @@ class TerminalGame:
             return False
         self.console.print(f"Took back {taken} move{'s' if taken > 1 else ''}.")
         return True
+
+    def hint(self, spec: str) -> None:
+        """Show the move ``spec`` would choose, without playing it."""
+        try:
+            adviser = make_player(spec)
+        except MancalabError as error:
+            self.console.print(f"[red]{error}[/red]")
+            return
+        state = self.record.state
+        move = adviser.choose(state)
+        value = adviser.last_info.get("value")
+        said = "" if value is None else f", evaluation {value:+g} for you"
+        self.console.print(f"Hint from {adviser.spec}: [bold]{state.variant.move_name(state, move)}"
+                           f"[/]{said}.")
+
+    def switch(self) -> None:
+        """The person to move takes the other side; the computer plays the side they left."""
+        mover = self.record.state.to_move
+        names = list(self.names)
+        if self.is_computer(1 - mover):
+            names[mover], names[1 - mover] = names[1 - mover], names[mover]
+        else:
+            names[mover] = COMPUTER
+        self.record.names = (names[0], names[1])
+        self.console.print(f"{COMPUTER} now plays {'AB'[names.index(COMPUTER)]}.")
+
+    def change_level(self, spec: str) -> None:
+        if not spec:
+            self.console.print("[red]level needs a player: level expert[/red]")
+            return
+        try:
+            self.bot = make_player(spec)
+        except MancalabError as error:
+            self.console.print(f"[red]{error}[/red]")
+            return
+        self.console.print(f"{COMPUTER} now plays as {self.bot.spec}.")
 
     def save(self, path: str) -> None:
         if not path:

@@ -27,13 +27,46 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip().lower(), options
 
 
-def player(spec: str) -> Player:
-    """A new player from its spec string, e.g. ``player("mcts:playouts=20000,seed=1")``."""
+# Levels for people, weakest first; each is a player spec (measured strength: README).
+LEVELS: dict[str, str] = {
+    "beginner": "classic:level=-1",
+    "easy": "greedy",
+    "medium": "classic:level=4",
+    "hard": "mcts:time=1",
+    "expert": "alphabeta:time=1",
+}
+
+
+def resolve(spec: str) -> tuple[type[Player], dict[str, str]]:
+    """The player class and options of a spec; a level name stands for its spec, and options
+    given with it win (``expert:time=3``)."""
     name, options = parse_spec(spec)
+    if name in LEVELS:
+        name, level_options = parse_spec(LEVELS[name])
+        options = {**level_options, **options}
     if name not in PLAYERS:
         raise UnknownOptionError(
-            f"unknown player {name!r} (players: {', '.join(sorted(PLAYERS))})")
-    return PLAYERS[name](**options)
+            f"unknown player {name!r} (players: {', '.join(sorted(PLAYERS))}; "
+            f"levels: {', '.join(LEVELS)})")
+    return PLAYERS[name], options
 
 
-__all__ = ["PLAYERS", "Player", "player", "parse_spec"]
+def player(spec: str) -> Player:
+    """A new player from its spec string, e.g. ``player("mcts:playouts=20000,seed=1")`` or
+    ``player("hard")``."""
+    cls, options = resolve(spec)
+    return cls(**options)
+
+
+def with_time(spec: str, seconds: float) -> str:
+    """``spec`` with a time a move, for players that think by the clock and were not given a
+    time, a game clock or a fixed amount of work already."""
+    cls, options = resolve(spec)
+    fixed = {"time", "clock", "playouts", "depth"} & {k for k, v in options.items() if v != "0"}
+    if "time" not in cls.option_specs or fixed - {"time"} or "time" in parse_spec(spec)[1]:
+        return spec
+    name, own = parse_spec(spec)
+    return f"{name}:" + ",".join(f"{k}={v}" for k, v in {**own, "time": seconds}.items())
+
+
+__all__ = ["LEVELS", "PLAYERS", "Player", "parse_spec", "player", "resolve", "with_time"]

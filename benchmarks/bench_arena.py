@@ -1,0 +1,62 @@
+"""Strength: a round robin of players on the games, each pairing over the same starts.
+
+    python benchmarks/bench_arena.py [--games kalah gebeta ...] [--players ...]
+        [--per-pairing 20] [--time 1] [--jobs 2] [--max-plies 1000]
+
+Every pairing plays ``--per-pairing`` games (each start twice, colours swapped) with the
+arena's rules (mancalab.analysis.arena). Prints per game and pairing: A's score, the mean
+margin and the Elo difference with its 95% confidence interval; then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import time
+
+from _report import report
+
+from mancalab.analysis import arena
+from mancalab.players import with_time
+
+PLAYERS = ["random", "greedy", "classic", "mcts", "alphabeta"]
+GAMES = ["gebeta", "kalah", "gabata", "urubugu", "gabata3"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", default=GAMES)
+    parser.add_argument("--players", nargs="+", default=PLAYERS)
+    parser.add_argument("--per-pairing", type=int, default=20)
+    parser.add_argument("--time", type=float, default=1.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--max-plies", type=int, default=arena.MAX_PLIES)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rows = []
+    for game in args.games:
+        for a, b in itertools.combinations(args.players, 2):
+            specs = [with_time(p, args.time) for p in (a, b)]
+            schedule = [dataclasses.replace(s, max_plies=args.max_plies) for s in
+                        arena.schedule(*specs, game, {}, args.per_pairing, args.seed)]
+            started = time.perf_counter()
+            summary = arena.summarize(arena.run(schedule, args.jobs))
+            rows.append({"game": game, "A": specs[0], "B": specs[1], "games": summary.games,
+                         "A W-D-L": f"{summary.wins}-{summary.draws}-{summary.losses}",
+                         "A score %": round(100 * summary.score, 1),
+                         "A margin": round(summary.mean_margin, 2),
+                         "Elo A-B": _elo(summary.elo),
+                         "95% CI": f"{_elo(summary.elo_low)} .. {_elo(summary.elo_high)}",
+                         "errors": len(summary.errors),
+                         "minutes": round((time.perf_counter() - started) / 60, 1)})
+            print(rows[-1], flush=True)
+    report(f"round robin at {args.time} s a move", rows, list(rows[0]))
+
+
+def _elo(value: float) -> str:
+    return f"{value + 0.0:+.0f}"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""The arena: two players meet over many games, and the result is measured with its error.
+
+Each opening is played twice, once with each player moving first, so that neither player
+gains from a lucky start. Kalah games start from the FairKalah boards (fair start positions);
+the other games from the standard start after a few random moves (the same moves for both
+colours). A player that raises an error or answers an illegal move loses that game, and the
+arena goes on. Games still going after ``max_plies`` moves (Urubugu and 3-row Gabata have no
+rule that ends every game) are scored by the margin on the board ("adjudicated").
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+
+from ..core import MancalabError, State
+from ..players import player as make_player
+from ..records import GameRecord
+from ..variants import variant as make_variant
+from ..variants.kalah import FAIR_BOARDS
+
+OPENING_PLIES = 4
+MAX_PLIES = 1000
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One arena game: who plays which side, from which start."""
+
+    number: int
+    game: str
+    options: dict
+    first: str  # the spec of the player moving first (side A)
+    second: str
+    a_is_first_player: bool  # whether the arena's player A moves first in this game
+    opening: tuple[int, ...]  # moves played from the start before the players take over
+    max_plies: int = MAX_PLIES
+
+
+@dataclass
+class GameResult:
+    number: int
+    a_is_first_player: bool
+    score_for_a: float  # 1 win, 0.5 draw, 0 loss (from the arena's player A's view)
+    margin_for_a: int
+    plies: int
+    how: str  # "win", "draw", "timeout", "adjudicated", "error", "illegal"
+    error: str = ""
+    record: str = ""
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, A and B
+
+
+def openings(game: str, options: dict, pairs: int, seed: int) -> Iterator[tuple[dict, tuple]]:
+    """``pairs`` starts (game options, opening moves), each to be played twice."""
+    rng = random.Random(seed)
+    if game == "kalah" and options.get("pits", 6) == 6 and options.get("seeds", 4) == 4 \
+            and "board" not in options:
+        boards = list(range(1, FAIR_BOARDS + 1))
+        rng.shuffle(boards)
+        for i in range(pairs):
+            yield {**options, "board": boards[i % FAIR_BOARDS]}, ()
+        return
+    variant = make_variant(game, **options)
+    for _ in range(pairs):
+        while True:
+            state, moves = variant.start(), []
+            for _ in range(OPENING_PLIES):
+                legal = state.legal_moves()
+                if not legal:
+                    break
+                moves.append(rng.choice(legal))
+                state = state.play(moves[-1])
+            if not state.is_over:
+                break
+        yield options, tuple(moves)
+
+
+def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int) -> list[GameSpec]:
+    """``games`` games in pairs: the same start with A first, then with B first."""
+    specs = []
+    for i, (opts, opening) in enumerate(openings(game, options, (games + 1) // 2, seed)):
+        for a_first in (True, False):
+            if len(specs) < games:
+                first, second = (a, b) if a_first else (b, a)
+                specs.append(GameSpec(len(specs) + 1, game, opts, first, second, a_first,
+                                      opening))
+    return specs
+
+
+def play_game(spec: GameSpec) -> GameResult:
+    """Play one arena game; a player's crash or illegal move loses it."""
+    variant = make_variant(spec.game, **spec.options)
+    record = GameRecord(variant, variant.start(), (spec.first, spec.second))
+    for move in spec.opening:
+        record.push(move)
+    seats = [make_player(spec.first), make_player(spec.second)]
+    thinking = [0.0, 0.0]
+    how, error, loser = "", "", None
+    while not record.state.is_over and len(record.moves) < spec.max_plies:
+        side = record.state.to_move
+        started = time.perf_counter()
+        try:
+            move = seats[side].choose(record.state)
+        except Exception as exc:  # noqa: BLE001 - any crash of a player loses its game
+            how, error, loser = "error", f"{seats[side].spec}: {type(exc).__name__}: {exc}", side
+            break
+        thinking[side] += time.perf_counter() - started
+        try:
+            record.push(move)
+        except MancalabError as exc:
+            how, error, loser = "illegal", f"{seats[side].spec} played {move!r}: {exc}", side
+            break
+    state = record.state
+    margin_first = state.score[0] - state.score[1]
+    if loser is not None:
+        first_score = 0.0 if loser == 0 else 1.0
+    elif state.outcome is not None and state.outcome.kind == "win":
+        how, first_score = "win", 1.0 if state.outcome.winner == 0 else 0.0
+    elif state.outcome is not None:
+        how, first_score = state.outcome.kind, 0.5
+    else:
+        how = "adjudicated"
+        first_score = 1.0 if margin_first > 0 else (0.0 if margin_first < 0 else 0.5)
+    sign = 1 if spec.a_is_first_player else -1
+    a_score = first_score if spec.a_is_first_player else 1.0 - first_score
+    seconds = thinking if spec.a_is_first_player else thinking[::-1]
+    return GameResult(spec.number, spec.a_is_first_player, a_score, sign * margin_first,
+                      len(record.moves), how, error, record.to_text(), seconds)
+
+
+def run(specs: list[GameSpec], jobs: int = 1,
+        on_result: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+    """Play the games, ``jobs`` at a time (separate processes); results in game order."""
+    results = []
+    if jobs <= 1:
+        for spec in specs:
+            results.append(play_game(spec))
+            if on_result:
+                on_result(results[-1])
+    else:
+        with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
+            for result in pool.map(play_game, specs):
+                results.append(result)
+                if on_result:
+                    on_result(result)
+    return sorted(results, key=lambda r: r.number)
+
+
+@dataclass
+class Summary:
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float  # A's mean score per game
+    mean_margin: float  # A's mean score margin
+    elo: float  # A's Elo difference over B (inf when B never scored)
+    elo_low: float  # 95% confidence interval
+    elo_high: float
+    errors: list[str]
+
+    def to_dict(self) -> dict:
+        return {k: (v if not isinstance(v, float) or math.isfinite(v) else str(v))
+                for k, v in asdict(self).items()}
+
+
+def elo(score: float) -> float:
+    """The Elo difference that predicts a mean score ``score`` (0..1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def summarize(results: list[GameResult]) -> Summary:
+    """Wins, draws and losses for A, the mean margin and the Elo difference with its 95%
+    confidence interval (normal approximation of the mean game score)."""
+    n = len(results)
+    scores = [r.score_for_a for r in results]
+    mean = sum(scores) / n if n else 0.5
+    variance = sum((s - mean) ** 2 for s in scores) / n if n else 0.0
+    half_width = 1.96 * math.sqrt(variance / n) if n else 0.0
+    return Summary(
+        games=n,
+        wins=sum(s == 1.0 for s in scores),
+        draws=sum(s == 0.5 for s in scores),
+        losses=sum(s == 0.0 for s in scores),
+        score=mean,
+        mean_margin=sum(r.margin_for_a for r in results) / n if n else 0.0,
+        elo=elo(mean),
+        elo_low=elo(max(0.0, mean - half_width)),
+        elo_high=elo(min(1.0, mean + half_width)),
+        errors=[f"game {r.number}: {r.how}: {r.error}" for r in results if r.error],
+    )

@@ -1,0 +1,112 @@
+"""The arena: fair schedules, results from A's side, crashes and illegal moves, Elo."""
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from mancalab.analysis import arena
+from mancalab.cli import app
+from mancalab.players import PLAYERS, Player
+from mancalab.records import GameRecord
+
+
+class CrashingPlayer(Player):
+    name = "crasher"
+
+    def choose(self, state):
+        raise RuntimeError("out of ideas")
+
+
+class IllegalPlayer(Player):
+    name = "cheater"
+
+    def choose(self, state):
+        return 99
+
+
+@pytest.fixture(autouse=True)
+def broken_players():
+    PLAYERS.update(crasher=CrashingPlayer, cheater=IllegalPlayer)
+    yield
+    del PLAYERS["crasher"], PLAYERS["cheater"]
+
+
+def test_each_start_is_played_with_both_colours():
+    specs = arena.schedule("greedy", "random", "gebeta", {}, 6, seed=3)
+    assert [s.a_is_first_player for s in specs] == [True, False] * 3
+    assert specs[0].opening == specs[1].opening and specs[0].opening != specs[2].opening
+    assert (specs[0].first, specs[1].first) == ("greedy", "random")
+    assert all(len(s.opening) == arena.OPENING_PLIES for s in specs)
+
+
+def test_kalah_starts_from_fairkalah_boards():
+    specs = arena.schedule("greedy", "random", "kalah", {}, 4, seed=1)
+    boards = [s.options["board"] for s in specs]
+    assert boards[0] == boards[1] and boards[2] == boards[3] and boards[0] != boards[2]
+    assert all(1 <= b <= 254 and s.opening == () for b, s in zip(boards, specs))
+
+
+def test_results_are_scored_from_a_side_and_records_replay():
+    results = arena.run(arena.schedule("classic:level=3", "random", "gabata", {}, 4, seed=2))
+    for r in results:
+        record = GameRecord.from_text(r.record)
+        outcome = record.state.outcome
+        first_won = outcome.winner == 0 if outcome.kind == "win" else None
+        a_won = first_won if r.a_is_first_player else (None if first_won is None
+                                                       else not first_won)
+        assert r.score_for_a == (0.5 if a_won is None else float(a_won))
+        margin = outcome.score[0] - outcome.score[1]
+        assert r.margin_for_a == (margin if r.a_is_first_player else -margin)
+
+
+@pytest.mark.parametrize("bad, how", [("crasher", "error"), ("cheater", "illegal")])
+def test_a_broken_player_loses_and_the_arena_goes_on(bad, how):
+    results = arena.run(arena.schedule(bad, "random", "gebeta", {}, 4, seed=1))
+    assert len(results) == 4 and all(r.how == how and r.score_for_a == 0 for r in results)
+    summary = arena.summarize(results)
+    assert summary.losses == 4 and len(summary.errors) == 4 and bad in summary.errors[0]
+
+
+def test_unending_games_are_adjudicated_by_the_margin():
+    specs = arena.schedule("random", "random", "gabata3", {}, 2, seed=1)
+    results = arena.run([s.__class__(**{**s.__dict__, "max_plies": 30}) for s in specs])
+    assert all(r.how == "adjudicated" and r.plies == 30 for r in results)
+    for r in results:
+        assert r.score_for_a == (1.0 if r.margin_for_a > 0 else 0.0 if r.margin_for_a < 0
+                                 else 0.5)
+
+
+def test_elo_and_its_interval():
+    assert arena.elo(0.5) == 0 and math.isinf(arena.elo(1.0)) and math.isinf(arena.elo(0.0))
+    assert arena.elo(0.75) == pytest.approx(190.85, abs=0.01)
+    make = lambda s: arena.GameResult(0, True, s, 0, 1, "win")  # noqa: E731
+    summary = arena.summarize([make(1.0)] * 6 + [make(0.5)] * 2 + [make(0.0)] * 2)
+    assert (summary.wins, summary.draws, summary.losses) == (6, 2, 2)
+    assert summary.score == 0.7 and summary.elo == pytest.approx(arena.elo(0.7))
+    half = 1.96 * math.sqrt((6 * 0.3**2 + 2 * 0.2**2 + 2 * 0.7**2) / 10 / 10)
+    assert summary.elo_low == pytest.approx(arena.elo(0.7 - half))
+    assert summary.elo_high == pytest.approx(arena.elo(0.7 + half))
+
+
+def test_arena_command_json_and_records(tmp_path):
+    out = tmp_path / "games.txt"
+    result = CliRunner().invoke(app, ["arena", "greedy", "random", "--game", "gebeta",
+                                      "--games", "4", "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout[result.stdout.index("{"):])
+    assert data["games"] == 4 and data["wins"] + data["draws"] + data["losses"] == 4
+    texts = out.read_text().split("\n[Variant")
+    assert len(texts) == 4
+
+
+@pytest.mark.parametrize("args, message", [
+    (["arena", "greedy", "nobody"], "unknown player"),
+    (["arena", "greedy", "random", "--game", "chess"], "unknown game"),
+    (["arena", "greedy", "random", "--games", "0"], "--games"),
+    (["arena", "mcts:speed=3", "random"], "speed"),
+])
+def test_arena_bad_input(args, message):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and message in result.output
