@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 
-from ..core import MancalabError, State
+from ..core import MancalabError
 from ..players import player as make_player
 from ..records import GameRecord
 from ..variants import variant as make_variant
