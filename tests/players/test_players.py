@@ -60,8 +60,8 @@ def test_mcts_counts_playouts_and_visits():
     tree = SearchTree(g.start().board)
     tree.run(g, 2000, 2 ** 0.5)
     children = tree.root_children()
-    assert sorted(m for m, _, _ in children) == [0, 1, 2, 3, 4, 5]
-    assert sum(v for _, v, _ in children) == 2000
+    assert sorted(m for m, *_ in children) == [0, 1, 2, 3, 4, 5]
+    assert sum(v for _, v, *_ in children) == 2000
     assert tree.visits[0] == 2000
 
 
@@ -109,3 +109,27 @@ def test_mcts_takes_a_kalah_capture_that_wins():
     best = s.play(0)
     assert best.outcome is not None and best.outcome.winner == 0
     assert mancalab.player("mcts:playouts=3000,seed=1").choose(s) == 0
+
+
+def test_mcts_solver_proves_a_win_and_stops():
+    # Kalah with 2 pits of 1 seed is solved in a few hundred playouts
+    s = mancalab.variant("kalah", pits=2, seeds=1).start()
+    solving = mancalab.player("mcts:playouts=100000,seed=1")
+    move = solving.choose(s)
+    assert solving.last_info["playouts"] < 100000 and solving.last_info["proven"] == "win"
+    bot = mancalab.player("alphabeta:depth=20")
+    bot.choose(s)
+    assert bot.last_info["value"] >= 1_000_000  # alpha-beta agrees the start is won
+    child = s.play(move)  # and the move MCTS proved keeps the win
+    follow = mancalab.player("alphabeta:depth=20")
+    follow.choose(child) if not child.is_over else None
+    if not child.is_over:
+        value = follow.last_info["value"]
+        assert (value if child.to_move == s.to_move else -value) >= 1_000_000
+
+
+def test_mcts_solver_can_be_turned_off():
+    s = mancalab.variant("kalah", pits=2, seeds=1).start()
+    plain = mancalab.player("mcts:playouts=3000,seed=1,solver=false")
+    plain.choose(s)
+    assert plain.last_info["playouts"] == 3000 and plain.last_info["proven"] is None

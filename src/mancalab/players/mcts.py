@@ -16,7 +16,8 @@ import time
 import numpy as np
 from numba import njit
 
-from ..core import MAX_MOVES, ONGOING, MancalabError, Option, State
+from ..core import MAX_MOVES, ONGOING, WIN_0, WIN_1, MancalabError, Option, State
+from ..variants.common import bool_option
 from .. import kernels, movemask
 from .base import Player, new_seed
 
@@ -34,16 +35,21 @@ def random_playout(params, board):
 
 
 @njit(cache=True)
-def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c):
-    """The child with the best UCT value; ties broken uniformly at random (reservoir)."""
+def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c, proven):
+    """The child with the best UCT value; ties broken uniformly at random (reservoir).
+    Children proven lost for the mover are passed over while others remain."""
     sign = 1.0 if boards[node, -2] == 0 else -1.0
+    lost = -1 if boards[node, -2] == 0 else 1
     log_n = math.log(visits[node])
     best_value = -np.inf
     best = -1
     n_ties = 0
     for k in range(n_expanded[node]):
         child = first_child[node] + k
-        value = sign * total[child] / visits[child] + c * math.sqrt(2.0 * log_n / visits[child])
+        if proven[child] == lost:  # chosen only when every child is lost
+            value = -1e300
+        else:
+            value = sign * total[child] / visits[child] + c * math.sqrt(2.0 * log_n / visits[child])
         if value > best_value:
             best_value = value
             best = child
@@ -56,9 +62,32 @@ def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c):
 
 
 @njit(cache=True)
+def _prove(node, boards, first_child, n_legal, n_expanded, proven):
+    """MCTS-Solver: a node is won for its mover when one child is, lost when all are lost.
+    ``proven`` is +1 (player 0 wins with best play), -1 (player 1 wins) or 0 (not known)."""
+    if boards[node, -1] != ONGOING:
+        status = boards[node, -1]
+        proven[node] = 1 if status == WIN_0 else (-1 if status == WIN_1 else 0)
+        return
+    won = 1 if boards[node, -2] == 0 else -1
+    all_lost = n_expanded[node] == n_legal[node]
+    for k in range(n_expanded[node]):
+        result = proven[first_child[node] + k]
+        if result == won:
+            proven[node] = won
+            return
+        if result != -won:
+            all_lost = False
+    if all_lost:
+        proven[node] = -won
+
+
+@njit(cache=True)
 def run_iterations(params, boards, first_child, n_legal,
-                   n_expanded, parent, move, visits, total, n_nodes, iterations, c):
-    """Run up to ``iterations`` MCTS iterations; stop early when the arrays are nearly full.
+                   n_expanded, parent, move, visits, total, n_nodes, iterations, c, proven,
+                   solver):
+    """Run up to ``iterations`` MCTS iterations; stop early when the arrays are nearly full
+    or (``solver``) when the root is proven.
 
     Returns (new node count, iterations done).
     """
@@ -67,6 +96,8 @@ def run_iterations(params, boards, first_child, n_legal,
     scratch = np.empty(boards.shape[1], dtype=np.int64)
     done = 0
     while done < iterations and n_nodes + MAX_MOVES <= capacity:
+        if solver and proven[0] != 0:
+            break
         node = 0
         while boards[node, -1] == ONGOING:  # selection and expansion
             if n_legal[node] < 0:  # reserve a block for all children at once
@@ -86,14 +117,18 @@ def run_iterations(params, boards, first_child, n_legal,
                 n_expanded[child] = 0
                 visits[child] = 0
                 total[child] = 0.0
+                proven[child] = 0
                 node = child
                 break
-            node = _best_uct_child(node, first_child, n_expanded, visits, total, boards, c)
+            node = _best_uct_child(node, first_child, n_expanded, visits, total, boards, c,
+                                   proven)
         scratch[:] = boards[node, :]
         reward = random_playout(params, scratch)
         while node >= 0:  # backpropagation
             visits[node] += 1
             total[node] += reward
+            if solver and proven[node] == 0:
+                _prove(node, boards, first_child, n_legal, n_expanded, proven)
             node = parent[node]
         done += 1
     return n_nodes, done
@@ -112,31 +147,38 @@ class SearchTree:
         self.move = np.full(capacity, -1, dtype=np.int64)
         self.visits = np.zeros(capacity, dtype=np.int64)
         self.total = np.zeros(capacity, dtype=np.float64)
+        self.proven = np.zeros(capacity, dtype=np.int8)
         self.boards[0] = root_board
         self.n_nodes = 1
 
     def grow(self) -> None:
         for name in ("boards", "first_child", "n_legal", "n_expanded", "parent", "move",
-                     "visits", "total"):
+                     "visits", "total", "proven"):
             old = getattr(self, name)
             new = np.zeros((2 * old.shape[0],) + old.shape[1:], dtype=old.dtype)
             new[: old.shape[0]] = old
             setattr(self, name, new)
 
-    def run(self, variant, iterations: int, c: float) -> int:
+    def run(self, variant, iterations: int, c: float, solver: bool = False) -> int:
         if self.n_nodes + MAX_MOVES > self.boards.shape[0]:
             self.grow()
         self.n_nodes, done = run_iterations(
             variant.params, self.boards, self.first_child,
             self.n_legal, self.n_expanded, self.parent, self.move, self.visits, self.total,
-            self.n_nodes, iterations, c)
+            self.n_nodes, iterations, c, self.proven, solver)
         return done
 
-    def root_children(self) -> list[tuple[int, int, float]]:
-        """(move, visits, mean reward for the player to move at the root) per root child."""
+    @property
+    def solved(self) -> bool:
+        return self.proven[0] != 0
+
+    def root_children(self) -> list[tuple[int, int, float, int]]:
+        """(move, visits, mean reward, proven result) per root child, the reward and result
+        for the player to move at the root (proven: 1 won, -1 lost, 0 not known)."""
         sign = 1.0 if self.boards[0, -2] == 0 else -1.0
         first = self.first_child[0]
-        return [(int(self.move[ch]), int(self.visits[ch]), sign * self.total[ch] / self.visits[ch])
+        return [(int(self.move[ch]), int(self.visits[ch]), sign * self.total[ch] / self.visits[ch],
+                 int(sign * self.proven[ch]))
                 for ch in range(first, first + self.n_expanded[0]) if self.visits[ch] > 0]
 
 
@@ -144,7 +186,8 @@ def warm_up() -> None:
     """Compile (or load from the cache) the search now, not inside the first timed move."""
     tree = SearchTree(np.zeros(4, dtype=np.int64), capacity=2 * MAX_MOVES)
     run_iterations(np.zeros(2, dtype=np.int64), tree.boards, tree.first_child, tree.n_legal,
-                   tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0)
+                   tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0,
+                   tree.proven, True)
 
 
 class MCTSPlayer(Player):
@@ -156,6 +199,8 @@ class MCTSPlayer(Player):
         "playouts": Option(0, int, lambda v: v >= 0,
                            "playouts a move (0: search by time), a whole number >= 0"),
         "exploration": Option(math.sqrt(2), float, lambda v: v >= 0, "a number >= 0"),
+        "solver": Option(True, bool_option, lambda v: True,
+                         "true or false: prove wins and losses in the tree (MCTS-Solver)"),
         "seed": Option(None, lambda v: v if v is None else int(v), lambda v: True,
                        "a whole number"),
     }
@@ -181,16 +226,19 @@ class MCTSPlayer(Player):
         tree = SearchTree(state.board)
         playouts = self.options["playouts"]
         c = self.options["exploration"]
+        solver = self.options["solver"]
         done = 0
         if playouts:
-            while done < playouts:
-                done += tree.run(state.variant, playouts - done, c)
+            while done < playouts and not tree.solved:
+                done += tree.run(state.variant, playouts - done, c, solver)
         else:
             deadline = started + self.options["time"]
-            while time.perf_counter() < deadline:
-                done += tree.run(state.variant, self.batch, c)
+            while time.perf_counter() < deadline and not tree.solved:
+                done += tree.run(state.variant, self.batch, c, solver)
+        # a proven win first, a proven loss last, else the best mean (then the most visits)
         children = tree.root_children()
-        move, visits, mean = max(children, key=lambda ch: (ch[2], ch[1]))
+        move, visits, mean, proven = max(children, key=lambda ch: (ch[3], ch[2], ch[1]))
         self.last_info = {"playouts": done, "seconds": time.perf_counter() - started,
-                          "value": float(mean), "visits": visits}
+                          "value": float(mean), "visits": visits,
+                          "proven": {1: "win", -1: "loss", 0: None}[proven]}
         return move
