@@ -22,11 +22,6 @@ def bit(cell):
 
 
 @njit(cache=True)
-def has(mask, cell):
-    return (mask >> np.uint64(cell)) & ONE == ONE
-
-
-@njit(cache=True)
 def count(mask):
     """The number of legal moves."""
     n = 0

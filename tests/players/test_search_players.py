@@ -6,8 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mancalab
-from mancalab.players.alphabeta import (ABORTED, INFINITY, NODE_LIMIT, WIN, evaluate,
-                                        search_root)
+from mancalab.players.alphabeta import ABORTED, INFINITY, NODE_LIMIT, WIN, evaluate, negamax
 from mancalab.players.classic import classic_values
 from mancalab.players.greedy import greedy_values
 
@@ -88,9 +87,9 @@ def _search(state, depth, table_bits):
     stats = np.zeros(4, dtype=np.int64)
     stats[NODE_LIMIT] = 1 << 60
     n = 1 << table_bits if table_bits else 0
-    move, value = search_root(state.variant.params, state.board.copy(), depth, -1,
-                              np.zeros(n, np.uint64), np.zeros((n, 5), np.int64),
-                              np.zeros(64, np.int64), stats)
+    value, move = negamax(state.variant.params, state.board.copy(), depth, -INFINITY, INFINITY,
+                          np.zeros(n, np.uint64), np.zeros((n, 5), np.int64),
+                          np.zeros(64, np.int64), stats)
     assert not stats[ABORTED]
     return int(move), int(value)
 

@@ -110,7 +110,8 @@ def _table_store(board, depth, value, kind, move, horizon, tt_key, tt_data):
 
 @njit(cache=True)
 def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
-    """The value of ``root`` for its player to move, searched ``depth`` plies.
+    """The value of ``root`` for its player to move, searched ``depth`` plies, and the best
+    move there (-1 if none was searched); (0, -1) when the node budget ran out.
 
     Written with an explicit stack of frames (one per ply), not recursion: numba cannot load
     a cached recursive function safely (numba issue 6061).
@@ -138,7 +139,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
             stats[NODES] += 1
             if stats[NODES] > stats[NODE_LIMIT]:
                 stats[ABORTED] = 1
-                return 0
+                return 0, -1
             board = boards[ply]
             settled = True
             if board[-1] != ONGOING:
@@ -149,7 +150,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
             else:
                 value = _table_probe(board, depth - ply, alphas[ply], betas[ply], tt_key,
                                      tt_data, stats, found)
-                settled = found[0] == 1
+                settled = found[0] == 1 and ply > 0  # the root always searches a move
                 if not settled:
                     n_moves[ply] = _ordered_moves(kernels.legal_mask(params, board), found[1],
                                                   history, moves[ply])
@@ -160,7 +161,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
                     stats[HORIZON] = 0
             if settled:
                 if ply == 0:
-                    return value
+                    return value, -1
                 ply -= 1
                 entering = False
                 continue
@@ -194,32 +195,9 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
                      tt_key, tt_data)
         stats[HORIZON] |= horizon_before[ply]
         if ply == 0:
-            return value
+            return value, best_move[0]
         ply -= 1
         entering = False
-
-
-@njit(cache=True)
-def search_root(params, board, depth, first, tt_key, tt_data, history, stats):
-    """One iteration at the root: the best move and its value."""
-    moves = np.empty(64, dtype=np.int64)
-    n = _ordered_moves(kernels.legal_mask(params, board), first, history, moves)
-    child = np.empty_like(board)
-    best, best_move = -INFINITY, moves[0]
-    for i in range(n):
-        child[:] = board
-        kernels.play(params, child, moves[i])
-        if child[-2] == board[-2] and child[-1] == ONGOING:
-            value = negamax(params, child, depth - 1, best, INFINITY, tt_key, tt_data, history,
-                            stats)
-        else:
-            value = -negamax(params, child, depth - 1, -INFINITY, -best, tt_key, tt_data,
-                             history, stats)
-        if stats[ABORTED]:
-            break
-        if value > best:
-            best, best_move = value, moves[i]
-    return best_move, best
 
 
 class AlphaBetaPlayer(Player):
@@ -287,8 +265,8 @@ class AlphaBetaPlayer(Player):
             stats[NODE_LIMIT] = (np.iinfo(np.int64).max if fixed or not rate
                                  else max(1000, int((budget - elapsed) * rate)))
             iteration_start = time.perf_counter()
-            best, best_value = search_root(params, board, depth, move, self.tt_key,
-                                           self.tt_data, self.history, stats)
+            best_value, best = negamax(params, board, depth, -INFINITY, INFINITY, self.tt_key,
+                                       self.tt_data, self.history, stats)
             spent = time.perf_counter() - iteration_start
             nodes += int(stats[NODES])
             if stats[ABORTED]:
@@ -309,5 +287,5 @@ def warm_up() -> None:
     state = variant("kalah", pits=1, seeds=1).start()
     stats = np.zeros(4, dtype=np.int64)
     stats[NODE_LIMIT] = 100
-    search_root(state.variant.params, state.board.copy(), 1, -1, np.zeros(2, np.uint64),
-                np.zeros((2, 5), np.int64), np.zeros(64, np.int64), stats)
+    negamax(state.variant.params, state.board.copy(), 1, -INFINITY, INFINITY,
+            np.zeros(2, np.uint64), np.zeros((2, 5), np.int64), np.zeros(64, np.int64), stats)
