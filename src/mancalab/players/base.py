@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
-from ..core import Option, State, resolve_options
+from ..core import MancalabError, Option, State, resolve_options
 
 
 def new_seed() -> int:
@@ -33,6 +34,16 @@ class Player:
 
     def choose(self, state: State) -> int:
         raise NotImplementedError
+
+    def choose_by_value(self, values: dict[int, int], started: float, lowest: bool = False) -> int:
+        """The move of highest (``lowest``: lowest) value, the first in ``values``' order among
+        equals; records the values in ``last_info``."""
+        if not values:
+            raise MancalabError("the game is over: there is no move to choose")
+        move = (min if lowest else max)(values, key=lambda m: values[m])
+        self.last_info = {"value": values[move], "values": values,
+                          "seconds": time.perf_counter() - started}
+        return move
 
     def __repr__(self) -> str:
         return f"mancalab.player({self.spec!r})"

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import kernels, movemask
-from ..core import ONGOING, MancalabError, Option, State
+from ..core import ONGOING, Option, State
 from .base import Player
 
 WEAK_LEVEL, WEAK_DEPTH = -1, 5
@@ -71,11 +71,6 @@ class ClassicPlayer(Player):
 
     def choose(self, state: State) -> int:
         started = time.perf_counter()
-        values = classic_values(state, self.options["level"])
-        if not values:
-            raise MancalabError("the game is over: there is no move to choose")
-        pick = min if self.options["level"] == WEAK_LEVEL else max
-        move = pick(values, key=lambda m: values[m])  # min/max keep the first of equal values
-        self.last_info = {"value": values[move], "values": values,
-                          "seconds": time.perf_counter() - started}
-        return move
+        level = self.options["level"]
+        return self.choose_by_value(classic_values(state, level), started,
+                                    lowest=level == WEAK_LEVEL)

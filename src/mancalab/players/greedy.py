@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from ..core import MancalabError, State
+from ..core import State
 from .base import Player
 
 
@@ -29,10 +29,4 @@ class GreedyPlayer(Player):
 
     def choose(self, state: State) -> int:
         started = time.perf_counter()
-        values = greedy_values(state)
-        if not values:
-            raise MancalabError("the game is over: there is no move to choose")
-        move = max(values, key=lambda m: values[m])  # max keeps the first of equal values
-        self.last_info = {"value": values[move], "values": values,
-                          "seconds": time.perf_counter() - started}
-        return move
+        return self.choose_by_value(greedy_values(state), started)
