@@ -1,11 +1,13 @@
 """Strength: a round robin of players on the games, each pairing over the same starts.
 
     python benchmarks/bench_arena.py [--games kalah gebeta ...] [--players ...]
-        [--per-pairing 20] [--time 1] [--jobs 2] [--max-plies 1000]
+        [--per-pairing 20] [--time 1] [--jobs 2] [--max-plies 1000] [--results FILE.jsonl]
 
 Every pairing plays ``--per-pairing`` games (each start twice, colours swapped) with the
 arena's rules (mancalab.analysis.arena). Prints per game and pairing: A's score, the mean
 margin and the Elo difference with its 95% confidence interval; then one JSON line.
+With ``--results`` each pairing is appended to a JSON-lines file as it ends, and pairings
+already there are not played again, so a long round robin can be stopped and resumed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
+import json
 import time
+from pathlib import Path
 
 from _report import report
 
@@ -33,11 +37,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=arena.MAX_PLIES)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--results", type=Path, help="a JSON-lines file to append and resume")
     args = parser.parse_args()
+    done = _load(args.results)
     rows = []
     for game in args.games:
         for a, b in itertools.combinations(args.players, 2):
-            specs = [with_time(p, args.time) for p in (a, b)]
+            specs = [with_time(p, args.time, game) for p in (a, b)]
+            if (game, specs[0], specs[1]) in done:
+                rows.append(done[game, specs[0], specs[1]])
+                continue
             schedule = [dataclasses.replace(s, max_plies=args.max_plies) for s in
                         arena.schedule(*specs, game, {}, args.per_pairing, args.seed)]
             started = time.perf_counter()
@@ -51,7 +60,18 @@ def main() -> None:
                          "errors": len(summary.errors),
                          "minutes": round((time.perf_counter() - started) / 60, 1)})
             print(rows[-1], flush=True)
+            if args.results:
+                with args.results.open("a") as handle:
+                    handle.write(json.dumps(rows[-1]) + "\n")
     report(f"round robin at {args.time} s a move", rows, list(rows[0]))
+
+
+def _load(path: Path | None) -> dict:
+    """The pairings a results file already holds, by (game, A, B)."""
+    if path is None or not path.exists():
+        return {}
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return {(row["game"], row["A"], row["B"]): row for row in rows}
 
 
 def _elo(value: float) -> str:

@@ -66,7 +66,7 @@ def play(
                 fail(f"{load} holds a game of {record.variant.name}, not {game}")
         else:
             record = GameRecord.new(make_variant(game, **parse_options(option)))
-        computer = make_player(bot)
+        computer = make_player(bot, record.variant.name)
     except MancalabError as error:
         fail(str(error))
     try:
@@ -204,10 +204,10 @@ def arena(
         fail(f"--time must be above 0, got {time}")
     try:
         options = parse_options(option)
-        make_variant(game, **options)
-        specs = [with_time(s, time) if time else s for s in (a, b)]
+        game = make_variant(game, **options).name
+        specs = [with_time(s, time, game) if time else s for s in (a, b)]
         for spec in specs:
-            cls, player_options = resolve(spec)
+            cls, player_options = resolve(spec, game)
             cls(**player_options)  # a bad option fails here, before any game
         schedule = arena_module.schedule(specs[0], specs[1], game, options, games, seed)
     except MancalabError as error:

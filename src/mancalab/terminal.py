@@ -170,7 +170,7 @@ class TerminalGame:
     def hint(self, spec: str) -> None:
         """Show the move ``spec`` would choose, without playing it."""
         try:
-            adviser = make_player(spec)
+            adviser = make_player(spec, self.record.variant.name)
         except MancalabError as error:
             self.console.print(f"[red]{error}[/red]")
             return
@@ -197,7 +197,7 @@ class TerminalGame:
             self.console.print("[red]level needs a player: level expert[/red]")
             return
         try:
-            self.bot = make_player(spec)
+            self.bot = make_player(spec, self.record.variant.name)
         except MancalabError as error:
             self.console.print(f"[red]{error}[/red]")
             return

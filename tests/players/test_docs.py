@@ -24,3 +24,13 @@ def test_every_level_in_the_doc_is_a_real_player():
     for level, spec in LEVELS.items():
         assert f"| `{level}` | `{spec}` |" in text
         assert player(level).spec == player(spec).spec
+
+
+def test_every_game_level_in_the_doc_is_a_real_player():
+    from mancalab.players import GAME_LEVELS, player
+    text = DOC.read_text()
+    for game, levels in GAME_LEVELS.items():
+        for level, spec in levels.items():
+            assert f"| `{game}` | `{level}` | `{spec}` |" in text
+            assert player(level, game).spec == player(spec).spec
+            assert player(level, "kalah").spec != player(spec).spec

@@ -98,7 +98,7 @@ def play_game(spec: GameSpec) -> GameResult:
     record = GameRecord(variant, variant.start(), (spec.first, spec.second))
     for move in spec.opening:
         record.push(move)
-    seats = [make_player(spec.first), make_player(spec.second)]
+    seats = [make_player(spec.first, spec.game), make_player(spec.second, spec.game)]
     thinking = [0.0, 0.0]
     how, error, loser = "", "", None
     while not record.state.is_over and len(record.moves) < spec.max_plies:

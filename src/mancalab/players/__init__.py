@@ -35,14 +35,24 @@ LEVELS: dict[str, str] = {
     "hard": "mcts:time=1",
     "expert": "alphabeta:time=1",
 }
+# Where the arena measured another order, a game's levels differ: on Gebeta MCTS beats
+# alpha-beta on the score margin (README, "Strength"), so there it is the expert.
+GAME_LEVELS: dict[str, dict[str, str]] = {
+    "gebeta": {"hard": "alphabeta:time=1", "expert": "mcts:time=1"},
+}
 
 
-def resolve(spec: str) -> tuple[type[Player], dict[str, str]]:
-    """The player class and options of a spec; a level name stands for its spec, and options
-    given with it win (``expert:time=3``)."""
+def level_spec(level: str, game: str | None = None) -> str:
+    """The player spec a level stands for, in ``game`` if given."""
+    return GAME_LEVELS.get(game or "", {}).get(level, LEVELS[level])
+
+
+def resolve(spec: str, game: str | None = None) -> tuple[type[Player], dict[str, str]]:
+    """The player class and options of a spec; a level name stands for its spec (in ``game``,
+    when levels differ there), and options given with it win (``expert:time=3``)."""
     name, options = parse_spec(spec)
     if name in LEVELS:
-        name, level_options = parse_spec(LEVELS[name])
+        name, level_options = parse_spec(level_spec(name, game))
         options = {**level_options, **options}
     if name not in PLAYERS:
         raise UnknownOptionError(
@@ -51,17 +61,17 @@ def resolve(spec: str) -> tuple[type[Player], dict[str, str]]:
     return PLAYERS[name], options
 
 
-def player(spec: str) -> Player:
+def player(spec: str, game: str | None = None) -> Player:
     """A new player from its spec string, e.g. ``player("mcts:playouts=20000,seed=1")`` or
-    ``player("hard")``."""
-    cls, options = resolve(spec)
+    ``player("expert", game="gebeta")`` (a level is the one measured for that game)."""
+    cls, options = resolve(spec, game)
     return cls(**options)
 
 
-def with_time(spec: str, seconds: float) -> str:
+def with_time(spec: str, seconds: float, game: str | None = None) -> str:
     """``spec`` with a time a move, for players that think by the clock and were not given a
     time, a game clock or a fixed amount of work already."""
-    cls, options = resolve(spec)
+    cls, options = resolve(spec, game)
     fixed = {"time", "clock", "playouts", "depth"} & {k for k, v in options.items() if v != "0"}
     if "time" not in cls.option_specs or fixed - {"time"} or "time" in parse_spec(spec)[1]:
         return spec
@@ -69,4 +79,5 @@ def with_time(spec: str, seconds: float) -> str:
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in {**own, "time": seconds}.items())
 
 
-__all__ = ["LEVELS", "PLAYERS", "Player", "parse_spec", "player", "resolve", "with_time"]
+__all__ = ["GAME_LEVELS", "LEVELS", "PLAYERS", "Player", "level_spec", "parse_spec", "player",
+           "resolve", "with_time"]
