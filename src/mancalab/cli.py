@@ -1,4 +1,4 @@
-"""The ``mancalab`` command: play, replay, games.
+"""The ``mancalab`` command: play, replay, tree, arena, games, serve.
 
 Bad input (an unknown game, option or player, a malformed record) prints one clear line and
 exits with status 2; nothing is written.
@@ -268,6 +268,32 @@ def games() -> None:
             first = False
         table.add_section()
     console.print(table)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="the address to listen on (0.0.0.0: every network)")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="the port to listen on")] = 8000,
+    db: Annotated[Optional[str], typer.Option(
+        help="the SQLite file of the games (default: in your data folder)")] = None,
+) -> None:
+    """Play in the browser: start the web server and print its address."""
+    import uvicorn
+
+    from .web import create_app, default_db_path
+
+    if not 0 < port < 65536:
+        fail(f"--port must be 1..65535, got {port}")
+    path = db or str(default_db_path())
+    try:
+        application = create_app(path)
+    except Exception as error:  # noqa: BLE001 - an unusable database file, said in one line
+        fail(f"cannot open the game database {path}: {error}")
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
+                  "Ctrl-C stops it.")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
 
 
 def main() -> None:

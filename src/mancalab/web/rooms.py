@@ -1,0 +1,325 @@
+"""A game being played through the server: who may move for which seat, the computer player,
+undo, Urubugu's setting step, and the view of the game sent to the page.
+
+The rules are the game's kernels behind ``State``; a room only decides *who* may ask for a
+move. Every change is written to the store before the caller is answered.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from ..core import IllegalMoveError, MancalabError, State
+from ..players import player as make_player
+from ..players import resolve
+from ..records import GameRecord, typed_options
+from ..variants import variant as make_variant
+from .store import Store, StoredGame
+
+MODES = ("local", "computer", "online")
+COMPUTER = "Computer"
+
+
+class NotAllowedError(MancalabError):
+    """A token that does not hold the seat (HTTP 403)."""
+
+
+class ConflictError(MancalabError):
+    """A request out of turn or for a stale position (HTTP 409)."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Room:
+    """One game and its seats. ``tokens[seat]`` is the secret that may move for the seat;
+    in a local game one token holds both seats, against the computer the bot's seat has none."""
+
+    id: str
+    mode: str
+    tokens: list[str | None]
+    names: list[str]
+    record: GameRecord | None  # None while Urubugu's players still arrange their beads
+    game: str
+    options: dict
+    bot: str | None = None
+    bot_seat: int | None = None
+    automove: bool = True
+    suggestion: int | None = None  # the computer's move for the person to play (no automove)
+    undo_request: int | None = None  # the seat that asked to take back the last move
+    settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
+    setup_done: list[bool] = field(default_factory=lambda: [True, True])
+    created: float = field(default_factory=time.time)
+    version: int = 0
+    thinking: bool = False
+
+    # ----- creation and storage ------------------------------------------------------
+    @classmethod
+    def create(cls, game: str, options: dict, mode: str, *, bot: str | None = None,
+               human_seat: int = 0, automove: bool = True, names: list[str] | None = None,
+               setup: bool = False, record: GameRecord | None = None) -> Room:
+        """A new room; raises MancalabError naming a bad game, option, mode or player."""
+        if mode not in MODES:
+            raise MancalabError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
+        if human_seat not in (0, 1):
+            raise MancalabError(f"the seat must be 0 (A, moves first) or 1 (B), got {human_seat}")
+        text = {k: v for k, v in options.items() if isinstance(v, str)}  # from a form
+        options = {**options, **typed_options(text)}
+        variant = record.variant if record else make_variant(game, **options)
+        token = new_token()
+        room = cls(id=secrets.token_urlsafe(6), mode=mode, tokens=[token, token],
+                   names=list(names or ["A", "B"]), record=record, game=variant.name,
+                   options=variant.non_default_options())
+        if mode == "computer":
+            resolve(bot or "medium", variant.name)  # a bad player fails here, before any game
+            room.bot, room.bot_seat, room.automove = bot or "medium", 1 - human_seat, automove
+            room.tokens[room.bot_seat] = None
+            room.names[room.bot_seat] = COMPUTER
+        elif mode == "online":
+            room.tokens[1 - human_seat] = new_token()
+        if record is None:
+            if setup and variant.name != "urubugu":
+                raise MancalabError("only Urubugu has a setting step before the game")
+            room.setup_done = [not setup, not setup or mode == "computer"]
+            if mode == "computer" and setup:
+                room.setup_done[room.bot_seat] = True  # the computer keeps 2 beads a hole
+            room._start_if_set()
+        return room
+
+    def _start_if_set(self) -> None:
+        if self.record is None and all(self.setup_done):
+            variant = make_variant(self.game, **self.options)
+            start = variant.start(*self.settings) if self.game == "urubugu" else variant.start()
+            self.record = GameRecord(variant, start, (self.names[0], self.names[1]))
+
+    def to_stored(self) -> StoredGame:
+        return StoredGame(self.id, self.created, self._start_text(), self._room_fields())
+
+    def _start_text(self) -> str | None:
+        if self.record is None:
+            return None
+        start = GameRecord(self.record.variant, self.record.start, tuple(self.names))
+        start.date = self.record.date
+        return start.to_text()
+
+    def _room_fields(self) -> dict:
+        return {"mode": self.mode, "tokens": self.tokens, "names": self.names, "game": self.game,
+                "options": self.options, "bot": self.bot, "bot_seat": self.bot_seat,
+                "automove": self.automove, "settings": self.settings,
+                "setup_done": self.setup_done, "undo_request": self.undo_request}
+
+    @classmethod
+    def from_stored(cls, stored: StoredGame) -> Room:
+        fields = stored.room
+        record = None
+        if stored.start_record is not None:
+            record = GameRecord.from_text(stored.start_record)
+            for move in stored.moves:
+                record.push(move)
+        return cls(id=stored.id, created=stored.created, record=record, **fields)
+
+    def save(self, store: Store) -> None:
+        store.save_room(self.id, self._room_fields(), self._start_text())
+
+    # ----- who may do what -----------------------------------------------------------
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat ``token`` holds (0, or 1; 0 for the one token of a local game), else None."""
+        if not token:
+            return None
+        for seat, own in enumerate(self.tokens):
+            if own is not None and secrets.compare_digest(own, token):
+                return seat
+        return None
+
+    def _check_token(self, token: str | None) -> None:
+        if self.seat_of(token) is None:
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+
+    def may_move(self, token: str | None, seat: int) -> bool:
+        """Whether ``token`` may move for ``seat``: its own seat, both in a local game, and the
+        computer's seat for the person playing the suggested move."""
+        own = self.tokens[seat]
+        if own is not None:
+            return bool(token) and secrets.compare_digest(own, token)
+        return self.mode == "computer" and self.seat_of(token) is not None
+
+    @property
+    def state(self) -> State:
+        if self.record is None:
+            raise ConflictError("the players are still arranging their beads")
+        return self.record.state
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.moves) if self.record else 0
+
+    def bot_to_move(self) -> bool:
+        return (self.mode == "computer" and self.record is not None
+                and not self.record.state.is_over and self.record.state.to_move == self.bot_seat)
+
+    # ----- changes, each saved before it is answered ---------------------------------
+    def play(self, store: Store, token: str | None, move: int | str, ply: int | None = None,
+             by_computer: bool = False) -> int:
+        """Play ``move`` (a cell index or the game's notation) for the seat to move."""
+        state = self.state
+        if state.is_over:
+            raise ConflictError("the game is over")
+        if ply is not None and ply != self.ply:
+            raise ConflictError(f"the game is at move {self.ply + 1}, not {ply + 1}: reload it")
+        seat = state.to_move
+        if not by_computer and not self.may_move(token, seat):
+            if self.seat_of(token) is None:
+                raise NotAllowedError("this token holds no seat in the game")
+            raise ConflictError(f"it is {self.names[seat]}'s turn, not yours")
+        move = state.parse_move(move) if isinstance(move, str) else int(move)
+        if move not in state.legal_moves():
+            raise IllegalMoveError(f"cell {move} is not a legal move here (legal: "
+                                   f"{', '.join(map(state.move_name, state.legal_moves()))})")
+        if (not by_computer and self.tokens[seat] is None and self.suggestion is not None
+                and move != self.suggestion):
+            name = state.move_name(self.suggestion)
+            raise ConflictError(f"play the computer's move {name} for it")
+        if not by_computer and self.tokens[seat] is None and self.suggestion is None:
+            raise ConflictError("ask the computer for its move first")
+        store.add_move(self.id, self.ply, move)
+        self.record.push(move)
+        self.suggestion = None
+        if self.undo_request is not None:  # a move answers a request to take one back
+            self.undo_request = None
+            self.save(store)
+        self.version += 1
+        return move
+
+    def computer_move(self) -> int:
+        """The computer's choice in the current position (slow: call it off the event loop)."""
+        return make_player(self.bot or "expert", self.game).choose(self.state)
+
+    def hint(self, spec: str) -> dict:
+        """What player ``spec`` would play here, with its evaluation; changes nothing."""
+        adviser = make_player(spec, self.game)
+        state = self.state
+        move = adviser.choose(state)
+        return {"move": move, "name": state.move_name(move), "player": adviser.spec,
+                "value": adviser.last_info.get("value")}
+
+    def undo(self, store: Store, token: str | None) -> str:
+        """Take back moves: one in a local game; against the computer back to the person's
+        last turn; online only when both players ask (the first asks, the second agrees)."""
+        self._check_token(token)
+        if self.thinking:
+            raise ConflictError("wait for the computer's move")
+        if not self.ply:
+            raise ConflictError("no move has been played")
+        if self.mode == "online":
+            seat = self.seat_of(token)
+            if self.undo_request is None or self.undo_request == seat:
+                self.undo_request = seat
+                self.save(store)
+                self.version += 1
+                return "asked"
+            self.undo_request = None
+            keep = self.ply - 1
+        elif self.mode == "computer":
+            keep = self.ply - 1
+            human = 1 - self.bot_seat
+            while keep > 0 and self.record.states[keep].to_move != human:
+                keep -= 1
+            if self.record.states[keep].to_move != human:
+                raise ConflictError("there is no move of yours to take back")
+        else:
+            keep = self.ply - 1
+        store.remove_moves_from(self.id, keep)
+        del self.record.moves[keep:]
+        del self.record.states[keep + 1:]
+        self.suggestion = None
+        self.save(store)
+        self.version += 1
+        return "undone"
+
+    def switch(self, store: Store, token: str | None) -> None:
+        """The person takes the computer's side and the computer theirs."""
+        self._require_computer(token)
+        human = 1 - self.bot_seat
+        self.tokens[self.bot_seat], self.tokens[human] = self.tokens[human], None
+        self.names[self.bot_seat], self.names[human] = self.names[human], COMPUTER
+        self.bot_seat, self.suggestion = human, None
+        if self.record is not None:
+            self.record.names = (self.names[0], self.names[1])
+        self.save(store)
+        self.version += 1
+
+    def set_bot(self, store: Store, token: str | None, bot: str | None,
+                automove: bool | None) -> None:
+        """A new computer player or level, and/or automove on or off."""
+        self._require_computer(token)
+        if bot is not None:
+            resolve(bot, self.game)
+            self.bot = bot
+        if automove is not None:
+            self.automove = automove
+        self.suggestion = None
+        self.save(store)
+        self.version += 1
+
+    def _require_computer(self, token: str | None) -> None:
+        self._check_token(token)
+        if self.mode != "computer":
+            raise ConflictError("only a game against the computer has a computer player")
+
+    def set_beads(self, store: Store, token: str | None, seat: int, setting: list[int]) -> None:
+        """Urubugu: ``seat`` arranges its 32 beads (16 counts, hole 1 first)."""
+        from ..variants.urubugu import Urubugu
+
+        if self.record is not None or self.setup_done[seat]:
+            raise ConflictError(f"{self.names[seat]} has no beads left to arrange")
+        if not self.may_move(token, seat) or self.tokens[seat] is None:
+            raise NotAllowedError(f"this token may not arrange {self.names[seat]}'s beads")
+        self.settings[seat] = Urubugu.check_setting(setting, seat)
+        self.setup_done[seat] = True
+        self._start_if_set()
+        self.save(store)
+        self.version += 1
+
+    # ----- the view sent to the page -------------------------------------------------
+    def view(self, token: str | None = None) -> dict:
+        """Everything the page draws, as seen by the holder of ``token``."""
+        seat = self.seat_of(token)
+        out = {"id": self.id, "game": self.game, "options": self.options, "mode": self.mode,
+               "names": self.names, "seat": seat, "local": self.mode == "local",
+               "bot": self.bot, "bot_seat": self.bot_seat, "automove": self.automove,
+               "thinking": self.thinking, "undo_request": self.undo_request,
+               "version": self.version, "setup_done": self.setup_done, "ply": self.ply}
+        if self.record is None:
+            variant = make_variant(self.game, **self.options)
+            out.update(self._board_view(variant.start()), started=False, moves=[])
+            return out
+        record = self.record
+        state = record.state
+        moves = [{"move": m, "name": record.variant.move_name(s, m), "seat": s.to_move}
+                 for s, m in zip(record.states, record.moves)]
+        out.update(self._board_view(state), started=True, moves=moves,
+                   suggestion=self.suggestion,
+                   suggestion_name=None if self.suggestion is None
+                   else state.move_name(self.suggestion))
+        return out
+
+    @staticmethod
+    def _board_view(state: State) -> dict:
+        variant = state.variant
+        outcome = state.outcome
+        return {
+            "cells": list(state.cells), "to_move": state.to_move,
+            "legal": state.legal_moves(), "grid": variant.grid(state),
+            "owners": [variant.cell_owner(state, i) for i in range(len(state.cells))],
+            "labels": [[variant.cell_label(state, viewer, i) for i in range(len(state.cells))]
+                       for viewer in (0, 1)],
+            "score": list(state.score), "score_noun": variant.score_noun,
+            "status": variant.status_text(state),
+            "result": None if outcome is None else {
+                "kind": outcome.kind, "winner": outcome.winner,
+                "code": variant.result_code(outcome)},
+        }

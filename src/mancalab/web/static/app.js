@@ -1,0 +1,428 @@
+// mancalab in the browser: the page draws what the server sends; every rule is the server's.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const params = new URLSearchParams(location.search);
+let texts = {};            // the interface texts of the chosen language
+let catalogue = null;      // games, options, levels (GET /api/games)
+let game = null;           // the last state received
+let gameId = params.get("game");
+let token = null;
+let socket = null;
+let flipped = false;       // the viewer turned the board by hand
+let animation = null;      // {timer, resolve} of the running animation
+
+// ----- languages: one JSON file each under /static/i18n ---------------------------------
+function t(key, values = {}) {
+  let text = texts[key] || key;
+  for (const [name, value] of Object.entries(values)) text = text.replace(`{${name}}`, value);
+  return text;
+}
+
+async function setLanguage(code) {
+  texts = await (await fetch(`/static/i18n/${code}.json`)).json();
+  localStorage.setItem("mancalab.language", code);
+  document.documentElement.lang = code;
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  if (game) render(game);
+}
+
+// ----- the server ------------------------------------------------------------------------
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
+    throw new Error(detail || response.statusText);
+  }
+  return data;
+}
+
+function showError(error) {
+  $("message").textContent = error ? String(error.message || error) : "";
+}
+
+// ----- the new-game form -----------------------------------------------------------------
+function fillHome() {
+  const select = $("game");
+  for (const [name, info] of Object.entries(catalogue.games)) select.add(new Option(info.title, name));
+  select.onchange = fillOptions;
+  const levels = Object.keys(catalogue.levels);
+  for (const box of [$("bot"), $("level")]) {
+    for (const level of levels) box.add(new Option(level, level));
+    for (const name of catalogue.players) box.add(new Option(name, name));
+    box.value = "medium";
+  }
+  fillOptions();
+  for (const radio of document.querySelectorAll("input[name=mode]")) radio.onchange = showModeFields;
+  showModeFields();
+  $("new-game").onsubmit = async (event) => {
+    event.preventDefault();
+    try { await createGame(); } catch (error) { $("home-error").textContent = error.message; }
+  };
+  $("record-file").onchange = async () => {
+    const file = $("record-file").files[0];
+    if (!file) return;
+    try {
+      const mode = document.querySelector("input[name=mode]:checked").value;
+      const created = await api("/api/games/load", {record: await file.text(), mode,
+        bot: $("bot").value, human_seat: Number($("seat").value), automove: $("automove").checked});
+      openGame(created);
+    } catch (error) { $("home-error").textContent = error.message; }
+  };
+}
+
+function fillOptions() {
+  const box = $("options");
+  box.querySelectorAll("label").forEach((node) => node.remove());
+  const info = catalogue.games[$("game").value];
+  for (const [name, option] of Object.entries(info.options)) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.name = name;
+    input.dataset.option = name;
+    input.dataset.default = String(option.default);
+    input.value = option.default === null ? "" : String(option.default);
+    input.title = option.values;
+    input.size = 10;
+    label.append(`${name} `, input, ` (${option.values})`);
+    box.append(label);
+  }
+  $("setup-row").hidden = $("game").value !== "urubugu";
+}
+
+function showModeFields() {
+  const mode = document.querySelector("input[name=mode]:checked").value;
+  $("computer-options").hidden = mode !== "computer";
+}
+
+async function createGame() {
+  const options = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    if (input.value !== input.dataset.default && input.value !== "") options[input.dataset.option] = input.value;
+  }
+  const mode = document.querySelector("input[name=mode]:checked").value;
+  const created = await api("/api/games", {
+    game: $("game").value, options, mode, bot: $("bot").value, automove: $("automove").checked,
+    human_seat: Number($("seat").value), names: [$("name-a").value || "A", $("name-b").value || "B"],
+    setup: $("game").value === "urubugu" && $("setup").checked});
+  openGame(created);
+}
+
+function openGame(created) {
+  localStorage.setItem(`mancalab.token.${created.id}`, created.token);
+  if (created.links.invite) {
+    localStorage.setItem(`mancalab.invite.${created.id}`, location.origin + created.links.invite);
+  }
+  history.pushState({}, "", created.links.play);
+  gameId = created.id;
+  token = created.token;
+  startGame();
+}
+
+// ----- a game: live over a websocket ------------------------------------------------------
+function startGame() {
+  $("home").hidden = true;
+  $("play").hidden = false;
+  token = params.get("token") || token || localStorage.getItem(`mancalab.token.${gameId}`);
+  if (token) localStorage.setItem(`mancalab.token.${gameId}`, token);
+  $("download").href = `/api/games/${gameId}/record`;
+  connect(0);
+}
+
+function connect(attempt) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws${query}`);
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") receive(message.state);
+    else if (message.type === "error") showError(message.message);
+  };
+  socket.onopen = () => { attempt = 0; $("status").classList.remove("offline"); };
+  socket.onclose = (event) => {
+    if (event.code === 4404) { showError(event.reason); return; }
+    $("status").textContent = t("reconnecting");
+    $("status").classList.add("offline");
+    setTimeout(() => connect(attempt + 1), Math.min(5000, 250 * 2 ** attempt));
+  };
+}
+
+async function receive(state) {
+  const before = game;
+  game = state;
+  if (before && before.cells && state.started && before.started && state.ply !== before.ply) {
+    await animate(before, state);
+  }
+  if (game === state) render(state);
+}
+
+// Changed holes light up one after another (in the order of the board's cells from the
+// moved hole on), then the new counts stay. The speed menu sets the pace; Skip ends it.
+function animate(before, after) {
+  const pace = Number($("speed").value);
+  if (!pace) return Promise.resolve();
+  const moved = after.moves.length ? after.moves[after.moves.length - 1].move : 0;
+  const size = after.cells.length;
+  const changed = [];
+  for (let k = 0; k < size; k++) {
+    const i = (moved + k) % size;
+    if (before.cells[i] !== after.cells[i]) changed.push(i);
+  }
+  render({...after, cells: before.cells});
+  return new Promise((resolve) => {
+    let step = 0;
+    const tick = () => {
+      if (step >= changed.length) { animation = null; resolve(); return; }
+      const i = changed[step++];
+      const hole = document.querySelector(`[data-cell="${i}"]`);
+      if (hole) {
+        hole.querySelector("text.count").textContent = after.cells[i];
+        hole.classList.add(after.cells[i] > before.cells[i] ? "gain" : "loss");
+      }
+      animation.timer = setTimeout(tick, pace / Math.max(1, changed.length / 4));
+    };
+    animation = {timer: setTimeout(tick, 0), resolve};
+  });
+}
+
+function skipAnimation() {
+  if (!animation) return;
+  clearTimeout(animation.timer);
+  const done = animation.resolve;
+  animation = null;
+  done();
+}
+
+// ----- drawing ----------------------------------------------------------------------------
+function viewer(state) {
+  const own = state.seat === null || state.local ? 0 : state.seat;
+  return flipped ? 1 - own : own;
+}
+
+function mayMove(state) {
+  if (!state.started || state.result || state.thinking || state.seat === null) return false;
+  if (state.local) return true;
+  if (state.mode === "computer") {
+    return state.to_move !== state.bot_seat || state.suggestion !== null;
+  }
+  return state.to_move === state.seat;
+}
+
+function render(state) {
+  drawBoard(state);
+  drawPlayers(state);
+  drawMoves(state);
+  drawSetup(state);
+  drawControls(state);
+}
+
+function drawBoard(state) {
+  const svg = $("board");
+  svg.replaceChildren();
+  const view = viewer(state);
+  let rows = state.grid.map((row) => row.slice());
+  if (view === 1) rows = rows.reverse().map((row) => row.reverse());
+  const size = 64, columns = rows[0].length;
+  svg.setAttribute("viewBox", `0 0 ${columns * size} ${rows.length * size + 24}`);
+  const legal = new Set(mayMove(state) ? state.legal : []);
+  const last = state.moves && state.moves.length ? state.moves[state.moves.length - 1].move : null;
+  rows.forEach((row, r) => row.forEach((cell, c) => {
+    if (cell === null) return;
+    const store = rows.every((other, k) => k === r || other[c] === null) && rows.length > 1;
+    drawHole(svg, state, cell, c * size, store ? 0 : r * size, size, store ? rows.length * size : size,
+             legal.has(cell), cell === last, view);
+  }));
+}
+
+function drawHole(svg, state, cell, x, y, width, height, playable, last, view) {
+  const group = document.createElementNS(SVG, "g");
+  group.dataset.cell = cell;
+  const owner = state.owners[cell];
+  group.setAttribute("class", `hole owner${owner}${playable ? " playable" : ""}${last ? " last" : ""}` +
+    `${state.suggestion === cell ? " suggested" : ""}`);
+  const shape = document.createElementNS(SVG, "rect");
+  shape.setAttribute("x", x + 4); shape.setAttribute("y", y + 4);
+  shape.setAttribute("width", width - 8); shape.setAttribute("height", height - 8);
+  shape.setAttribute("rx", (width - 8) / 2);
+  const count = document.createElementNS(SVG, "text");
+  count.setAttribute("class", "count");
+  count.setAttribute("x", x + width / 2); count.setAttribute("y", y + height / 2 + 7);
+  count.textContent = state.cells[cell];
+  group.append(shape, count);
+  const label = state.labels[view][cell];
+  if (label) {
+    const name = document.createElementNS(SVG, "text");
+    name.setAttribute("class", "label");
+    name.setAttribute("x", x + width / 2); name.setAttribute("y", y + height - 10);
+    name.textContent = label;
+    group.append(name);
+  }
+  const info = t(state.legal.includes(cell) && state.started ? "playable" : "not_playable",
+                 {count: state.cells[cell]});
+  const title = document.createElementNS(SVG, "title");
+  title.textContent = (label ? `${label}: ` : "") + info;
+  group.append(title);
+  group.setAttribute("aria-label", title.textContent);
+  group.addEventListener("mouseenter", () => { $("hover-info").textContent = title.textContent; });
+  if (playable) {
+    group.setAttribute("tabindex", "0");
+    group.setAttribute("role", "button");
+    group.addEventListener("click", () => play(cell));
+    group.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); play(cell); }
+    });
+    group.addEventListener("focus", () => { $("hover-info").textContent = title.textContent; });
+  }
+  svg.append(group);
+}
+
+function drawPlayers(state) {
+  const view = viewer(state);
+  const line = (seat) => {
+    const turn = state.started && !state.result && state.to_move === seat;
+    return `<span class="name${turn ? " turn" : ""}">${escapeHtml(state.names[seat])}</span> ` +
+      `<span class="score">${escapeHtml(t("score", {noun: state.score_noun, score: state.score[seat]}))}</span>`;
+  };
+  $("player-top").innerHTML = line(1 - view);
+  $("player-bottom").innerHTML = line(view);
+  let status;
+  if (!state.started) status = t("waiting_setup");
+  else if (state.result) {
+    status = state.result.kind === "win" ? t("wins", {name: state.names[state.result.winner]})
+      : t(state.result.kind === "draw" ? "draw" : "timeout");
+  } else if (state.thinking) status = t("thinking");
+  else if (state.suggestion !== null && state.suggestion !== undefined) {
+    status = t("suggested", {move: state.suggestion_name});
+  } else if (state.seat !== null && !state.local && state.to_move === state.seat) status = t("your_turn");
+  else status = t("to_move", {name: state.names[state.to_move]});
+  if (state.status) status += ` · ${state.status}`;
+  if (state.seat === null) status += ` · ${t("spectator")}`;
+  if (state.undo_request !== null) {
+    status += " · " + (state.undo_request === state.seat ? t("undo_waiting")
+      : t("undo_asked", {name: state.names[state.undo_request]}));
+  }
+  $("status").textContent = status;
+}
+
+function drawMoves(state) {
+  const list = $("move-list");
+  list.replaceChildren(...state.moves.map((m) => {
+    const item = document.createElement("li");
+    item.textContent = `${"AB"[m.seat]} ${m.name}`;
+    return item;
+  }));
+}
+
+function drawSetup(state) {
+  const panel = $("setup-panel");
+  const seats = state.local ? [0, 1] : [state.seat];
+  const mine = seats.find((s) => s !== null && !state.setup_done[s]);
+  panel.hidden = state.started;
+  if (state.started) return;
+  $("setup-wait").hidden = mine !== undefined;
+  $("setup-done").hidden = mine === undefined;
+  $("setup-default").hidden = mine === undefined;
+  const holes = $("setup-holes");
+  if (mine === undefined) { holes.replaceChildren(); return; }
+  if (holes.dataset.seat !== String(mine)) {
+    holes.dataset.seat = String(mine);
+    holes.replaceChildren(...Array.from({length: 16}, (_, k) => {
+      const input = document.createElement("input");
+      input.type = "number"; input.min = "0"; input.max = "32"; input.value = "2";
+      input.setAttribute("aria-label", `hole ${k + 1}`);
+      input.oninput = updateSetupSum;
+      return input;
+    }));
+    // back row 1..8 left to right above, front row 16..9 below: the player's own view
+    const inputs = [...holes.children];
+    holes.replaceChildren(...inputs.slice(0, 8), ...inputs.slice(8).reverse());
+    holes.inputsInHoleOrder = inputs;
+  }
+  updateSetupSum();
+}
+
+function updateSetupSum() {
+  const inputs = $("setup-holes").inputsInHoleOrder || [];
+  const sum = inputs.reduce((total, input) => total + (Number(input.value) || 0), 0);
+  $("setup-sum").textContent = sum;
+  $("setup-done").disabled = sum !== 32 || inputs.some((i) => !(Number(i.value) >= 0));
+}
+
+function drawControls(state) {
+  const computer = state.mode === "computer";
+  $("switch").hidden = !computer || state.seat === null;
+  $("level-row").hidden = !computer || state.seat === null;
+  $("automove-row").hidden = !computer || state.seat === null;
+  $("undo").hidden = state.seat === null;
+  if (computer) {
+    $("level").value = state.bot;
+    $("game-automove").checked = state.automove;
+  }
+  $("links").hidden = state.mode !== "online" || state.seat === null;
+  $("watch-link").value = `${location.origin}/?game=${state.id}`;
+  // only the creator was given the invite link (it holds the other seat's token)
+  const invite = localStorage.getItem(`mancalab.invite.${state.id}`);
+  $("invite-link").parentElement.hidden = !invite;
+  $("invite-link").value = invite || "";
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+// ----- actions ----------------------------------------------------------------------------
+async function post(path, body = {}) {
+  showError(null);
+  try { return await api(`/api/games/${gameId}/${path}`, {token, ...body}); }
+  catch (error) { showError(error); return null; }
+}
+
+const play = (cell) => post("moves", {move: cell, ply: game.ply});
+
+function wireControls() {
+  $("undo").onclick = () => post("undo");
+  $("switch").onclick = () => post("switch");
+  $("flip").onclick = () => { flipped = !flipped; render(game); };
+  $("skip").onclick = skipAnimation;
+  $("level").onchange = () => post("computer", {bot: $("level").value});
+  $("game-automove").onchange = () => post("computer", {automove: $("game-automove").checked});
+  $("hint").onclick = async () => {
+    const answer = await post("hint", {player: "expert"});
+    if (answer) {
+      const value = answer.value === null || answer.value === undefined ? "?" : Number(answer.value).toFixed(2);
+      $("hover-info").textContent = t("hint_is", {move: answer.name, value});
+    }
+  };
+  $("setup-default").onclick = () => {
+    for (const input of $("setup-holes").inputsInHoleOrder) input.value = "2";
+    updateSetupSum();
+  };
+  $("setup-done").onclick = () => post("setup", {
+    seat: Number($("setup-holes").dataset.seat),
+    setting: $("setup-holes").inputsInHoleOrder.map((input) => Number(input.value))});
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.onclick = async () => {
+      await navigator.clipboard?.writeText($(button.dataset.copy).value).catch(() => {});
+      button.textContent = t("copied");
+    };
+  }
+}
+
+// ----- start ------------------------------------------------------------------------------
+async function main() {
+  catalogue = await api("/api/games");
+  const language = localStorage.getItem("mancalab.language") ||
+    (navigator.language || "en").slice(0, 2);
+  const select = $("language");
+  for (const [code, name] of Object.entries(catalogue.languages)) select.add(new Option(name, code));
+  select.value = catalogue.languages[language] ? language : "en";
+  select.onchange = () => setLanguage(select.value);
+  await setLanguage(select.value);
+  wireControls();
+  if (gameId) startGame(); else { $("home").hidden = false; fillHome(); }
+}
+
+main();

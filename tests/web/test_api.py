@@ -1,0 +1,245 @@
+"""The JSON API with FastAPI's test client: every mode, every bad request, and the store."""
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mancalab.records import GameRecord
+from mancalab.web import create_app
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db):
+    with TestClient(create_app(db)) as test_client:
+        yield test_client
+
+
+def create(client, **body):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def move(client, game, token, cell, ply=None):
+    return client.post(f"/api/games/{game['id']}/moves",
+                       json={"token": token, "move": cell, "ply": ply})
+
+
+def state(client, game, token=None):
+    return client.get(f"/api/games/{game['id']}", params={"token": token} if token else {}).json()
+
+
+def wait_for(client, game, token, predicate, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        view = state(client, game, token)
+        if predicate(view):
+            return view
+        time.sleep(0.05)
+    raise AssertionError(f"timed out; last state {view}")
+
+
+@pytest.mark.parametrize("name", ["gebeta", "urubugu", "gabata", "kalah", "gabata3"])
+def test_every_game_plays_to_the_end_on_one_screen(client, name):
+    game = create(client, game=name, mode="local")
+    token, view = game["token"], game["state"]
+    assert view["grid"] and view["cells"] and view["legal"] and view["seat"] == 0
+    for _ in range(400):
+        if view["result"]:
+            break
+        response = move(client, game, token, view["legal"][0], view["ply"])
+        assert response.status_code == 200, response.text
+        view = response.json()
+    assert len(view["moves"]) == view["ply"]
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert GameRecord.from_text(record).moves == [m["move"] for m in view["moves"]]
+
+
+def test_bad_moves_are_refused_and_change_nothing(client):
+    game = create(client, game="kalah", mode="online")
+    mine, theirs = game["token"], game["links"]["invite"].split("token=")[1]
+    before = state(client, game, mine)
+    illegal = [c for c in range(14) if c not in before["legal"]][0]
+    response = move(client, game, mine, illegal)
+    assert response.status_code == 400 and "not a legal move" in response.json()["detail"]
+    response = move(client, game, theirs, 2)
+    assert response.status_code == 409 and "turn" in response.json()["detail"]
+    response = move(client, game, "not-a-token", 2)
+    assert response.status_code == 403
+    response = move(client, game, None, 2)
+    assert response.status_code == 403
+    response = move(client, game, mine, "9")
+    assert response.status_code == 400 and "pit" in response.json()["detail"]
+    response = move(client, game, mine, 2, ply=5)
+    assert response.status_code == 409 and "reload" in response.json()["detail"]
+    response = client.post(f"/api/games/{game['id']}/moves", json={"token": mine})
+    assert response.status_code == 422
+    assert state(client, game, mine) == before
+
+
+def test_bad_new_games_are_refused(client):
+    for body, words in [({"game": "chess"}, "unknown game"),
+                        ({"game": "kalah", "options": {"pits": 99}}, "pits"),
+                        ({"game": "kalah", "options": {"colour": "red"}}, "colour"),
+                        ({"game": "kalah", "mode": "solo"}, "mode"),
+                        ({"game": "kalah", "mode": "computer", "bot": "nobody"}, "nobody"),
+                        ({"game": "kalah", "setup": True}, "Urubugu"),
+                        ({"game": "kalah", "human_seat": 2}, "seat")]:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 400, body
+        assert words in response.json()["detail"], (body, response.json())
+    assert client.get("/api/games/nothing").status_code == 404
+
+
+def test_form_options_arrive_as_text(client):
+    game = create(client, game="kalah", options={"pits": "4", "seeds": "3",
+                                                 "empty_capture": "false"})
+    assert game["state"]["cells"] == [3, 3, 3, 3, 0, 3, 3, 3, 3, 0]
+    assert game["state"]["options"]["empty_capture"] is False
+
+
+def test_online_seats_belong_to_their_tokens_and_spectators_only_watch(client):
+    game = create(client, game="gebeta", mode="online", names=["Almaz", "Dawit"])
+    first, second = game["token"], game["links"]["invite"].split("token=")[1]
+    assert state(client, game, first)["seat"] == 0
+    assert state(client, game, second)["seat"] == 1
+    assert state(client, game)["seat"] is None
+    view = move(client, game, first, 0, 0).json()
+    assert view["to_move"] == 1
+    assert move(client, game, first, view["legal"][0], 1).status_code == 409
+    assert move(client, game, second, view["legal"][0], 1).status_code == 200
+
+
+def test_online_undo_needs_both_players(client):
+    game = create(client, game="kalah", mode="online")
+    first, second = game["token"], game["links"]["invite"].split("token=")[1]
+    move(client, game, first, 0, 0)  # pit 6 of 4 seeds: no extra turn
+    undo = client.post(f"/api/games/{game['id']}/undo", json={"token": first}).json()
+    assert undo["undo"] == "asked" and undo["state"]["ply"] == 1
+    assert state(client, game)["undo_request"] == 0
+    undo = client.post(f"/api/games/{game['id']}/undo", json={"token": second}).json()
+    assert undo["undo"] == "undone" and undo["state"]["ply"] == 0
+    assert client.post(f"/api/games/{game['id']}/undo", json={}).status_code == 403
+
+
+def test_against_the_computer_it_answers_and_undo_takes_back_both(client):
+    game = create(client, game="kalah", mode="computer", bot="greedy", human_seat=0)
+    token = game["token"]
+    assert game["state"]["names"][1] == "Computer"
+    move(client, game, token, 0, 0)
+    view = wait_for(client, game, token, lambda v: v["to_move"] == 0 and not v["thinking"])
+    assert [m["seat"] for m in view["moves"]][:1] == [0] and view["ply"] >= 2
+    undo = client.post(f"/api/games/{game['id']}/undo", json={"token": token}).json()
+    assert undo["state"]["ply"] == 0
+
+
+def test_the_computer_moves_first_when_the_person_takes_b(client):
+    game = create(client, game="gebeta", mode="computer", bot="greedy", human_seat=1)
+    view = wait_for(client, game, game["token"], lambda v: v["ply"] >= 1 and not v["thinking"])
+    assert view["moves"][0]["seat"] == 0 and view["seat"] == 1
+
+
+def test_show_me_the_computers_move_and_let_me_play_it(client):
+    game = create(client, game="kalah", mode="computer", bot="greedy", automove=False)
+    token = game["token"]
+    move(client, game, token, 0, 0)
+    view = wait_for(client, game, token, lambda v: v.get("suggestion") is not None)
+    other = [c for c in view["legal"] if c != view["suggestion"]][0]
+    assert move(client, game, token, other, 1).status_code == 409
+    view = move(client, game, token, view["suggestion"], 1).json()
+    assert view["ply"] == 2 and view["suggestion"] is None
+
+
+def test_switch_sides_and_level_mid_game(client):
+    game = create(client, game="kalah", mode="computer", bot="greedy")
+    token = game["token"]
+    url = f"/api/games/{game['id']}"
+    view = client.post(f"{url}/computer", json={"token": token, "bot": "random:seed=3"}).json()
+    assert view["bot"] == "random:seed=3"
+    assert client.post(f"{url}/computer", json={"token": token, "bot": "wizard"}).status_code == 400
+    view = client.post(f"{url}/switch", json={"token": token}).json()
+    assert view["seat"] == 1 and view["bot_seat"] == 0 and view["names"][0] == "Computer"
+    view = wait_for(client, game, token, lambda v: v["to_move"] == 1 and not v["thinking"])
+    assert view["ply"] >= 1
+
+
+def test_hint_changes_nothing(client):
+    game = create(client, game="kalah")
+    hint = client.post(f"/api/games/{game['id']}/hint", json={"player": "greedy"}).json()
+    assert hint["move"] in game["state"]["legal"] and hint["name"]
+    assert state(client, game)["ply"] == 0
+
+
+def test_urubugu_both_players_arrange_their_beads(client):
+    game = create(client, game="urubugu", mode="online", setup=True)
+    first, second = game["token"], game["links"]["invite"].split("token=")[1]
+    assert game["state"]["started"] is False
+    url = f"/api/games/{game['id']}/setup"
+    setting = [4, 4, 4, 4, 4, 4, 4, 4] + [0] * 8
+    bad = client.post(url, json={"token": first, "seat": 0, "setting": [2] * 15 + [3]})
+    assert bad.status_code == 400 and "33" in bad.json()["detail"]
+    assert client.post(url, json={"token": second, "seat": 0, "setting": setting}).status_code == 403
+    view = client.post(url, json={"token": first, "seat": 0, "setting": setting}).json()
+    assert view["started"] is False and view["setup_done"] == [True, False]
+    assert move(client, game, first, 24).status_code == 409
+    view = client.post(url, json={"token": second, "seat": 1, "setting": [2] * 16}).json()
+    assert view["started"] is True
+    assert sorted(view["cells"][16:]) == sorted(setting)
+    again = client.post(url, json={"token": second, "seat": 1, "setting": [2] * 16})
+    assert again.status_code == 409
+
+
+def test_a_saved_record_goes_on(client):
+    game = create(client, game="gabata")
+    for ply in range(3):
+        view = move(client, game, game["token"], state(client, game)["legal"][0], ply).json()
+    text = client.get(f"/api/games/{game['id']}/record").text
+    loaded = client.post("/api/games/load", json={"record": text})
+    assert loaded.status_code == 201 and loaded.json()["state"]["cells"] == view["cells"]
+    bad = client.post("/api/games/load", json={"record": '[Variant "gabata"]\n\n9 *\n'})
+    assert bad.status_code == 400 and "line 3" in bad.json()["detail"]
+
+
+def test_every_game_survives_a_restart(db):
+    with TestClient(create_app(db)) as client:
+        game = create(client, game="gebeta", mode="online")
+        first, second = game["token"], game["links"]["invite"].split("token=")[1]
+        for ply in range(6):
+            token = (first, second)[state(client, game)["to_move"]]
+            view = move(client, game, token, state(client, game)["legal"][0], ply).json()
+    with TestClient(create_app(db)) as client:
+        again = state(client, game, second)
+        assert again["cells"] == view["cells"] and again["moves"] == view["moves"]
+        assert again["seat"] == 1
+        token = (first, second)[again["to_move"]]
+        assert move(client, game, token, again["legal"][0], 6).status_code == 200
+
+
+def test_websocket_moves_are_acknowledged_and_spectators_see_them(client):
+    game = create(client, game="kalah", mode="online")
+    first = game["token"]
+    url = f"/api/games/{game['id']}/ws"
+    with client.websocket_connect(url) as watcher, \
+            client.websocket_connect(f"{url}?token={first}") as player:
+        assert watcher.receive_json()["state"]["seat"] is None
+        assert player.receive_json()["state"]["seat"] == 0
+        player.send_json({"type": "move", "move": 0, "ply": 0})
+        assert player.receive_json() == {"type": "ack", "move": 0, "ply": 1}
+        assert watcher.receive_json()["state"]["ply"] == 1
+        assert player.receive_json()["state"]["ply"] == 1  # the player sees it too
+        player.send_text("hello")
+        assert player.receive_json()["type"] == "error"
+        watcher.send_json({"type": "move", "move": 7, "ply": 1})
+        assert "no seat" in watcher.receive_json()["message"]
+
+
+def test_the_api_is_documented(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/moves"} <= set(paths)
+    assert client.get("/").status_code == 200
