@@ -184,7 +184,8 @@ def test_urubugu_both_players_arrange_their_beads(client):
     setting = [4, 4, 4, 4, 4, 4, 4, 4] + [0] * 8
     bad = client.post(url, json={"token": first, "seat": 0, "setting": [2] * 15 + [3]})
     assert bad.status_code == 400 and "33" in bad.json()["detail"]
-    assert client.post(url, json={"token": second, "seat": 0, "setting": setting}).status_code == 403
+    stranger = client.post(url, json={"token": second, "seat": 0, "setting": setting})
+    assert stranger.status_code == 403
     view = client.post(url, json={"token": first, "seat": 0, "setting": setting}).json()
     assert view["started"] is False and view["setup_done"] == [True, False]
     assert move(client, game, first, 24).status_code == 409
