@@ -252,7 +252,9 @@ function drawHole(svg, state, cell, x, y, width, height, playable, last, view) {
   count.setAttribute("x", x + width / 2); count.setAttribute("y", y + height / 2 + 7);
   count.textContent = state.cells[cell];
   group.append(shape, count);
-  const label = state.labels[view][cell];
+  // a seated player reads their own notation; on a shared screen each hole its owner's
+  const reader = state.local || state.seat === null ? owner : view;
+  const label = reader === null ? null : state.labels[reader][cell];
   if (label) {
     const name = document.createElementNS(SVG, "text");
     name.setAttribute("class", "label");

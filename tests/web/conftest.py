@@ -1,0 +1,69 @@
+"""A real server on a free loopback port, and Debian's Chromium driven by Playwright."""
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+ARTIFACTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The mancalab web app served by uvicorn in a thread; yields its base address."""
+    import uvicorn
+
+    from mancalab.web import create_app
+
+    port = free_port()
+    db = tmp_path_factory.mktemp("server") / "games.sqlite3"
+    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium. CI (MANCALAB_BROWSER_TESTS=1) must have it; elsewhere the browser
+    tests are skipped when it is not installed."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        if os.environ.get("MANCALAB_BROWSER_TESTS") == "1":
+            pytest.fail("chromium is not installed (apt-get install chromium)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def context(browser):
+    """A fresh browser profile (its own storage), closed after the test."""
+    opened = browser.new_context(viewport={"width": 1000, "height": 900})
+    yield opened
+    opened.close()

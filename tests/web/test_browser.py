@@ -1,0 +1,163 @@
+"""End to end in a real browser: Debian's Chromium driven by Playwright against the server."""
+
+import json
+import time
+import urllib.request
+
+import pytest
+
+from .conftest import ARTIFACTS
+
+
+def api_state(server, page):
+    game_id = page.evaluate("new URLSearchParams(location.search).get('game')")
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}") as response:
+        return json.load(response)
+
+
+def new_game(page, server, game, mode="local", options=None, bot=None, seat=0, setup=False):
+    page.goto(server)
+    page.select_option("#game", game)
+    for name, value in (options or {}).items():
+        page.fill(f"[data-option={name}]", str(value))
+    page.check(f"input[name=mode][value={mode}]")
+    if bot:
+        page.select_option("#bot", bot)
+    page.select_option("#seat", str(seat))
+    if setup:
+        page.check("#setup")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#play:not([hidden])")
+    page.select_option("#speed", "0")
+
+
+def playable(page):
+    return [int(c) for c in page.eval_on_selector_all(".hole.playable", "els => els.map(e => "
+                                                                          "e.dataset.cell)")]
+
+
+def wait_until(check, seconds=30, what="the page"):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def moves_shown(page):
+    return page.locator("#move-list li").count()
+
+
+def test_two_players_in_two_browsers_play_a_whole_game_with_a_spectator(server, browser):
+    host, guest, watcher = (browser.new_context() for _ in range(3))
+    try:
+        first = host.new_page()
+        new_game(first, server, "kalah", "online", {"pits": 3, "seeds": 2})
+        invite = first.input_value("#invite-link")
+        watch = first.input_value("#watch-link")
+        assert "token=" in invite and "token=" not in watch
+        second = guest.new_page()
+        second.goto(invite)
+        second.select_option("#speed", "0")
+        spectator = watcher.new_page()
+        spectator.goto(watch)
+        wait_until(lambda: "watching" in spectator.inner_text("#status"), what="spectator")
+        assert playable(spectator) == []
+        pages = (first, second)
+        plies = 0
+        while api_state(server, first)["result"] is None:
+            seat = api_state(server, first)["to_move"]
+            holes = wait_until(lambda: playable(pages[seat]), what=f"seat {seat} to move")
+            assert playable(pages[1 - seat]) == []  # the other seat cannot move
+            pages[seat].click(f"[data-cell='{holes[0]}']")
+            plies += 1
+            wait_until(lambda: moves_shown(pages[1 - seat]) == plies, what="the move to arrive")
+        final = api_state(server, first)
+        wait_until(lambda: moves_shown(spectator) == plies, what="the spectator's moves")
+        word = "wins" if final["result"]["kind"] == "win" else "Draw"
+        for page in (first, second, spectator):
+            wait_until(lambda: word in page.inner_text("#status"), what="the result")
+    finally:
+        for opened in (host, guest, watcher):
+            opened.close()
+
+
+def test_a_player_who_reloads_gets_the_seat_back(server, context):
+    page = context.new_page()
+    new_game(page, server, "gebeta", "online")
+    page.goto(page.url.split("&token=")[0])  # the link without the token: storage keeps it
+    page.select_option("#speed", "0")
+    holes = wait_until(lambda: playable(page), what="the seat after the reload")
+    page.click(f"[data-cell='{holes[0]}']")
+    wait_until(lambda: moves_shown(page) == 1, what="the move")
+
+
+def test_against_the_computer_with_switch_and_show_me_its_move(server, context):
+    page = context.new_page()
+    new_game(page, server, "kalah", "computer", bot="easy")
+    holes = wait_until(lambda: playable(page), what="the first move")
+    page.click(f"[data-cell='{holes[-1]}']")
+    wait_until(lambda: api_state(server, page)["to_move"] == 0 and playable(page),
+               what="the computer's answer")
+    assert api_state(server, page)["ply"] >= 2
+    page.uncheck("#game-automove")
+    page.click("#switch")  # now the person is B and it is the computer's (A's) turn
+    wait_until(lambda: page.locator(".hole.suggested").count() == 1, what="the suggestion")
+    assert "play it" in page.inner_text("#status")
+    suggested = page.get_attribute(".hole.suggested", "data-cell")
+    before = api_state(server, page)["ply"]
+    page.click(f"[data-cell='{suggested}']")
+    wait_until(lambda: api_state(server, page)["ply"] > before, what="the computer's move played")
+
+
+def test_urubugu_players_arrange_their_beads_first(server, context):
+    page = context.new_page()
+    new_game(page, server, "urubugu", "local", setup=True)
+    holes = page.locator("#setup-holes input")
+    assert holes.count() == 16
+    holes.nth(0).fill("5")
+    assert page.inner_text("#setup-sum") == "35" and page.is_disabled("#setup-done")
+    page.click("#setup-default")
+    assert page.inner_text("#setup-sum") == "32" and page.is_enabled("#setup-done")
+    holes.nth(0).fill("4")
+    holes.nth(1).fill("0")
+    page.click("#setup-done")  # A's setting
+    wait_until(lambda: not page.is_disabled("#setup-done")
+               and page.locator("#setup-holes").get_attribute("data-seat") == "1",
+               what="B's turn to arrange")
+    page.click("#setup-done")  # B keeps two a hole
+    wait_until(lambda: page.locator("#setup-panel").is_hidden(), what="the game to start")
+    state = api_state(server, page)
+    assert state["started"] and sum(state["cells"]) == 64 and 4 in state["cells"]
+
+
+def test_the_language_can_be_changed_and_is_remembered(server, context):
+    page = context.new_page()
+    page.goto(server)
+    page.select_option("#language", "fr")
+    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
+               what="French")
+    page.reload()
+    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
+               what="French after a reload")
+    page.select_option("#language", "am")
+    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "ጀምር", what="Amharic")
+
+
+@pytest.mark.parametrize("game", ["gebeta", "urubugu", "gabata", "kalah", "gabata3"])
+def test_every_board_is_drawn_and_playable_with_the_keyboard(server, context, game):
+    page = context.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    new_game(page, server, game, "local")
+    state = api_state(server, page)
+    drawn = page.locator("#board .hole").count()
+    assert drawn == sum(cell is not None for row in state["grid"] for cell in row)
+    first = wait_until(lambda: playable(page), what="a playable hole")
+    assert sorted(first) == sorted(state["legal"])
+    page.focus(f"[data-cell='{first[0]}']")
+    page.keyboard.press("Enter")
+    wait_until(lambda: moves_shown(page) == 1, what="the keyboard move")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{game}.png"), full_page=True)
