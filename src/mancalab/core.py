@@ -127,6 +127,10 @@ class Variant:
         """Bits for each board slot but the status, to pack a position into machine words."""
         raise NotImplementedError
 
+    # Words of a position key when the game packs its positions itself (Gebeta: one word,
+    # see its pack_key), else None: field by field, as key_widths says.
+    key_words: int | None = None
+
     def non_default_options(self) -> dict[str, Any]:
         return {k: v for k, v in self.options.items() if v != self.option_specs[k].default}
 

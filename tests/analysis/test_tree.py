@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import mancalab
@@ -96,9 +98,33 @@ def test_multiplicity_overflow_is_reported_not_wrapped():
     assert _insert(table, 8, np.uint64(12345), keys, 0, np.uint64(1)) == -1
 
 
-def test_key_layout_fits_gebeta_in_two_words():
-    word_of, shift_of, mask_of, n_words = key_layout(mancalab.variant("gebeta"))
+def test_key_layout_fits_gebeta_in_one_word_and_kalah_field_by_field():
+    assert key_layout(mancalab.variant("gebeta"))[3] == 1
+    word_of, shift_of, mask_of, n_words = key_layout(mancalab.variant("kalah"))
     assert n_words == 2 and len(word_of) == 15
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=0, max_size=150))
+def test_gebeta_one_word_key_round_trips(choices):
+    """Every position of a random game packs into one word and back, and different positions
+    pack differently (the key is the whole position)."""
+    from mancalab.variants.gebeta import pack_key, unpack_key
+    state = mancalab.variant("gebeta").start()
+    keys = np.zeros((1, 1), dtype=np.uint64)
+    seen = {}
+    for choice in choices:
+        if state.is_over:
+            break
+        board = state.board.copy()
+        assert pack_key(board, keys, 0)
+        back = np.zeros_like(board)
+        unpack_key(keys, 0, back)
+        assert back.tolist() == board.tolist()
+        assert seen.setdefault(int(keys[0, 0]), state.cells + (state.to_move,)) == \
+            state.cells + (state.to_move,)
+        legal = state.legal_moves()
+        state = state.play(legal[choice % len(legal)])
 
 
 def test_bad_depth():

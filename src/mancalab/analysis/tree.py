@@ -31,6 +31,7 @@ from numba import get_num_threads, njit, prange, set_num_threads
 from .. import kernels, movemask
 from ..core import MancalabError, Variant
 from ..prefetch import prefetch_row
+from ..variants import gebeta
 from ..variants import variant as make_variant
 
 # Totals slots, in the order of the reference file's columns where possible.
@@ -75,7 +76,8 @@ class TreeOverflowError(MancalabError):
 # ----- packing positions into words -------------------------------------------------
 
 def key_layout(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """For every board slot but the status: its word, its shift and its mask; the word count."""
+    """For every board slot but the status: its word, its shift and its mask; the word count
+    (the game's own ``key_words`` when it packs its positions itself)."""
     widths = variant.key_widths()
     word_of, shift_of, mask_of = [], [], []
     word, used = 0, 0
@@ -87,15 +89,17 @@ def key_layout(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, in
         mask_of.append((1 << width) - 1)
         used += width
     return (np.array(word_of, dtype=np.int64), np.array(shift_of, dtype=np.uint64),
-            np.array(mask_of, dtype=np.uint64), word + 1)
+            np.array(mask_of, dtype=np.uint64), variant.key_words or word + 1)
 
 
 # Keys are passed as (array, row) rather than as a row view throughout: in parallel code a
 # view counts references on the shared array from every thread, which costs more than the work.
 
 @njit(cache=True)
-def _encode(board, word_of, shift_of, mask_of, keys, k):
+def _encode(params, board, word_of, shift_of, mask_of, keys, k):
     """Pack the board into ``keys[k]``; False when a value does not fit its field."""
+    if params[0] == gebeta.GAME_ID:
+        return gebeta.pack_key(board, keys, k)
     for w in range(keys.shape[1]):
         keys[k, w] = 0
     for f in range(word_of.shape[0]):
@@ -107,7 +111,10 @@ def _encode(board, word_of, shift_of, mask_of, keys, k):
 
 
 @njit(cache=True)
-def _decode(keys, k, word_of, shift_of, mask_of, board):
+def _decode(params, keys, k, word_of, shift_of, mask_of, board):
+    if params[0] == gebeta.GAME_ID:
+        gebeta.unpack_key(keys, k, board)
+        return
     for f in range(word_of.shape[0]):
         board[f] = np.int64((keys[k, word_of[f]] >> shift_of[f]) & mask_of[f])
     board[-1] = 0
@@ -172,7 +179,7 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, board_size
             count = parents[row, n_words]
             legal = movemask.NONE
             if count != EMPTY:
-                _decode(parents, row, word_of, shift_of, mask_of, board)
+                _decode(params, parents, row, word_of, shift_of, mask_of, board)
                 legal = kernels.legal_mask(params, board)
             for j in range(max_children):
                 slot = base + j
@@ -194,7 +201,7 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, board_size
                 if replies & (replies - movemask.ONE) != movemask.NONE:
                     add128(lo, hi, AGENCY, count)
                 if keep:
-                    if not _encode(child, word_of, shift_of, mask_of, child_keys, slot):
+                    if not _encode(params, child, word_of, shift_of, mask_of, child_keys, slot):
                         bad_key[0] = 1
                     h = _hash(child_keys, slot, n_words)
                     child_hash[slot] = h
@@ -347,7 +354,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     n_words = layout[3]
     start = game.start()
     key = np.zeros((1, n_words), dtype=np.uint64)
-    if not _encode(start.board, *layout[:3], key, 0):
+    if not _encode(game.params, start.board, *layout[:3], key, 0):
         raise TreeOverflowError("the start position does not fit the position key")
     level_table = _Level.single(key[0])
     if start.is_over:

@@ -104,6 +104,50 @@ def score(params, board, player):
     return board[FAMILIES + player]
 
 
+# ----- a position in one 64-bit word (for the game-tree statistics) ------------------
+# The 48 counters are in the homes or in families of four, so the homes are a composition of
+# at most 48: home i is written as board[i] one-bits and a zero-bit, which takes at most
+# 48 + 11 = 59 bits; A's families go in bits 59..62 and the mover in bit 63. B's families
+# follow from the total. (Field by field the position takes 81 bits, two words.)
+STRING_BITS = 59
+
+
+@njit(cache=True)
+def pack_key(board, keys, k):
+    """Pack the position into ``keys[k, 0]``; False if it does not hold 48 counters."""
+    key = np.uint64(0)
+    at = 0
+    for home in range(HOMES):
+        count = board[home]
+        key |= ((np.uint64(1) << np.uint64(count)) - np.uint64(1)) << np.uint64(at)
+        at += count + 1
+    keys[k, 0] = (key | np.uint64(board[12]) << np.uint64(STRING_BITS)
+                  | np.uint64(board[TO_MOVE]) << np.uint64(63))
+    total = at - HOMES + 4 * (board[12] + board[13])
+    return total == COUNTERS and board[12] < 16
+
+
+@njit(cache=True)
+def unpack_key(keys, k, board):
+    """The position of ``keys[k, 0]`` (the inverse of pack_key), status ONGOING."""
+    key = keys[k, 0]
+    string = key & ((np.uint64(1) << np.uint64(STRING_BITS)) - np.uint64(1))
+    in_homes = 0
+    for home in range(HOMES):
+        count = 0
+        while string & np.uint64(1):
+            count += 1
+            string >>= np.uint64(1)
+        string >>= np.uint64(1)
+        board[home] = count
+        in_homes += count
+    families_a = np.int64((key >> np.uint64(STRING_BITS)) & np.uint64(15))
+    board[12] = families_a
+    board[13] = (COUNTERS - in_homes) // 4 - families_a
+    board[TO_MOVE] = np.int64(key >> np.uint64(63))
+    board[STATUS] = ONGOING
+
+
 @njit(cache=True)
 def settle(params, board):
     """A position given with the mover's row empty was ended by the previous mover."""
@@ -130,6 +174,8 @@ class Gebeta(Variant):
     def key_widths(self) -> list[int]:
         # homes hold at most 48 counters (6 bits), families at most 12 (4 bits), the mover 1 bit
         return [6] * HOMES + [4, 4] + [1]
+
+    key_words = 1  # packed by pack_key, not field by field
 
     def start_cells(self) -> list[int]:
         return [4] * HOMES + [0, 0]
