@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 ONE = np.uint64(1)
 NONE = np.uint64(0)
@@ -31,13 +32,10 @@ def count(mask):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest(mask):
-    """The lowest set cell of a non-empty mask."""
-    cell = 0
-    while (mask >> np.uint64(cell)) & ONE == NONE:
-        cell += 1
-    return cell
+    """The lowest set cell of a non-empty mask (one CPU instruction: count trailing zeros)."""
+    return np.int64(trailing_zeros(np.uint64(mask)))
 
 
 @njit(cache=True)

@@ -23,6 +23,7 @@ from ..core import (
     State,
     Variant,
 )
+from .. import movemask
 from ..movemask import NONE
 from .common import nonempty_pits, pit_sum
 
@@ -134,11 +135,8 @@ def unpack_key(keys, k, board):
     string = key & ((np.uint64(1) << np.uint64(STRING_BITS)) - np.uint64(1))
     in_homes = 0
     for home in range(HOMES):
-        count = 0
-        while string & np.uint64(1):
-            count += 1
-            string >>= np.uint64(1)
-        string >>= np.uint64(1)
+        count = movemask.lowest(~string)  # the run of one-bits before the next zero-bit
+        string >>= np.uint64(count + 1)
         board[home] = count
         in_homes += count
     families_a = np.int64((key >> np.uint64(STRING_BITS)) & np.uint64(15))
