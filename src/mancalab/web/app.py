@@ -127,14 +127,15 @@ class Hub:
             finally:
                 room.thinking = False
             async with self.lock(room.id):
-                if room.version != version:  # undone, switched or changed meanwhile
-                    break
+                if room.version != version:  # switched or changed meanwhile: think again if
+                    continue                 # it is still the computer's turn
                 if room.automove:
                     room.play(self.store, None, move, by_computer=True)
                 else:
                     room.suggestion = move
                     room.version += 1
             await self.broadcast(room)
+        await self.broadcast(room)  # no longer thinking
 
 
 def create_app(db_path: str | Path) -> FastAPI:
