@@ -196,6 +196,17 @@ def test_urubugu_both_players_arrange_their_beads(client):
     assert again.status_code == 409
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_against_the_computer_only_the_person_arranges_beads(client, seat):
+    game = create(client, game="urubugu", mode="computer", bot="greedy", human_seat=seat,
+                  setup=True)
+    assert game["state"]["setup_done"] == [seat == 1, seat == 0]
+    setting = [4] * 8 + [0] * 8
+    view = client.post(f"/api/games/{game['id']}/setup",
+                       json={"token": game["token"], "seat": seat, "setting": setting}).json()
+    assert view["started"] is True
+
+
 def test_a_saved_record_goes_on(client):
     game = create(client, game="gabata")
     for ply in range(3):

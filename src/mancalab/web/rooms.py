@@ -84,7 +84,7 @@ class Room:
         if record is None:
             if setup and variant.name != "urubugu":
                 raise MancalabError("only Urubugu has a setting step before the game")
-            room.setup_done = [not setup, not setup or mode == "computer"]
+            room.setup_done = [not setup, not setup]
             if mode == "computer" and setup:
                 room.setup_done[room.bot_seat] = True  # the computer keeps 2 beads a hole
             room._start_if_set()
