@@ -73,7 +73,10 @@ def test_two_players_in_two_browsers_play_a_whole_game_with_a_spectator(server, 
             assert playable(pages[1 - seat]) == []  # the other seat cannot move
             pages[seat].click(f"[data-cell='{holes[0]}']")
             plies += 1
-            wait_until(lambda: moves_shown(pages[1 - seat]) == plies, what="the move to arrive")
+            # both pages must show the move before the next one: after an extra turn the
+            # mover's page would otherwise still offer the holes of the position before
+            wait_until(lambda: all(moves_shown(page) == plies for page in pages),
+                       what="the move to arrive")
         final = api_state(server, first)
         wait_until(lambda: moves_shown(spectator) == plies, what="the spectator's moves")
         word = "wins" if final["result"]["kind"] == "win" else "Draw"
