@@ -105,6 +105,15 @@ class Hub:
             with contextlib.suppress(Exception):  # a closed socket leaves on its own
                 await socket.send_json({"type": "state", "state": room.view(token)})
 
+    async def change(self, game_id: str, token: str | None, action) -> dict:
+        """Run ``action(room)`` under the room's lock (it stores what it changes), tell the
+        watchers, and answer with the room as ``token`` sees it."""
+        room = self.room(game_id)
+        async with self.lock(game_id):
+            action(room)
+        self.after_change(room)
+        return room.view(token)
+
     def after_change(self, room: Room) -> None:
         """Tell the watchers, and let the computer move if it is its turn."""
         self._spawn(self.broadcast(room))
@@ -192,43 +201,30 @@ def create_app(db_path: str | Path) -> FastAPI:
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
     async def play(game_id: str, body: Move) -> dict:
-        room = hub.room(game_id)
-        async with hub.lock(game_id):
-            room.play(hub.store, body.token, body.move, body.ply)
-        hub.after_change(room)
-        return room.view(body.token)
+        return await hub.change(game_id, body.token,
+                                lambda room: room.play(hub.store, body.token, body.move, body.ply))
 
     @app.post("/api/games/{game_id}/undo", summary="Take back (online: ask, then agree)")
     async def undo(game_id: str, body: Token) -> dict:
-        room = hub.room(game_id)
-        async with hub.lock(game_id):
-            done = room.undo(hub.store, body.token)
-        hub.after_change(room)
-        return {"undo": done, "state": room.view(body.token)}
+        state = await hub.change(game_id, body.token,
+                                 lambda room: room.undo(hub.store, body.token))
+        asked = state["undo_request"] is not None  # online: waiting for the other's consent
+        return {"undo": "asked" if asked else "undone", "state": state}
 
     @app.post("/api/games/{game_id}/switch", summary="Swap sides with the computer")
     async def switch(game_id: str, body: Token) -> dict:
-        room = hub.room(game_id)
-        async with hub.lock(game_id):
-            room.switch(hub.store, body.token)
-        hub.after_change(room)
-        return room.view(body.token)
+        return await hub.change(game_id, body.token,
+                                lambda room: room.switch(hub.store, body.token))
 
     @app.post("/api/games/{game_id}/computer", summary="Change the computer player or automove")
     async def change_bot(game_id: str, body: BotChange) -> dict:
-        room = hub.room(game_id)
-        async with hub.lock(game_id):
-            room.set_bot(hub.store, body.token, body.bot, body.automove)
-        hub.after_change(room)
-        return room.view(body.token)
+        return await hub.change(game_id, body.token, lambda room: room.set_bot(
+            hub.store, body.token, body.bot, body.automove))
 
     @app.post("/api/games/{game_id}/setup", summary="Urubugu: arrange a seat's 32 beads")
     async def setup(game_id: str, body: Setting) -> dict:
-        room = hub.room(game_id)
-        async with hub.lock(game_id):
-            room.set_beads(hub.store, body.token, body.seat, body.setting)
-        hub.after_change(room)
-        return room.view(body.token)
+        return await hub.change(game_id, body.token, lambda room: room.set_beads(
+            hub.store, body.token, body.seat, body.setting))
 
     @app.post("/api/games/{game_id}/hint", summary="The move a player would make here")
     async def hint(game_id: str, body: Hint) -> dict:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..core import IllegalMoveError, MancalabError, State
 from ..players import player as make_player
-from ..players import resolve
+from ..players import Player, resolve
 from ..records import GameRecord, typed_options
 from ..variants import variant as make_variant
 from .store import Store, StoredGame
@@ -56,6 +56,8 @@ class Room:
     created: float = field(default_factory=time.time)
     version: int = 0
     thinking: bool = False
+    player: Player | None = field(default=None, repr=False)  # the computer, made on first use
+    player_spec: str | None = None
 
     # ----- creation and storage ------------------------------------------------------
     @classmethod
@@ -195,8 +197,12 @@ class Room:
         return move
 
     def computer_move(self) -> int:
-        """The computer's choice in the current position (slow: call it off the event loop)."""
-        return make_player(self.bot or "expert", self.game).choose(self.state)
+        """The computer's choice in the current position (slow: call it off the event loop).
+        One player object serves the whole game (alpha-beta keeps its tables and clock),
+        until the level changes."""
+        if self.player is None or self.player_spec != self.bot:
+            self.player, self.player_spec = make_player(self.bot, self.game), self.bot
+        return self.player.choose(self.state)
 
     def hint(self, spec: str) -> dict:
         """What player ``spec`` would play here, with its evaluation; changes nothing."""
@@ -206,9 +212,10 @@ class Room:
         return {"move": move, "name": state.move_name(move), "player": adviser.spec,
                 "value": adviser.last_info.get("value")}
 
-    def undo(self, store: Store, token: str | None) -> str:
+    def undo(self, store: Store, token: str | None) -> None:
         """Take back moves: one in a local game; against the computer back to the person's
-        last turn; online only when both players ask (the first asks, the second agrees)."""
+        last turn; online only when both players ask (the first asks, the second agrees;
+        ``undo_request`` says who asked until then)."""
         self._check_token(token)
         if self.thinking:
             raise ConflictError("wait for the computer's move")
@@ -220,8 +227,9 @@ class Room:
                 self.undo_request = seat
                 self.save(store)
                 self.version += 1
-                return "asked"
+                return
             self.undo_request = None
+            self.save(store)
             keep = self.ply - 1
         elif self.mode == "computer":
             keep = self.ply - 1
@@ -236,9 +244,7 @@ class Room:
         del self.record.moves[keep:]
         del self.record.states[keep + 1:]
         self.suggestion = None
-        self.save(store)
         self.version += 1
-        return "undone"
 
     def switch(self, store: Store, token: str | None) -> None:
         """The person takes the computer's side and the computer theirs."""

@@ -39,7 +39,8 @@ class StoredGame:
 
 
 class Store:
-    """SQLite file of every game; one connection, used from the server's event loop."""
+    """SQLite file of every game; one connection, used from the server's event loop. Each
+    change is one statement in autocommit mode, so it is its own durable transaction."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -54,28 +55,20 @@ class Store:
         self.db.close()
 
     def create(self, game: StoredGame) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
-                            (game.id, game.created, game.start_record, json.dumps(game.room)))
+        self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
+                        (game.id, game.created, game.start_record, json.dumps(game.room)))
 
     def save_room(self, game_id: str, room: dict, start_record: str | None) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("UPDATE games SET room = ?, start_record = ? WHERE id = ?",
-                            (json.dumps(room), start_record, game_id))
+        self.db.execute("UPDATE games SET room = ?, start_record = ? WHERE id = ?",
+                        (json.dumps(room), start_record, game_id))
 
     def add_move(self, game_id: str, ply: int, move: int) -> None:
         """Commit move number ``ply`` (0-based); a second move for the same ply fails."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO moves VALUES (?, ?, ?)", (game_id, ply, move))
+        self.db.execute("INSERT INTO moves VALUES (?, ?, ?)", (game_id, ply, move))
 
     def remove_moves_from(self, game_id: str, ply: int) -> None:
         """Undo: forget the moves from number ``ply`` on."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
 
     def load(self, game_id: str) -> StoredGame | None:
         row = self.db.execute("SELECT id, created, start_record, room FROM games WHERE id = ?",
@@ -85,9 +78,3 @@ class Store:
         moves = [m for (m,) in self.db.execute(
             "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
         return StoredGame(row[0], row[1], row[2], json.loads(row[3]), moves)
-
-    def count(self) -> tuple[int, int]:
-        """(games, moves) held."""
-        games = self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        moves = self.db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-        return games, moves
