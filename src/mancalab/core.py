@@ -14,6 +14,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from . import movemask
+from .sowing import Step, new_trace, read_trace
 
 # Status codes stored in board[-1]; numba treats these module globals as constants.
 ONGOING = 0
@@ -54,7 +55,8 @@ class Kernels(NamedTuple):
 
     - ``legal_mask(params, board) -> uint64`` the legal moves, bit ``c`` for the move from
       cell ``c`` (see ``mancalab.movemask``); 0 once the game is over;
-    - ``play(params, board, move)`` plays a legal move in place;
+    - ``play(params, board, move, trace=None)`` plays a legal move in place, noting every
+      change of a cell in ``trace`` when one is given (``mancalab.sowing``);
     - ``score(params, board, player) -> int`` that player's score;
     - ``settle(params, board)`` applies the end rule to a position given directly.
     """
@@ -312,6 +314,21 @@ class State:
 
     def play(self, move: int) -> State:
         """The state after ``move``; raises IllegalMoveError and leaves this state unchanged."""
+        self._check_legal(move)
+        board = self.board
+        self.variant.kernels.play(self.variant.params, board, int(move))
+        return State(self.variant, board)
+
+    def sowing(self, move: int, limit: int = 100_000) -> list[Step] | None:
+        """``move`` step by step, as the rules play it: every lift, seed dropped, capture and
+        store change (``mancalab.sowing.Step``), so a move can be animated or explained.
+        None if it takes more than ``limit`` steps (a relay can go on for thousands)."""
+        self._check_legal(move)
+        trace = new_trace(limit)
+        self.variant.kernels.play(self.variant.params, self.board, int(move), trace)
+        return read_trace(trace, self.variant.n_cells)
+
+    def _check_legal(self, move: int) -> None:
         legal = self.legal_moves()
         if not isinstance(move, (int, np.integer)) or int(move) not in legal:
             if self.is_over:
@@ -320,9 +337,6 @@ class State:
                     and self._board[move] == 0:
                 raise IllegalMoveError(f"move {move} is an empty hole (legal: {legal})")
             raise IllegalMoveError(f"move {move!r} is not legal here (legal: {legal})")
-        board = self.board
-        self.variant.kernels.play(self.variant.params, board, int(move))
-        return State(self.variant, board)
 
     def move_name(self, move: int) -> str:
         return self.variant.move_name(self, move)

@@ -37,19 +37,19 @@ def legal_mask(params, board):
 
 
 @njit(cache=True)
-def play(params, board, move):
-    """Play a legal move in place."""
+def play(params, board, move, trace=None):
+    """Play a legal move in place (noting each change in ``trace``: mancalab.sowing)."""
     game = params[0]
     if game == GEBETA:
-        gebeta.play(params, board, move)
+        gebeta.play(params, board, move, trace)
     elif game == KALAH:
-        kalah.play(params, board, move)
+        kalah.play(params, board, move, trace)
     elif game == GABATA:
-        gabata.play(params, board, move)
+        gabata.play(params, board, move, trace)
     elif game == URUBUGU:
-        urubugu.play(params, board, move)
+        urubugu.play(params, board, move, trace)
     else:
-        gabata3.play(params, board, move)
+        gabata3.play(params, board, move, trace)
 
 
 @njit(cache=True)

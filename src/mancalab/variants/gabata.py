@@ -24,6 +24,7 @@ from ..core import (
     Variant,
 )
 from ..movemask import NONE
+from ..sowing import DROP, LIFT, note
 from .common import lap_guard, nonempty_pits, parse_number, pit_sum, store_grid
 
 GAME_ID = 2  # params[0], see mancalab.kernels
@@ -46,7 +47,7 @@ def _row_sum(board, player):
 
 
 @njit(cache=True)
-def _sow(params, board, pos, mover):
+def _sow(params, board, pos, mover, trace):
     """Relay-sow one turn from ``pos``; the player to move next, or -1 when cut off."""
     own = 6 if mover == 0 else 13
     skip = 13 if mover == 0 else 6
@@ -55,6 +56,7 @@ def _sow(params, board, pos, mover):
         laps += 1
         hand = board[pos]
         board[pos] = 0
+        note(trace, LIFT, board, pos, hand)
         while hand > 0:
             pos += 1
             if pos == skip:
@@ -63,6 +65,7 @@ def _sow(params, board, pos, mover):
                 pos = 0
             board[pos] += 1
             hand -= 1
+            note(trace, DROP, board, pos, hand)
         if pos == own:
             return mover  # extra turn
         if board[pos] == 1:  # an empty pit
@@ -72,8 +75,10 @@ def _sow(params, board, pos, mover):
             if laps == params[P_MAX_LAPS]:
                 return -1
             board[pos] = 0  # carry the marble across and lift the opposite pit
+            note(trace, LIFT, board, pos, 1)
             pos = 12 - pos
             board[pos] += 1
+            note(trace, DROP, board, pos, 0)
         elif laps == params[P_MAX_LAPS]:
             return -1
         # else relay from the non-empty pit ``pos``
@@ -96,9 +101,9 @@ def _pass_rule(board, next_player):
 
 
 @njit(cache=True)
-def play(params, board, move):
-    """Play the legal move ``move`` in place."""
-    next_player = _sow(params, board, move, board[TO_MOVE])
+def play(params, board, move, trace=None):
+    """Play the legal move ``move`` in place (noting each change in ``trace``, see sowing)."""
+    next_player = _sow(params, board, move, board[TO_MOVE], trace)
     if next_player < 0:
         board[STATUS] = TIMEOUT
     else:

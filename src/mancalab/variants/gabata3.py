@@ -37,6 +37,7 @@ from ..core import (
     Variant,
 )
 from ..movemask import NONE, bit
+from ..sowing import BANK, CAPTURE, DROP, LIFT, SET, note
 from .common import flag, lap_guard
 
 GAME_ID = 4  # params[0], see mancalab.kernels
@@ -92,49 +93,59 @@ def _owned_seeds(board, player):
 
 
 @njit(cache=True)
-def _capture(board, h, p):
+def _capture(board, h, p, trace):
     """Take every seed in opponent-owned holes of ``h``'s column (not ``h``) into p's store."""
     take = 0
     for site in range(h % 6, HOLES, 6):
         if site != h and board[OWNER + site] != p:
-            take += board[site]
+            seeds = board[site]
             board[site] = 0
+            if seeds > 0:
+                take += seeds
+                note(trace, CAPTURE, board, site, take)
     board[STORE + p] += take
+    if take > 0:
+        note(trace, BANK, board, STORE + p, 0)
     return take
 
 
 @njit(cache=True)
-def _turn(params, board, h, p):
+def _turn(params, board, h, p, trace):
     """Sow one turn from hole ``h``: 0 the turn passes, 1 p moves again, -1 cut off."""
     route = params[P_ROUTE]
     hand = board[h]
     board[h] = 0
+    note(trace, LIFT, board, h, hand)
     laps = 0
     while True:
         laps += 1
-        for _ in range(hand):
+        for k in range(hand):
             h = NEXT[route, p, h]
             board[h] += 1
+            note(trace, DROP, board, h, hand - k - 1)
         while True:  # judge the hole of the last seed
             if board[h] >= 2:
                 if laps == params[P_MAX_LAPS]:
                     return -1
                 hand = board[h]  # relay
                 board[h] = 0
+                note(trace, LIFT, board, h, hand)
                 break
             if board[OWNER + h] != p and params[P_ANY_EMPTY] == 0:
                 return 0
-            if _capture(board, h, p) == 0:
+            if _capture(board, h, p, trace) == 0:
                 return 0
             if params[P_NEW_TURN] == 1:
                 return 1
             board[h] -= 1  # the capturing seed moves one hole on
+            note(trace, LIFT, board, h, 1)
             h = NEXT[route, p, h]
             board[h] += 1
+            note(trace, DROP, board, h, 0)
 
 
 @njit(cache=True)
-def _race_laps(params, board, at, hand):
+def _race_laps(params, board, at, hand, trace):
     """``race="lap_alternating"``: whole laps in turn, player 0 first; the winner or -1."""
     route = params[P_ROUTE]
     p = 0
@@ -142,24 +153,27 @@ def _race_laps(params, board, at, hand):
     while True:
         laps += 1
         h = at[p]
-        for _ in range(hand[p]):
+        for k in range(hand[p]):
             h = NEXT[route, p, h]
             board[h] += 1
+            note(trace, DROP, board, h, hand[p] - k - 1 + hand[1 - p])
         at[p] = h
         hand[p] = 0
         if board[h] == 1:
-            _sow_out(board, route, 1 - p, at[1 - p], hand[1 - p])
+            _sow_out(board, route, 1 - p, at[1 - p], hand[1 - p], trace)
             return p
         if laps == params[P_MAX_LAPS]:
             board[at[1 - p]] += hand[1 - p]  # the hand in the air goes back
+            note(trace, SET, board, at[1 - p], 0)
             return -1
         hand[p] = board[h]
         board[h] = 0
+        note(trace, LIFT, board, h, hand[0] + hand[1])
         p = 1 - p
 
 
 @njit(cache=True)
-def _race_seeds(params, board, at, hand):
+def _race_seeds(params, board, at, hand, trace):
     """``race="seed_synchronous"``: one seed each per step, player 0 first; the winner or -1."""
     route = params[P_ROUTE]
     laps = 0
@@ -169,29 +183,33 @@ def _race_seeds(params, board, at, hand):
             at[p] = h
             board[h] += 1
             hand[p] -= 1
+            note(trace, DROP, board, h, hand[0] + hand[1])
             if hand[p] > 0:
                 continue
             laps += 1
             if board[h] == 1:
-                _sow_out(board, route, 1 - p, at[1 - p], hand[1 - p])
+                _sow_out(board, route, 1 - p, at[1 - p], hand[1 - p], trace)
                 return p
             if laps == params[P_MAX_LAPS]:
                 board[at[1 - p]] += hand[1 - p]
+                note(trace, SET, board, at[1 - p], 0)
                 return -1
             hand[p] = board[h]
             board[h] = 0
+            note(trace, LIFT, board, h, hand[0] + hand[1])
 
 
 @njit(cache=True)
-def _sow_out(board, route, p, h, hand):
+def _sow_out(board, route, p, h, hand, trace):
     """The race's loser sows the seeds in hand on from ``h``, without relay."""
-    for _ in range(hand):
+    for k in range(hand):
         h = NEXT[route, p, h]
         board[h] += 1
+        note(trace, DROP, board, h, hand - k - 1)
 
 
 @njit(cache=True)
-def _race(params, board):
+def _race(params, board, trace):
     """Run the race of a new round and give the first turn to its winner."""
     if params[P_RACE] == 2:
         board[TO_MOVE] = 0
@@ -201,11 +219,13 @@ def _race(params, board):
     at = np.array([ROUTE[route, 0, 0], ROUTE[route, 1, 0]])
     hand = np.array([board[at[0]], board[at[1]]])
     board[at[0]] = 0
+    note(trace, LIFT, board, at[0], hand[0])
     board[at[1]] = 0
+    note(trace, LIFT, board, at[1], hand[0] + hand[1])
     if params[P_RACE] == 0:
-        winner = _race_laps(params, board, at, hand)
+        winner = _race_laps(params, board, at, hand, trace)
     else:
-        winner = _race_seeds(params, board, at, hand)
+        winner = _race_seeds(params, board, at, hand, trace)
     if winner < 0:
         board[STATUS] = TIMEOUT
     else:
@@ -230,7 +250,7 @@ def _decide(board):
 
 
 @njit(cache=True)
-def _reload(params, board):
+def _reload(params, board, trace):
     """End of a round: decide the game, or share 3 seeds a hole along the routes."""
     t0, t1 = board[STORE], board[STORE + 1]
     if params[P_SINGLE_ROUND] == 1 or t0 <= 1 or t1 <= 1:
@@ -244,6 +264,8 @@ def _reload(params, board):
     elif remainder == 1:
         board[STORE + a] -= 1
         board[STORE + 1 - a] += 1
+    note(trace, SET, board, STORE + a, 0)
+    note(trace, SET, board, STORE + 1 - a, 0)
     filled = np.zeros(HOLES, dtype=np.bool_)
     route = params[P_ROUTE]
     for player in (a, 1 - a):
@@ -256,43 +278,51 @@ def _reload(params, board):
                 filled[site] = True
                 board[site] = 3
                 board[OWNER + site] = player
+                note(trace, SET, board, site, 0)
                 holes -= 1
     board[STORE] = 0
+    note(trace, SET, board, STORE, 0)
     board[STORE + 1] = 0
+    note(trace, SET, board, STORE + 1, 0)
     board[ROUND] += 1
-    _race(params, board)
+    _race(params, board, trace)
 
 
 @njit(cache=True)
-def _end_rounds(params, board):
+def _end_rounds(params, board, trace):
     """The round-end check after a turn or a race, repeated while rounds end at once."""
     while board[STATUS] == ONGOING:
         taker = _round_over(params, board)
         if taker < 0:
             return
         for site in range(HOLES):
-            board[STORE + taker] += board[site]
-            board[site] = 0
-        _reload(params, board)
+            seeds = board[site]
+            if seeds > 0:
+                board[site] = 0
+                note(trace, CAPTURE, board, site, seeds)
+                board[STORE + taker] += seeds
+                note(trace, BANK, board, STORE + taker, 0)
+        _reload(params, board, trace)
 
 
 @njit(cache=True)
-def play(params, board, move):
-    """Play the legal move ``move`` in place (and any round end, reload and race it causes)."""
+def play(params, board, move, trace=None):
+    """Play the legal move ``move`` in place (and any round end, reload and race it causes),
+    noting each change in ``trace`` (see mancalab.sowing)."""
     p = board[TO_MOVE]
-    result = _turn(params, board, move, p)
+    result = _turn(params, board, move, p, trace)
     if result < 0:
         board[STATUS] = TIMEOUT
         return
     board[TO_MOVE] = p if result == 1 else 1 - p
-    _end_rounds(params, board)
+    _end_rounds(params, board, trace)
 
 
 @njit(cache=True)
 def begin(params, board):
     """Start a round from a freshly filled board: the race, then the round-end check."""
-    _race(params, board)
-    _end_rounds(params, board)
+    _race(params, board, None)
+    _end_rounds(params, board, None)
 
 
 @njit(cache=True)
@@ -304,7 +334,7 @@ def score(params, board, player):
 @njit(cache=True)
 def settle(params, board):
     """A position given directly whose round is over is ended (and the next one begun)."""
-    _end_rounds(params, board)
+    _end_rounds(params, board, None)
 
 
 def _column_row(text: str) -> int:

@@ -24,6 +24,7 @@ from ..core import (
     Variant,
 )
 from .. import movemask
+from ..sowing import BANK, CAPTURE, DROP, LIFT, note
 from ..movemask import NONE
 from .common import nonempty_pits, pit_sum
 
@@ -47,7 +48,7 @@ def legal_mask(params, board):
 
 
 @njit(cache=True)
-def _sow(params, board, pit, mover):
+def _sow(params, board, pit, mover, trace):
     """Relay-sow from ``pit``; False when the lap limit is passed (a timeout)."""
     laps = 0
     while True:
@@ -56,18 +57,22 @@ def _sow(params, board, pit, mover):
             return False
         seeds = board[pit]
         board[pit] = 0
+        note(trace, LIFT, board, pit, seeds)
         while seeds > 0:
             pit += 1
             if pit == HOMES:
                 pit = 0
             board[pit] += 1
             seeds -= 1
+            note(trace, DROP, board, pit, seeds)
             if board[pit] == 4:  # a family: the mover's if made by the last counter
                 board[pit] = 0
+                note(trace, CAPTURE, board, pit, seeds + 4)  # the family is lifted off
+                owner = mover if seeds == 0 else (1 if pit >= 6 else 0)  # else the row owner's
+                board[FAMILIES + owner] += 1
+                note(trace, BANK, board, FAMILIES + owner, seeds)
                 if seeds == 0:
-                    board[FAMILIES + mover] += 1
                     return True
-                board[FAMILIES + (1 if pit >= 6 else 0)] += 1  # else the row owner's
         if board[pit] == 1:  # the last counter fell into an empty home
             return True
 
@@ -78,23 +83,24 @@ def _row_sum(board, player):
 
 
 @njit(cache=True)
-def _finish(board, player):
+def _finish(board, player, trace):
     """``player`` banks the families left in their row; decide the result."""
     board[FAMILIES + player] += _row_sum(board, player) // 4
+    note(trace, BANK, board, FAMILIES + player, 0)
     a, b = board[FAMILIES], board[FAMILIES + 1]
     board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
 @njit(cache=True)
-def play(params, board, move):
-    """Play the legal move ``move`` in place."""
+def play(params, board, move, trace=None):
+    """Play the legal move ``move`` in place (noting each change in ``trace``, see sowing)."""
     mover = board[TO_MOVE]
-    if not _sow(params, board, move, mover):
+    if not _sow(params, board, move, mover, trace):
         board[STATUS] = TIMEOUT
         return
     opponent = 1 - mover
     if _row_sum(board, opponent) == 0:  # only the opponent's row is checked
-        _finish(board, mover)
+        _finish(board, mover, trace)
     else:
         board[TO_MOVE] = opponent
 
@@ -150,7 +156,7 @@ def unpack_key(keys, k, board):
 def settle(params, board):
     """A position given with the mover's row empty was ended by the previous mover."""
     if board[STATUS] == ONGOING and _row_sum(board, board[TO_MOVE]) == 0:
-        _finish(board, 1 - board[TO_MOVE])
+        _finish(board, 1 - board[TO_MOVE], None)
 
 
 class Gebeta(Variant):

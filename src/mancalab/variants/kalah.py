@@ -29,6 +29,7 @@ from ..core import (
     Variant,
 )
 from ..movemask import NONE
+from ..sowing import BANK, CAPTURE, DROP, LIFT, note
 from .common import flag, nonempty_pits, parse_number, pit_sum, store_grid
 
 GAME_ID = 1  # params[0], see mancalab.kernels
@@ -53,30 +54,35 @@ def _side_sum(board, m, player):
 
 
 @njit(cache=True)
-def _sweep(board, m):
+def _sweep(board, m, trace):
     """Each player banks the seeds left on their own side; the larger store wins."""
     for player in range(2):
         first = player * (m + 1)
         for pit in range(first, first + m):
-            board[first + m] += board[pit]
-            board[pit] = 0
+            seeds = board[pit]
+            if seeds > 0:
+                board[pit] = 0
+                note(trace, CAPTURE, board, pit, seeds)
+                board[first + m] += seeds
+                note(trace, BANK, board, first + m, 0)
     a, b = board[m], board[2 * m + 1]
     board[-1] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
 @njit(cache=True)
-def _apply_end_rule(params, board):
+def _apply_end_rule(params, board, trace):
     m = params[P_PITS]
     if params[P_END_RULE] == 0:  # side_empty: either side empty ends the game
         if _side_sum(board, m, 0) == 0 or _side_sum(board, m, 1) == 0:
-            _sweep(board, m)
+            _sweep(board, m, trace)
     elif _side_sum(board, m, board[-2]) == 0:  # no_move: the player to move is starved
-        _sweep(board, m)
+        _sweep(board, m, trace)
 
 
 @njit(cache=True)
-def play(params, board, move):
-    """Sow one lap from ``move`` (skipping the opponent's store), capture, extra turn, end."""
+def play(params, board, move, trace=None):
+    """Sow one lap from ``move`` (skipping the opponent's store), capture, extra turn, end.
+    Each change is noted in ``trace`` (see mancalab.sowing)."""
     m = params[P_PITS]
     mover = board[-2]
     own = m if mover == 0 else 2 * m + 1
@@ -84,6 +90,7 @@ def play(params, board, move):
     size = 2 * m + 2
     hand = board[move]
     board[move] = 0
+    note(trace, LIFT, board, move, hand)
     pos = move
     while hand > 0:
         pos += 1
@@ -93,16 +100,22 @@ def play(params, board, move):
             continue
         board[pos] += 1
         hand -= 1
+        note(trace, DROP, board, pos, hand)
     if pos != own:
         board[-2] = 1 - mover
         first = mover * (m + 1)
         if first <= pos < first + m and board[pos] == 1:
             opposite = 2 * m - pos
             if params[P_EMPTY_CAPTURE] == 1 or board[opposite] > 0:
-                board[own] += 1 + board[opposite]
+                taken = board[opposite] + 1
+                if taken > 1:  # (with empty_capture the opposite pit may be empty)
+                    board[opposite] = 0
+                    note(trace, CAPTURE, board, opposite, taken - 1)
                 board[pos] = 0
-                board[opposite] = 0
-    _apply_end_rule(params, board)
+                note(trace, CAPTURE, board, pos, taken)
+                board[own] += taken
+                note(trace, BANK, board, own, 0)
+    _apply_end_rule(params, board, trace)
 
 
 @njit(cache=True)
@@ -116,7 +129,7 @@ def score(params, board, player):
 def settle(params, board):
     """A position given directly that already meets the end rule is swept at once."""
     if board[-1] == ONGOING:
-        _apply_end_rule(params, board)
+        _apply_end_rule(params, board, None)
 
 
 @lru_cache(maxsize=1)

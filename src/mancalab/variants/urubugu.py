@@ -26,6 +26,7 @@ from ..core import (
     Variant,
 )
 from ..movemask import NONE, bit
+from ..sowing import CAPTURE, DROP, LIFT, note
 from .common import flag, lap_guard, parse_number
 
 GAME_ID = 3  # params[0], see mancalab.kernels
@@ -94,7 +95,7 @@ def _captures(params, board, p, q, last):
 
 
 @njit(cache=True)
-def _sow(params, board, move, p):
+def _sow(params, board, move, p, trace):
     """The whole turn from cell ``move``; False when lap ``max_laps`` was cut off."""
     q = 1 - p
     played = CELL_HOLE[move]
@@ -102,13 +103,15 @@ def _sow(params, board, move, p):
     start = played
     hand = board[move]
     board[move] = 0
+    note(trace, LIFT, board, move, hand)
     laps = 0
     while True:
         laps += 1
         h = start
-        for _ in range(hand):
+        for k in range(hand):
             h = h % 16 + 1
             board[HOLE_CELL[p, h]] += 1
+            note(trace, DROP, board, HOLE_CELL[p, h], hand - k - 1)
         last = h
         if params[P_WIPEOUT_ENDS] == 1 and _beads(board, q) == 0:
             return True
@@ -118,8 +121,12 @@ def _sow(params, board, move, p):
             front = HOLE_CELL[q, 25 - last]
             back = HOLE_CELL[q, last - 8]
             hand = board[front] + board[back]
-            board[front] = 0
-            board[back] = 0
+            if board[front] > 0:
+                board[front] = 0
+                note(trace, CAPTURE, board, front, hand - board[back])
+            if board[back] > 0:
+                board[back] = 0
+                note(trace, CAPTURE, board, back, hand)
             start = played if params[P_TURN_ORIGIN] == 1 else origin
             continue
         cell = HOLE_CELL[p, last]
@@ -129,6 +136,7 @@ def _sow(params, board, move, p):
             return False
         hand = board[cell]  # relay
         board[cell] = 0
+        note(trace, LIFT, board, cell, hand)
         origin = last
         start = last
 
@@ -141,10 +149,10 @@ def _end_if_stuck(params, board):
 
 
 @njit(cache=True)
-def play(params, board, move):
-    """Play the legal move ``move`` in place."""
+def play(params, board, move, trace=None):
+    """Play the legal move ``move`` in place (noting each change in ``trace``, see sowing)."""
     p = board[TO_MOVE]
-    if not _sow(params, board, move, p):
+    if not _sow(params, board, move, p, trace):
         if _beads(board, 1 - p) == 0:  # cut off, but the opponent is already wiped out
             board[STATUS] = WIN_0 if p == 0 else WIN_1
         else:
