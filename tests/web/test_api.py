@@ -50,12 +50,18 @@ def test_every_game_plays_to_the_end_on_one_screen(client, name):
     game = create(client, game=name, mode="local")
     token, view = game["token"], game["state"]
     assert view["grid"] and view["cells"] and view["legal"] and view["seat"] == 0
+    assert view.get("sowing") is None
     for _ in range(400):
         if view["result"]:
             break
+        before = view["cells"]
         response = move(client, game, token, view["legal"][0], view["ply"])
         assert response.status_code == 200, response.text
         view = response.json()
+        cells = list(before)  # the page replays the move step by step to the new position
+        for kind, cell, count, hand in view["sowing"]:
+            cells[cell] = count
+        assert cells == view["cells"]
     assert len(view["moves"]) == view["ply"]
     record = client.get(f"/api/games/{game['id']}/record").text
     assert GameRecord.from_text(record).moves == [m["move"] for m in view["moves"]]

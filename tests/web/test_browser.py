@@ -164,3 +164,59 @@ def test_every_board_is_drawn_and_playable_with_the_keyboard(server, context, ga
     wait_until(lambda: moves_shown(page) == 1, what="the keyboard move")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{game}.png"), full_page=True)
+
+
+RECORD_STEPS = """() => {
+  const watch = {childList: true, characterData: true, subtree: true};
+  const hand = document.getElementById("hand");
+  window.seen = {hand: [], counts: []};
+  new MutationObserver(() => window.seen.hand.push(hand.textContent)).observe(hand, watch);
+  new MutationObserver((changes) => {
+    for (const change of changes) {  // a count's text replaced: the count element changed
+      const count = change.target.nodeType === 1 ? change.target : change.target.parentElement;
+      if (count.classList.contains("count")) {
+        const cell = Number(count.closest(".hole").dataset.cell);
+        window.seen.counts.push([cell, Number(count.textContent)]);
+      }
+    }
+  }).observe(document.getElementById("board"), watch);
+}"""
+
+
+def test_a_move_is_animated_seed_by_seed_and_can_be_skipped(server, context):
+    page = context.new_page()
+    new_game(page, server, "gebeta", "local")
+    page.select_option("#speed", "80")  # fast: 80 ms a step
+    wait_until(lambda: playable(page), what="the board")
+    page.evaluate(RECORD_STEPS)
+    page.click("[data-cell='0']")  # 31 steps: four laps of relay sowing
+    wait_until(lambda: page.evaluate("document.body.classList.contains('animating')"),
+               what="the animation")
+    wait_until(lambda: not page.evaluate("document.body.classList.contains('animating')"),
+               what="the end of the animation")
+    state = api_state(server, page)
+    steps = state["sowing"]
+    assert len(steps) == 31
+    seen = page.evaluate("window.seen")
+    # the hand as the rules hold it, step after step (an empty hand shows nothing)
+    expected = [f"In hand: {hand}" if hand else "" for _, _, _, hand in steps]
+    collapsed = [text for k, text in enumerate(expected) if k == 0 or text != expected[k - 1]]
+    shown = [text for k, text in enumerate(seen["hand"]) if k == 0 or text != seen["hand"][k - 1]]
+    assert shown == collapsed
+    # every step's count appeared in its hole, in order, before the board settled
+    assert [tuple(c) for c in seen["counts"]][: len(steps)] == [(cell, count)
+                                                               for _, cell, count, _ in steps]
+    drawn = page.eval_on_selector_all(
+        "#board text.count", "els => els.map(e => [e.closest('.hole').dataset.cell, "
+                             "e.textContent])")
+    assert len(drawn) == 12 and all(state["cells"][int(c)] == int(n) for c, n in drawn)
+    # a slow animation ends at once with Skip, showing the position after the move
+    page.select_option("#speed", "450")
+    holes = wait_until(lambda: playable(page), what="B's holes")
+    page.click(f"[data-cell='{holes[0]}']")
+    wait_until(lambda: page.evaluate("document.body.classList.contains('animating')"),
+               what="the second animation")
+    page.click("#skip")
+    assert not page.evaluate("document.body.classList.contains('animating')")
+    wait_until(lambda: moves_shown(page) == 2, what="the move list after Skip")
+    assert page.inner_text("#hand") == ""

@@ -20,6 +20,7 @@ from .store import Store, StoredGame
 
 MODES = ("local", "computer", "online")
 COMPUTER = "Computer"
+SOWING_STEPS = 3000  # a longer move (a relay can go on for thousands) is shown at once
 
 
 class NotAllowedError(MancalabError):
@@ -58,6 +59,7 @@ class Room:
     thinking: bool = False
     player: Player | None = field(default=None, repr=False)  # the computer, made on first use
     player_spec: str | None = None
+    _sowing: tuple = field(default=(None, None), repr=False)  # (last state, its steps)
 
     # ----- creation and storage ------------------------------------------------------
     @classmethod
@@ -308,10 +310,22 @@ class Room:
         moves = [{"move": m, "name": record.variant.move_name(s, m), "seat": s.to_move}
                  for s, m in zip(record.states, record.moves)]
         out.update(self._board_view(state), started=True, moves=moves,
-                   suggestion=self.suggestion,
+                   sowing=self.last_sowing(), suggestion=self.suggestion,
                    suggestion_name=None if self.suggestion is None
                    else state.move_name(self.suggestion))
         return out
+
+    def last_sowing(self) -> list[list] | None:
+        """The last move step by step, [kind, cell, count, hand] each (``State.sowing``), so
+        the page can animate it seed by seed; None before the first move or for a very long
+        move. Worked out once per move, not once per watcher."""
+        record = self.record
+        if record is None or not record.moves:
+            return None
+        if self._sowing[0] is not record.state:
+            steps = record.states[-2].sowing(record.moves[-1], limit=SOWING_STEPS)
+            self._sowing = (record.state, None if steps is None else [list(s) for s in steps])
+        return self._sowing[1]
 
     @staticmethod
     def _board_view(state: State) -> dict:

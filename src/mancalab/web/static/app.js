@@ -11,7 +11,7 @@ let gameId = params.get("game");
 let token = null;
 let socket = null;
 let flipped = false;       // the viewer turned the board by hand
-let animation = null;      // {timer, resolve} of the running animation
+let animation = null;      // {timer, finish} of the running animation
 
 // ----- languages: one JSON file each under /static/i18n ---------------------------------
 function t(key, values = {}) {
@@ -150,50 +150,70 @@ function connect(attempt) {
   };
 }
 
-async function receive(state) {
+// States are shown in the order they arrive: a move's animation ends before the next begins.
+let shown = Promise.resolve();
+function receive(state) {
+  shown = shown.then(() => show(state)).catch((error) => showError(error.message));
+}
+
+async function show(state) {
   const before = game;
   game = state;
-  if (before && before.cells && state.started && before.started && state.ply !== before.ply) {
+  if (before && before.started && state.started && state.ply === before.ply + 1) {
     await animate(before, state);
   }
   if (game === state) render(state);
 }
 
-// Changed holes light up one after another (in the order of the board's cells from the
-// moved hole on), then the new counts stay. The speed menu sets the pace; Skip ends it.
+// The last move as the rules played it (state.sowing, from the server: lift, drop, capture,
+// bank, set; each with the cell's new count and the seeds in hand), one step after another:
+// the hole in play lights up and the hand's count is shown. The speed menu sets the time a
+// step (a long relay goes faster, so a move takes at most MAX_MOVE_MS); Skip ends it.
+// A move too long to send step by step lights the changed holes at once.
+const MAX_MOVE_MS = 15000;
 function animate(before, after) {
   const pace = Number($("speed").value);
   if (!pace) return Promise.resolve();
-  const moved = after.moves.length ? after.moves[after.moves.length - 1].move : 0;
-  const size = after.cells.length;
-  const changed = [];
-  for (let k = 0; k < size; k++) {
-    const i = (moved + k) % size;
-    if (before.cells[i] !== after.cells[i]) changed.push(i);
-  }
-  render({...after, cells: before.cells});
+  const steps = after.sowing || changedHoles(before, after);
+  const delay = Math.max(8, Math.min(pace, MAX_MOVE_MS / Math.max(1, steps.length)));
+  render({...after, cells: before.cells, legal: [], suggestion: null});
+  document.body.classList.add("animating");
   return new Promise((resolve) => {
-    let step = 0;
+    let k = 0, lit = null;
     const tick = () => {
-      if (step >= changed.length) { animation = null; resolve(); return; }
-      const i = changed[step++];
-      const hole = document.querySelector(`[data-cell="${i}"]`);
-      if (hole) {
-        hole.querySelector("text.count").textContent = after.cells[i];
-        hole.classList.add(after.cells[i] > before.cells[i] ? "gain" : "loss");
+      if (lit) lit.classList.remove("step-lift", "step-drop", "step-capture", "step-bank", "step-set");
+      if (k >= steps.length) { finish(); return; }
+      const [kind, cell, count, hand] = steps[k++];
+      lit = document.querySelector(`[data-cell="${cell}"]`);
+      if (lit) {
+        lit.querySelector("text.count").textContent = count;
+        lit.classList.add(`step-${kind}`);
       }
-      animation.timer = setTimeout(tick, pace / Math.max(1, changed.length / 4));
+      $("hand").textContent = hand > 0 ? t("in_hand", {count: hand}) : "";
+      animation.timer = setTimeout(tick, delay);
     };
-    animation = {timer: setTimeout(tick, 0), resolve};
+    const finish = () => {
+      animation = null;
+      $("hand").textContent = "";
+      document.body.classList.remove("animating");
+      resolve();
+    };
+    animation = {timer: setTimeout(tick, 0), finish};
   });
+}
+
+function changedHoles(before, after) {
+  const steps = [];
+  after.cells.forEach((count, cell) => {
+    if (count !== before.cells[cell]) steps.push(["set", cell, count, 0]);
+  });
+  return steps;
 }
 
 function skipAnimation() {
   if (!animation) return;
   clearTimeout(animation.timer);
-  const done = animation.resolve;
-  animation = null;
-  done();
+  animation.finish();
 }
 
 // ----- drawing ----------------------------------------------------------------------------
