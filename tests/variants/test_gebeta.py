@@ -213,3 +213,9 @@ def test_timeout_only_after_50_laps(data, steps):
         t = s.play(m)
         timed_out = t.outcome is not None and t.outcome.kind == "timeout"
         assert timed_out == (_laps_needed(s.cells, m, s.to_move) > 50)
+
+
+def test_the_families_belong_to_their_player_and_have_no_letter():
+    s = g.start()
+    assert [g.cell_owner(s, i) for i in (0, 5, 6, 11, 12, 13)] == [0, 0, 1, 1, 0, 1]
+    assert g.cell_label(s, 0, 12) is None and g.cell_label(s, 1, 13) is None

@@ -210,13 +210,31 @@ def test_a_move_is_animated_seed_by_seed_and_can_be_skipped(server, context):
         "#board text.count", "els => els.map(e => [e.closest('.hole').dataset.cell, "
                              "e.textContent])")
     assert len(drawn) == 12 and all(state["cells"][int(c)] == int(n) for c, n in drawn)
+    # B's hole 6 makes three families on the way (B's, then two of A's): the players' family
+    # counts follow them one by one, A's passing through 1 before it settles at 2
+    page.evaluate("""() => {
+      window.scores = [];
+      const record = () => window.scores.push([...document.querySelectorAll(".player .score")]
+        .map((e) => e.dataset.seat + e.textContent));
+      for (const id of ["player-top", "player-bottom"]) {
+        new MutationObserver(record).observe(document.getElementById(id),
+                                             {childList: true, characterData: true, subtree: true});
+      }
+    }""")
+    wait_until(lambda: 6 in playable(page), what="B's holes")
+    page.click("[data-cell='6']")
+    wait_until(lambda: moves_shown(page) == 2 and not page.evaluate(
+        "document.body.classList.contains('animating')"), what="B's move")
+    seen = [set(line) for line in page.evaluate("window.scores")]
+    assert any("0families: 1" in line for line in seen)
+    assert {"0families: 2", "1families: 1"} <= seen[-1]
     # a slow animation ends at once with Skip, showing the position after the move
     page.select_option("#speed", "450")
-    holes = wait_until(lambda: playable(page), what="B's holes")
+    holes = wait_until(lambda: playable(page), what="A's holes")
     page.click(f"[data-cell='{holes[0]}']")
     wait_until(lambda: page.evaluate("document.body.classList.contains('animating')"),
                what="the second animation")
     page.click("#skip")
     assert not page.evaluate("document.body.classList.contains('animating')")
-    wait_until(lambda: moves_shown(page) == 2, what="the move list after Skip")
+    wait_until(lambda: moves_shown(page) == 3, what="the move list after Skip")
     assert page.inner_text("#hand") == ""

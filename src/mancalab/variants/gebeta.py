@@ -225,9 +225,11 @@ class Gebeta(Variant):
         return [list(range(11, 5, -1)), list(range(0, 6))]
 
     def cell_owner(self, state: State, index: int) -> int | None:
+        if index >= HOMES:  # the families: cells 12 (A) and 13 (B)
+            return index - FAMILIES
         return 0 if index < 6 else 1
 
     def cell_label(self, state: State, viewer: int, index: int) -> str | None:
-        if self.cell_owner(state, index) != viewer:
+        if index >= HOMES or self.cell_owner(state, index) != viewer:
             return None
         return LETTERS[index] if viewer == 0 else LETTERS[11 - index]

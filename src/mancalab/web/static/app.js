@@ -188,6 +188,12 @@ function animate(before, after) {
       if (lit) {
         lit.querySelector("text.count").textContent = count;
         lit.classList.add(`step-${kind}`);
+      } else if (kind === "bank") {  // a count kept beside the board: Gebeta's families
+        const score = document.querySelector(`.score[data-seat="${after.owners[cell]}"]`);
+        if (score) {
+          score.textContent = t("score", {noun: after.score_noun, score: count});
+          score.classList.add("scored");
+        }
       }
       $("hand").textContent = hand > 0 ? t("in_hand", {count: hand}) : "";
       animation.timer = setTimeout(tick, delay);
@@ -306,7 +312,7 @@ function drawPlayers(state) {
   const line = (seat) => {
     const turn = state.started && !state.result && state.to_move === seat;
     return `<span class="name${turn ? " turn" : ""}">${escapeHtml(state.names[seat])}</span> ` +
-      `<span class="score">${escapeHtml(t("score", {noun: state.score_noun, score: state.score[seat]}))}</span>`;
+      `<span class="score" data-seat="${seat}">${escapeHtml(t("score", {noun: state.score_noun, score: state.score[seat]}))}</span>`;
   };
   $("player-top").innerHTML = line(1 - view);
   $("player-bottom").innerHTML = line(view);
