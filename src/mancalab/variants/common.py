@@ -7,6 +7,7 @@ from numba import njit
 
 from ..core import IllegalMoveError, Option
 from ..movemask import NONE, bit
+from ..sowing import BANK, CAPTURE, note
 
 
 @njit(cache=True)
@@ -26,6 +27,17 @@ def pit_sum(board, first, count):
     for pit in range(first, first + count):
         total += board[pit]
     return total
+
+
+@njit(cache=True)
+def bank_hole(board, hole, store, trace):
+    """Move the seeds of ``hole`` into ``store`` (the sweep at the end of a game or round)."""
+    seeds = board[hole]
+    if seeds > 0:
+        board[hole] = 0
+        note(trace, CAPTURE, board, hole, seeds)
+        board[store] += seeds
+        note(trace, BANK, board, store, 0)
 
 
 def parse_number(text: str, low: int, high: int, what: str) -> int:

@@ -38,7 +38,7 @@ from ..core import (
 )
 from ..movemask import NONE, bit
 from ..sowing import BANK, CAPTURE, DROP, LIFT, SET, note
-from .common import flag, lap_guard
+from .common import bank_hole, flag, lap_guard
 
 GAME_ID = 4  # params[0], see mancalab.kernels
 (P_ROUTE, P_RACE, P_ANY_EMPTY, P_NEW_TURN, P_EITHER_ENDS, P_SINGLE_ROUND,
@@ -296,12 +296,7 @@ def _end_rounds(params, board, trace):
         if taker < 0:
             return
         for site in range(HOLES):
-            seeds = board[site]
-            if seeds > 0:
-                board[site] = 0
-                note(trace, CAPTURE, board, site, seeds)
-                board[STORE + taker] += seeds
-                note(trace, BANK, board, STORE + taker, 0)
+            bank_hole(board, site, STORE + taker, trace)
         _reload(params, board, trace)
 
 

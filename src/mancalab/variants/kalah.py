@@ -30,7 +30,7 @@ from ..core import (
 )
 from ..movemask import NONE
 from ..sowing import BANK, CAPTURE, DROP, LIFT, note
-from .common import flag, nonempty_pits, parse_number, pit_sum, store_grid
+from .common import bank_hole, flag, nonempty_pits, parse_number, pit_sum, store_grid
 
 GAME_ID = 1  # params[0], see mancalab.kernels
 P_PITS, P_EMPTY_CAPTURE, P_END_RULE = 1, 2, 3  # params slots
@@ -59,12 +59,7 @@ def _sweep(board, m, trace):
     for player in range(2):
         first = player * (m + 1)
         for pit in range(first, first + m):
-            seeds = board[pit]
-            if seeds > 0:
-                board[pit] = 0
-                note(trace, CAPTURE, board, pit, seeds)
-                board[first + m] += seeds
-                note(trace, BANK, board, first + m, 0)
+            bank_hole(board, pit, first + m, trace)
     a, b = board[m], board[2 * m + 1]
     board[-1] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
