@@ -261,3 +261,11 @@ def test_the_api_is_documented(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/moves"} <= set(paths)
     assert client.get("/").status_code == 200
+
+
+def test_a_move_too_long_to_send_step_by_step_has_no_sowing(client, monkeypatch):
+    from mancalab.web import rooms
+    monkeypatch.setattr(rooms, "SOWING_STEPS", 3)
+    game = create(client, game="kalah", mode="local")
+    view = move(client, game, game["token"], 0).json()  # 4 seeds: 5 steps
+    assert view["sowing"] is None and view["ply"] == 1
