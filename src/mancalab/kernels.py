@@ -37,19 +37,19 @@ def legal_mask(params, board):
 
 
 @njit(cache=True)
-def play(params, board, move, trace=None):
-    """Play a legal move in place (noting each change in ``trace``: mancalab.sowing)."""
+def play(params, board, move):
+    """Play a legal move in place."""
     game = params[0]
     if game == GEBETA:
-        gebeta.play(params, board, move, trace)
+        gebeta.play(params, board, move)
     elif game == KALAH:
-        kalah.play(params, board, move, trace)
+        kalah.play(params, board, move)
     elif game == GABATA:
-        gabata.play(params, board, move, trace)
+        gabata.play(params, board, move)
     elif game == URUBUGU:
-        urubugu.play(params, board, move, trace)
+        urubugu.play(params, board, move)
     else:
-        gabata3.play(params, board, move, trace)
+        gabata3.play(params, board, move)
 
 
 @njit(cache=True)
