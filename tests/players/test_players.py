@@ -22,6 +22,12 @@ def test_spec_strings(spec, name, options):
         assert p.options[key] == value
 
 
+@pytest.mark.parametrize("name", sorted(mancalab.players.PLAYERS))
+def test_every_player_takes_a_seed(name):
+    assert mancalab.player(f"{name}:seed=5").options["seed"] == 5
+    assert mancalab.player(f"{name}:seed=5").spec == f"{name}:seed=5"
+
+
 @pytest.mark.parametrize("spec, words", [
     ("alpha", "unknown player"),
     ("mcts:depth=3", "unknown option 'depth'"),

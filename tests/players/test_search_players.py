@@ -51,7 +51,7 @@ def test_gabata_bot_vector_6_minimum_rule_at_depths_1_and_2():
     s = mancalab.variant("gabata").start()
     for depth in (1, 2):
         values = {m: int(leaf_extreme(s.variant.params, s.play(m).board.copy(), depth - 1, 0,
-                                      True)) for m in s.legal_moves()}
+                                      True, np.array([0, 10**9]))) for m in s.legal_moves()}
         assert min(values, key=values.get) == 2
 
 
@@ -60,6 +60,36 @@ def test_gabata_bot_vector_7():
     assert s.to_move == 1
     assert classic_values(s, 2) == {7: 7, 9: 9, 10: 1, 11: 4, 12: 1}
     assert mancalab.player("classic:level=2").choose(s) == 9
+
+
+def test_classic_time_caps_a_deep_level_with_the_deepest_it_finished():
+    # Urubugu's start at level 8 takes about 20 s uncapped on our machine.
+    s = mancalab.variant("urubugu").start()
+    bot = mancalab.player("classic:level=8,time=0.3")
+    move = bot.choose(s)
+    depth = bot.last_info["depth"]
+    assert bot.last_info["seconds"] < 3 and 2 <= depth < 8
+    assert bot.last_info["values"] == classic_values(s, depth)
+    assert move == max(classic_values(s, depth).items(), key=lambda mv: mv[1])[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("level", [3, -1])
+def test_classic_with_time_to_spare_is_the_original(game, level):
+    s = mancalab.variant(game).start()
+    capped, original = (mancalab.player(f"classic:level={level}{t}") for t in (",time=30", ""))
+    assert capped.choose(s) == original.choose(s)
+    assert capped.last_info["values"] == original.last_info["values"]
+    assert capped.last_info["depth"] == original.last_info["depth"] == (3 if level == 3 else 5)
+
+
+def test_classic_look_ahead_gives_up_when_its_work_runs_out():
+    from mancalab.players.classic import leaf_values
+    s = mancalab.variant("kalah").start()
+    work = np.array([0, 50])
+    assert leaf_values(s, 4, False, work) is None and work[0] == 51
+    work = np.array([0, 10**9])
+    assert leaf_values(s, 4, False, work) == classic_values(s, 4) and work[0] < 10**9
 
 
 def test_classic_level_is_checked():

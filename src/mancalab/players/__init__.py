@@ -75,7 +75,7 @@ def with_time(spec: str, seconds: float, game: str | None = None) -> str:
     time, a game clock or a fixed amount of work already."""
     cls, options = resolve(spec, game)
     fixed = {"time", "clock", "playouts", "depth"} & {k for k, v in options.items() if v != "0"}
-    if "time" not in cls.option_specs or fixed - {"time"} or "time" in parse_spec(spec)[1]:
+    if not cls.thinks_by_clock or fixed - {"time"} or "time" in parse_spec(spec)[1]:
         return spec
     name, own = parse_spec(spec)
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in {**own, "time": seconds}.items())

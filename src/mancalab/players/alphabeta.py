@@ -22,7 +22,7 @@ from numba import njit
 
 from .. import kernels, movemask
 from ..core import DRAW, ONGOING, TIMEOUT, WIN_0, MancalabError, Option, State
-from .base import Player
+from .base import Player, seed_option
 
 WIN = 1_000_000  # a won game's value, plus the final margin
 INFINITY = 10 * WIN
@@ -204,14 +204,14 @@ class AlphaBetaPlayer(Player):
     """Alpha-beta by time (default 1 s a move), by game clock, or to a fixed depth."""
 
     name = "alphabeta"
+    thinks_by_clock = True
     option_specs = {
         "time": Option(1.0, float, lambda v: v > 0, "seconds a move, above 0"),
         "clock": Option(0.0, float, lambda v: v >= 0,
                         "seconds for the whole game (0: use time a move)"),
         "depth": Option(0, int, lambda v: 0 <= v <= MAX_DEPTH,
                         f"a fixed depth 1..{MAX_DEPTH} (0: search by time)"),
-        "seed": Option(None, lambda v: v if v is None else int(v), lambda v: True,
-                       "a whole number (alpha-beta is deterministic; kept for a uniform spec)"),
+        "seed": seed_option("alpha-beta is deterministic; kept for a uniform spec"),
     }
 
     def __init__(self, **options) -> None:

@@ -9,6 +9,12 @@ from typing import Any
 from ..core import MancalabError, Option, State, resolve_options
 
 
+def seed_option(use: str) -> Option:
+    """The ``seed`` option every player takes, so one spec form fits them all."""
+    return Option(None, lambda v: v if v is None else int(v), lambda v: True,
+                  f"a whole number ({use})")
+
+
 def new_seed() -> int:
     """A fresh random seed for a player created without one."""
     return int.from_bytes(os.urandom(4), "little")
@@ -22,6 +28,9 @@ class Player:
 
     name = ""
     option_specs: dict[str, Option] = {}
+    # True for players whose strength is the time they think (mcts, alphabeta): the arena's
+    # --time fills in their time; the classic bot's time only caps its fixed look-ahead.
+    thinks_by_clock = False
 
     def __init__(self, **options: Any) -> None:
         self.options = resolve_options(f"the player {self.name}", self.option_specs, options)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from ..core import State
-from .base import Player
+from .base import Player, seed_option
 
 
 def greedy_values(state: State) -> dict[int, int]:
@@ -26,6 +26,7 @@ def greedy_values(state: State) -> dict[int, int]:
 
 class GreedyPlayer(Player):
     name = "greedy"
+    option_specs = {"seed": seed_option("greedy is deterministic; kept for a uniform spec")}
 
     def choose(self, state: State) -> int:
         started = time.perf_counter()

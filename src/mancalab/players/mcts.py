@@ -19,7 +19,7 @@ from numba import njit
 from ..core import MAX_MOVES, ONGOING, WIN_0, WIN_1, MancalabError, Option, State
 from ..variants.common import bool_option
 from .. import kernels, movemask
-from .base import Player, new_seed
+from .base import Player, new_seed, seed_option
 
 
 # Urubugu and 3-row Gabata have no rule that stops a game from going on for ever, so a playout
@@ -194,6 +194,7 @@ class MCTSPlayer(Player):
     """UCT with random playouts; by time (default 1.5 s a move) or a fixed number of playouts."""
 
     name = "mcts"
+    thinks_by_clock = True
     option_specs = {
         "time": Option(1.5, float, lambda v: v > 0, "seconds a move, above 0"),
         "playouts": Option(0, int, lambda v: v >= 0,
@@ -201,8 +202,7 @@ class MCTSPlayer(Player):
         "exploration": Option(math.sqrt(2), float, lambda v: v >= 0, "a number >= 0"),
         "solver": Option(True, bool_option, lambda v: True,
                          "true or false: prove wins and losses in the tree (MCTS-Solver)"),
-        "seed": Option(None, lambda v: v if v is None else int(v), lambda v: True,
-                       "a whole number"),
+        "seed": seed_option("of the playouts"),
     }
     batch = 256  # iterations between clock checks
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import MancalabError, Option, State
-from .base import Player, new_seed
+from ..core import MancalabError, State
+from .base import Player, new_seed, seed_option
 
 
 class RandomPlayer(Player):
     name = "random"
-    option_specs = {
-        "seed": Option(None, lambda v: v if v is None else int(v), lambda v: True,
-                       "a whole number"),
-    }
+    option_specs = {"seed": seed_option("of the moves")}
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
