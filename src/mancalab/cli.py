@@ -183,7 +183,8 @@ def arena(
     time: Annotated[Optional[float], typer.Option(
         help="seconds a move for players that think by the clock and were given no time")] = None,
     jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
-    seed: Annotated[int, typer.Option(help="seed of the start positions")] = 1,
+    seed: Annotated[int, typer.Option(
+        help="seed of the start positions and of the players given none")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     out: Annotated[Optional[str], typer.Option(help="save every game record to this file")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o",

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from mancalab.analysis import arena
 from mancalab.cli import app
-from mancalab.players import PLAYERS, Player
+from mancalab.players import PLAYERS, Player, parse_spec
 from mancalab.records import GameRecord
 
 
@@ -37,8 +37,20 @@ def test_each_start_is_played_with_both_colours():
     specs = arena.schedule("greedy", "random", "gebeta", {}, 6, seed=3)
     assert [s.a_is_first_player for s in specs] == [True, False] * 3
     assert specs[0].opening == specs[1].opening and specs[0].opening != specs[2].opening
-    assert (specs[0].first, specs[1].first) == ("greedy", "random")
+    assert [parse_spec(s.first)[0] for s in specs[:2]] == ["greedy", "random"]
     assert all(len(s.opening) == arena.OPENING_PLIES for s in specs)
+
+
+def test_the_same_seed_plays_the_same_games():
+    def records(seed, a="random"):
+        return [r.record for r in arena.run(arena.schedule(a, "random", "gabata", {}, 4, seed))]
+
+    assert records(5) == records(5) and records(5) != records(6)
+    seeds = {parse_spec(s.first)[1]["seed"] for s in arena.schedule("random", "mcts", "gabata",
+                                                                        {}, 4, seed=5)}
+    assert len(seeds) == 4  # each game its own
+    specs = arena.schedule("random:seed=9", "crasher", "gabata", {}, 2, seed=5)
+    assert specs[0].first == "random:seed=9" and specs[0].second == "crasher"  # no seed option
 
 
 def test_kalah_starts_from_fairkalah_boards():

@@ -20,6 +20,7 @@ from multiprocessing import get_context
 
 from ..core import MancalabError
 from ..players import player as make_player
+from ..players import with_seed
 from ..records import GameRecord
 from ..variants import variant as make_variant
 from ..variants.kalah import FAIR_BOARDS
@@ -81,14 +82,17 @@ def openings(game: str, options: dict, pairs: int, seed: int) -> Iterator[tuple[
 
 
 def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int) -> list[GameSpec]:
-    """``games`` games in pairs: the same start with A first, then with B first."""
+    """``games`` games in pairs: the same start with A first, then with B first. A player
+    given no seed gets one from ``seed`` and the game, so that the same arena run again plays
+    the same games (except where a player thinks by the clock)."""
     specs = []
-    for i, (opts, opening) in enumerate(openings(game, options, (games + 1) // 2, seed)):
+    for opts, opening in openings(game, options, (games + 1) // 2, seed):
         for a_first in (True, False):
             if len(specs) < games:
-                first, second = (a, b) if a_first else (b, a)
-                specs.append(GameSpec(len(specs) + 1, game, opts, first, second, a_first,
-                                      opening))
+                number = len(specs) + 1
+                first, second = (with_seed(spec, seed * 1_000_003 + 2 * number + side, game)
+                                 for side, spec in enumerate((a, b) if a_first else (b, a)))
+                specs.append(GameSpec(number, game, opts, first, second, a_first, opening))
     return specs
 
 

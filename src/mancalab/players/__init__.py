@@ -81,5 +81,14 @@ def with_time(spec: str, seconds: float, game: str | None = None) -> str:
     return f"{name}:" + ",".join(f"{k}={v}" for k, v in {**own, "time": seconds}.items())
 
 
+def with_seed(spec: str, seed: int, game: str | None = None) -> str:
+    """``spec`` with ``seed``, unless it names one already or its player takes none (all of
+    mancalab's take one; a player of your own may not)."""
+    name, own = parse_spec(spec)
+    if "seed" in own or "seed" not in resolve(spec, game)[0].option_specs:
+        return spec
+    return f"{name}:" + ",".join(f"{k}={v}" for k, v in {**own, "seed": seed}.items())
+
+
 __all__ = ["GAME_LEVELS", "LEVELS", "PLAYERS", "Player", "level_spec", "parse_spec", "player",
-           "resolve", "with_time"]
+           "resolve", "with_seed", "with_time"]
