@@ -58,13 +58,16 @@ class Kernels(NamedTuple):
     - ``play(params, board, move, trace=None)`` plays a legal move in place, noting every
       change of a cell in ``trace`` when one is given (``mancalab.sowing``);
     - ``score(params, board, player) -> int`` that player's score;
-    - ``settle(params, board)`` applies the end rule to a position given directly.
+    - ``settle(params, board)`` applies the end rule to a position given directly;
+    - ``material(params, board, player) -> int`` what players weigh short of the game's end,
+      where that is not the score (``mancalab.kernels.material``); None: the score.
     """
 
     legal_mask: Callable
     play: Callable
     score: Callable
     settle: Callable
+    material: Callable | None = None
 
 
 class Option(NamedTuple):
@@ -229,6 +232,10 @@ class Variant:
         score = self.kernels.score
         return int(score(self.params, board, 0)), int(score(self.params, board, 1))
 
+    def material_of(self, board: np.ndarray) -> tuple[int, int]:
+        material = self.kernels.material or self.kernels.score
+        return int(material(self.params, board, 0)), int(material(self.params, board, 1))
+
     # ----- drawing (mancalab.render) ---------------------------------------------
     score_noun: str = "points"  # what the score counts, e.g. "families"
     move_hint: str = "a move"  # what a person types at the prompt
@@ -299,6 +306,13 @@ class State:
     def score(self) -> tuple[int, int]:
         """The score so far in player order (families, or seeds in store)."""
         return self.variant.score_of(self._board)
+
+    @property
+    def material(self) -> tuple[int, int]:
+        """What each player has short of the game's end, in player order: the score, except in
+        3-row Gabata, where it is the seeds held (store plus own holes), as the stores are
+        emptied at every reload. Players and the arena weigh positions by it."""
+        return self.variant.material_of(self._board)
 
     @property
     def extra(self) -> dict[str, Any]:

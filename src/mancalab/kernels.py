@@ -68,6 +68,16 @@ def score(params, board, player):
 
 
 @njit(cache=True)
+def material(params, board, player):
+    """``player``'s material, what the players weigh short of the game's end: the score, except
+    in 3-row Gabata, whose stores are emptied at every reload: there the seeds held (store plus
+    own holes), which carry from round to round."""
+    if params[0] == GABATA3:
+        return gabata3.holdings(params, board, player)
+    return score(params, board, player)
+
+
+@njit(cache=True)
 def margin(params, board):
     """Player 0's score minus player 1's."""
     return score(params, board, 0) - score(params, board, 1)

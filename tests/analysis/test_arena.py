@@ -81,13 +81,16 @@ def test_a_broken_player_loses_and_the_arena_goes_on(bad, how):
     assert summary.losses == 4 and len(summary.errors) == 4 and bad in summary.errors[0]
 
 
-def test_unending_games_are_adjudicated_by_the_margin():
-    specs = arena.schedule("random", "random", "gabata3", {}, 2, seed=1)
+def test_unending_games_are_adjudicated_by_the_margin_of_seeds_held():
+    specs = arena.schedule("random", "random", "gabata3", {}, 6, seed=1)
     results = arena.run([s.__class__(**{**s.__dict__, "max_plies": 30}) for s in specs])
     assert all(r.how == "adjudicated" and r.plies == 30 for r in results)
     for r in results:
         assert r.score_for_a == (1.0 if r.margin_for_a > 0 else 0.0 if r.margin_for_a < 0
                                  else 0.5)
+        held = GameRecord.from_text(r.record).state.material  # the seeds held, not the stores
+        margin = held[0] - held[1]
+        assert r.margin_for_a == (margin if r.a_is_first_player else -margin)
 
 
 def test_elo_and_its_interval():

@@ -57,6 +57,22 @@ def test_vector_4_round_end_and_reload():
     assert t.extra == {"owner": [0] * 12 + [1] * 6, "round": 2}
 
 
+def test_material_is_the_seeds_held_and_carries_across_a_reload():
+    s = g.state(VECTOR_4)  # player 0 owns A1-F1, D2-F2: 10 + 1 seeds and 20 in store
+    assert s.score == (20, 19) and s.material == (31, 23)
+    t = s.play(5)  # ends the round 35-19 (36-18 after the exchange); the race then moves seeds
+    assert t.score == (0, 0) and t.material == (37, 17)
+    assert mancalab.variant("kalah").start().play(2).material == (1, 0)  # elsewhere the score
+
+
+def test_players_weigh_a_won_round_by_the_seeds_held():
+    # By the stores, ending the round (F1) looks worse than D1 (+0 against +1), as the reload
+    # empties them; by the seeds held it wins the round 37-17.
+    s = g.state(VECTOR_4)
+    for spec in ("greedy", "alphabeta:depth=1", "alphabeta:depth=3"):
+        assert mancalab.player(spec).choose(s) == 5, spec
+
+
 @pytest.mark.parametrize("stores, owner0", [
     ((14, 40), "A1 B1 C1 D1 E1"),
     ((40, 14), "A1 B1 C1 D1 E1 F1 A2 B2 C2 D2 E2 F2 A3"),
@@ -127,4 +143,4 @@ def test_properties(variant, picks):
             break
         assert moves
         s = s.play(moves[pick % len(moves)])
-        assert sum(s.cells) == 54 and min(s.cells) >= 0
+        assert sum(s.cells) == 54 and min(s.cells) >= 0 and sum(s.material) == 54

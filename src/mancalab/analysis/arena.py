@@ -5,7 +5,8 @@ gains from a lucky start. Kalah games start from the FairKalah boards (fair star
 the other games from the standard start after a few random moves (the same moves for both
 colours). A player that raises an error or answers an illegal move loses that game, and the
 arena goes on. Games still going after ``max_plies`` moves (Urubugu and 3-row Gabata have no
-rule that ends every game) are scored by the margin on the board ("adjudicated").
+rule that ends every game) are scored by the margin of material (``State.material``: the
+score, in 3-row Gabata the seeds held) on the board ("adjudicated").
 """
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ def play_game(spec: GameSpec) -> GameResult:
             how, error, loser = "illegal", f"{seats[side].spec} played {move!r}: {exc}", side
             break
     state = record.state
-    margin_first = state.score[0] - state.score[1]
+    # material: the score, but in 3-row Gabata the seeds held, which a game cut off at
+    # max_plies must be judged by (its stores are emptied at every reload)
+    margin_first = state.material[0] - state.material[1]
     if loser is not None:
         first_score = 0.0 if loser == 0 else 1.0
     elif state.outcome is not None and state.outcome.kind == "win":

@@ -1,8 +1,9 @@
 """The alpha-beta player: compiled negamax with iterative deepening, a transposition table,
 move ordering and time management.
 
-- A position is valued for the player to move: the score margin at the search horizon, and at
-  the end of the game the margin plus or minus WIN (a won game beats any margin).
+- A position is valued for the player to move: the score margin at the search horizon
+  (``kernels.material``: in 3-row Gabata the seeds held, which carry across rounds), and at the
+  end of the game the margin plus or minus WIN (a won game beats any margin).
 - Extra turns: when a move leaves the same player to move, the child's value is not negated
   and the window is not flipped (the same player moving again is not a ply for the opponent).
 - Ordering: the transposition table's best move first, then by a history score that grows
@@ -47,7 +48,7 @@ def board_hash(board):
 def evaluate(params, board):
     """The value of a position for the player to move (see the module docstring)."""
     mover = board[-2]
-    margin = kernels.score(params, board, mover) - kernels.score(params, board, 1 - mover)
+    margin = kernels.material(params, board, mover) - kernels.material(params, board, 1 - mover)
     status = board[-1]
     if status == ONGOING or status == TIMEOUT:
         return margin

@@ -1,4 +1,5 @@
-"""The greedy player: one ply, the move that leaves the mover the best score margin.
+"""The greedy player: one ply, the move that leaves the mover the best margin of material
+(``State.material``: the score; in 3-row Gabata the seeds held).
 
 This is the Urubugu program's computer (shared/rules/urubugu.md): there the 64 beads are always
 all on the board, so the best margin is exactly "the move that leaves the opponent the fewest
@@ -15,12 +16,12 @@ from .base import Player, seed_option
 
 
 def greedy_values(state: State) -> dict[int, int]:
-    """For each legal move, in the game's move order: the mover's margin after it."""
+    """For each legal move, in the game's move order: the mover's margin of material after it."""
     mover = state.to_move
     values = {}
     for move in state.legal_moves():
-        score = state.play(move).score
-        values[move] = score[mover] - score[1 - mover]
+        material = state.play(move).material
+        values[move] = material[mover] - material[1 - mover]
     return values
 
 

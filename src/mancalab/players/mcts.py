@@ -23,15 +23,17 @@ from .base import Player, new_seed, seed_option
 
 
 # Urubugu and 3-row Gabata have no rule that stops a game from going on for ever, so a playout
-# stops after this many moves and scores the margin so far (random games are far shorter).
+# stops after this many moves and scores the material margin so far (most random games end
+# sooner; 3-row Gabata's often do not).
 PLAYOUT_PLIES = 1000
 
 
 @njit(cache=True)
 def random_playout(params, board):
-    """Play uniformly random moves to the end of the game (or PLAYOUT_PLIES); player 0's margin."""
+    """Play uniformly random moves to the end of the game (or PLAYOUT_PLIES); player 0's
+    margin of material (the score margin; 3-row Gabata: of seeds held, see kernels.material)."""
     kernels.random_moves(params, board, PLAYOUT_PLIES)
-    return kernels.margin(params, board)
+    return kernels.material(params, board, 0) - kernels.material(params, board, 1)
 
 
 @njit(cache=True)

@@ -327,6 +327,20 @@ def score(params, board, player):
 
 
 @njit(cache=True)
+def holdings(params, board, player):
+    """The seeds ``player`` would hold if the round ended now: store plus own holes.
+
+    The stores are emptied at every reload, so the store margin says nothing about rounds won;
+    the holdings carry over (a reload fills a player's holes with them), which makes them what
+    search weighs (``mancalab.kernels.material``)."""
+    held = board[STORE + player]
+    for site in range(HOLES):
+        if board[OWNER + site] == player:
+            held += board[site]
+    return held
+
+
+@njit(cache=True)
 def settle(params, board):
     """A position given directly whose round is over is ended (and the next one begun)."""
     _end_rounds(params, board, None)
@@ -359,7 +373,7 @@ class Gabata3(Variant):
         "rounds": Option("multi", str, lambda v: v in ROUNDS, " or ".join(ROUNDS)),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, score, settle)
+    kernels = Kernels(legal_mask, play, score, settle, holdings)
 
     def make_params(self) -> np.ndarray:
         o = self.options
