@@ -60,6 +60,7 @@ def test_vector_4_round_end_and_reload():
 def test_material_is_the_seeds_held_and_carries_across_a_reload():
     s = g.state(VECTOR_4)  # player 0 owns A1-F1, D2-F2: 10 + 1 seeds and 20 in store
     assert s.score == (20, 19) and s.material == (31, 23)
+    assert g.status_text(s).startswith("Round 1 · seeds held") and "A 31, B 23" in g.status_text(s)
     t = s.play(5)  # ends the round 35-19 (36-18 after the exchange); the race then moves seeds
     assert t.score == (0, 0) and t.material == (37, 17)
     assert mancalab.variant("kalah").start().play(2).material == (1, 0)  # elsewhere the score

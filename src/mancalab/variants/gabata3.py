@@ -419,7 +419,10 @@ class Gabata3(Variant):
                 f"seeds do not add up: the cells hold {sum(cells)}, must be {SEEDS}")
 
     def status_text(self, state: State) -> str:
-        return f"Round {int(state.board[ROUND])}"
+        held = state.material
+        # the seeds held decide the next round's holes, which the stores alone do not show
+        return f"Round {int(state.board[ROUND])} · seeds held (store + own holes): " \
+               f"A {held[0]}, B {held[1]}"
 
     # ----- notation: board coordinates from player 0's seat, e.g. D2 ---------------
     def move_name(self, state: State, move: int) -> str:
