@@ -84,6 +84,12 @@ def margin(params, board):
 
 
 @njit(cache=True)
+def material_margin(params, board):
+    """Player 0's material minus player 1's."""
+    return material(params, board, 0) - material(params, board, 1)
+
+
+@njit(cache=True)
 def seed_rng(seed):
     """Seed the random numbers of compiled code (numba keeps its own generator)."""
     np.random.seed(seed)

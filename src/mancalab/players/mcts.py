@@ -33,7 +33,7 @@ def random_playout(params, board):
     """Play uniformly random moves to the end of the game (or PLAYOUT_PLIES); player 0's
     margin of material (the score margin; 3-row Gabata: of seeds held, see kernels.material)."""
     kernels.random_moves(params, board, PLAYOUT_PLIES)
-    return kernels.material(params, board, 0) - kernels.material(params, board, 1)
+    return kernels.material_margin(params, board)
 
 
 @njit(cache=True)

@@ -421,8 +421,8 @@ class Gabata3(Variant):
     def status_text(self, state: State) -> str:
         held = state.material
         # the seeds held decide the next round's holes, which the stores alone do not show
-        return f"Round {int(state.board[ROUND])} · seeds held (store + own holes): " \
-               f"A {held[0]}, B {held[1]}"
+        return (f"Round {int(state.board[ROUND])} · seeds held (store + own holes): "
+                f"A {held[0]}, B {held[1]}")
 
     # ----- notation: board coordinates from player 0's seat, e.g. D2 ---------------
     def move_name(self, state: State, move: int) -> str:
