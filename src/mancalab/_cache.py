@@ -35,3 +35,23 @@ def configure_numba_cache() -> None:
     except OSError:
         return  # numba falls back to __pycache__ next to the sources
     numba.config.CACHE_DIR = str(folder)
+
+
+def is_warm() -> bool:
+    """Whether compiled kernels are in the cache already (False on a first start, when
+    compiling the rules takes a while: worth a word on the screen)."""
+    folder = Path(numba.config.CACHE_DIR or Path(__file__).parent)
+    return folder.is_dir() and next(folder.rglob("*.nbi"), None) is not None
+
+
+def warm_up(games: list[str] | None = None, players: bool = True) -> None:
+    """Compile (or load from the cache) the rules of ``games`` (default: all) and, with
+    ``players``, the computer players' searches, so that no first move waits for them."""
+    from .players import alphabeta, classic, mcts
+    from .variants import variant, variants
+
+    for name in games or variants():
+        state = variant(name).start()
+        state.play(state.legal_moves()[0]).material  # noqa: B018 - compiles play and score
+    for module in (alphabeta, mcts, classic) if players else ():
+        module.warm_up()

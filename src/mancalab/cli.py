@@ -6,6 +6,7 @@ exits with status 2; nothing is written.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Annotated, Optional
 
@@ -14,17 +15,22 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ._cache import is_warm, warm_up
 from .core import MancalabError
 from .players import player as make_player
-from .records import GameRecord, typed_options
+from .records import GameRecord, check_name, typed_options
 from .variants import variant as make_variant
 from .variants import variants as variant_names
+from .web.thinking import Limits
 from .terminal import COMPUTER, EndSession, TerminalGame, ask_names, ask_setting, replay
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Play, analyse and solve mancala (sowing) games.")
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
+
+
+MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -60,15 +66,11 @@ def play(
     if a is not None and a == b:
         fail(f"the two players need different names (both are {a!r})")
     try:
-        if load:
-            record = GameRecord.load(load)
-            if record.variant.name != game.strip().lower():
-                fail(f"{load} holds a game of {record.variant.name}, not {game}")
-        else:
-            record = GameRecord.new(make_variant(game, **parse_options(option)))
-        computer = make_player(bot, record.variant.name)
+        a, b = (None if n is None else check_name(n) for n in (a, b))
     except MancalabError as error:
         fail(str(error))
+    with preparing():
+        record, computer = _new_or_loaded(game, load, bot, option)
     try:
         if load:
             names = (a or record.names[0], b or record.names[1])
@@ -87,6 +89,32 @@ def play(
     except KeyboardInterrupt:
         console.print("\nInterrupted; game left unfinished.")
         raise typer.Exit(130)
+
+
+def _new_or_loaded(game: str, load: str | None, bot: str, option: list[str]):
+    """The game record to play (new or loaded) and the computer player; exit 2 if bad."""
+    try:
+        if load:
+            record = GameRecord.load(load)
+            if record.variant.name != game.strip().lower():
+                fail(f"{load} holds a game of {record.variant.name}, not {game}")
+        else:
+            record = GameRecord.new(make_variant(game, **parse_options(option)))
+        warm_up([record.variant.name], players=False)  # the player warmed its own search
+        computer = make_player(bot, record.variant.name)
+    except MancalabError as error:
+        fail(str(error))
+    return record, computer
+
+
+@contextlib.contextmanager
+def preparing():
+    """A spinner with a word while numba compiles the rules on a first start."""
+    if is_warm():
+        yield
+        return
+    with console.status("Preparing the rules (first start only, up to a minute)..."):
+        yield
 
 
 @app.command("replay")
@@ -116,11 +144,11 @@ def tree(
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
     """Exact game-tree statistics level by level, as the Gebeta program's results.csv."""
-    from .analysis.tree import TreeRow, plot as draw_plot, tree_stats, write_csv
+    from .analysis.tree import TreeMemoryError, TreeRow, plot as draw_plot, tree_stats, write_csv
     from .records import check_writable
 
-    if depth < 1:
-        fail(f"--depth must be at least 1, got {depth}")
+    if not 1 <= depth <= MAX_TREE_DEPTH:
+        fail(f"--depth must be 1..{MAX_TREE_DEPTH}, got {depth}")
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
     try:
@@ -152,7 +180,12 @@ def tree(
             progress.update(tasks[row.level], completed=progress.tasks[-1].total,
                             positions=found(row.level, row.positions))
 
-        rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress, on_level=on_level)
+        try:
+            rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress,
+                              on_level=on_level)
+            stopped = None
+        except TreeMemoryError as error:
+            rows, stopped = error.rows, str(error)
     table = Table(title=f"{variant.title}: game tree to level {depth} (cumulative)")
     for column in ("level", "turns", "agency", "agency %", "games", "A wins", "B wins", "draws",
                    "timeouts", "positions", "seconds"):
@@ -163,6 +196,8 @@ def tree(
                       f"{r.a_wins:,}", f"{r.b_wins:,}", f"{r.draws:,}", f"{r.timeouts:,}",
                       "-" if r.positions is None else f"{r.positions:,}", f"{r.seconds:.2f}")
     console.print(table, width=max(console.width, 132))
+    if stopped:
+        fail(stopped)
     try:
         if out:
             write_csv(rows, out)
@@ -278,20 +313,52 @@ def serve(
     port: Annotated[int, typer.Option(help="the port to listen on")] = 8000,
     db: Annotated[Optional[str], typer.Option(
         help="the SQLite file of the games (default: in your data folder)")] = None,
+    max_think: Annotated[float, typer.Option(
+        help="seconds a computer move or a hint may take at most")] = Limits.max_think,
+    searches: Annotated[int, typer.Option(
+        help="computer searches running at once (default: the cores)")] = Limits.searches,
+    create_rate: Annotated[str, typer.Option(
+        help="new games a client may create, e.g. 30/minute")] = Limits.create_rate,
+    hint_rate: Annotated[str, typer.Option(
+        help="hints a client may ask for, e.g. 60/minute")] = Limits.hint_rate,
 ) -> None:
     """Play in the browser: start the web server and print its address."""
+    import math
+    import socket
+
     import uvicorn
+    from limits import parse
 
     from .web import create_app, default_db_path
 
     if not 0 < port < 65536:
         fail(f"--port must be 1..65535, got {port}")
+    if not math.isfinite(max_think):
+        fail(f"--max-think must be a finite number of seconds, got {max_think}")
+    for name, rate in (("--create-rate", create_rate), ("--hint-rate", hint_rate)):
+        try:
+            parse(rate)
+        except ValueError:
+            fail(f"bad {name} {rate!r}: write a count per time, e.g. 30/minute")
+    limits = Limits(max_think=max_think, searches=searches, create_rate=create_rate,
+                    hint_rate=hint_rate)
+    try:
+        limits.check()
+        with socket.create_server((host, port)):  # say a busy port before anything else
+            pass
+    except MancalabError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     path = db or str(default_db_path())
     try:
-        application = create_app(path)
+        application = create_app(path, limits)
     except Exception as error:  # noqa: BLE001 - an unusable database file, said in one line
         fail(f"cannot open the game database {path}: {error}")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    if not is_warm():
+        console.print("Preparing the rules in the background (first start only, up to a "
+                      "minute): the computer's first move waits for it.")
     console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
                   "Ctrl-C stops it.")
     uvicorn.run(application, host=host, port=port, log_level="warning")

@@ -9,6 +9,8 @@ board; the players and the analysis call the kernels on raw boards directly.
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -70,6 +72,40 @@ class Kernels(NamedTuple):
     material: Callable | None = None
 
 
+LARGEST = 10**9  # no option or count mancalab takes is larger; beyond it a typo or an attack
+
+
+class OptionValueError(ValueError):
+    """A converter's refusal that says why (a float for a whole number, an infinite time)."""
+
+
+def whole(value: Any) -> int:
+    """A whole number option, strictly: an int or its text, not a bool or a float (3.7 is
+    refused, not rounded), at most ``LARGEST`` in size."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, str)):
+        raise OptionValueError(f"{value!r} is not a whole number")
+    if isinstance(value, str) and not re.fullmatch(r"\s*[-+]?\d{1,12}\s*", value):
+        raise OptionValueError(f"{value!r} is not a whole number")
+    number = int(value)
+    if abs(number) > LARGEST:
+        raise OptionValueError(f"{number} is too large (at most {LARGEST:,})")
+    return number
+
+
+def real(value: Any) -> float:
+    """A number option (seconds, a constant): an int, a float or its text; finite, at most
+    ``LARGEST`` in size; not a bool."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating,
+                                                         str)):
+        raise OptionValueError(f"{value!r} is not a number")
+    if isinstance(value, str) and len(value) > 40:
+        raise OptionValueError(f"{value[:20]!r}... is not a number")
+    number = float(value)
+    if not math.isfinite(number) or abs(number) > LARGEST:
+        raise OptionValueError(f"{value!r} is not a finite number of at most {LARGEST:,}")
+    return number
+
+
 class Option(NamedTuple):
     """One game option: its default, a converter and a check with a message."""
 
@@ -81,23 +117,34 @@ class Option(NamedTuple):
 
 def resolve_options(owner: str, specs: dict[str, Option], given: dict[str, Any]) -> dict[str, Any]:
     """Check ``given`` against ``specs``; every option resolved, or UnknownOptionError."""
-    unknown = sorted(set(given) - set(specs))
+    unknown = sorted(map(str, set(given) - set(specs)))
     if unknown:
         known = ", ".join(sorted(specs)) or "none"
-        raise UnknownOptionError(f"unknown option {unknown[0]!r} for {owner} (options: {known})")
+        raise UnknownOptionError(
+            f"unknown option {_short(unknown[0])} for {owner} (options: {known})")
     resolved = {}
     for key, spec in specs.items():
         value = given.get(key, spec.default)
+        why = ""
         try:
             value = spec.convert(value)
             ok = spec.check(value)
-        except (TypeError, ValueError):
+        except OptionValueError as error:
+            ok, why = False, f" ({error})"
+        except (TypeError, ValueError, OverflowError):
             ok = False
         if not ok:
+            shown = _short(given.get(key))
             raise UnknownOptionError(
-                f"bad value {given.get(key)!r} for option {key!r} of {owner}: {spec.rule}")
+                f"bad value {shown} for option {key!r} of {owner}: {spec.rule}{why}")
         resolved[key] = value
     return resolved
+
+
+def _short(value: Any, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters, for messages about huge input."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class Variant:
@@ -173,17 +220,18 @@ class Variant:
     def _board(self, cells: Any, to_move: int, extra: dict[str, Any]) -> np.ndarray:
         """A checked kernel board for ``cells``, ``to_move`` and the extra state."""
         try:
-            cells = [int(c) for c in cells]
+            cells = [whole(c) for c in cells]
         except (TypeError, ValueError):
-            raise InvalidPositionError(f"cells must be a list of integers, got {cells!r}") from None
+            raise InvalidPositionError(
+                f"cells must be a list of whole numbers, got {_short(cells)}") from None
         if len(cells) != self.n_cells:
             raise InvalidPositionError(
                 f"{self.name} has {self.n_cells} cells, got {len(cells)}")
         negative = [i for i, c in enumerate(cells) if c < 0]
         if negative:
             raise InvalidPositionError(f"cell {negative[0]} holds a negative count")
-        if to_move not in (0, 1):
-            raise InvalidPositionError(f"to_move must be 0 or 1, got {to_move!r}")
+        if isinstance(to_move, bool) or to_move not in (0, 1):
+            raise InvalidPositionError(f"to_move must be 0 or 1, got {_short(to_move)}")
         unknown = sorted(set(extra) - set(self.extra_names))
         if unknown:
             known = ", ".join(self.extra_names) or "none"

@@ -23,18 +23,48 @@ import datetime as _dt
 import os
 import re
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .core import MancalabError, State, Variant
+from .core import MancalabError, State, Variant, whole
 from .variants import variant as make_variant
 
 RESULTS = ("A", "B", "D", "T", "*")
+NAME_LENGTH = 40
+MAX_RECORD_BYTES = 1 << 20  # a record file larger than this is refused, not read whole
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 
 
 class RecordError(MancalabError):
     """A malformed game record; the message names the line."""
+
+
+def check_name(name: object) -> str:
+    """A player's name, stripped; MancalabError if it is empty, longer than NAME_LENGTH, or
+    holds a control, format or line-break character (a record keeps each header on one line,
+    and a name is shown on every board)."""
+    if not isinstance(name, str):
+        raise MancalabError(f"a player's name must be text, got {type(name).__name__}")
+    text = name.strip()
+    if not text:
+        raise MancalabError("a player's name must not be empty")
+    if len(text) > NAME_LENGTH:
+        raise MancalabError(f"a player's name has at most {NAME_LENGTH} characters, "
+                            f"got {len(text)}")
+    bad = [c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl",
+                                                          "Zp")]
+    if bad:
+        raise MancalabError(f"a player's name must not hold control or line-break characters "
+                            f"(it holds U+{ord(bad[0]):04X})")
+    return text
+
+
+def check_names(names) -> tuple[str, str]:
+    """Two valid names (``check_name``)."""
+    if isinstance(names, str) or len(names) != 2:
+        raise MancalabError(f"give two names, for A and B (got {len(names)})")
+    return check_name(names[0]), check_name(names[1])
 
 
 @dataclass
@@ -115,7 +145,8 @@ class GameRecord:
         headers: dict[str, tuple[int, str]] = {}
         options: dict[str, str] = {}
         move_lines: list[tuple[int, str]] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
+        # split on line feeds only: str.splitlines would also split at U+2028 and the like
+        for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
@@ -153,11 +184,17 @@ class GameRecord:
             extra = {name: headers[name.capitalize()][1]  # the variant reads the text form
                      for name in variant.extra_names if name.capitalize() in headers}
             try:
-                start = variant.state([int(c) for c in cells.split(",")], int(to_move), **extra)
+                start = variant.state(cells.split(","), whole(to_move), **extra)
             except ValueError as error:
                 raise RecordError(f"line {line}: bad start position: {error}") from None
-        record = cls(variant, start, (headers.get("A", (0, "A"))[1], headers.get("B", (0, "B"))[1]),
-                     date=headers.get("Date", (0, "?"))[1])
+        names = []
+        for seat in "AB":
+            line, name = headers.get(seat, (0, seat))
+            try:
+                names.append(check_name(name))
+            except MancalabError as error:
+                raise RecordError(f"line {line}: {error}") from None
+        record = cls(variant, start, (names[0], names[1]), date=headers.get("Date", (0, "?"))[1])
         result, result_line = None, 0
         for line, text in move_lines:
             for token in text.split():
@@ -187,7 +224,12 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike) -> GameRecord:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_RECORD_BYTES + 1)
+            if len(data) > MAX_RECORD_BYTES:
+                raise RecordError(f"{path} is not a game record: it is larger than "
+                                  f"{MAX_RECORD_BYTES // 1024} KiB")
+            text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise RecordError(f"cannot read {path}: {error}") from None
         try:
@@ -227,7 +269,7 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
 
 
 def write_atomic_bytes(path: str | os.PathLike, data: bytes) -> None:
-    target = Path(path)
+    target = _regular_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -239,6 +281,19 @@ def write_atomic_bytes(path: str | os.PathLike, data: bytes) -> None:
         raise
 
 
+def _regular_target(path: str | os.PathLike) -> Path:
+    """The file that writing ``path`` replaces: a symbolic link's target (written through,
+    the link kept); OSError for a folder, a device or another special file, which a write
+    must never replace with a regular file."""
+    target = Path(os.path.realpath(path))
+    if target.exists():
+        if target.is_dir():
+            raise IsADirectoryError(21, "it is a folder", str(path))
+        if not target.is_file():
+            raise OSError(22, "it is not a regular file (a device, pipe or socket)", str(path))
+    return target
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -247,9 +302,7 @@ def _umask() -> int:
 
 def check_writable(path: str | os.PathLike) -> None:
     """Raise OSError now if ``path`` could not be written later (before long work starts)."""
-    target = Path(path)
-    if target.is_dir():
-        raise IsADirectoryError(f"{path} is a folder")
+    target = _regular_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     os.close(fd)
     os.unlink(tmp)

@@ -6,6 +6,7 @@ the session cleanly.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from . import render
 from .core import MancalabError
 from .players import Player
 from .players import player as make_player
-from .records import GameRecord
+from .records import GameRecord, check_name
 
 COMPUTER = "Computer"
 
@@ -36,26 +37,58 @@ class EndSession(Exception):
     """The person asked to stop, or the input ended."""
 
 
+LINE_LENGTH = 200  # the longest line a prompt takes; a longer one is refused, not echoed
+
+
 def ask(console: Console, prompt: str) -> str:
-    try:
-        return console.input(prompt)
-    except EOFError:
-        console.print()
-        raise EndSession("input ended") from None
+    """A line from the person (or a script piped in); '' for a line that is too long."""
+    while True:
+        try:
+            if sys.stdin.isatty():
+                line = console.input(prompt)
+            else:  # piped input: read a bounded line, so a huge one cannot fill the memory
+                console.print(prompt, end="")
+                line = _bounded_line(sys.stdin)
+        except EOFError:
+            console.print()
+            raise EndSession("input ended") from None
+        if len(line) <= LINE_LENGTH:
+            return line
+        console.print(f"[red]That line is too long (at most {LINE_LENGTH} characters).[/red]")
+
+
+def _bounded_line(stream) -> str:
+    """The next line of ``stream`` without its end, or LINE_LENGTH + 1 characters of it when
+    it is longer (the rest of it is skipped); EOFError at the end of the input."""
+    line = stream.readline(LINE_LENGTH + 1)
+    if not line:
+        raise EOFError
+    if len(line) > LINE_LENGTH and not line.endswith("\n"):
+        while (rest := stream.readline(1 << 16)) and not rest.endswith("\n"):
+            pass
+    return line.rstrip("\n")
 
 
 def ask_names(console: Console, a: str | None, b: str | None) -> tuple[str, str]:
     """Ask for the names not given, as the reference program does."""
     hint = f" (enter '{COMPUTER}' for the computer)"
-    if a is None:
-        a = ask(console, f"Name of player A{hint}: ").strip() or "A"
+    a = a if a is not None else _ask_name(console, f"Name of player A{hint}: ", "A")
     if a == COMPUTER:
         hint = ""
     while b is None or b == a:
         if b == a:
             console.print(f"[red]Player B cannot have the same name as player A ({a}).[/red]")
-        b = ask(console, f"Name of player B{hint}: ").strip() or "B"
+        b = _ask_name(console, f"Name of player B{hint}: ", "B")
     return a, b
+
+
+def _ask_name(console: Console, prompt: str, default: str) -> str:
+    """A valid name (``records.check_name``), asked again until one is given."""
+    while True:
+        try:
+            return check_name(ask(console, prompt).strip() or default)
+        except MancalabError as error:
+            console.print(f"[red]{error}[/red]")
 
 
 def ask_setting(console: Console, name: str, player: int) -> list[int] | None:
@@ -175,7 +208,11 @@ class TerminalGame:
             self.console.print(f"[red]{error}[/red]")
             return
         state = self.record.state
-        move = adviser.choose(state)
+        try:
+            move = adviser.choose(state)
+        except Exception as error:  # noqa: BLE001 - a hint that fails must not end the game
+            self.console.print(f"[red]The hint from {adviser.spec} failed: {error}[/red]")
+            return
         value = adviser.last_info.get("value")
         said = "" if value is None else f", evaluation {value:+g} for you"
         self.console.print(f"Hint from {adviser.spec}: [bold]{state.variant.move_name(state, move)}"

@@ -95,11 +95,12 @@ def test_bad_new_games_are_refused(client):
                         ({"game": "kalah", "options": {"colour": "red"}}, "colour"),
                         ({"game": "kalah", "mode": "solo"}, "mode"),
                         ({"game": "kalah", "mode": "computer", "bot": "nobody"}, "nobody"),
-                        ({"game": "kalah", "setup": True}, "Urubugu"),
-                        ({"game": "kalah", "human_seat": 2}, "seat")]:
+                        ({"game": "kalah", "setup": True}, "Urubugu")]:
         response = client.post("/api/games", json=body)
         assert response.status_code == 400, body
         assert words in response.json()["detail"], (body, response.json())
+    response = client.post("/api/games", json={"game": "kalah", "human_seat": 2})
+    assert response.status_code == 422 and "human_seat" in response.text
     assert client.get("/api/games/nothing").status_code == 404
 
 
@@ -177,7 +178,9 @@ def test_switch_sides_and_level_mid_game(client):
 
 def test_hint_changes_nothing(client):
     game = create(client, game="kalah")
-    hint = client.post(f"/api/games/{game['id']}/hint", json={"player": "greedy"}).json()
+    url = f"/api/games/{game['id']}/hint"
+    assert client.post(url, json={"player": "greedy"}).status_code == 403  # a spectator
+    hint = client.post(url, json={"player": "greedy", "token": game["token"]}).json()
     assert hint["move"] in game["state"]["legal"] and hint["name"]
     assert state(client, game)["ply"] == 0
 

@@ -21,6 +21,7 @@ integers.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -71,6 +72,27 @@ class TreeRow(NamedTuple):
 
 class TreeOverflowError(MancalabError):
     """A count that does not fit its integer type (reported, never wrapped silently)."""
+
+
+class TreeMemoryError(MancalabError):
+    """The next level would not fit in memory; ``rows`` holds the levels done before it."""
+
+    def __init__(self, message: str, rows: list) -> None:
+        super().__init__(message)
+        self.rows = rows
+
+
+def available_memory() -> int:
+    """Bytes of memory available to a new allocation (Linux: MemAvailable), else the free
+    physical memory."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 # ----- packing positions into words -------------------------------------------------
@@ -372,6 +394,13 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
             started = time.perf_counter()
             keep = level < depth
             expected = int(level_table.positions * growth) + 16 if keep else 0
+            need = (expected / TARGET_LOAD) * (n_words + 1) * 8 + level_table.nbytes
+            if keep and need > 0.8 * available_memory():
+                raise TreeMemoryError(
+                    f"level {level} would need about {need / 2**30:.1f} GiB of memory (about "
+                    f"{expected:,} positions: the last level grew {growth:.2f} times), more "
+                    f"than the {available_memory() / 2**30:.1f} GiB available here; levels "
+                    f"1..{level - 1} are done", rows)
             level_table, peak = _expand_level(
                 game, layout, level_table, batch, expected, keep, totals_lo, totals_hi,
                 lambda done, total, found, at=level: on_progress and on_progress(at, done, total,

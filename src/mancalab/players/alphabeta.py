@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from .. import kernels, movemask
-from ..core import DRAW, ONGOING, TIMEOUT, WIN_0, MancalabError, Option, State
+from ..core import DRAW, ONGOING, TIMEOUT, WIN_0, MancalabError, Option, State, real, whole
 from .base import Player, seed_option
 
 WIN = 1_000_000  # a won game's value, plus the final margin
@@ -109,7 +109,7 @@ def _table_store(board, depth, value, kind, move, horizon, tt_key, tt_data):
     tt_data[slot, 4] = horizon
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
     """The value of ``root`` for its player to move, searched ``depth`` plies, and the best
     move there (-1 if none was searched); (0, -1) when the node budget ran out.
@@ -207,10 +207,10 @@ class AlphaBetaPlayer(Player):
     name = "alphabeta"
     thinks_by_clock = True
     option_specs = {
-        "time": Option(1.0, float, lambda v: v > 0, "seconds a move, above 0"),
-        "clock": Option(0.0, float, lambda v: v >= 0,
+        "time": Option(1.0, real, lambda v: v > 0, "seconds a move, above 0"),
+        "clock": Option(0.0, real, lambda v: v >= 0,
                         "seconds for the whole game (0: use time a move)"),
-        "depth": Option(0, int, lambda v: 0 <= v <= MAX_DEPTH,
+        "depth": Option(0, whole, lambda v: 0 <= v <= MAX_DEPTH,
                         f"a fixed depth 1..{MAX_DEPTH} (0: search by time)"),
         "seed": seed_option("alpha-beta is deterministic; kept for a uniform spec"),
     }
@@ -220,8 +220,13 @@ class AlphaBetaPlayer(Player):
         self.tt_key = np.zeros(1 << TT_BITS, dtype=np.uint64)
         self.tt_data = np.zeros((1 << TT_BITS, 5), dtype=np.int64)
         self.history = np.zeros(64, dtype=np.int64)
+        self._stats = np.zeros(4, dtype=np.int64)
         self.new_game()
         warm_up()
+
+    def stop(self) -> None:
+        super().stop()
+        self._stats[NODE_LIMIT] = 0  # the search in another thread gives up at its next node
 
     def new_game(self) -> None:
         """Forget the last game: a full clock and an empty transposition table."""
@@ -233,9 +238,10 @@ class AlphaBetaPlayer(Player):
     def budget(self) -> float:
         """Seconds for this move: the time option, or a share of the clock left."""
         if not self.options["clock"]:
-            return self.options["time"]
+            return self.capped(self.options["time"])
         expected_moves_left = max(10, 30 - self.moves_played)
-        return max(0.01, min(self.clock_left / expected_moves_left, self.clock_left / 3))
+        return self.capped(max(0.01, min(self.clock_left / expected_moves_left,
+                                         self.clock_left / 3)))
 
     def choose(self, state: State) -> int:
         legal = state.legal_moves()
@@ -256,15 +262,18 @@ class AlphaBetaPlayer(Player):
 
     def _deepen(self, state: State, started: float, budget: float):
         params, board = state.variant.params, state.board.copy()
-        stats = np.zeros(4, dtype=np.int64)
+        stats = self._stats = np.zeros(4, dtype=np.int64)
         fixed = self.options["depth"]
+        unlimited = fixed and self.cap is None  # a fixed depth searched whatever it costs
         move, value, reached, nodes, rate = -1, 0, 0, 0, 0.0
         self.history //= 4  # old cut-offs count less
         for depth in range(1, (fixed or MAX_DEPTH) + 1):
             elapsed = time.perf_counter() - started
             stats[:] = 0
-            stats[NODE_LIMIT] = (np.iinfo(np.int64).max if fixed or not rate
+            stats[NODE_LIMIT] = (np.iinfo(np.int64).max if unlimited or not rate
                                  else max(1000, int((budget - elapsed) * rate)))
+            if self.stopped:
+                break
             iteration_start = time.perf_counter()
             best_value, best = negamax(params, board, depth, -INFINITY, INFINITY, self.tt_key,
                                        self.tt_data, self.history, stats)
@@ -276,7 +285,7 @@ class AlphaBetaPlayer(Player):
             rate = stats[NODES] / max(spent, 1e-6)
             if not stats[HORIZON]:
                 break  # the whole game tree was searched: the value is exact
-            if not fixed and time.perf_counter() - started + 3 * spent > budget:
+            if not unlimited and time.perf_counter() - started + 3 * spent > budget:
                 break  # the next depth (about 3x longer) would not end in time
         return move, value, reached, nodes
 

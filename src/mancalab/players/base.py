@@ -6,13 +6,13 @@ import os
 import time
 from typing import Any
 
-from ..core import MancalabError, Option, State, resolve_options
+from ..core import MancalabError, Option, State, resolve_options, whole
 
 
 def seed_option(use: str) -> Option:
     """The ``seed`` option every player takes, so one spec form fits them all."""
-    return Option(None, lambda v: v if v is None else int(v), lambda v: True,
-                  f"a whole number ({use})")
+    return Option(None, lambda v: v if v is None else whole(v), lambda v: v is None or v >= 0,
+                  f"a whole number >= 0 ({use})")
 
 
 def new_seed() -> int:
@@ -35,6 +35,24 @@ class Player:
     def __init__(self, **options: Any) -> None:
         self.options = resolve_options(f"the player {self.name}", self.option_specs, options)
         self.last_info: dict[str, Any] = {}
+        # Set by a server (``limit``): no move may take longer, whatever the options say.
+        self.cap: float | None = None
+        self.stopped = False
+
+    def limit(self, seconds: float) -> Player:
+        """Never think longer than ``seconds`` a move (playouts, depths and clocks included)."""
+        self.cap = seconds
+        return self
+
+    def capped(self, seconds: float) -> float:
+        """``seconds``, or the cap if that is shorter."""
+        return seconds if self.cap is None else min(seconds, self.cap)
+
+    def stop(self) -> None:
+        """Ask a ``choose`` running in another thread to end soon (its game was closed or the
+        server stops); the move it returns then is its best so far. Players that think for
+        long check ``stopped``; the rest are quick anyway."""
+        self.stopped = True
 
     @property
     def spec(self) -> str:

@@ -9,13 +9,14 @@ the game's move order (the lowest pit). It plays every mancalab game the same wa
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 from numba import njit
 
 from .. import kernels, movemask
-from ..core import ONGOING, Option, State
+from ..core import ONGOING, Option, State, real, whole
 from .base import Player, seed_option
 
 WEAK_LEVEL, WEAK_DEPTH = -1, 5
@@ -24,7 +25,7 @@ UNLIMITED = np.iinfo(np.int64).max
 FIRST_RATE = 200_000  # moves a second assumed before one is measured (a slow game's relays)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def leaf_extreme(params, root, plies, player, minimize, work):
     """The largest (smallest when ``minimize``) score of ``player`` over the leaves ``plies``
     turns below ``root`` (a finished game is a leaf); -1 when the moves played, counted in
@@ -113,9 +114,9 @@ class ClassicPlayer(Player):
 
     name = "classic"
     option_specs = {
-        "level": Option(4, int, lambda v: v == WEAK_LEVEL or 1 <= v <= 8,
+        "level": Option(4, whole, lambda v: v == WEAK_LEVEL or 1 <= v <= 8,
                         "-1 (the deliberately weak bot) or 1..8 (turns looked ahead)"),
-        "time": Option(0.0, float, lambda v: v >= 0,
+        "time": Option(0.0, real, lambda v: v >= 0,
                        "at most these seconds a move, looking fewer turns ahead if need be "
                        "(0: no limit, as in the original)"),
         "seed": seed_option("the bot is deterministic; kept for a uniform spec"),
@@ -128,6 +129,8 @@ class ClassicPlayer(Player):
     def choose(self, state: State) -> int:
         started = time.perf_counter()
         level, budget = self.options["level"], self.options["time"]
+        if self.cap is not None:
+            budget = self.capped(budget or math.inf)
         if budget:
             values, depth = values_within(state, level, started + budget)
         else:

@@ -16,7 +16,7 @@ import time
 import numpy as np
 from numba import njit
 
-from ..core import MAX_MOVES, ONGOING, WIN_0, WIN_1, MancalabError, Option, State
+from ..core import MAX_MOVES, ONGOING, WIN_0, WIN_1, MancalabError, Option, State, real, whole
 from ..variants.common import bool_option
 from .. import kernels, movemask
 from .base import Player, new_seed, seed_option
@@ -84,7 +84,7 @@ def _prove(node, boards, first_child, n_legal, n_expanded, proven):
         proven[node] = -won
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_iterations(params, boards, first_child, n_legal,
                    n_expanded, parent, move, visits, total, n_nodes, iterations, c, proven,
                    solver):
@@ -198,10 +198,10 @@ class MCTSPlayer(Player):
     name = "mcts"
     thinks_by_clock = True
     option_specs = {
-        "time": Option(1.5, float, lambda v: v > 0, "seconds a move, above 0"),
-        "playouts": Option(0, int, lambda v: v >= 0,
+        "time": Option(1.5, real, lambda v: v > 0, "seconds a move, above 0"),
+        "playouts": Option(0, whole, lambda v: v >= 0,
                            "playouts a move (0: search by time), a whole number >= 0"),
-        "exploration": Option(math.sqrt(2), float, lambda v: v >= 0, "a number >= 0"),
+        "exploration": Option(math.sqrt(2), real, lambda v: v >= 0, "a number >= 0"),
         "solver": Option(True, bool_option, lambda v: True,
                          "true or false: prove wins and losses in the tree (MCTS-Solver)"),
         "seed": seed_option("of the playouts"),
@@ -230,13 +230,11 @@ class MCTSPlayer(Player):
         c = self.options["exploration"]
         solver = self.options["solver"]
         done = 0
-        if playouts:
-            while done < playouts and not tree.solved:
-                done += tree.run(state.variant, playouts - done, c, solver)
-        else:
-            deadline = started + self.options["time"]
-            while time.perf_counter() < deadline and not tree.solved:
-                done += tree.run(state.variant, self.batch, c, solver)
+        deadline = started + self.capped(math.inf if playouts else self.options["time"])
+        while (not playouts or done < playouts) and not tree.solved and not self.stopped \
+                and time.perf_counter() < deadline:
+            done += tree.run(state.variant, min(self.batch, playouts - done) if playouts
+                             else self.batch, c, solver)
         # a proven win first, a proven loss last, else the best mean (then the most visits)
         children = tree.root_children()
         move, visits, mean, proven = max(children, key=lambda ch: (ch[3], ch[2], ch[1]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..core import IllegalMoveError, Option
+from ..core import IllegalMoveError, Option, whole
 from ..movemask import NONE, bit
 from ..sowing import BANK, CAPTURE, note
 
@@ -70,7 +70,7 @@ def flag(default: bool) -> Option:
 
 def lap_guard(default: int = 10_000) -> Option:
     """The ``max_laps`` option: a move still going after this many laps is cut off."""
-    return Option(default, int, lambda v: v >= 1, "a whole number of laps, at least 1")
+    return Option(default, whole, lambda v: v >= 1, "a whole number of laps, at least 1")
 
 
 def store_grid(m: int) -> list[list[int | None]]:

@@ -35,6 +35,7 @@ from ..core import (
     Option,
     State,
     Variant,
+    whole,
 )
 from ..movemask import NONE, bit
 from ..sowing import BANK, CAPTURE, DROP, LIFT, SET, note
@@ -400,14 +401,14 @@ class Gabata3(Variant):
             owner = owner.replace(",", "").strip()
         try:
             owner = [int(o) for o in owner]
-            round_ = int(extra.get("round", 1))
+            round_ = whole(extra.get("round", 1))
         except (TypeError, ValueError):
             raise InvalidPositionError(
                 "owner must be 18 digits 0 or 1 and round a whole number") from None
         if len(owner) != HOLES or set(owner) - {0, 1}:
             raise InvalidPositionError("owner must give 0 or 1 for each of the 18 holes")
-        if round_ < 1:
-            raise InvalidPositionError(f"round must be 1 or more, got {round_}")
+        if not 1 <= round_ <= 1_000_000:
+            raise InvalidPositionError(f"round must be 1..1,000,000, got {round_}")
         return owner + [round_]
 
     def extra_of(self, board: np.ndarray) -> dict:

@@ -22,6 +22,7 @@ from ..core import (
     Option,
     State,
     Variant,
+    whole,
 )
 from .. import movemask
 from ..sowing import BANK, CAPTURE, DROP, LIFT, note
@@ -167,7 +168,7 @@ class Gebeta(Variant):
     score_noun = "families"
     move_hint = "a home (A-F)"
     option_specs = {
-        "lap_limit": Option(50, int, lambda v: v >= 1,
+        "lap_limit": Option(50, whole, lambda v: v >= 1,
                             "a whole number of laps, at least 1 (the reference program uses 50)"),
     }
     kernels = Kernels(legal_mask, play, score, settle)

@@ -27,6 +27,7 @@ from ..core import (
     State,
     UnknownOptionError,
     Variant,
+    whole,
 )
 from ..movemask import NONE
 from ..sowing import BANK, CAPTURE, DROP, LIFT, note
@@ -145,7 +146,7 @@ def _board_option(value):
     if isinstance(value, str) and value.strip().lower() in ("standard", "random"):
         word = value.strip().lower()
         return random.randint(1, FAIR_BOARDS) if word == "random" else word
-    return int(value)
+    return whole(value)
 
 
 
@@ -154,8 +155,8 @@ class Kalah(Variant):
     title = "Kalah (FairKalah rules)"
     score_noun = "seeds in store"
     option_specs = {
-        "pits": Option(6, int, lambda v: 1 <= v <= MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
-        "seeds": Option(4, int, lambda v: 1 <= v <= 100, "seeds per pit at the start, 1..100"),
+        "pits": Option(6, whole, lambda v: 1 <= v <= MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
+        "seeds": Option(4, whole, lambda v: 1 <= v <= 100, "seeds per pit at the start, 1..100"),
         "empty_capture": flag(True),
         "end_rule": Option("side_empty", str, lambda v: v in END_RULES,
                            "side_empty or no_move"),

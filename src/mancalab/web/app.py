@@ -10,100 +10,150 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
+import time
+from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Union
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from fastapi_offline import FastAPIOffline
+from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr,
+                      StringConstraints)
+from slowapi import Limiter
+from slowapi.errors import RateLimitExceeded
+from slowapi.util import get_remote_address
 
-from ..core import MancalabError
-from ..players import GAME_LEVELS, LEVELS, PLAYERS
-from ..records import GameRecord
+from ..core import LARGEST, MancalabError
+from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
+from ..records import NAME_LENGTH, GameRecord
 from ..variants import VARIANTS
 from .rooms import MODES, ConflictError, NotAllowedError, Room
 from .store import Store
+from .thinking import READY, BusyError, Limits, Thinker, warm_up
 
 STATIC = Path(__file__).parent / "static"
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
 
-# ----- request bodies -----------------------------------------------------------------
-class NewGame(BaseModel):
-    game: str = Field(description="gebeta, urubugu, gabata, kalah or gabata3")
-    options: dict[str, Any] = Field(default_factory=dict, description="the game's options")
-    mode: str = Field("local", description="local (two on one screen), computer or online")
-    bot: str | None = Field(None, description="the computer player: a level or a player spec")
-    human_seat: int = Field(0, description="the creator's seat: 0 (A, moves first) or 1 (B)")
-    automove: bool = Field(True, description="the computer plays its own moves (else the "
-                                             "person plays the move it shows)")
-    names: list[str] | None = Field(None, description="the names of A and B")
-    setup: bool = Field(False, description="Urubugu: the players arrange their beads first")
+# ----- request bodies: strict types (no float or bool for a number), bounded sizes -------
+Text = Annotated[StrictStr, StringConstraints(max_length=100)]
+Short = Annotated[StrictStr, StringConstraints(max_length=40)]
+Seat = Annotated[StrictInt, Field(ge=0, le=1)]
+OptionValue = Union[StrictBool, Annotated[StrictInt, Field(ge=-LARGEST, le=LARGEST)], Short]
 
 
-class LoadGame(BaseModel):
-    record: str = Field(description="a game record (the text of a saved game)")
-    mode: str = "local"
-    bot: str | None = None
-    human_seat: int = 0
-    automove: bool = True
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
 
-class Token(BaseModel):
-    token: str | None = None
+class NewGame(Body):
+    game: Short = Field(description="gebeta, urubugu, gabata, kalah or gabata3")
+    options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
+        default_factory=dict, description="the game's options")
+    mode: Short = Field("local", description="local (two on one screen), computer or online")
+    bot: Text | None = Field(None, description="the computer player: a level or a player spec")
+    human_seat: Seat = Field(0, description="the creator's seat: 0 (A, moves first) or 1 (B)")
+    automove: StrictBool = Field(True, description="the computer plays its own moves (else "
+                                                   "the person plays the move it shows)")
+    names: Annotated[list[Text], Field(min_length=2, max_length=2)] | None = Field(
+        None, description=f"the names of A and B (at most {NAME_LENGTH} characters each)")
+    setup: StrictBool = Field(False, description="Urubugu: the players arrange their beads "
+                                                 "first")
+
+
+class LoadGame(Body):
+    record: StrictStr = Field(description="a game record (the text of a saved game)")
+    mode: Short = "local"
+    bot: Text | None = None
+    human_seat: Seat = 0
+    automove: StrictBool = True
+
+
+class Token(Body):
+    token: Short | None = None
 
 
 class Move(Token):
-    move: int | str = Field(description="a cell index or the move in the game's notation")
-    ply: int | None = Field(None, description="the number of moves played before it (0-based)"
-                                              "; a stale number is refused, so a retry is safe")
+    move: StrictInt | Short = Field(description="a cell index or the move in the game's "
+                                                "notation")
+    ply: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        None, description="the number of moves played before it (0-based); a stale number is "
+                          "refused, so a retry is safe")
 
 
 class BotChange(Token):
-    bot: str | None = None
-    automove: bool | None = None
+    bot: Text | None = None
+    automove: StrictBool | None = None
 
 
 class Setting(Token):
-    seat: int
-    setting: list[int] = Field(description="16 counts, hole 1 first, 32 beads in all")
+    seat: Seat
+    setting: Annotated[list[Annotated[StrictInt, Field(ge=0, le=LARGEST)]],
+                       Field(max_length=16)] = Field(
+        description="16 counts, hole 1 first, 32 beads in all")
 
 
 class Hint(Token):
-    player: str = "expert"
+    player: Text = "expert"
 
 
 # ----- the rooms the server holds -----------------------------------------------------
 class Hub:
-    """Rooms by id (loaded from the store on first use), a lock each, and their watchers."""
+    """Rooms by id (loaded from the store on first use, dropped from memory when idle), a
+    lock each, their watchers, and the computer's thinking."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
+        self.limits = limits
+        self.thinker = Thinker(limits)
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.watchers: dict[str, set[tuple[WebSocket, str | None]]] = {}
         self.tasks: set[asyncio.Task] = set()
+        self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
 
     def room(self, game_id: str) -> Room:
-        if game_id not in self.rooms:
-            stored = self.store.load(game_id)
+        """The game ``game_id``, loaded from the store if it is not in memory. Called on the
+        event loop only, so a game is never loaded twice. A loaded game whose computer is to
+        move goes on thinking (the server may have stopped while it thought)."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            stored = self.store.load(game_id) if len(game_id) <= 40 else None
             if stored is None:
-                raise HTTPException(404, f"no game {game_id!r}")
-            self.rooms[game_id] = Room.from_stored(stored)
-        return self.rooms[game_id]
+                raise HTTPException(404, f"no game {game_id[:40]!r}")
+            room = self.rooms[game_id] = Room.from_stored(stored)
+            self._resume(room)
+        room.touched = time.monotonic()
+        return room
+
+    def _resume(self, room: Room) -> None:
+        if room.bot_to_move() and not room.thinking and room.suggestion is None:
+            self._spawn(self.computer_turns(room))
 
     def lock(self, game_id: str) -> asyncio.Lock:
         return self.locks.setdefault(game_id, asyncio.Lock())
 
     def add(self, room: Room) -> None:
-        self.store.create(room.to_stored())
+        self.store.create(room.to_stored(), room.record.moves if room.record else [])
+        room.touched = time.monotonic()
         self.rooms[room.id] = room
 
     async def broadcast(self, room: Room) -> None:
-        for socket, token in list(self.watchers.get(room.id, ())):
-            with contextlib.suppress(Exception):  # a closed socket leaves on its own
-                await socket.send_json({"type": "state", "state": room.view(token)})
+        """Send the game to its watchers: the view built once, then once per seat seen."""
+        watchers = list(self.watchers.get(room.id, ()))
+        if not watchers:
+            return
+        shared = room.shared_view()
+        texts: dict[int | None, str] = {}
+        for _, token in watchers:
+            seat = room.seat_of(token)
+            if seat not in texts:
+                texts[seat] = json.dumps({"type": "state", "state": {**shared, "seat": seat}})
+        await asyncio.gather(*(_send(socket, texts[room.seat_of(token)])
+                               for socket, token in watchers))
 
     async def change(self, game_id: str, token: str | None, action) -> dict:
         """Run ``action(room)`` under the room's lock (it stores what it changes), tell the
@@ -117,22 +167,39 @@ class Hub:
     def after_change(self, room: Room) -> None:
         """Tell the watchers, and let the computer move if it is its turn."""
         self._spawn(self.broadcast(room))
-        if room.bot_to_move() and not room.thinking and room.suggestion is None:
-            self._spawn(self.computer_turns(room))
+        self._resume(room)
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def computer(self, room: Room) -> Player:
+        """The room's computer player, kept between its moves (alpha-beta keeps its tables
+        and clock) for at most ``players_kept`` rooms, the least recently used freed first."""
+        if room.player is None or room.player_spec != room.bot:
+            room.player, room.player_spec = self.thinker.player(room.bot, room.game), room.bot
+        self.kept[room.id] = room
+        self.kept.move_to_end(room.id)
+        while len(self.kept) > self.limits.players_kept:
+            self.kept.popitem(last=False)[1].player = None
+        return room.player
+
     async def computer_turns(self, room: Room) -> None:
-        """The computer thinks off the event loop, then plays (automove) or shows its move."""
-        while room.bot_to_move() and room.suggestion is None:
+        """The computer thinks in a search thread, then plays (automove) or shows its move;
+        a failure is shown to both players instead of hanging the game."""
+        while room.bot_to_move() and room.suggestion is None and room.error is None:
             room.thinking = True
             version = room.version
             await self.broadcast(room)
             try:
-                move = await asyncio.to_thread(room.computer_move)
+                move = await self.thinker.choose(room.id, self.computer(room), room.state)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - said to the players, not hidden
+                room.error = f"the computer could not move: {error}"
+                room.version += 1
+                break
             finally:
                 room.thinking = False
             async with self.lock(room.id):
@@ -146,57 +213,125 @@ class Hub:
             await self.broadcast(room)
         await self.broadcast(room)  # no longer thinking
 
+    async def hint(self, game_id: str, token: str | None, spec: str) -> dict:
+        """What player ``spec`` would play in the game, for a player holding a seat."""
+        room = self.room(game_id)
+        room.check_token(token)
+        adviser = self.thinker.player(spec, room.game)
+        state = room.state
+        move = await self.thinker.choose(room.id, adviser, state)
+        return {"move": move, "name": state.move_name(move), "player": adviser.spec,
+                "value": adviser.last_info.get("value")}
 
-def create_app(db_path: str | Path) -> FastAPI:
+    def sweep(self) -> None:
+        """Free idle games' computer players, and drop idle, unwatched games from memory
+        (they load again from the store when asked for)."""
+        now = time.monotonic()
+        for game_id, room in list(self.rooms.items()):
+            idle = now - room.touched
+            if room.thinking or self.lock(game_id).locked():
+                continue
+            if idle > self.limits.idle_player and room.player is not None:
+                room.player = None
+                self.kept.pop(game_id, None)
+            if idle > self.limits.idle_room and not self.watchers.get(game_id):
+                del self.rooms[game_id]
+                self.locks.pop(game_id, None)
+                self.watchers.pop(game_id, None)
+                self.kept.pop(game_id, None)
+
+    async def sweeping(self) -> None:
+        pause = max(0.05, min(self.limits.idle_player, self.limits.idle_room) / 4)
+        while True:
+            await asyncio.sleep(pause)
+            self.sweep()
+
+
+async def _send(socket: WebSocket, text: str) -> None:
+    """Send to one watcher; a closed or stuck socket is left behind, not waited for."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_text(text), timeout=5)
+
+
+def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     """The server's application, its games kept in the SQLite file ``db_path``."""
-    hub = Hub(Store(db_path))
+    limits = limits or Limits()
+    limits.check()
+    hub = Hub(Store(db_path), limits)
+    limiter = Limiter(key_func=get_remote_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        sweeper = asyncio.get_running_loop().create_task(hub.sweeping())
+        if not READY.is_set():
+            threading.Thread(target=warm_up, name="mancalab-warm-up", daemon=True).start()
         yield
+        sweeper.cancel()
         for task in list(hub.tasks):
             task.cancel()
+        hub.thinker.close()
         hub.store.close()
 
-    app = FastAPI(title="mancalab", lifespan=lifespan,
-                  description="Play mancala games: create a game, get its state, play moves, "
-                              "ask the computer. Live updates: the websocket "
-                              "/api/games/{id}/ws?token=...")
+    # FastAPIOffline serves the /docs page's scripts from the package: it works offline
+    app = FastAPIOffline(title="mancalab", lifespan=lifespan,
+                         description="Play mancala games: create a game, get its state, play "
+                                     "moves, ask the computer. Live updates: the websocket "
+                                     "/api/games/{id}/ws?token=...")
     app.state.hub = hub
+    app.state.limiter = limiter
+    app.add_middleware(BodyLimit, limit=limits.body_bytes)
 
     @app.exception_handler(MancalabError)
     async def bad_request(request: Request, error: MancalabError) -> JSONResponse:
         status = 403 if isinstance(error, NotAllowedError) else (
-            409 if isinstance(error, ConflictError) else 400)
+            409 if isinstance(error, ConflictError) else (
+                429 if isinstance(error, BusyError) else 400))
         return JSONResponse({"detail": str(error)}, status_code=status)
 
+    @app.exception_handler(RateLimitExceeded)
+    async def too_many(request: Request, error: RateLimitExceeded) -> JSONResponse:
+        return JSONResponse({"detail": f"too many requests: at most {error.detail}; try "
+                                       "again later"}, status_code=429)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(request: Request, error: RecursionError) -> JSONResponse:
+        return JSONResponse({"detail": "the request is nested too deeply"}, status_code=400)
+
     @app.get("/api/games", summary="The games, their options, players, levels and languages")
-    def catalogue() -> dict:
+    async def catalogue() -> dict:
         games = {}
         for name, cls in VARIANTS.items():
             games[name] = {"title": cls.title,
                            "options": {k: {"default": o.default, "values": o.rule}
                                        for k, o in cls.option_specs.items()}}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
-                "game_levels": GAME_LEVELS, "players": sorted(PLAYERS), "languages": LANGUAGES}
+                "game_levels": GAME_LEVELS, "players": sorted(PLAYERS), "languages": LANGUAGES,
+                "max_think": limits.max_think}
 
     @app.post("/api/games", status_code=201, summary="Create a game")
-    async def create_game(body: NewGame) -> dict:
+    @limiter.limit(limits.create_rate)
+    async def create_game(request: Request, body: NewGame) -> dict:
+        if body.mode == "computer":
+            hub.thinker.player(body.bot or "medium", body.game.strip().lower())
         room = Room.create(body.game, body.options, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove, names=body.names,
                            setup=body.setup)
         return _created(hub, room, body.human_seat)
 
     @app.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
-    async def load_game(body: LoadGame) -> dict:
-        record = GameRecord.from_text(body.record)
+    @limiter.limit(limits.create_rate)
+    async def load_game(request: Request, body: LoadGame) -> dict:
+        # replaying a long record is Python work: in a thread, so other games go on
+        record = await asyncio.to_thread(GameRecord.from_text, body.record)
+        if body.mode == "computer":
+            hub.thinker.player(body.bot or "medium", record.variant.name)
         room = Room.create(record.variant.name, {}, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove,
                            names=list(record.names), record=record)
         return _created(hub, room, body.human_seat)
 
     @app.get("/api/games/{game_id}", summary="A game as the holder of the token sees it")
-    def get_game(game_id: str, token: str | None = None) -> dict:
+    async def get_game(game_id: str, token: str | None = None) -> dict:
         return hub.room(game_id).view(token)
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
@@ -218,6 +353,8 @@ def create_app(db_path: str | Path) -> FastAPI:
 
     @app.post("/api/games/{game_id}/computer", summary="Change the computer player or automove")
     async def change_bot(game_id: str, body: BotChange) -> dict:
+        if body.bot is not None:
+            hub.thinker.player(body.bot, hub.room(game_id).game)
         return await hub.change(game_id, body.token, lambda room: room.set_bot(
             hub.store, body.token, body.bot, body.automove))
 
@@ -226,14 +363,15 @@ def create_app(db_path: str | Path) -> FastAPI:
         return await hub.change(game_id, body.token, lambda room: room.set_beads(
             hub.store, body.token, body.seat, body.setting))
 
-    @app.post("/api/games/{game_id}/hint", summary="The move a player would make here")
-    async def hint(game_id: str, body: Hint) -> dict:
-        room = hub.room(game_id)
-        return await asyncio.to_thread(room.hint, body.player)
+    @app.post("/api/games/{game_id}/hint", summary="The move a player would make here "
+                                                   "(for a player holding a seat)")
+    @limiter.limit(limits.hint_rate)
+    async def hint(request: Request, game_id: str, body: Hint) -> dict:
+        return await hub.hint(game_id, body.token, body.player)
 
     @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse,
              summary="The game record (text), to download")
-    def record(game_id: str) -> PlainTextResponse:
+    async def record(game_id: str) -> PlainTextResponse:
         room = hub.room(game_id)
         if room.record is None:
             raise ConflictError("the game has not started yet")
@@ -247,20 +385,27 @@ def create_app(db_path: str | Path) -> FastAPI:
         except HTTPException:
             await socket.close(code=4404, reason="no such game")
             return
+        watchers = hub.watchers.setdefault(game_id, set())
+        if len(watchers) >= limits.watchers:
+            await socket.close(code=4429, reason="too many watchers of this game")
+            return
         await socket.accept()
         watcher = (socket, token)
-        hub.watchers.setdefault(game_id, set()).add(watcher)
+        watchers.add(watcher)
         try:
             await socket.send_json({"type": "state", "state": room.view(token)})
             while True:
-                await _answer(hub, room, socket, token, await socket.receive_text())
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await _answer(hub, room, socket, token, message.get("text"))
         except WebSocketDisconnect:
             pass
         finally:
-            hub.watchers[game_id].discard(watcher)
+            watchers.discard(watcher)
 
     @app.get("/", include_in_schema=False)
-    def page() -> FileResponse:
+    async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -277,18 +422,90 @@ def _created(hub: Hub, room: Room, seat: int) -> dict:
     return {"id": room.id, "token": token, "links": links, "state": room.view(token)}
 
 
-async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None, text: str) -> None:
+WS_MESSAGE = 1000  # characters: a move message is a few dozen
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number here")
+
+
+async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
+                  text: str | None) -> None:
     """A move sent over the websocket: ``{"type": "move", "move": ..., "ply": ...}``; the
-    answer is ``ack`` once the move is stored, or ``error`` with the reason."""
+    answer is ``ack`` once the move is stored, or ``error`` with the reason (the socket stays
+    open). Types are as strict as over HTTP: a move is a whole number or its name."""
     try:
-        message = json.loads(text)
+        if text is None:
+            raise MancalabError("send text frames holding JSON")
+        if len(text) > WS_MESSAGE:
+            raise MancalabError(f"a message has at most {WS_MESSAGE} characters")
+        message = json.loads(text, parse_constant=_no_constant)
         if not isinstance(message, dict) or message.get("type") != "move":
             raise MancalabError('send {"type": "move", "move": M, "ply": N}')
+        move, ply = message.get("move"), message.get("ply")
+        if isinstance(move, bool) or not isinstance(move, (int, str)) or \
+                (isinstance(move, str) and len(move) > 40):
+            raise MancalabError("the move must be a cell index (a whole number) or its name")
+        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int) or ply < 0):
+            raise MancalabError("ply must be a whole number >= 0")
         async with hub.lock(room.id):
-            move = room.play(hub.store, token, message.get("move"), message.get("ply"))
+            move = room.play(hub.store, token, move, ply)
             ply = room.ply
-    except (MancalabError, ValueError, TypeError) as error:
-        await socket.send_json({"type": "error", "message": str(error)})
+    except (MancalabError, ValueError, TypeError, RecursionError) as error:
+        reason = "the message is nested too deeply" if isinstance(error, RecursionError) \
+            else str(error)
+        await _send(socket, json.dumps({"type": "error", "message": reason}))
         return
     await socket.send_json({"type": "ack", "move": move, "ply": ply})
     hub.after_change(room)
+
+
+class BodyLimit:
+    """Refuse a request body larger than ``limit`` bytes with 413, before it is read whole
+    (a plain ASGI middleware: it counts what arrives, so a missing or false Content-Length
+    does not get past it)."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await self._refuse(send)
+            return
+        received = 0
+        started = False
+
+        async def counted_receive():
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.limit:
+                raise _TooLarge
+            return message
+
+        async def watched_send(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, watched_send)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send) -> None:
+        body = json.dumps({"detail": f"the request body is larger than {self.limit:,} bytes "
+                                     "(or its length is not a number)"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass

@@ -12,11 +12,11 @@ import time
 from dataclasses import dataclass, field
 
 from ..core import IllegalMoveError, MancalabError, State
-from ..players import player as make_player
 from ..players import Player, resolve
-from ..records import GameRecord, typed_options
+from ..records import GameRecord, check_names, typed_options
 from ..variants import variant as make_variant
 from .store import Store, StoredGame
+from .thinking import READY
 
 MODES = ("local", "computer", "online")
 COMPUTER = "Computer"
@@ -57,9 +57,13 @@ class Room:
     created: float = field(default_factory=time.time)
     version: int = 0
     thinking: bool = False
+    error: str | None = None  # why the computer could not move (shown until the level changes)
     player: Player | None = field(default=None, repr=False)  # the computer, made on first use
     player_spec: str | None = None
+    touched: float = 0.0  # when the server last used the room (time.monotonic)
     _sowing: tuple = field(default=(None, None), repr=False)  # (last state, its steps)
+    _move_names: list = field(default_factory=list, repr=False)  # the move list, as shown
+    _named_states: list = field(default_factory=list, repr=False)  # the states named there
 
     # ----- creation and storage ------------------------------------------------------
     @classmethod
@@ -75,8 +79,11 @@ class Room:
         options = {**options, **typed_options(text)}
         variant = record.variant if record else make_variant(game, **options)
         token = new_token()
+        names = list(check_names(names)) if names is not None else ["A", "B"]
+        if mode == "online" and names[0] == names[1]:
+            raise MancalabError(f"the two players need different names (both are {names[0]!r})")
         room = cls(id=secrets.token_urlsafe(6), mode=mode, tokens=[token, token],
-                   names=list(names or ["A", "B"]), record=record, game=variant.name,
+                   names=names, record=record, game=variant.name,
                    options=variant.non_default_options())
         if mode == "computer":
             resolve(bot or "medium", variant.name)  # a bad player fails here, before any game
@@ -139,7 +146,7 @@ class Room:
                 return seat
         return None
 
-    def _check_token(self, token: str | None) -> None:
+    def check_token(self, token: str | None) -> None:
         if self.seat_of(token) is None:
             raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
 
@@ -198,27 +205,11 @@ class Room:
         self.version += 1
         return move
 
-    def computer_move(self) -> int:
-        """The computer's choice in the current position (slow: call it off the event loop).
-        One player object serves the whole game (alpha-beta keeps its tables and clock),
-        until the level changes."""
-        if self.player is None or self.player_spec != self.bot:
-            self.player, self.player_spec = make_player(self.bot, self.game), self.bot
-        return self.player.choose(self.state)
-
-    def hint(self, spec: str) -> dict:
-        """What player ``spec`` would play here, with its evaluation; changes nothing."""
-        adviser = make_player(spec, self.game)
-        state = self.state
-        move = adviser.choose(state)
-        return {"move": move, "name": state.move_name(move), "player": adviser.spec,
-                "value": adviser.last_info.get("value")}
-
     def undo(self, store: Store, token: str | None) -> None:
         """Take back moves: one in a local game; against the computer back to the person's
         last turn; online only when both players ask (the first asks, the second agrees;
         ``undo_request`` says who asked until then)."""
-        self._check_token(token)
+        self.check_token(token)
         if self.thinking:
             raise ConflictError("wait for the computer's move")
         if not self.ply:
@@ -269,12 +260,12 @@ class Room:
             self.bot = bot
         if automove is not None:
             self.automove = automove
-        self.suggestion = None
+        self.suggestion = self.error = None  # a new level may move where the old one failed
         self.save(store)
         self.version += 1
 
     def _require_computer(self, token: str | None) -> None:
-        self._check_token(token)
+        self.check_token(token)
         if self.mode != "computer":
             raise ConflictError("only a game against the computer has a computer player")
 
@@ -295,25 +286,41 @@ class Room:
     # ----- the view sent to the page -------------------------------------------------
     def view(self, token: str | None = None) -> dict:
         """Everything the page draws, as seen by the holder of ``token``."""
-        seat = self.seat_of(token)
+        return {**self.shared_view(), "seat": self.seat_of(token)}
+
+    def shared_view(self) -> dict:
+        """The view without the viewer's seat: the same for every watcher, built once for
+        all of them."""
         out = {"id": self.id, "game": self.game, "options": self.options, "mode": self.mode,
-               "names": self.names, "seat": seat, "local": self.mode == "local",
+               "names": self.names, "local": self.mode == "local",
                "bot": self.bot, "bot_seat": self.bot_seat, "automove": self.automove,
-               "thinking": self.thinking, "undo_request": self.undo_request,
+               "thinking": self.thinking, "error": self.error, "preparing": not READY.is_set(),
+               "undo_request": self.undo_request,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply}
         if self.record is None:
             variant = make_variant(self.game, **self.options)
             out.update(self._board_view(variant.start()), started=False, moves=[])
             return out
-        record = self.record
-        state = record.state
-        moves = [{"move": m, "name": record.variant.move_name(s, m), "seat": s.to_move}
-                 for s, m in zip(record.states, record.moves)]
-        out.update(self._board_view(state), started=True, moves=moves,
+        state = self.record.state
+        out.update(self._board_view(state), started=True, moves=self.move_list(),
                    sowing=self.last_sowing(), suggestion=self.suggestion,
                    suggestion_name=None if self.suggestion is None
                    else state.move_name(self.suggestion))
         return out
+
+    def move_list(self) -> list[dict]:
+        """The moves in the game's notation, each named once (a long game's list is not named
+        again for every view): after an undo the names past the moves kept are dropped."""
+        record, names, named = self.record, self._move_names, self._named_states
+        kept = min(len(names), len(record.moves))
+        while kept and named[kept - 1] is not record.states[kept - 1]:
+            kept -= 1
+        del names[kept:], named[kept:]
+        for state, move in zip(record.states[kept:], record.moves[kept:]):
+            names.append({"move": move, "name": record.variant.move_name(state, move),
+                          "seat": state.to_move})
+            named.append(state)
+        return list(names)
 
     def last_sowing(self) -> list[list] | None:
         """The last move step by step, [kind, cell, count, hand] each (``State.sowing``), so

@@ -54,9 +54,14 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
-    def create(self, game: StoredGame) -> None:
-        self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
-                        (game.id, game.created, game.start_record, json.dumps(game.room)))
+    def create(self, game: StoredGame, moves: list[int] = ()) -> None:
+        """A new game, with the moves it already has (a loaded record), in one transaction."""
+        with self.db:  # BEGIN ... COMMIT (or ROLLBACK): the game whole or not at all
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
+                            (game.id, game.created, game.start_record, json.dumps(game.room)))
+            self.db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
+                                [(game.id, ply, int(move)) for ply, move in enumerate(moves)])
 
     def save_room(self, game_id: str, room: dict, start_record: str | None) -> None:
         self.db.execute("UPDATE games SET room = ?, start_record = ? WHERE id = ?",

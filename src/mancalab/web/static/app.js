@@ -321,7 +321,8 @@ function drawPlayers(state) {
   else if (state.result) {
     status = state.result.kind === "win" ? t("wins", {name: state.names[state.result.winner]})
       : t(state.result.kind === "draw" ? "draw" : "timeout");
-  } else if (state.thinking) status = t("thinking");
+  } else if (state.error) status = t("computer_failed", {reason: state.error});
+  else if (state.thinking) status = t(state.preparing ? "thinking_first" : "thinking");
   else if (state.suggestion !== null && state.suggestion !== undefined) {
     status = t("suggested", {move: state.suggestion_name});
   } else if (state.seat !== null && !state.local && state.to_move === state.seat) status = t("your_turn");

@@ -1,0 +1,117 @@
+"""The computer's thinking on a server: bounded, in threads, queued fairly, never on the loop.
+
+Searches run in a thread pool the size of ``Limits.searches``; the compiled searches
+(alpha-beta, MCTS, the classic look-ahead) release Python's interpreter lock, so the event
+loop answers other games while they run. Every player is capped at ``Limits.max_think``
+seconds a move, whatever its options say (a fixed number of playouts, a depth or a clock
+included), and a game has at most one search queued or running at a time, so one game
+cannot take the pool. Closing the server asks every running search to stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from ..core import MancalabError, State
+from ..players import Player
+from ..players import player as make_player
+
+
+READY = threading.Event()  # set once the rules and searches are compiled (warm_up)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every game's rules and the searches: run in the
+    background when a server starts, so the first computer move does not wait for them."""
+    from .._cache import warm_up as compile_all
+
+    compile_all()
+    READY.set()
+
+
+class BusyError(MancalabError):
+    """The game's computer is already thinking, or the server's queue is full (HTTP 429)."""
+
+
+@dataclass
+class Limits:
+    """What one server allows; ``mancalab serve`` sets the ones it names."""
+
+    max_think: float = 5.0  # seconds a computer move or a hint may take at most
+    searches: int = os.cpu_count() or 1  # searches running at once
+    queue: int = 64  # games with a search queued or running; beyond it: 429
+    body_bytes: int = 128 * 1024  # the largest request body (a long game's record fits)
+    watchers: int = 64  # websockets per game
+    create_rate: str = "30/minute"  # new games per client address
+    hint_rate: str = "60/minute"  # hints per client address
+    idle_player: float = 120.0  # seconds before an idle game's computer player is freed
+    idle_room: float = 900.0  # seconds before an idle, unwatched game leaves memory
+    players_kept: int = 8  # computer players (with their search tables) kept at most
+
+    def check(self) -> None:
+        """MancalabError naming the first limit out of range."""
+        if not 0 < self.max_think <= 3600:
+            raise MancalabError(f"--max-think must be above 0 and at most 3600 seconds, "
+                                f"got {self.max_think}")
+        for name in ("searches", "queue", "watchers", "players_kept"):
+            value = getattr(self, name)
+            if not 1 <= value <= 100_000:
+                raise MancalabError(f"{name} must be 1..100000, got {value}")
+
+
+class Thinker:
+    """Runs players' ``choose`` in the search threads, each capped at ``max_think``."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.pool = ThreadPoolExecutor(limits.searches, thread_name_prefix="mancalab-search")
+        self.games: set[str] = set()  # games with a search queued or running
+        self.running: set[Player] = set()
+
+    def player(self, spec: str, game: str) -> Player:
+        """A player built from ``spec`` (so a bad spec fails now, not when it moves) and capped;
+        MancalabError for one that asks more time than the server gives."""
+        made = make_player(spec, game)
+        asked = made.options.get("time") or 0
+        if asked > self.limits.max_think:
+            raise MancalabError(
+                f"{spec!r} asks {asked:g} s a move; this server allows at most "
+                f"{self.limits.max_think:g} s (mancalab serve --max-think)")
+        return made.limit(self.limits.max_think)
+
+    async def choose(self, game_id: str, player: Player, state: State) -> int:
+        """``player``'s move in ``state``, worked out in a search thread; BusyError when the
+        game already has a search or the queue is full."""
+        if game_id in self.games:
+            raise BusyError("the computer is already thinking in this game; try again after "
+                            "its move")
+        if len(self.games) >= self.limits.queue:
+            raise BusyError("the server is busy; try again in a moment")
+        self.games.add(game_id)
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self.pool, self._run, player,
+                                                                 state)
+            try:
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:  # the game closed or the server stops
+                player.stop()
+                raise
+        finally:
+            self.games.discard(game_id)
+
+    def _run(self, player: Player, state: State) -> int:
+        self.running.add(player)
+        try:
+            return player.choose(state)
+        finally:
+            self.running.discard(player)
+
+    def close(self) -> None:
+        """Stop every running search and the threads."""
+        for player in list(self.running):
+            player.stop()
+        self.pool.shutdown(wait=False, cancel_futures=True)
