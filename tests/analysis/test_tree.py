@@ -166,3 +166,13 @@ def test_brute_force_agrees_for_every_game(game, options, depth):
     # small boards and short lap guards, so that games end, draw and time out within reach
     expected = _compare(mancalab.variant(game, **options), depth)
     assert expected[-1][1] > 0, "some games end within the depth"
+
+
+def test_a_level_that_would_not_fit_in_memory_is_refused_with_an_estimate(monkeypatch):
+    from mancalab.analysis import tree
+
+    monkeypatch.setattr(tree, "available_memory", lambda: 10_000)
+    with pytest.raises(tree.TreeMemoryError, match="GiB of memory") as refused:
+        tree.tree_stats("kalah", 5)
+    done = refused.value.rows  # the levels finished before the refusal, and no more
+    assert len(done) < 5 and [row.level for row in done] == list(range(1, len(done) + 1))

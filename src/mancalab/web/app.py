@@ -14,12 +14,14 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr,
                       StringConstraints)
 from slowapi import Limiter
@@ -39,6 +41,7 @@ LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማ�
 
 
 # ----- request bodies: strict types (no float or bool for a number), bounded sizes -------
+GAMES = tuple(VARIANTS)
 Text = Annotated[StrictStr, StringConstraints(max_length=100)]
 Short = Annotated[StrictStr, StringConstraints(max_length=40)]
 Seat = Annotated[StrictInt, Field(ge=0, le=1)]
@@ -49,11 +52,27 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Problem(BaseModel):
+    """Why a request was refused; nothing was changed."""
+
+    detail: str
+
+
+# every route may answer these (documented, so clients and the API fuzzer know them)
+ERRORS = {code: {"model": Problem, "description": what} for code, what in [
+    (400, "bad input: an illegal move, an unknown option, a malformed record"),
+    (403, "a token that holds no seat"), (404, "no such game"),
+    (409, "out of turn, a stale position, or a game in another phase"),
+    (413, "the request body is too large"),
+    (429, "too many requests, or the computer is already thinking")]}
+
+
 class NewGame(Body):
-    game: Short = Field(description="gebeta, urubugu, gabata, kalah or gabata3")
+    game: Literal[GAMES] = Field(description="the game")
     options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
         default_factory=dict, description="the game's options")
-    mode: Short = Field("local", description="local (two on one screen), computer or online")
+    mode: Literal[MODES] = Field("local", description="local (two on one screen), computer "
+                                                      "or online")
     bot: Text | None = Field(None, description="the computer player: a level or a player spec")
     human_seat: Seat = Field(0, description="the creator's seat: 0 (A, moves first) or 1 (B)")
     automove: StrictBool = Field(True, description="the computer plays its own moves (else "
@@ -66,7 +85,7 @@ class NewGame(Body):
 
 class LoadGame(Body):
     record: StrictStr = Field(description="a game record (the text of a saved game)")
-    mode: Short = "local"
+    mode: Literal[MODES] = "local"
     bot: Text | None = None
     human_seat: Seat = 0
     automove: StrictBool = True
@@ -262,6 +281,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        hub.store.open()
         sweeper = asyncio.get_running_loop().create_task(hub.sweeping())
         if not READY.is_set():
             threading.Thread(target=warm_up, name="mancalab-warm-up", daemon=True).start()
@@ -273,7 +293,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         hub.store.close()
 
     # FastAPIOffline serves the /docs page's scripts from the package: it works offline
-    app = FastAPIOffline(title="mancalab", lifespan=lifespan,
+    app = FastAPIOffline(title="mancalab", lifespan=lifespan, responses=ERRORS,
                          description="Play mancala games: create a game, get its state, play "
                                      "moves, ask the computer. Live updates: the websocket "
                                      "/api/games/{id}/ws?token=...")
@@ -292,6 +312,14 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     async def too_many(request: Request, error: RateLimitExceeded) -> JSONResponse:
         return JSONResponse({"detail": f"too many requests: at most {error.detail}; try "
                                        "again later"}, status_code=429)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        headers = dict(error.headers or {})
+        if error.status_code == 405:  # name every method of the path, not the first route's
+            headers["Allow"] = ", ".join(sorted(_methods_of(app, request.scope)))
+        return JSONResponse({"detail": error.detail}, status_code=error.status_code,
+                            headers=headers)
 
     @app.exception_handler(RecursionError)
     async def too_deep(request: Request, error: RecursionError) -> JSONResponse:
@@ -369,8 +397,10 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     async def hint(request: Request, game_id: str, body: Hint) -> dict:
         return await hub.hint(game_id, body.token, body.player)
 
-    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse,
-             summary="The game record (text), to download")
+    @app.get("/api/games/{game_id}/record", summary="The game record (text), to download",
+             response_class=Response,
+             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                              "description": "the record"}})
     async def record(game_id: str) -> PlainTextResponse:
         room = hub.room(game_id)
         if room.record is None:
@@ -410,6 +440,18 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _methods_of(app: FastAPI, scope) -> set[str]:
+    """The methods the routes of the app's path answer at the path of ``scope``; the most
+    literal path wins (``/api/games/load`` is not the game ``load``)."""
+    matching = [route for route in app.routes if getattr(route, "methods", None)
+                and route.matches({**scope, "method": "GET", "type": "http"})[0] != Match.NONE]
+    if not matching:
+        return set()
+    literal = min(route.path.count("{") for route in matching)
+    return {method for route in matching if route.path.count("{") == literal
+            for method in route.methods}
 
 
 def _created(hub: Hub, room: Room, seat: int) -> dict:

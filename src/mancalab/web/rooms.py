@@ -35,6 +35,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def _same_secret(own: str, given: str) -> bool:
+    """A constant-time comparison that takes any text (compare_digest refuses non-ASCII str)."""
+    return secrets.compare_digest(own.encode(), given.encode())
+
+
 @dataclass
 class Room:
     """One game and its seats. ``tokens[seat]`` is the secret that may move for the seat;
@@ -142,7 +147,7 @@ class Room:
         if not token:
             return None
         for seat, own in enumerate(self.tokens):
-            if own is not None and secrets.compare_digest(own, token):
+            if own is not None and _same_secret(own, token):
                 return seat
         return None
 
@@ -155,7 +160,7 @@ class Room:
         computer's seat for the person playing the suggested move."""
         own = self.tokens[seat]
         if own is not None:
-            return bool(token) and secrets.compare_digest(own, token)
+            return bool(token) and _same_secret(own, token)
         return self.mode == "computer" and self.seat_of(token) is not None
 
     @property

@@ -46,13 +46,22 @@ class Store:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.db: sqlite3.Connection | None = None
+        self.open()
+
+    def open(self) -> None:
+        """Connect (again, after ``close``: a server's application can be started twice)."""
+        if self.db is not None:
+            return
+        self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
 
     def create(self, game: StoredGame, moves: list[int] = ()) -> None:
         """A new game, with the moves it already has (a loaded record), in one transaction."""

@@ -68,9 +68,15 @@ class Thinker:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.pool = ThreadPoolExecutor(limits.searches, thread_name_prefix="mancalab-search")
+        self.pool: ThreadPoolExecutor | None = None
         self.games: set[str] = set()  # games with a search queued or running
         self.running: set[Player] = set()
+
+    def open(self) -> None:
+        """Start the search threads (again, after ``close``)."""
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(self.limits.searches,
+                                           thread_name_prefix="mancalab-search")
 
     def player(self, spec: str, game: str) -> Player:
         """A player built from ``spec`` (so a bad spec fails now, not when it moves) and capped;
@@ -92,6 +98,7 @@ class Thinker:
         if len(self.games) >= self.limits.queue:
             raise BusyError("the server is busy; try again in a moment")
         self.games.add(game_id)
+        self.open()
         try:
             future = asyncio.get_running_loop().run_in_executor(self.pool, self._run, player,
                                                                  state)
@@ -114,4 +121,6 @@ class Thinker:
         """Stop every running search and the threads."""
         for player in list(self.running):
             player.stop()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None

@@ -1,0 +1,95 @@
+"""Regression tests for bad input on the command line (issue 15): one line naming the
+problem and exit code 2, never a traceback; files never replace what they must not."""
+
+import os
+import socket
+import stat
+
+import pytest
+from typer.testing import CliRunner
+
+from mancalab.cli import app
+from mancalab.records import GameRecord
+
+runner = CliRunner()
+
+
+def run(args, text=""):
+    return runner.invoke(app, args, input=text)
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "kalah", "-o", "seeds=" + "9" * 30, "--a", "A", "--b", "B"],
+    ["play", "gebeta", "--bot", "mcts:playouts=99999999999999999999999", "--a", "A", "--b", "B"],
+    ["play", "gebeta", "--bot", "mcts:time=inf", "--a", "A", "--b", "B"],
+    ["play", "kalah", "-o", "pits=3.7", "--a", "A", "--b", "B"],
+    ["play", "gebeta", "--a", "Al\u2028ice", "--b", "Bob"],
+    ["tree", "kalah", "--depth", "100000"],
+    ["arena", "greedy", "mcts:time=1e308", "--games", "2"],
+])
+def test_bad_numbers_and_names_are_one_line_and_exit_2(args):
+    result = run(args)
+    assert result.exit_code == 2, (args, result.output)
+    assert "Traceback" not in result.output and "mancalab:" in result.output
+
+
+def test_a_record_with_a_huge_round_is_refused(tmp_path):
+    cells = ",".join(["3"] * 18) + ",0,0"
+    path = tmp_path / "g.txt"
+    path.write_text(f'[Variant "gabata3"]\n[Start "{cells}"]\n[Round "{"9" * 30}"]\n\n*\n')
+    result = run(["replay", str(path), "--all"])
+    assert result.exit_code == 2 and "line 2" in result.output
+
+
+def test_replay_does_not_read_an_endless_file():
+    result = run(["replay", "/dev/zero", "--all"])
+    assert result.exit_code == 2 and "larger than" in result.output
+
+
+def test_a_huge_input_line_is_refused_not_echoed():
+    result = run(["play", "gebeta", "--a", "Ann", "--b", "Bo"], "x" * 2_000_000 + "\nquit\n")
+    assert result.exit_code == 0 and "too long" in result.output
+    assert "x" * 300 not in result.output
+
+
+def test_a_failing_hint_keeps_the_game(tmp_path):
+    path = tmp_path / "g.txt"
+    result = run(["play", "kalah", "--a", "Ann", "--b", "Bo"],
+                 f"hint mcts:playouts=99999999999999999999999\n1\nsave {path}\nquit\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "playouts" in result.output and GameRecord.load(path).moves
+
+
+def test_names_are_asked_again_until_valid():
+    result = run(["play", "gebeta", "--b", "Bo"], "\u0007bell\nAnn\nquit\n")
+    assert result.exit_code == 0 and "control" in result.output
+
+
+def test_out_writes_through_a_link_and_never_over_a_device(tmp_path):
+    target = tmp_path / "real.csv"
+    target.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    assert run(["tree", "kalah", "-o", "pits=2", "-o", "seeds=1", "--depth", "2",
+                "--out", str(link)]).exit_code == 0
+    assert link.is_symlink() and target.read_text().startswith("turns")
+    result = run(["tree", "kalah", "-o", "pits=2", "--depth", "2", "--out", "/dev/null"])
+    assert result.exit_code == 2 and "regular file" in result.output
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_serve_says_a_busy_port_first():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run(["serve", "--port", str(port), "--db", "/tmp/unused-mancalab.sqlite3"])
+    assert result.exit_code == 2 and "cannot listen" in result.output
+    assert "serving at" not in result.output
+
+
+@pytest.mark.parametrize("args", [["serve", "--max-think", "inf"], ["serve", "--searches", "0"],
+                                  ["serve", "--create-rate", "lots"]])
+def test_serve_refuses_bad_limits(args):
+    result = run(args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
