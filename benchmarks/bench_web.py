@@ -37,10 +37,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen:
+# the load comes from one address: lift the per-client limits that a public server keeps
+UNLIMITED = ["--create-rate", "1000000/minute", "--hint-rate", "1000000/minute"]
+
+
+def start_server(port: int, db: Path, *extra: str) -> subprocess.Popen:
     process = subprocess.Popen(
         [sys.executable, "-c", "from mancalab.cli import main; main()", "serve",
-         "--port", str(port), "--db", str(db)], stdout=subprocess.DEVNULL)
+         "--port", str(port), "--db", str(db), *UNLIMITED, *extra], stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

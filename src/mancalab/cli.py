@@ -330,6 +330,7 @@ def serve(
     from limits import parse
 
     from .web import create_app, default_db_path
+    from .web.thinking import warm_up as server_warm_up
 
     if not 0 < port < 65536:
         fail(f"--port must be 1..65535, got {port}")
@@ -356,9 +357,10 @@ def serve(
     except Exception as error:  # noqa: BLE001 - an unusable database file, said in one line
         fail(f"cannot open the game database {path}: {error}")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    if not is_warm():
-        console.print("Preparing the rules in the background (first start only, up to a "
-                      "minute): the computer's first move waits for it.")
+    # compile (or load) every rule and search before the first request, not on the event
+    # loop while games are played (loading holds the interpreter lock for seconds)
+    with preparing():
+        server_warm_up()
     console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
                   "Ctrl-C stops it.")
     uvicorn.run(application, host=host, port=port, log_level="warning")

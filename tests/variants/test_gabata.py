@@ -1,4 +1,4 @@
-"""Gabata (2x6 with deposits): every test vector of shared/rules/gabata.md (the bot vectors are
+"""Gabata (2x6 with deposits): every test vector of docs/rules/gabata.md (the bot vectors are
 with the classic player), the lap guard, notation and properties."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""3-row Gabata: every test vector of shared/rules/gabata3.md, ownership and rounds, options,
+"""3-row Gabata: every test vector of docs/rules/gabata3.md, ownership and rounds, options,
 notation and properties."""
 
 import pytest

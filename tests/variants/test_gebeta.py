@@ -1,4 +1,4 @@
-"""Gebeta: every test vector of shared/rules/gebeta.md, the API's checks, and properties."""
+"""Gebeta: every test vector of docs/rules/gebeta.md, the API's checks, and properties."""
 
 import pytest
 from hypothesis import given, settings

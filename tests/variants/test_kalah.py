@@ -1,4 +1,4 @@
-"""Kalah: every test vector of shared/rules/kalah.md (the solver values are for issue 5), perft
+"""Kalah: every test vector of docs/rules/kalah.md (the solver values are for issue 5), perft
 for both capture rules, the FairKalah boards, options and properties."""
 
 import pytest

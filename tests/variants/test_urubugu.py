@@ -1,4 +1,4 @@
-"""Urubugu: every test vector of shared/rules/urubugu.md (vector 2 is the greedy player's, with
+"""Urubugu: every test vector of docs/rules/urubugu.md (vector 2 is the greedy player's, with
 issue 5; its ranking is checked here from the rules), free settings, options and properties."""
 
 import pytest

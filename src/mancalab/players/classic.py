@@ -1,4 +1,4 @@
-"""The Gabata program's bot (shared/rules/gabata.md, "Computer player of the reference program").
+"""The Gabata program's bot (docs/rules/gabata.md, "Computer player of the reference program").
 
 It looks ``level`` turns ahead through every line of play, both players' turns alike, and
 values a root move by the best score the bot itself reaches at any leaf below it (level -1:

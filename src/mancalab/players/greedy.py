@@ -1,7 +1,7 @@
 """The greedy player: one ply, the move that leaves the mover the best margin of material
 (``State.material``: the score; in 3-row Gabata the seeds held).
 
-This is the Urubugu program's computer (shared/rules/urubugu.md): there the 64 beads are always
+This is the Urubugu program's computer (docs/rules/urubugu.md): there the 64 beads are always
 all on the board, so the best margin is exactly "the move that leaves the opponent the fewest
 beads". Ties go to the first move in the game's move order (Urubugu: the lowest hole number;
 the other games: the lowest pit). For every other game it is the natural one-ply greedy player.

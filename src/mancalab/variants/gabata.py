@@ -1,6 +1,6 @@
 """Gabata (Ethiopia, 2x6 with deposit slots), as Nathnael Bekele's Gabata program plays it.
 
-Rules: shared/rules/gabata.md. Relays go through both rows, a last marble in an own empty pit
+Rules: docs/rules/gabata.md. Relays go through both rows, a last marble in an own empty pit
 facing marbles is carried across, nothing is captured; the game ends when both rows are empty.
 Cells: ``0..5`` player 0's pits, ``6`` player 0's deposit, ``7..12`` player 1's pits, ``13``
 player 1's deposit. The board adds ``to_move`` and ``status``.

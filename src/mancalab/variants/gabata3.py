@@ -1,6 +1,6 @@
 """3-row Gabata (Ethiopia/Eritrea): race start, relay sowing, column captures, rounds.
 
-Rules: shared/rules/gabata3.md (a complete rule set fixed from Cyningstan, bead.game, Pankhurst
+Rules: docs/rules/gabata3.md (a complete rule set fixed from Cyningstan, bead.game, Pankhurst
 and Ludii, with every alternative as an option).
 
 Board slots (the kernels' flat int64 array):

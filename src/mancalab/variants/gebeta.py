@@ -1,6 +1,6 @@
 """Gebeta (Ethiopia): 2x6 homes, relay sowing, families of four.
 
-Rules: shared/rules/gebeta.md, following Oliver Thiel's reference program quirk for quirk.
+Rules: docs/rules/gebeta.md, following Oliver Thiel's reference program quirk for quirk.
 Cells: 0..5 player A's homes, 6..11 player B's homes (sowing order 0..11), 12 and 13 the
 families of A and B. The board adds ``to_move`` and ``status`` (see ``mancalab.core``).
 """

@@ -1,6 +1,6 @@
 """Kalah(m, n) with the FairKalah rules and its 254 fair start boards.
 
-Rules: shared/rules/kalah.md (Neller's FairKalah; the defaults are the patent rules: empty
+Rules: docs/rules/kalah.md (Neller's FairKalah; the defaults are the patent rules: empty
 capture, the game ends as soon as either side is empty). Cells (Neller's layout):
 ``0..m-1`` player 0's pits in sowing order, ``m`` player 0's store, ``m+1..2m`` player 1's
 pits, ``2m+1`` player 1's store. The board adds ``to_move`` and ``status``.

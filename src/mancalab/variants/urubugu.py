@@ -1,6 +1,6 @@
 """Urubugu (Burundi; igisoro), 4x8, as the dan4am/urubugu program plays it, quirks included.
 
-Rules: shared/rules/urubugu.md. Each player sows round their own 16 holes, relays from occupied
+Rules: docs/rules/urubugu.md. Each player sows round their own 16 holes, relays from occupied
 holes and captures the opponent's whole column facing a front-row landing; the captured beads
 are re-sown at once. Whoever cannot move loses. Cells: the original ``BOARD[4][8]`` row by row
 (``8*row + col``): row 0 player 1's back row, row 1 player 1's front row, row 2 player 0's front

@@ -212,7 +212,8 @@ class Hub:
             version = room.version
             await self.broadcast(room)
             try:
-                move = await self.thinker.choose(room.id, self.computer(room), room.state)
+                move = await self.thinker.choose(room.id, self.computer(room), room.state,
+                                                 wait=True)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - said to the players, not hidden

@@ -11,13 +11,14 @@ cannot take the pool. Closing the server asks every running search to stop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from ..core import MancalabError, State
-from ..players import Player
+from ..players import Player, parse_spec
 from ..players import player as make_player
 
 
@@ -43,7 +44,8 @@ class Limits:
 
     max_think: float = 5.0  # seconds a computer move or a hint may take at most
     searches: int = os.cpu_count() or 1  # searches running at once
-    queue: int = 64  # games with a search queued or running; beyond it: 429
+    queue: int = 64  # searches queued or running beyond which a hint gets 429 (the
+    # computer's own moves, one a game at most, always queue)
     body_bytes: int = 128 * 1024  # the largest request body (a long game's record fits)
     watchers: int = 64  # websockets per game
     create_rate: str = "30/minute"  # new games per client address
@@ -63,6 +65,17 @@ class Limits:
                 raise MancalabError(f"{name} must be 1..100000, got {value}")
 
 
+SEARCH_NICENESS = 10
+
+
+def _background() -> None:
+    """Run this search thread at a lower priority than the event loop (Linux sets the nice
+    value per thread), so that on a machine with few cores the players' moves are answered
+    first and the searches take the time left."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICENESS)
+
+
 class Thinker:
     """Runs players' ``choose`` in the search threads, each capped at ``max_think``."""
 
@@ -75,27 +88,34 @@ class Thinker:
     def open(self) -> None:
         """Start the search threads (again, after ``close``)."""
         if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.limits.searches,
+            self.pool = ThreadPoolExecutor(self.limits.searches, initializer=_background,
                                            thread_name_prefix="mancalab-search")
 
     def player(self, spec: str, game: str) -> Player:
         """A player built from ``spec`` (so a bad spec fails now, not when it moves) and capped;
         MancalabError for one that asks more time than the server gives."""
         made = make_player(spec, game)
-        asked = made.options.get("time") or 0
-        if asked > self.limits.max_think:
+        # a time written in the spec beyond the cap is refused (the person asked for it);
+        # a level's own time is capped like everything else
+        asked = made.options.get("time") if "time" in parse_spec(spec)[1] else 0
+        if asked and asked > self.limits.max_think:
             raise MancalabError(
                 f"{spec!r} asks {asked:g} s a move; this server allows at most "
                 f"{self.limits.max_think:g} s (mancalab serve --max-think)")
         return made.limit(self.limits.max_think)
 
-    async def choose(self, game_id: str, player: Player, state: State) -> int:
-        """``player``'s move in ``state``, worked out in a search thread; BusyError when the
-        game already has a search or the queue is full."""
-        if game_id in self.games:
+    async def choose(self, game_id: str, player: Player, state: State,
+                     wait: bool = False) -> int:
+        """``player``'s move in ``state``, worked out in a search thread. A game has one
+        search at a time: with ``wait`` (the computer's own move) it waits for the one
+        running; without (a hint) BusyError, also when the queue is full."""
+        if wait:
+            while game_id in self.games:
+                await asyncio.sleep(0.02)
+        elif game_id in self.games:
             raise BusyError("the computer is already thinking in this game; try again after "
                             "its move")
-        if len(self.games) >= self.limits.queue:
+        elif len(self.games) >= self.limits.queue:
             raise BusyError("the server is busy; try again in a moment")
         self.games.add(game_id)
         self.open()
