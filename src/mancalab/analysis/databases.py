@@ -1,0 +1,420 @@
+"""Endgame databases: the exact value of every Kalah position with at most K seeds in play.
+
+A database entry is the mover's future net gain ``g`` from the seeds still in the pits (what
+the mover will bank from now on minus what the opponent will): the stores do not change how
+Kalah is played, so the value of a position for the mover is its store difference plus ``g``.
+Entries are indexed by a perfect ranking of the pits *as the mover sees them* (the mover's m
+pits in sowing order, then the opponent's m): the combinatorial number system ranks the
+distributions of k seeds over the 2m pits (stars and bars), one block per k, so the index of a
+position is ``C(k - 1 + 2m, 2m) + rank``, and a database of everything up to K seeds holds
+``C(K + 2m, 2m)`` one-byte entries (Kalah(6,*): 30.4 M for K = 16, 225.8 M for K = 20).
+
+Kalah needs no retrograde iteration: a move that reaches a store or captures lowers k, and a
+move that keeps k (a quiet sowing on the mover's own side) lowers the summed distance of the
+seeds to their owners' stores, so within a level a memoised depth-first pass terminates. Every
+move is played by the game's own kernel (``mancalab.variants.kalah.play``), never a copy.
+
+Files live under ``$XDG_CACHE_HOME/mancalab/databases`` (or ``--dir``): a JSON header line
+(game, options, K, entries, CRC-32 of the entries), then the entries. They are written whole or
+not at all (a temporary file, then a rename) and memory-mapped when opened; a header that does
+not match the game, or entries whose checksum does not match, are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from numba import njit, prange
+
+from ..core import ONGOING, MancalabError, Variant
+from ..variants import kalah
+from ..variants import variant as make_variant
+
+UNKNOWN = -128  # an entry not computed yet (values are within -K..K)
+MAX_SEEDS = 100  # |g| <= k must fit a signed byte
+FORMAT = "mancalab-endgame-1"
+
+
+class DatabaseError(MancalabError):
+    """A database that cannot be built, read or trusted (the message says why)."""
+
+
+# ----- ranking the distributions of seeds --------------------------------------------
+def binomials(n: int) -> np.ndarray:
+    """``C[a, b]`` for a, b < n, as int64 (exact while they fit: C(130, 12) < 2^63)."""
+    table = np.zeros((n, n), dtype=np.int64)
+    for a in range(n):
+        table[a, 0] = 1
+        for b in range(1, a + 1):
+            table[a, b] = table[a - 1, b - 1] + table[a - 1, b]
+    return table
+
+
+@njit(cache=True, inline="always")
+def rank(pits, binom):
+    """The rank of a distribution among those with the same number of seeds: the bars of
+    its stars-and-bars picture, ranked by the combinatorial number system."""
+    r = 0
+    total = 0
+    for j in range(pits.shape[0] - 1):
+        total += pits[j]
+        r += binom[total + j, j + 1]
+    return r
+
+
+@njit(cache=True, inline="always")
+def index(pits, seeds, binom):
+    """The database index of ``pits`` holding ``seeds`` in all (blocks by seed count)."""
+    n = pits.shape[0]
+    return (binom[seeds - 1 + n, n] if seeds > 0 else 0) + rank(pits, binom)
+
+
+@njit(cache=True)
+def _unrank(r, seeds, n, binom, bars):
+    """The bars (an increasing combination) of rank ``r`` among distributions of ``seeds``."""
+    top = seeds + n - 2
+    for j in range(n - 2, -1, -1):
+        c = top
+        while binom[c, j + 1] > r:
+            c -= 1
+        bars[j] = c
+        r -= binom[c, j + 1]
+        top = c - 1
+
+
+@njit(cache=True, inline="always")
+def _pits_of(bars, seeds, pits):
+    n = pits.shape[0]
+    last = -1
+    for j in range(n - 1):
+        pits[j] = bars[j] - last - 1
+        last = bars[j]
+    pits[n - 1] = seeds + n - 2 - last
+
+
+@njit(cache=True, inline="always")
+def _next_bars(bars, limit):
+    """The next combination in colexicographic order (the order of the ranks)."""
+    t = bars.shape[0]
+    for j in range(t):
+        if j + 1 < t and bars[j] + 1 < bars[j + 1] or j + 1 == t and bars[j] + 1 < limit:
+            bars[j] += 1
+            for i in range(j):
+                bars[i] = i
+            return True
+    return False
+
+
+# ----- playing a database position with the rules' own kernel -------------------------
+@njit(cache=True, inline="always")
+def to_board(params, pits, board):
+    """The Kalah board of ``pits`` seen by the mover: the mover is player 0, stores empty."""
+    m = params[kalah.P_PITS]
+    for i in range(m):
+        board[i] = pits[i]
+        board[m + 1 + i] = pits[m + i]
+    board[m] = 0
+    board[2 * m + 1] = 0
+    board[-2] = 0
+    board[-1] = ONGOING
+
+
+@njit(cache=True, inline="always")
+def child_of(params, board, child):
+    """After player 0's move on ``board``: the child's pits as its mover sees them, and
+    (gain for player 0, whether player 0 moves again, seeds left, over)."""
+    m = params[kalah.P_PITS]
+    gain = board[m] - board[2 * m + 1]
+    again = board[-2] == 0
+    seeds = 0
+    for i in range(m):
+        mine, theirs = board[i], board[m + 1 + i]
+        seeds += mine + theirs
+        if again:
+            child[i], child[m + i] = mine, theirs
+        else:
+            child[i], child[m + i] = theirs, mine
+    return gain, again, seeds, board[-1] != ONGOING
+
+
+@njit(cache=True)
+def _solve_entry(params, pits0, seeds, values, binom, stack_pits, stack_move, stack_best,
+                 board, child):
+    """Fill in the value of ``pits0`` (``seeds`` in all) and of every position of the same
+    level it needs first: a depth-first pass with an explicit stack (numba cannot cache a
+    recursive function), each frame one position and the move it is at."""
+    m = params[kalah.P_PITS]
+    stack_pits[0] = pits0
+    stack_move[0] = 0
+    stack_best[0] = -127
+    depth = 0
+    while depth >= 0:
+        pits = stack_pits[depth]
+        pushed = False
+        move = stack_move[depth]
+        while move < m:
+            if pits[move] == 0:
+                move += 1
+                continue
+            to_board(params, pits, board)
+            kalah.play(params, board, move)
+            gain, again, left, over = child_of(params, board, child)
+            if over:
+                value = gain
+            else:
+                known = values[index(child, left, binom)]
+                if known == UNKNOWN:  # a quiet move: the same level, closer to the stores
+                    stack_move[depth] = move
+                    depth += 1
+                    stack_pits[depth] = child
+                    stack_move[depth] = 0
+                    stack_best[depth] = -127
+                    pushed = True
+                    break
+                value = gain + known if again else gain - known
+            if value > stack_best[depth]:
+                stack_best[depth] = value
+            move += 1
+        if pushed:
+            continue
+        values[index(pits, seeds, binom)] = stack_best[depth]
+        depth -= 1
+
+
+@njit(cache=True)
+def _terminal_value(params, pits, board):
+    """The value of a position that is already over by the end rule (else UNKNOWN)."""
+    to_board(params, pits, board)
+    kalah.settle(params, board)
+    if board[-1] == ONGOING:
+        return UNKNOWN
+    m = params[kalah.P_PITS]
+    return board[m] - board[2 * m + 1]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def build_level(params, seeds, values, binom, chunks, progress):
+    """Compute every entry with exactly ``seeds`` seeds (the lower levels are done), in
+    ``chunks`` slices of the ranks shared among the threads; ``progress[0]`` counts the
+    slices done. Two threads may meet at one entry: both write the same value."""
+    m = params[kalah.P_PITS]
+    n = 2 * m
+    count = binom[seeds + n - 1, n - 1]
+    per = (count + chunks - 1) // chunks
+    depth_cap = seeds * m + 2  # each quiet move lowers the distance to the stores
+    for chunk in prange(chunks):
+        first = chunk * per
+        last = min(count, first + per)
+        if first >= last:
+            continue
+        bars = np.empty(n - 1, dtype=np.int64)
+        pits = np.empty(n, dtype=np.int64)
+        board = np.empty(2 * m + 4, dtype=np.int64)
+        child = np.empty(n, dtype=np.int64)
+        stack_pits = np.empty((depth_cap, n), dtype=np.int64)
+        stack_move = np.empty(depth_cap, dtype=np.int64)
+        stack_best = np.empty(depth_cap, dtype=np.int64)
+        _unrank(first, seeds, n, binom, bars)
+        base = binom[seeds - 1 + n, n] if seeds > 0 else 0
+        for r in range(first, last):
+            _pits_of(bars, seeds, pits)
+            if values[base + r] == UNKNOWN:
+                terminal = _terminal_value(params, pits, board)
+                if terminal != UNKNOWN:
+                    values[base + r] = terminal
+                else:
+                    _solve_entry(params, pits, seeds, values, binom, stack_pits, stack_move,
+                                 stack_best, board, child)
+            _next_bars(bars, seeds + n - 1)
+        progress[0] += 1
+
+
+# ----- the database files ------------------------------------------------------------
+def default_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "mancalab" / "databases"
+
+
+def _rules(variant: Variant) -> dict:
+    """The options that change the values (the start board and seeds per pit do not)."""
+    return {"pits": variant.options["pits"], "empty_capture": variant.options["empty_capture"],
+            "end_rule": variant.options["end_rule"]}
+
+
+def file_name(variant: Variant, seeds: int) -> str:
+    rules = _rules(variant)
+    capture = "ec" if rules["empty_capture"] else "noec"
+    return f"kalah-{rules['pits']}-{capture}-{rules['end_rule']}-{seeds}.db"
+
+
+def entries(pits: int, seeds: int) -> int:
+    """Positions with at most ``seeds`` seeds on 2 * ``pits`` pits."""
+    return int(binomials(seeds + 2 * pits + 1)[seeds + 2 * pits, 2 * pits])
+
+
+@dataclass
+class Database:
+    """Values of every position with at most ``seeds`` seeds in play (memory-mapped)."""
+
+    variant: Variant
+    seeds: int
+    values: np.ndarray  # int8, indexed by ``index``
+    path: Path | None
+    binom: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.values.nbytes)
+
+    def value(self, pits) -> int:
+        """g of ``pits`` as the mover sees them (mover's pits first)."""
+        pits = np.asarray(pits, dtype=np.int64)
+        seeds = int(pits.sum())
+        if seeds > self.seeds:
+            raise DatabaseError(f"the position has {seeds} seeds; the database holds at most "
+                                f"{self.seeds}")
+        return int(self.values[index(pits, seeds, self.binom)])
+
+
+def check_variant(variant: Variant) -> None:
+    if variant.name != "kalah":
+        raise DatabaseError(f"endgame databases exist for Kalah only, not {variant.name}: "
+                            "Gebeta's and Gabata's positions can repeat and need retrograde "
+                            "analysis (not built yet); Urubugu keeps every bead in play")
+
+
+def build(variant: Variant, seeds: int, *, jobs: int | None = None,
+          on_progress: Callable[[int, int, int], None] | None = None) -> Database:
+    """Compute the database of ``variant`` up to ``seeds`` seeds in memory.
+    ``on_progress(level, done, total)`` is called as it goes."""
+    from numba import get_num_threads, set_num_threads
+
+    check_variant(variant)
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 0 <= seeds <= MAX_SEEDS:
+        raise DatabaseError(f"the seeds of a database must be 0..{MAX_SEEDS}, got {seeds!r}")
+    m = variant.options["pits"]
+    n = 2 * m
+    binom = binomials(seeds + n + 1)
+    total = int(binom[seeds + n, n])
+    if total > 8 * 2**30:
+        raise DatabaseError(f"a database of {seeds} seeds on {n} pits has {total:,} entries "
+                            "(more than 8 GiB): choose fewer seeds")
+    values = np.full(total, UNKNOWN, dtype=np.int8)
+    before = get_num_threads()
+    set_num_threads(max(1, min(jobs or before, before)))
+    try:
+        for level in range(seeds + 1):
+            count = int(binom[level + n - 1, n - 1])
+            chunks = max(1, min(4096, count // 2048))
+            progress = np.zeros(1, dtype=np.int64)
+            build_level(variant.params, level, values, binom, chunks, progress)
+            if on_progress:
+                on_progress(level, count, count)
+    finally:
+        set_num_threads(before)
+    return Database(variant, seeds, values, None, binom)
+
+
+def save(database: Database, folder: str | Path | None = None) -> Path:
+    """Write ``database`` whole or not at all; its path."""
+    folder = Path(folder) if folder else default_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file_name(database.variant, database.seeds)
+    header = {"format": FORMAT, "game": "kalah", "rules": _rules(database.variant),
+              "seeds": database.seeds, "entries": int(database.values.size),
+              "crc32": zlib.crc32(database.values.data) & 0xFFFFFFFF}
+    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write((json.dumps(header) + "\n").encode())
+            handle.write(database.values.tobytes())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        raise DatabaseError(f"cannot write {path}: {error.strerror or error}") from None
+    database.path = path
+    return path
+
+
+def load(path: str | Path, variant: Variant | None = None, verify: bool = True) -> Database:
+    """Open a database file (memory-mapped), checking its header and, with ``verify``, its
+    checksum; DatabaseError for anything that does not match."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline(4096)
+            header = json.loads(line)
+            offset = len(line)
+    except (OSError, ValueError) as error:
+        raise DatabaseError(f"{path} is not a mancalab database: {error}") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise DatabaseError(f"{path} is not a mancalab database (no {FORMAT} header)")
+    rules = header.get("rules", {})
+    try:
+        own = make_variant("kalah", **rules)
+    except MancalabError as error:
+        raise DatabaseError(f"{path}: bad rules in its header: {error}") from None
+    if variant is not None and _rules(variant) != _rules(own):
+        raise DatabaseError(f"{path} is for Kalah with {_rules(own)}, not {_rules(variant)}")
+    seeds, count = header.get("seeds"), header.get("entries")
+    if not isinstance(seeds, int) or count != entries(rules.get("pits", 0), seeds):
+        raise DatabaseError(f"{path}: its header does not match its size")
+    if path.stat().st_size != offset + count:
+        raise DatabaseError(f"{path} is truncated or too long ({path.stat().st_size:,} bytes, "
+                            f"expected {offset + count:,})")
+    values = np.memmap(path, dtype=np.int8, mode="r", offset=offset, shape=(count,))
+    if verify and zlib.crc32(values) & 0xFFFFFFFF != header.get("crc32"):
+        raise DatabaseError(f"{path} is corrupt: its checksum does not match")
+    m = own.options["pits"]
+    return Database(variant or own, seeds, values, path, binomials(seeds + 2 * m + 1))
+
+
+def listing(folder: str | Path | None = None) -> list[dict]:
+    """What is built in ``folder``: one dict per database file (bad files say so)."""
+    folder = Path(folder) if folder else default_dir()
+    found = []
+    for path in sorted(folder.glob("*.db")) if folder.is_dir() else []:
+        try:
+            with open(path, "rb") as handle:
+                header = json.loads(handle.readline(4096))
+            found.append({"file": str(path), "rules": header["rules"], "seeds": header["seeds"],
+                          "entries": header["entries"], "bytes": path.stat().st_size})
+        except (OSError, ValueError, KeyError, TypeError):
+            found.append({"file": str(path), "error": "not a mancalab database"})
+    return found
+
+
+def best_available(variant: Variant, folder: str | Path | None = None) -> Database | None:
+    """The largest database built for ``variant``'s rules in ``folder``, opened."""
+    folder = Path(folder) if folder else default_dir()
+    candidates = []
+    for seeds in range(MAX_SEEDS, -1, -1):
+        path = folder / file_name(variant, seeds)
+        if path.exists():
+            candidates.append(path)
+            break
+    return load(candidates[0], variant, verify=False) if candidates else None
+
+
+def ensure(variant: Variant, seeds: int, folder: str | Path | None = None,
+           on_progress=None) -> Database:
+    """The database of ``variant`` up to ``seeds``: opened if built, else built and saved."""
+    check_variant(variant)
+    folder = Path(folder) if folder else default_dir()
+    path = folder / file_name(variant, seeds)
+    if path.exists():
+        return load(path, variant, verify=False)
+    started = time.perf_counter()
+    database = build(variant, seeds, on_progress=on_progress)
+    database.build_seconds = time.perf_counter() - started
+    save(database, folder)
+    return load(path, variant, verify=False)
