@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -285,6 +286,155 @@ def _print_summary(specs: list[str], game: str, summary) -> None:
     console.print(table)
     for line in summary.errors:
         console.print(f"[yellow]{line}[/]")
+
+
+def describe(value: int) -> str:
+    """A value for the player it belongs to, in words."""
+    return "draw" if value == 0 else (f"wins by {value}" if value > 0 else f"loses by {-value}")
+
+
+def describe_bounds(lower: int, upper: int) -> str:
+    if lower == upper:
+        return describe(lower)
+    return f"between {lower:+d} and {upper:+d} (not proven)"
+
+
+@app.command()
+def solve(
+    game: Annotated[str, typer.Argument(help="the game (Kalah is solved; others: not yet)")],
+    position: Annotated[Optional[str], typer.Option(
+        help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
+    to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
+    record: Annotated[Optional[str], typer.Option(
+        help="solve the position at the end of this game record")] = None,
+    moves: Annotated[bool, typer.Option("--moves", help="the value of every legal move")]
+    = False,
+    time: Annotated[Optional[float], typer.Option(
+        help="stop after these seconds and report the bounds proven")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """The exact value of a position with perfect play, and the best moves."""
+    import json
+    import math
+    import time as clock
+
+    from .analysis import databases, solve as solving
+
+    if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
+        fail(f"--time must be a number of seconds above 0, got {time}")
+    if to_move not in (0, 1):
+        fail(f"--to-move must be 0 or 1, got {to_move}")
+    if position is not None and record is not None:
+        fail("give --position or --record, not both")
+    try:
+        if record is not None:
+            state = GameRecord.load(record).state
+        else:
+            variant = make_variant(game, **parse_options(option))
+            state = variant.start() if position is None else variant.state(
+                [c.strip() for c in position.split(",")], to_move)
+        databases.check_variant(state.variant)
+    except MancalabError as error:
+        fail(str(error))
+    out = errors if json_out else console
+    started = clock.perf_counter()
+    with out.status("Preparing the solver...") as status:
+        def building(level: int, done: int, total: int) -> None:
+            status.update(f"Building the endgame database: {level} seeds done")
+
+        def tightened(lower: int, upper: int) -> None:
+            status.update(f"Solving: the value is between {lower:+d} and {upper:+d} "
+                          f"({clock.perf_counter() - started:.1f} s)")
+
+        try:
+            if databases.best_available(state.variant) is None:
+                databases.ensure(state.variant, solving.ON_DEMAND_SEEDS, on_progress=building)
+            result = solving.solve(state, time=time, moves=moves, on_bounds=tightened)
+        except MancalabError as error:
+            fail(str(error))
+    result.seconds = clock.perf_counter() - started
+    if json_out:
+        print(json.dumps(result.to_dict()))
+        return
+    who = "AB"[state.to_move]
+    if state.is_over:
+        console.print(f"The game is over: {describe(result.value)} for {who}.")
+        return
+    if result.exact:
+        console.print(f"With perfect play the player to move ({who}) [bold]"
+                      f"{describe(result.value)}[/] ({result.value:+d}). Best: "
+                      f"{', '.join(result.best_move_names)}.")
+    else:
+        console.print(f"Not proven within {time:g} s: the value for {who} is between "
+                      f"{result.lower:+d} and {result.upper:+d}.")
+    for move, (lower, upper) in result.moves.items():
+        console.print(f"  {result.move_names[move]}: {describe_bounds(lower, upper)}")
+    console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
+                  f"{result.database_seeds} seeds).")
+
+
+db_app = typer.Typer(help="Endgame databases: build and list them.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("build")
+def db_build(
+    game: Annotated[str, typer.Argument(help="the game (kalah)")],
+    seeds: Annotated[int, typer.Option(help="every position with at most this many seeds")],
+    folder: Annotated[Optional[str], typer.Option("--dir", help="where to keep it")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """Compute an endgame database and save it (whole or not at all)."""
+    import time as clock
+
+    from .analysis import databases
+
+    try:
+        variant = make_variant(game, **parse_options(option))
+        databases.check_variant(variant)
+        if not 0 <= seeds <= databases.MAX_SEEDS:
+            fail(f"--seeds must be 0..{databases.MAX_SEEDS}, got {seeds}")
+        count = databases.entries(variant.options["pits"], seeds)
+    except MancalabError as error:
+        fail(str(error))
+    started = clock.perf_counter()
+    with Progress(TextColumn("seeds {task.completed:>3}/{task.total}"), BarColumn(),
+                  TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task("", total=seeds + 1)
+        try:
+            database = databases.build(
+                variant, seeds, on_progress=lambda level, d, t: progress.update(
+                    task, completed=level + 1))
+            path = databases.save(database, folder)
+        except MancalabError as error:
+            fail(str(error))
+    seconds = clock.perf_counter() - started
+    console.print(f"Wrote {path}: {count:,} positions in {seconds:.1f} s "
+                  f"({count / max(seconds, 1e-9) / 1e6:.1f} M a second).")
+
+
+@db_app.command("list")
+def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where to look")]
+            = None) -> None:
+    """The endgame databases built."""
+    from .analysis import databases
+
+    found = databases.listing(folder)
+    if not found:
+        console.print(f"No databases in {folder or databases.default_dir()}.")
+        return
+    console.print(f"Endgame databases in {folder or databases.default_dir()}:")
+    for entry in found:  # one line each, so scripts can read it too
+        name = Path(entry["file"]).name
+        if "error" in entry:
+            console.print(f"{name}  {entry['error']}", soft_wrap=True)
+            continue
+        rules = ", ".join(f"{k}={v}" for k, v in entry["rules"].items())
+        console.print(f"{name}  {rules}  {entry['seeds']} seeds  {entry['entries']:,} "
+                      f"positions  {entry['bytes'] / 1e6:.1f} MB", soft_wrap=True)
 
 
 @app.command()

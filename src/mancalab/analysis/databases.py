@@ -285,9 +285,10 @@ class Database:
 
 def check_variant(variant: Variant) -> None:
     if variant.name != "kalah":
-        raise DatabaseError(f"endgame databases exist for Kalah only, not {variant.name}: "
-                            "Gebeta's and Gabata's positions can repeat and need retrograde "
-                            "analysis (not built yet); Urubugu keeps every bead in play")
+        raise DatabaseError(f"exact solving is built for Kalah only so far, not "
+                            f"{variant.name}: Gebeta's and Gabata's positions can repeat and "
+                            "need retrograde analysis, and Urubugu (every bead stays in play) "
+                            "a search of its own; neither is built yet")
 
 
 def build(variant: Variant, seeds: int, *, jobs: int | None = None,

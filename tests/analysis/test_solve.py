@@ -1,0 +1,191 @@
+"""The solver and the endgame databases against an independent brute-force negamax over the
+State API (no table, no database), on small Kalah boards with every rule option."""
+
+import functools
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import mancalab
+from mancalab.analysis import databases, solve as solving
+from mancalab.cli import app
+from mancalab.core import InvalidPositionError
+
+RULES = [dict(empty_capture=ec, end_rule=end) for ec in (True, False)
+         for end in ("side_empty", "no_move")]
+
+
+@functools.lru_cache(maxsize=None)
+def _negamax(node):
+    best = None
+    for move in node.legal_moves():
+        child = node.play(move)
+        if child.is_over:
+            a, b = child.score
+            v = a - b if node.to_move == 0 else b - a
+        else:
+            v = _negamax(child) if child.to_move == node.to_move else -_negamax(child)
+        best = v if best is None else max(best, v)
+    return best
+
+
+def brute(state):
+    """The final margin for the player to move under perfect play: plain negamax over the
+    State API, memoised on positions (no bounds, no database)."""
+    if state.is_over:
+        a, b = state.score
+        return a - b if state.to_move == 0 else b - a
+    return _negamax(state)
+
+
+def move_value(state, move):
+    """The value of ``move`` for the player making it."""
+    child = state.play(move)
+    if child.is_over:
+        a, b = child.score
+        return a - b if state.to_move == 0 else b - a
+    return brute(child) if child.to_move == state.to_move else -brute(child)
+
+
+def positions(variant, count, seed):
+    """Positions reached by random play from the start (none over)."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = variant.start()
+        for _ in range(int(rng.integers(0, 12))):
+            if state.is_over:
+                break
+            state = state.play(int(rng.choice(state.legal_moves())))
+        if not state.is_over:
+            found.append(state)
+    return found
+
+
+def fresh_solver(variant, seeds, bits=14):
+    """A solver with a small table (collisions exercised) and a database of ``seeds``."""
+    database = databases.build(variant, seeds) if seeds >= 0 else None
+    return solving.Solver(variant, database, table_bits=bits), database
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("size", [(2, 3), (3, 2), (3, 3), (4, 2)])
+def test_values_and_every_moves_value_equal_brute_force(rules, size):
+    pits, seeds = size
+    variant = mancalab.variant("kalah", pits=pits, seeds=seeds, **rules)
+    for db_seeds in (-1, 5):
+        solver, database = fresh_solver(variant, db_seeds)
+        for state in [variant.start()] + positions(variant, 6, seed=pits * 10 + seeds):
+            result = solving.solve(state, moves=True, database=database, solver=solver)
+            assert result.exact and result.value == brute(state), state
+            assert result.moves == {m: (move_value(state, m),) * 2 for m in state.legal_moves()}
+            assert result.value == max(low for low, _ in result.moves.values())
+            assert result.best_moves == [m for m, (low, _) in result.moves.items()
+                                         if low == result.value]
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_database_entries_equal_search_values(rules):
+    variant = mancalab.variant("kalah", pits=4, seeds=3, **rules)
+    database = databases.build(variant, 9)
+    plain = solving.Solver(variant, None, table_bits=12)
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        pits = np.zeros(8, dtype=np.int64)
+        for hole in rng.integers(0, 8, int(rng.integers(1, 10))):
+            pits[hole] += 1
+        if pits[:4].sum() == 0 or (rules["end_rule"] == "side_empty" and pits[4:].sum() == 0):
+            continue  # over by the end rule: no search
+        low, high, _ = plain.g(pits, None)
+        assert low == high == database.value(pits), pits
+
+
+def test_bounds_always_contain_the_value():
+    variant = mancalab.variant("kalah", pits=4, seeds=3)
+    exact = solving.solve(variant.start(), solver=fresh_solver(variant, 6)[0])
+    for budget in (1, 100, 3000):  # node budgets that stop the search early
+        solver, database = fresh_solver(variant, 6)
+        solver.rate = budget / 1000  # (a budget is at least 1000 nodes a test)
+        result = solving.solve(variant.start(), time=1e-6, database=database, solver=solver)
+        assert result.lower <= exact.value <= result.upper
+        if not result.exact:
+            assert result.value is None and result.best_moves == []
+
+
+def test_published_values_of_small_kalah():
+    # Irving et al. (2000) with empty capture; without it: Kalah(6,2) +6 (shared notes)
+    for seeds, empty_capture, value in [(1, True, 2), (2, True, 10), (2, False, 6)]:
+        variant = mancalab.variant("kalah", seeds=seeds, empty_capture=empty_capture)
+        solver, database = fresh_solver(variant, 10, bits=20)
+        result = solving.solve(variant.start(), database=database, solver=solver)
+        assert result.value == value, (seeds, empty_capture)
+
+
+def test_a_finished_game_is_its_margin():
+    variant = mancalab.variant("kalah", pits=2, seeds=2)
+    state = variant.state([0, 0, 5, 0, 3, 0], 1)
+    assert state.is_over
+    result = solving.solve(state)
+    assert result.exact and result.value == -5 + 3  # for B, to move
+
+
+def test_bad_input_is_refused():
+    variant = mancalab.variant("kalah", pits=2, seeds=2)
+    with pytest.raises(InvalidPositionError):
+        variant.state([1, 1, 1], 0)
+    with pytest.raises(databases.DatabaseError, match="Kalah only"):
+        solving.solve(mancalab.variant("gebeta").start())
+    for seeds in (-1, 1000, True):
+        with pytest.raises(databases.DatabaseError, match="seeds"):
+            databases.build(variant, seeds)
+    with pytest.raises(solving.SolveError, match="time"):
+        solving.solve(variant.start(), time=float("nan"))
+
+
+def test_database_files_are_checked(tmp_path):
+    variant = mancalab.variant("kalah", pits=3, seeds=2)
+    path = databases.save(databases.build(variant, 6), tmp_path)
+    loaded = databases.load(path, variant)
+    assert loaded.value([1, 0, 0, 0, 0, 1]) == databases.build(variant, 6).value([1, 0, 0, 0,
+                                                                                 0, 1])
+    other = mancalab.variant("kalah", pits=3, seeds=2, empty_capture=False)
+    with pytest.raises(databases.DatabaseError, match="not"):
+        databases.load(path, other)
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 1
+    corrupt = tmp_path / "corrupt.db"
+    corrupt.write_bytes(bytes(data))
+    with pytest.raises(databases.DatabaseError, match="corrupt"):
+        databases.load(corrupt)
+    truncated = tmp_path / "short.db"
+    truncated.write_bytes(bytes(data[:-10]))
+    with pytest.raises(databases.DatabaseError, match="truncated"):
+        databases.load(truncated)
+    (tmp_path / "junk.db").write_bytes(b"hello\n")
+    with pytest.raises(databases.DatabaseError, match="not a mancalab database"):
+        databases.load(tmp_path / "junk.db")
+    assert any("error" in entry for entry in databases.listing(tmp_path))
+
+
+def test_the_solve_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    runner = CliRunner()
+    built = runner.invoke(app, ["db", "build", "kalah", "-o", "pits=3", "-o", "seeds=2",
+                                "--seeds", "6"])
+    assert built.exit_code == 0 and "Wrote" in built.output
+    assert "kalah-3-ec-side_empty-6.db" in runner.invoke(app, ["db", "list"]).output
+    solved = runner.invoke(app, ["solve", "kalah", "-o", "pits=3", "-o", "seeds=2", "--json",
+                                 "--moves"])
+    assert solved.exit_code == 0, solved.output
+    answer = json.loads(solved.stdout.strip().splitlines()[-1])
+    state = mancalab.variant("kalah", pits=3, seeds=2).start()
+    assert answer["exact"] and answer["value"] == brute(state)
+    assert {m["move"]: m["value"] for m in answer["moves"]} == {
+        state.move_name(m): move_value(state, m) for m in state.legal_moves()}
+    for args in (["solve", "gebeta"], ["solve", "kalah", "--position", "1,2"],
+                 ["solve", "kalah", "--time", "-1"], ["db", "build", "kalah", "--seeds", "500"],
+                 ["solve", "kalah", "--to-move", "3"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "Traceback" not in result.output, args
