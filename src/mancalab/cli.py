@@ -114,7 +114,10 @@ def preparing():
     if is_warm():
         yield
         return
-    with console.status("Preparing the rules (first start only, up to a minute)..."):
+    message = "Preparing the rules (first start only, up to a minute)..."
+    if not console.is_terminal:  # no spinner in a log: say it once
+        console.print(message)
+    with console.status(message):
         yield
 
 
