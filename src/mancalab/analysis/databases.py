@@ -397,13 +397,11 @@ def listing(folder: str | Path | None = None) -> list[dict]:
 def best_available(variant: Variant, folder: str | Path | None = None) -> Database | None:
     """The largest database built for ``variant``'s rules in ``folder``, opened."""
     folder = Path(folder) if folder else default_dir()
-    candidates = []
     for seeds in range(MAX_SEEDS, -1, -1):
         path = folder / file_name(variant, seeds)
         if path.exists():
-            candidates.append(path)
-            break
-    return load(candidates[0], variant, verify=False) if candidates else None
+            return load(path, variant, verify=False)
+    return None
 
 
 def ensure(variant: Variant, seeds: int, folder: str | Path | None = None,

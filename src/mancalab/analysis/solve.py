@@ -286,6 +286,7 @@ class Solver:
             self.db, self.db_seeds, self.binom = database.values, database.seeds, database.binom
         self.rate = 2e6  # nodes a second, measured as it goes
         self.stats = np.zeros(4, dtype=np.int64)
+        self.nodes = 0  # searched since the last solve began
 
     def g(self, pits: np.ndarray, deadline: float | None,
           progress: Callable[[int, int], None] | None = None) -> tuple[int, int, int]:
@@ -354,8 +355,6 @@ class Solver:
         if stats[ABORTED]:
             return None, -1
         return int(value), int(move)
-
-    nodes = 0
 
 
 _SOLVERS: dict[tuple, Solver] = {}
