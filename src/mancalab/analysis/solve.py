@@ -15,7 +15,9 @@ transposition are shared by positions that differ only in their stores.
 - Futility: |g| <= the seeds in play, so a window outside that range is answered at once.
 - Enhanced transposition cutoffs: before searching any child, children already settled by
   the end of the game, the database or a bound in the table are looked at for a cutoff.
-- Move order: the table's best move, then extra turns, then the most banked.
+- Move order: the table's best move, then by an estimate: what the move banks, an extra turn,
+  and the middle of the child's bounds left in the table by earlier tests (MTD(f)'s tests
+  order each other: on Kalah(6,3) a quarter to a third fewer nodes than by gain alone).
 - Work is counted in nodes; a solve given ``time`` stops a test when its node budget (from
   the measured rate) runs out and reports the bounds proven so far, never a guess.
 """
@@ -86,6 +88,7 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
     gam = np.empty(MAX_PLY, dtype=np.int64)
     kids = np.empty((MAX_PLY, m, n), dtype=np.int64)
     kid_gain = np.empty((MAX_PLY, m), dtype=np.int64)
+    kid_est = np.empty((MAX_PLY, m), dtype=np.int64)
     kid_again = np.empty((MAX_PLY, m), dtype=np.bool_)
     kid_move = np.empty((MAX_PLY, m), dtype=np.int64)
     order = np.empty((MAX_PLY, m), dtype=np.int64)
@@ -140,6 +143,7 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
                         kalah.play(params, board, move)
                         gain, again, left, over = child_of(params, board, child)
                         known = False
+                        estimate = gain + (1 if again else 0)  # for the move order
                         if over:
                             v, known = gain, True
                         elif left <= db_seeds:
@@ -153,6 +157,10 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
                                     v, known = gain + np.int64(tt_low[cs]), True
                                 elif not again and gain - tt_high[cs] >= g:
                                     v, known = gain - np.int64(tt_high[cs]), True
+                                # else order by what earlier tests left in the table
+                                middle = (max(np.int64(tt_low[cs]), -left)
+                                          + min(np.int64(tt_high[cs]), left)) // 2
+                                estimate = gain + middle if again else gain - middle
                         if known:
                             if v > top:
                                 top, top_move = v, move
@@ -161,6 +169,7 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
                         else:
                             kids[ply, count] = child
                             kid_gain[ply, count] = gain
+                            kid_est[ply, count] = estimate
                             kid_again[ply, count] = again
                             kid_move[ply, count] = move
                             count += 1
@@ -174,17 +183,15 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
                         _store(tt_check, tt_low, tt_high, tt_move, slot, check, value, g,
                                top_move)
                     else:
-                        for i in range(count):  # the table's move, extra turns, then gain
+                        for i in range(count):  # the table's move, then by the estimate
                             order[ply, i] = i
                         for i in range(1, count):
                             key_i = order[ply, i]
                             j = i - 1
                             while j >= 0 and _rank_before(kid_move[ply, key_i],
-                                                          kid_again[ply, key_i],
-                                                          kid_gain[ply, key_i],
+                                                          kid_est[ply, key_i],
                                                           kid_move[ply, order[ply, j]],
-                                                          kid_again[ply, order[ply, j]],
-                                                          kid_gain[ply, order[ply, j]],
+                                                          kid_est[ply, order[ply, j]],
                                                           first):
                                 order[ply, j + 1] = order[ply, j]
                                 j -= 1
@@ -228,15 +235,14 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
 
 
 @njit(cache=True, inline="always")
-def _rank_before(move_a, again_a, gain_a, move_b, again_b, gain_b, first):
-    """Whether child a is searched before child b."""
+def _rank_before(move_a, estimate_a, move_b, estimate_b, first):
+    """Whether child a is searched before child b: the table's best move first, then by the
+    estimate (what the move banks, an extra turn, and the child's bounds in the table)."""
     if move_a == first:
         return move_b != first
     if move_b == first:
         return False
-    if again_a != again_b:
-        return again_a
-    return gain_a > gain_b
+    return estimate_a > estimate_b
 
 
 # ----- the Python side ----------------------------------------------------------------
