@@ -64,10 +64,10 @@ def positions(variant, count, seed):
     return found
 
 
-def fresh_solver(variant, seeds, bits=14):
+def fresh_solver(variant, seeds, bits=14, threads=None):
     """A solver with a small table (collisions exercised) and a database of ``seeds``."""
     database = databases.build(variant, seeds) if seeds >= 0 else None
-    return solving.Solver(variant, database, table_bits=bits), database
+    return solving.Solver(variant, database, table_bits=bits, threads=threads), database
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -84,6 +84,27 @@ def test_values_and_every_moves_value_equal_brute_force(rules, size):
             assert result.value == max(low for low, _ in result.moves.values())
             assert result.best_moves == [m for m, (low, _) in result.moves.items()
                                          if low == result.value]
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_tests_run_side_by_side_give_the_same_values(threads):
+    # three threads on a tiny shared table: entries are replaced and overwritten under the
+    # tests' feet all the time, and every value must still be exact
+    variant = mancalab.variant("kalah", pits=3, seeds=3, empty_capture=False)
+    solver, database = fresh_solver(variant, -1, bits=6, threads=threads)
+    for state in [variant.start()] + positions(variant, 8, seed=threads):
+        result = solving.solve(state, moves=True, database=database, solver=solver)
+        assert result.value == brute(state), state
+        assert result.moves == {m: (move_value(state, m),) * 2 for m in state.legal_moves()}
+
+
+def test_thresholds_keep_the_parity_and_stay_inside_the_bounds():
+    assert solving._thresholds(-10, 10, 3, 1) == [4]
+    assert solving._thresholds(-10, 10, 4, 2) == [4, 6]
+    assert solving._thresholds(-10, 10, 10, 2) == [10, 8]
+    assert solving._thresholds(-10, 10, 99, 3) == [10, 8, 6]
+    assert solving._thresholds(-11, 11, -20, 2) == [-9, -7]
+    assert solving._thresholds(4, 6, 0, 4) == [6]
 
 
 @pytest.mark.parametrize("rules", RULES)

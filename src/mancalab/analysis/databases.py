@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core import ONGOING, MancalabError, Variant
+from ..memory import large_zeros
 from ..variants import kalah
 from ..variants import variant as make_variant
 
@@ -307,7 +308,8 @@ def build(variant: Variant, seeds: int, *, jobs: int | None = None,
     if total > 8 * 2**30:
         raise DatabaseError(f"a database of {seeds} seeds on {n} pits has {total:,} entries "
                             "(more than 8 GiB): choose fewer seeds")
-    values = np.full(total, UNKNOWN, dtype=np.int8)
+    values = large_zeros((total,), np.int8)  # huge pages: lookups of lower levels are random
+    values.fill(UNKNOWN)
     before = get_num_threads()
     set_num_threads(max(1, min(jobs or before, before)))
     try:

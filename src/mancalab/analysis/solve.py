@@ -24,7 +24,10 @@ transposition are shared by positions that differ only in their stores.
 
 from __future__ import annotations
 
+import os
+import threading
 import time as _time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -32,6 +35,8 @@ import numpy as np
 from numba import njit
 
 from ..core import MancalabError, State, Variant
+from ..memory import available_memory, large_zeros
+from ..prefetch import prefetch_row
 from ..variants import kalah
 from . import databases
 from .databases import child_of, index, to_board
@@ -39,7 +44,8 @@ from .databases import child_of, index, to_board
 MAX_PLY = 1024  # far deeper than any line of play between database positions
 NODES, LIMIT, ABORTED, DEEP = 0, 1, 2, 3  # stats slots
 EMPTY_LOW, EMPTY_HIGH = -32000, 32000
-DEFAULT_TABLE_BITS = 24  # 16 M entries, 13 bytes each
+TABLE_MEMORY = 2 << 30  # the largest table a solver takes (bytes), at most a quarter of
+# the memory available: 2^27 entries
 ON_DEMAND_SEEDS = 16  # a database built when none exists (6 s for Kalah(6,*) on 2 cores)
 
 
@@ -62,35 +68,120 @@ def _hashes(pits):
     return h1, h2 | np.uint64(1)  # never 0, the empty slot
 
 
+# ----- the transposition table --------------------------------------------------------
+# Buckets of four entries, each two 64-bit words (the check xor the data; the data: bounds,
+# best move and work): one bucket is one 64-byte cache line, so a probe costs one memory
+# access. Two threads share the table without locks: an entry torn by a write of the other
+# thread fails the xor and is missed, never misread (Hyatt and Mann's lockless hashing).
+# A new position replaces the entry of its bucket that cost the least work to find (log2 of
+# the nodes of its search): the expensive results near the root stay.
+BUCKET = 4
+OFFSET = 32768  # bounds are kept as unsigned 16-bit fields
+WORD_LOW, WORD_HIGH, WORD_MOVE, WORD_WORK = 0, 16, 32, 40
+
+
 @njit(cache=True, inline="always")
-def _store(tt_check, tt_low, tt_high, tt_move, slot, check, value, gamma, move):
-    if tt_check[slot] != check:
-        tt_check[slot] = check
-        tt_low[slot], tt_high[slot] = EMPTY_LOW, EMPTY_HIGH
+def _find(table, bucket, check):
+    """The entry of ``bucket`` holding ``check``, or -1."""
+    for e in range(BUCKET):
+        if table[bucket, 2 * e] ^ table[bucket, 2 * e + 1] == check:
+            return e
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _low(word):
+    return np.int64(word & np.uint64(0xFFFF)) - OFFSET
+
+
+@njit(cache=True, inline="always")
+def _high(word):
+    return np.int64((word >> np.uint64(WORD_HIGH)) & np.uint64(0xFFFF)) - OFFSET
+
+
+@njit(cache=True, inline="always")
+def _move(word):
+    return np.int64((word >> np.uint64(WORD_MOVE)) & np.uint64(0xFF)) - 1
+
+
+@njit(cache=True, inline="always")
+def _work(word):
+    return np.int64(word >> np.uint64(WORD_WORK))
+
+
+@njit(cache=True, inline="always")
+def _pack(low, high, move, work):
+    return (np.uint64(low + OFFSET) | (np.uint64(high + OFFSET) << np.uint64(WORD_HIGH))
+            | (np.uint64(move + 1) << np.uint64(WORD_MOVE))
+            | (np.uint64(work) << np.uint64(WORD_WORK)))
+
+
+@njit(cache=True, inline="always")
+def _log2(count):
+    bits = 0
+    while count > 1:
+        count >>= 1
+        bits += 1
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _store(table, bucket, check, value, gamma, move, work):
+    """Keep what a test of ``gamma`` proved: a lower bound ``value`` with its best ``move``
+    when it reached gamma, else an upper bound."""
+    e = _find(table, bucket, check)
+    if e >= 0:
+        word = table[bucket, 2 * e + 1]
+        low, high, best = _low(word), _high(word), _move(word)
+        work = max(work, _work(word))
+    else:  # the cheapest entry of the bucket makes room (an empty one costs 0)
+        e, cheapest = 0, _work(table[bucket, 1])
+        for i in range(1, BUCKET):
+            w = _work(table[bucket, 2 * i + 1])
+            if w < cheapest:
+                e, cheapest = i, w
+        low, high, best = EMPTY_LOW, EMPTY_HIGH, -1
     if value >= gamma:
-        if value > tt_low[slot]:
-            tt_low[slot] = value
-        tt_move[slot] = move
-    elif value < tt_high[slot]:
-        tt_high[slot] = value
+        low, best = max(low, value), move
+    else:
+        high = min(high, value)
+    data = _pack(low, high, best, min(work, 255))
+    table[bucket, 2 * e] = check ^ data
+    table[bucket, 2 * e + 1] = data
+
+
+def new_table(bits: int) -> np.ndarray:
+    """An empty table of 2**bits entries (16 bytes each; pages are only taken when used)."""
+    return large_zeros((1 << max(bits - 2, 0), 2 * BUCKET), np.uint64)
+
+
+def table_bits_for(memory: int) -> int:
+    """The largest table that fits in ``memory`` bytes."""
+    bits = 10
+    while (2 << bits) * 16 <= memory and bits < 32:
+        bits += 1
+    return bits
 
 
 @njit(cache=True, nogil=True)
-def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt_move, stats):
+def test(params, root, gamma, db, binom, db_seeds, table, stats):
     """Is g(``root``) >= ``gamma``? Returns (v, best move): v >= gamma and g >= v, or
     v < gamma and g <= v. ``root`` is in play and holds more seeds than the database.
     (0, -1) with ``stats[ABORTED]`` when the node budget ``stats[LIMIT]`` runs out.
     An explicit stack, one frame a ply: numba cannot cache a recursive function."""
     m = params[kalah.P_PITS]
     n = 2 * m
-    mask = np.uint64(tt_check.shape[0] - 1)
+    mask = np.uint64(table.shape[0] - 1)
     pits = np.empty((MAX_PLY, n), dtype=np.int64)
     gam = np.empty(MAX_PLY, dtype=np.int64)
     kids = np.empty((MAX_PLY, m, n), dtype=np.int64)
     kid_gain = np.empty((MAX_PLY, m), dtype=np.int64)
-    kid_est = np.empty((MAX_PLY, m), dtype=np.int64)
     kid_again = np.empty((MAX_PLY, m), dtype=np.bool_)
     kid_move = np.empty((MAX_PLY, m), dtype=np.int64)
+    kid_left = np.empty((MAX_PLY, m), dtype=np.int64)
+    kid_slot = np.empty((MAX_PLY, m), dtype=np.int64)  # a bucket, or the database index
+    kid_check = np.empty((MAX_PLY, m), dtype=np.uint64)
+    kid_est = np.empty(m, dtype=np.int64)
     order = np.empty((MAX_PLY, m), dtype=np.int64)
     n_kids = np.zeros(MAX_PLY, dtype=np.int64)
     next_kid = np.zeros(MAX_PLY, dtype=np.int64)
@@ -98,10 +189,12 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
     best_move = np.zeros(MAX_PLY, dtype=np.int64)
     slots = np.zeros(MAX_PLY, dtype=np.int64)
     checks = np.zeros(MAX_PLY, dtype=np.uint64)
+    started = np.zeros(MAX_PLY, dtype=np.int64)  # the node count when each ply began
     board = np.empty(n + 4, dtype=np.int64)
-    child = np.empty(n, dtype=np.int64)
     pits[0] = root
     gam[0] = gamma
+    h1, checks[0] = _hashes(root)
+    slots[0] = np.int64(h1 & mask)
     ply = 0
     entering = True
     value = 0
@@ -111,100 +204,19 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
             if stats[NODES] > stats[LIMIT]:
                 stats[ABORTED] = 1
                 return 0, -1
-            p = pits[ply]
-            g = gam[ply]
-            seeds = 0
-            for i in range(n):
-                seeds += p[i]
-            settled = True
-            if seeds < g:  # futility: -seeds <= g(p) <= seeds
-                value = seeds
-            elif -seeds >= g:
-                value = -seeds
-            else:
-                h1, check = _hashes(p)
-                slot = np.int64(h1 & mask)
-                slots[ply], checks[ply] = slot, check
-                low, high, first = -seeds, seeds, -1
-                if tt_check[slot] == check:
-                    low = max(low, np.int64(tt_low[slot]))
-                    high = min(high, np.int64(tt_high[slot]))
-                    first = tt_move[slot]
-                if low >= g:
-                    value = low
-                elif high < g:
-                    value = high
-                else:  # expand: look at every child, cut at once if one settles it
-                    top, top_move, count = np.int64(-EMPTY_HIGH), np.int64(-1), 0
-                    for move in range(m):
-                        if p[move] == 0:
-                            continue
-                        to_board(params, p, board)
-                        kalah.play(params, board, move)
-                        gain, again, left, over = child_of(params, board, child)
-                        known = False
-                        estimate = gain + (1 if again else 0)  # for the move order
-                        if over:
-                            v, known = gain, True
-                        elif left <= db_seeds:
-                            stored = np.int64(db[index(child, left, binom)])
-                            v, known = (gain + stored if again else gain - stored), True
-                        else:
-                            c1, c2 = _hashes(child)
-                            cs = np.int64(c1 & mask)
-                            if tt_check[cs] == c2:  # enhanced transposition cutoff
-                                if again and gain + tt_low[cs] >= g:
-                                    v, known = gain + np.int64(tt_low[cs]), True
-                                elif not again and gain - tt_high[cs] >= g:
-                                    v, known = gain - np.int64(tt_high[cs]), True
-                                # else order by what earlier tests left in the table
-                                middle = (max(np.int64(tt_low[cs]), -left)
-                                          + min(np.int64(tt_high[cs]), left)) // 2
-                                estimate = gain + middle if again else gain - middle
-                        if known:
-                            if v > top:
-                                top, top_move = v, move
-                            if top >= g:
-                                break
-                        else:
-                            kids[ply, count] = child
-                            kid_gain[ply, count] = gain
-                            kid_est[ply, count] = estimate
-                            kid_again[ply, count] = again
-                            kid_move[ply, count] = move
-                            count += 1
-                    best[ply], best_move[ply] = top, top_move
-                    if top >= g:
-                        value = top
-                        _store(tt_check, tt_low, tt_high, tt_move, slot, check, value, g,
-                               top_move)
-                    elif count == 0:
-                        value = top
-                        _store(tt_check, tt_low, tt_high, tt_move, slot, check, value, g,
-                               top_move)
-                    else:
-                        for i in range(count):  # the table's move, then by the estimate
-                            order[ply, i] = i
-                        for i in range(1, count):
-                            key_i = order[ply, i]
-                            j = i - 1
-                            while j >= 0 and _rank_before(kid_move[ply, key_i],
-                                                          kid_est[ply, key_i],
-                                                          kid_move[ply, order[ply, j]],
-                                                          kid_est[ply, order[ply, j]],
-                                                          first):
-                                order[ply, j + 1] = order[ply, j]
-                                j -= 1
-                            order[ply, j + 1] = key_i
-                        n_kids[ply] = count
-                        next_kid[ply] = 0
-                        settled = False
+            value, settled = _enter(params, pits[ply], gam[ply], slots[ply], checks[ply], db,
+                                    binom, db_seeds, table, mask, board, kids[ply],
+                                    kid_gain[ply], kid_again[ply], kid_move[ply],
+                                    kid_left[ply], kid_slot[ply], kid_check[ply], kid_est,
+                                    order[ply], best[ply:], best_move[ply:], n_kids[ply:])
             if settled:
                 if ply == 0:
                     return value, (best_move[0] if value >= gamma else -1)
                 ply -= 1
                 entering = False
                 continue
+            started[ply] = stats[NODES]
+            next_kid[ply] = 0
         else:  # the child searched last returned ``value``
             i = order[ply, next_kid[ply] - 1]
             v = kid_gain[ply, i] + value if kid_again[ply, i] else kid_gain[ply, i] - value
@@ -220,18 +232,111 @@ def test(params, root, gamma, db, binom, db_seeds, tt_check, tt_low, tt_high, tt
             i = order[ply, next_kid[ply]]
             next_kid[ply] += 1
             pits[ply + 1] = kids[ply, i]
+            slots[ply + 1], checks[ply + 1] = kid_slot[ply, i], kid_check[ply, i]
             gain = kid_gain[ply, i]
             gam[ply + 1] = gam[ply] - gain if kid_again[ply, i] else gain - gam[ply] + 1
             ply += 1
             entering = True
             continue
         value = best[ply]
-        _store(tt_check, tt_low, tt_high, tt_move, slots[ply], checks[ply], value, gam[ply],
-               best_move[ply])
+        _store(table, slots[ply], checks[ply], value, gam[ply], best_move[ply],
+               _log2(stats[NODES] - started[ply]))
         if ply == 0:
             return value, (best_move[0] if value >= gamma else -1)
         ply -= 1
         entering = False
+
+
+@njit(cache=True, inline="always")
+def _enter(params, p, g, slot, check, db, binom, db_seeds, table, mask, board, kids, kid_gain,
+           kid_again, kid_move, kid_left, kid_slot, kid_check, kid_est, order, best,
+           best_move, n_kids):
+    """A node's own work: futility, the table, then every child played and looked at (the
+    end of the game, the database, a bound in the table: an enhanced transposition cutoff).
+    Returns (value, True) when that settles the test, else (0, False) with the children
+    left to search in ``order`` (``n_kids[0]`` of them) and the best so far in ``best[0]``."""
+    m = params[kalah.P_PITS]
+    seeds = 0
+    for i in range(2 * m):
+        seeds += p[i]
+    if seeds < g:  # futility: -seeds <= g(p) <= seeds
+        return seeds, True
+    if -seeds >= g:
+        return -seeds, True
+    low, high, first = -seeds, seeds, -1
+    e = _find(table, slot, check)
+    if e >= 0:
+        word = table[slot, 2 * e + 1]
+        low, high, first = max(low, _low(word)), min(high, _high(word)), _move(word)
+    if low >= g:
+        return low, True
+    if high < g:
+        return high, True
+    # play every move first, asking for the memory each child will be looked up in
+    count = 0
+    for move in range(m):
+        if p[move] == 0:
+            continue
+        to_board(params, p, board)
+        kalah.play(params, board, move)
+        gain, again, left, over = child_of(params, board, kids[count])
+        kid_gain[count], kid_again[count], kid_move[count] = gain, again, move
+        kid_left[count] = -1 if over else left
+        if over:
+            pass
+        elif left <= db_seeds:
+            kid_slot[count] = index(kids[count], left, binom)
+            prefetch_row(db, kid_slot[count])
+        else:
+            c1, kid_check[count] = _hashes(kids[count])
+            kid_slot[count] = np.int64(c1 & mask)
+            prefetch_row(table, kid_slot[count])
+        count += 1
+    top, top_move, searched = np.int64(-EMPTY_HIGH), np.int64(-1), 0
+    for i in range(count):
+        gain, again, left = kid_gain[i], kid_again[i], kid_left[i]
+        known = True
+        if left < 0:
+            v = gain
+        elif left <= db_seeds:
+            stored = np.int64(db[kid_slot[i]])
+            v = gain + stored if again else gain - stored
+        else:
+            known = False
+            kid_est[i] = gain + (1 if again else 0)  # for the move order
+            ce = _find(table, kid_slot[i], kid_check[i])
+            if ce >= 0:
+                word = table[kid_slot[i], 2 * ce + 1]
+                c_low, c_high = _low(word), _high(word)
+                if again and gain + c_low >= g:
+                    v, known = gain + c_low, True
+                elif not again and gain - c_high >= g:
+                    v, known = gain - c_high, True
+                else:  # order by what earlier tests left in the table
+                    middle = (max(c_low, -left) + min(c_high, left)) // 2
+                    kid_est[i] = gain + middle if again else gain - middle
+        if known:
+            if v > top:
+                top, top_move = v, kid_move[i]
+            if top >= g:
+                break
+        else:
+            order[searched] = i
+            searched += 1
+    best[0], best_move[0] = top, top_move
+    if top >= g or searched == 0:
+        _store(table, slot, check, top, g, top_move, 0)
+        return top, True
+    for i in range(1, searched):  # the table's move first, then by the estimate
+        key = order[i]
+        j = i - 1
+        while j >= 0 and _rank_before(kid_move[key], kid_est[key], kid_move[order[j]],
+                                      kid_est[order[j]], first):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = key
+    n_kids[0] = searched
+    return 0, False
 
 
 @njit(cache=True, inline="always")
@@ -274,49 +379,85 @@ class SolveResult:
 
 class Solver:
     """The search tables of one rule set, kept between solves (a batch of positions does not
-    pay a table reset each time), and the endgame database it probes."""
+    pay a table reset each time), and the endgame database it probes. With ``threads`` > 1
+    that many null-window tests run at once on the shared table (MTD(f) needs a test just
+    above and one at the value to prove it: they are run side by side)."""
 
     def __init__(self, variant: Variant, database: databases.Database | None,
-                 table_bits: int = DEFAULT_TABLE_BITS) -> None:
+                 table_bits: int | None = None, threads: int | None = None) -> None:
         self.variant = variant
         self.database = database
-        size = 1 << table_bits
-        self.tt_check = np.zeros(size, dtype=np.uint64)
-        self.tt_low = np.zeros(size, dtype=np.int16)
-        self.tt_high = np.zeros(size, dtype=np.int16)
-        self.tt_move = np.zeros(size, dtype=np.int8)
+        if table_bits is None:
+            table_bits = table_bits_for(min(TABLE_MEMORY, available_memory() // 4))
+        self.table = new_table(table_bits)
         if database is None:
             self.db, self.db_seeds = np.zeros(1, dtype=np.int8), -1
             self.binom = databases.binomials(2 * variant.options["pits"] + 2)
         else:
             self.db, self.db_seeds, self.binom = database.values, database.seeds, database.binom
-        self.rate = 2e6  # nodes a second, measured as it goes
-        self.stats = np.zeros(4, dtype=np.int64)
+        self.threads = max(1, threads if threads is not None else min(2, os.cpu_count() or 1))
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self.rate = 2e6  # nodes a second per thread, measured as it goes
         self.nodes = 0  # searched since the last solve began
 
+    def pool(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="mancalab-solve")
+        return self._pool
+
     def g(self, pits: np.ndarray, deadline: float | None,
-          progress: Callable[[int, int], None] | None = None) -> tuple[int, int, int]:
+          progress: Callable[[int, int], None] | None = None,
+          parallel: bool = True) -> tuple[int, int, int]:
         """Bounds on the mover's future gain from ``pits`` (mover's pits first), and a best
-        move (-1 if none proven): (lower, upper, move). Exact when lower == upper."""
+        move (-1 if none proven): (lower, upper, move). Exact when lower == upper.
+        ``parallel`` False: one test at a time (a caller already runs in the pool)."""
         seeds = int(pits.sum())
         if seeds <= self.db_seeds:
             value = int(self.db[index(pits, seeds, self.binom)])
             return value, value, -1
-        lower, upper, move = -seeds, seeds, -1
+        # g has the parity of the seeds in play (what both sides will bank adds up to them)
+        bounds = {"lower": -seeds, "upper": seeds, "move": -1}
         guess = self.guess(pits)
-        while lower < upper:
-            gamma = min(max(guess, lower + 1), upper)
-            value, found = self._test(pits, gamma, deadline)
-            if value is None:
+        while bounds["lower"] < bounds["upper"]:
+            gammas = _thresholds(bounds["lower"], bounds["upper"], guess,
+                                 self.threads if parallel else 1)
+            finished, last = self._tests(pits, gammas, deadline, bounds)
+            if not finished:
                 break
-            if value >= gamma:
-                lower, move = value, int(found)
-            else:
-                upper = value
-            guess = value
+            guess = last
             if progress:
-                progress(lower, upper)
-        return lower, upper, move
+                progress(bounds["lower"], bounds["upper"])
+        return bounds["lower"], bounds["upper"], bounds["move"]
+
+    def _tests(self, pits, gammas, deadline, bounds) -> tuple[bool, int]:
+        """Run a test of each threshold at once, narrowing ``bounds`` as each answers; a test
+        the others made pointless is stopped. (whether all that were needed finished, the
+        last value found)."""
+        if len(gammas) == 1:
+            value, move = self._test(pits, gammas[0], deadline)
+            if value is None:
+                return False, 0
+            _narrow(bounds, gammas[0], value, move)
+            return True, value
+        limits = [np.zeros(4, dtype=np.int64) for _ in gammas]
+        running = {self.pool().submit(self._test, pits, gamma, deadline, stats): (gamma, stats)
+                   for gamma, stats in zip(gammas, limits)}
+        finished, last = True, 0
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                gamma, _stats = running.pop(future)
+                value, move = future.result()
+                if value is None:
+                    finished = finished and not (bounds["lower"] < gamma <= bounds["upper"])
+                    continue
+                _narrow(bounds, gamma, value, move)
+                last = value
+            for gamma, stats in running.values():  # answered by the others: stop it
+                if not bounds["lower"] < gamma <= bounds["upper"]:
+                    stats[LIMIT] = 0
+        return finished, last
 
     def guess(self, pits: np.ndarray) -> int:
         """MTD(f)'s first guess of g: a short alpha-beta search (a good guess saves whole
@@ -344,23 +485,54 @@ class Solver:
     guess_seconds = 0.3
     guess_from_seeds = 30
 
-    def _test(self, pits, gamma, deadline):
-        stats = self.stats
-        stats[:] = 0
+    def _test(self, pits, gamma, deadline, stats=None):
+        """One null-window test; (None, -1) when its budget ran out or it was stopped."""
+        if stats is None:
+            stats = np.zeros(4, dtype=np.int64)
         stats[LIMIT] = (np.iinfo(np.int64).max if deadline is None
                         else max(1000, int((deadline - _time.perf_counter()) * self.rate)))
         started = _time.perf_counter()
         value, move = test(self.variant.params, pits, gamma, self.db, self.binom, self.db_seeds,
-                           self.tt_check, self.tt_low, self.tt_high, self.tt_move, stats)
+                           self.table, stats)
         spent = _time.perf_counter() - started
-        self.nodes += int(stats[NODES])
-        if stats[NODES] > 100_000:
-            self.rate = stats[NODES] / max(spent, 1e-6)
+        with self._lock:
+            self.nodes += int(stats[NODES])
+            if stats[NODES] > 100_000 and not stats[ABORTED]:
+                self.rate = stats[NODES] / max(spent, 1e-6)
         if stats[DEEP]:
             raise SolveError(f"a line of play deeper than {MAX_PLY} moves: not solvable here")
         if stats[ABORTED]:
             return None, -1
         return int(value), int(move)
+
+
+def _thresholds(lower: int, upper: int, guess: int, count: int) -> list[int]:
+    """Up to ``count`` thresholds in (lower, upper] of the values' parity (that of ``lower``
+    and ``upper``), nearest ``guess`` first: the guess, then just above it, then below."""
+    first = min(max(guess, lower + 1), upper)
+    if (first - upper) % 2:
+        first += 1 if first < upper else -1
+    chosen = [first]
+    step = 2
+    while len(chosen) < count:
+        above, below = first + step, first - step
+        if above <= upper:
+            chosen.append(above)
+        if len(chosen) < count and below > lower:
+            chosen.append(below)
+        if above > upper and below <= lower:
+            break
+        step += 2
+    return chosen
+
+
+def _narrow(bounds: dict, gamma: int, value: int, move: int) -> None:
+    """What a test of ``gamma`` answered ``value`` proves."""
+    if value >= gamma:
+        if value > bounds["lower"]:
+            bounds["lower"], bounds["move"] = value, int(move)
+    elif value < bounds["upper"]:
+        bounds["upper"] = value
 
 
 _SOLVERS: dict[tuple, Solver] = {}
@@ -431,9 +603,14 @@ def solve(state: State, time: float | None = None, moves: bool = False,
                          else solver.database.seeds)
     legal = state.legal_moves()
     if result.exact or moves:
-        for move in legal:
-            bounds = _move_bounds(solver, state, move, deadline,
-                                  None if moves else result.value)
+        target = None if moves else result.value
+
+        def bounds_of(move):
+            return _move_bounds(solver, state, move, deadline, target)
+
+        found = (list(solver.pool().map(bounds_of, legal)) if solver.threads > 1
+                 else [bounds_of(move) for move in legal])
+        for move, bounds in zip(legal, found):
             if moves:
                 result.moves[move] = bounds
                 result.move_names[move] = state.move_name(move)
@@ -470,7 +647,7 @@ def _move_bounds(solver: Solver, state: State, move: int, deadline: float | None
             return (base + value, base + seeds) if proven_high else (base - seeds, base + value)
         return ((-(base + seeds), -(base + value)) if proven_high
                 else (-(base + value), -(base - seeds)))
-    lower, upper, _ = solver.g(pits, deadline)
+    lower, upper, _ = solver.g(pits, deadline, parallel=False)
     if same:
         return base + lower, base + upper
     return -(base + upper), -(base + lower)

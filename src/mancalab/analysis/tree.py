@@ -21,7 +21,6 @@ integers.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -31,6 +30,7 @@ from numba import get_num_threads, njit, prange, set_num_threads
 
 from .. import kernels, movemask
 from ..core import MancalabError, Variant
+from ..memory import available_memory
 from ..prefetch import prefetch_row
 from ..variants import gebeta
 from ..variants import variant as make_variant
@@ -80,19 +80,6 @@ class TreeMemoryError(MancalabError):
     def __init__(self, message: str, rows: list) -> None:
         super().__init__(message)
         self.rows = rows
-
-
-def available_memory() -> int:
-    """Bytes of memory available to a new allocation (Linux: MemAvailable), else the free
-    physical memory."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 # ----- packing positions into words -------------------------------------------------
