@@ -291,17 +291,6 @@ def _print_summary(specs: list[str], game: str, summary) -> None:
         console.print(f"[yellow]{line}[/]")
 
 
-def describe(value: int) -> str:
-    """A value for the player it belongs to, in words."""
-    return "draw" if value == 0 else (f"wins by {value}" if value > 0 else f"loses by {-value}")
-
-
-def describe_bounds(lower: int, upper: int) -> str:
-    if lower == upper:
-        return describe(lower)
-    return f"between {lower:+d} and {upper:+d} (not proven)"
-
-
 @app.command()
 def solve(
     game: Annotated[str, typer.Argument(help="the game (Kalah is solved; others: not yet)")],
@@ -363,17 +352,17 @@ def solve(
         return
     who = "AB"[state.to_move]
     if state.is_over:
-        console.print(f"The game is over: {describe(result.value)} for {who}.")
+        console.print(f"The game is over: {solving.describe(result.value)} for {who}.")
         return
     if result.exact:
         console.print(f"With perfect play the player to move ({who}) [bold]"
-                      f"{describe(result.value)}[/] ({result.value:+d}). Best: "
+                      f"{solving.describe(result.value)}[/] ({result.value:+d}). Best: "
                       f"{', '.join(result.best_move_names)}.")
     else:
         console.print(f"Not proven within {time:g} s: the value for {who} is between "
                       f"{result.lower:+d} and {result.upper:+d}.")
     for move, (lower, upper) in result.moves.items():
-        console.print(f"  {result.move_names[move]}: {describe_bounds(lower, upper)}")
+        console.print(f"  {result.move_names[move]}: {solving.describe_bounds(lower, upper)}")
     console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
                   f"{result.database_seeds} seeds).")
 

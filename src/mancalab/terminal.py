@@ -24,7 +24,8 @@ HELP = """\
 Commands at the prompt:
   MOVE        play {hint}
   undo        take back the last move (and the computer's reply, when playing it)
-  hint [P]    the move player P would make here, with its evaluation (default: expert)
+  hint [P]    the move player P would make here, with its evaluation (default: expert);
+              hint perfect: every move's exact value (Kalah), e.g. "3: wins by 4"
   switch      swap sides with the computer (or, between two people, hand this side to it)
   level P     the computer plays as P from now on: beginner, easy, medium, hard, expert
               or any player spec such as alphabeta:time=3
@@ -208,6 +209,8 @@ class TerminalGame:
             self.console.print(f"[red]{error}[/red]")
             return
         state = self.record.state
+        if adviser.name == "perfect" and self.exact_hint(state, adviser.options["time"]):
+            return
         try:
             move = adviser.choose(state)
         except Exception as error:  # noqa: BLE001 - a hint that fails must not end the game
@@ -217,6 +220,27 @@ class TerminalGame:
         said = "" if value is None else f", evaluation {value:+g} for you"
         self.console.print(f"Hint from {adviser.spec}: [bold]{state.variant.move_name(state, move)}"
                            f"[/]{said}.")
+
+    def exact_hint(self, state, seconds: float) -> bool:
+        """Every legal move with its exact value for the mover, or its bounds when not proven
+        in ``seconds``; False when the game has no exact solver (the caller hints instead)."""
+        from .analysis import solve as solving
+
+        if solving.unsolvable(state.variant) or state.is_over:
+            return False
+        try:
+            with self.console.status("Solving..."):
+                result = solving.solve(state, time=seconds, moves=True)
+        except MancalabError as error:
+            self.console.print(f"[red]The exact hint failed: {error}[/red]")
+            return True
+        overall = solving.describe_bounds(result.lower, result.upper)
+        self.console.print(f"Exact values of your moves (with perfect play you {overall}):")
+        for move, (lower, upper) in result.moves.items():
+            best = lower == upper == result.value
+            line = f"  {result.move_names[move]}: {solving.describe_bounds(lower, upper)}"
+            self.console.print(f"[bold green]{line}  (best)[/]" if best else line)
+        return True
 
     def switch(self) -> None:
         """The person to move takes the other side; the computer plays the side they left."""

@@ -210,3 +210,41 @@ def test_the_solve_command(tmp_path, monkeypatch):
                  ["solve", "kalah", "--to-move", "3"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and "Traceback" not in result.output, args
+
+
+def test_hint_perfect_shows_every_moves_exact_value(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    result = CliRunner().invoke(app, ["play", "kalah", "-o", "pits=3", "-o", "seeds=2",
+                                      "--a", "Ann", "--b", "Bo"],
+                                input="hint perfect\n2\nhint perfect\nquit\n")
+    assert result.exit_code == 0, result.output
+    state = mancalab.variant("kalah", pits=3, seeds=2).start()
+    for position in (state, state.play(state.variant.parse_move(state, "2"))):
+        lines = [f"  {position.move_name(m)}: {solving.describe(move_value(position, m))}"
+                 for m in position.legal_moves()]
+        for line in lines:
+            assert line in result.output, (line, result.output)
+        assert f"with perfect play you {solving.describe(brute(position))}" in result.output
+    assert "(best)" in result.output
+    gebeta = CliRunner().invoke(app, ["play", "gebeta", "--a", "Ann", "--b", "Bo"],
+                                input="hint perfect:time=0.2\nquit\n")
+    assert "Hint from perfect" in gebeta.output  # no exact solver: alpha-beta's move
+
+
+def test_the_perfect_player_plays_a_best_move_and_says_when_it_falls_back(tmp_path,
+                                                                          monkeypatch):
+    from mancalab.players import player
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    variant = mancalab.variant("kalah", pits=3, seeds=3, empty_capture=False)
+    perfect = player("perfect:time=5,seed=3")
+    for state in [variant.start()] + positions(variant, 5, seed=11):
+        move = perfect.choose(state)
+        assert perfect.last_info["exact"] and perfect.last_info["value"] == brute(state)
+        assert move_value(state, move) == brute(state)
+    big = mancalab.variant("kalah", seeds=6).start()  # far beyond 0.1 s
+    perfect = player("perfect:time=0.2")
+    assert perfect.choose(big) in big.legal_moves()
+    assert not perfect.last_info["exact"] and "alpha-beta" in perfect.last_info["fallback"]
+    gebeta = mancalab.variant("gebeta").start()
+    assert player("perfect:time=0.2").choose(gebeta) in gebeta.legal_moves()

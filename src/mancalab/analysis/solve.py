@@ -377,6 +377,51 @@ class SolveResult:
         return out
 
 
+def _read_only(values: np.ndarray) -> np.ndarray:
+    """A read-only view: built and opened databases then compile to one search."""
+    view = values.view(np.ndarray)
+    view.flags.writeable = False
+    return view
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the search now, not inside the first timed solve."""
+    variant = kalah.Kalah(pits=1, seeds=2)
+    stats = np.zeros(4, dtype=np.int64)
+    stats[LIMIT] = 10
+    test(variant.params, np.array([2, 2], dtype=np.int64), 0,
+         _read_only(np.zeros(1, dtype=np.int8)), databases.binomials(4), -1, new_table(4),
+         stats)
+
+
+class Cancel:
+    """Stops the tests of one solve from another thread (a game closed, a server stopping):
+    each running test gives up at its next node and the solve returns the bounds it has."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self._running: list[np.ndarray] = []
+        self._lock = threading.Lock()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            for stats in self._running:
+                stats[LIMIT] = 0
+
+    def track(self, stats: np.ndarray) -> bool:
+        """Follow a test about to run; False if the solve is cancelled already."""
+        with self._lock:
+            if self.cancelled:
+                return False
+            self._running.append(stats)
+            return True
+
+    def untrack(self, stats: np.ndarray) -> None:
+        with self._lock:
+            self._running = [s for s in self._running if s is not stats]
+
+
 class Solver:
     """The search tables of one rule set, kept between solves (a batch of positions does not
     pay a table reset each time), and the endgame database it probes. With ``threads`` > 1
@@ -386,20 +431,26 @@ class Solver:
     def __init__(self, variant: Variant, database: databases.Database | None,
                  table_bits: int | None = None, threads: int | None = None) -> None:
         self.variant = variant
-        self.database = database
         if table_bits is None:
             table_bits = table_bits_for(min(TABLE_MEMORY, available_memory() // 4))
         self.table = new_table(table_bits)
-        if database is None:
-            self.db, self.db_seeds = np.zeros(1, dtype=np.int8), -1
-            self.binom = databases.binomials(2 * variant.options["pits"] + 2)
-        else:
-            self.db, self.db_seeds, self.binom = database.values, database.seeds, database.binom
+        self.use(database)
+        warm_up()
         self.threads = max(1, threads if threads is not None else min(2, os.cpu_count() or 1))
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self.rate = 2e6  # nodes a second per thread, measured as it goes
         self.nodes = 0  # searched since the last solve began
+
+    def use(self, database: databases.Database | None) -> None:
+        """Probe ``database`` from now on (the table stays: its bounds hold with any)."""
+        self.database = database
+        if database is None:
+            self.db, self.db_seeds = _read_only(np.zeros(1, dtype=np.int8)), -1
+            self.binom = databases.binomials(2 * self.variant.options["pits"] + 2)
+        else:
+            self.db, self.db_seeds = _read_only(database.values), database.seeds
+            self.binom = database.binom
 
     def pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -408,7 +459,7 @@ class Solver:
 
     def g(self, pits: np.ndarray, deadline: float | None,
           progress: Callable[[int, int], None] | None = None,
-          parallel: bool = True) -> tuple[int, int, int]:
+          parallel: bool = True, cancel: Cancel | None = None) -> tuple[int, int, int]:
         """Bounds on the mover's future gain from ``pits`` (mover's pits first), and a best
         move (-1 if none proven): (lower, upper, move). Exact when lower == upper.
         ``parallel`` False: one test at a time (a caller already runs in the pool)."""
@@ -418,11 +469,11 @@ class Solver:
             return value, value, -1
         # g has the parity of the seeds in play (what both sides will bank adds up to them)
         bounds = {"lower": -seeds, "upper": seeds, "move": -1}
-        guess = self.guess(pits)
+        guess = self.guess(pits, deadline)
         while bounds["lower"] < bounds["upper"]:
             gammas = _thresholds(bounds["lower"], bounds["upper"], guess,
                                  self.threads if parallel else 1)
-            finished, last = self._tests(pits, gammas, deadline, bounds)
+            finished, last = self._tests(pits, gammas, deadline, bounds, cancel)
             if not finished:
                 break
             guess = last
@@ -430,19 +481,19 @@ class Solver:
                 progress(bounds["lower"], bounds["upper"])
         return bounds["lower"], bounds["upper"], bounds["move"]
 
-    def _tests(self, pits, gammas, deadline, bounds) -> tuple[bool, int]:
+    def _tests(self, pits, gammas, deadline, bounds, cancel) -> tuple[bool, int]:
         """Run a test of each threshold at once, narrowing ``bounds`` as each answers; a test
         the others made pointless is stopped. (whether all that were needed finished, the
         last value found)."""
         if len(gammas) == 1:
-            value, move = self._test(pits, gammas[0], deadline)
+            value, move = self._test(pits, gammas[0], deadline, cancel=cancel)
             if value is None:
                 return False, 0
             _narrow(bounds, gammas[0], value, move)
             return True, value
         limits = [np.zeros(4, dtype=np.int64) for _ in gammas]
-        running = {self.pool().submit(self._test, pits, gamma, deadline, stats): (gamma, stats)
-                   for gamma, stats in zip(gammas, limits)}
+        running = {self.pool().submit(self._test, pits, gamma, deadline, stats, cancel):
+                   (gamma, stats) for gamma, stats in zip(gammas, limits)}
         finished, last = True, 0
         while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -459,7 +510,7 @@ class Solver:
                     stats[LIMIT] = 0
         return finished, last
 
-    def guess(self, pits: np.ndarray) -> int:
+    def guess(self, pits: np.ndarray, deadline: float | None = None) -> int:
         """MTD(f)'s first guess of g: a short alpha-beta search (a good guess saves whole
         null-window tests: from 0, Kalah(6,4)'s +10 took seven)."""
         from ..players.alphabeta import WIN, AlphaBetaPlayer
@@ -473,7 +524,10 @@ class Solver:
         state = self.variant.state(cells, 0)
         if state.is_over:
             return 0
-        adviser = AlphaBetaPlayer(time=self.guess_seconds)
+        seconds = self.guess_seconds
+        if deadline is not None:  # a short solve spends a quarter of its time on the guess
+            seconds = min(seconds, max(0.01, (deadline - _time.perf_counter()) / 4))
+        adviser = AlphaBetaPlayer(time=seconds)
         adviser.choose(state)
         value = adviser.last_info.get("value")
         if value is None:
@@ -485,15 +539,21 @@ class Solver:
     guess_seconds = 0.3
     guess_from_seeds = 30
 
-    def _test(self, pits, gamma, deadline, stats=None):
+    def _test(self, pits, gamma, deadline, stats=None, cancel=None):
         """One null-window test; (None, -1) when its budget ran out or it was stopped."""
         if stats is None:
             stats = np.zeros(4, dtype=np.int64)
         stats[LIMIT] = (np.iinfo(np.int64).max if deadline is None
                         else max(1000, int((deadline - _time.perf_counter()) * self.rate)))
+        if cancel is not None and not cancel.track(stats):
+            return None, -1
         started = _time.perf_counter()
-        value, move = test(self.variant.params, pits, gamma, self.db, self.binom, self.db_seeds,
-                           self.table, stats)
+        try:
+            value, move = test(self.variant.params, pits, gamma, self.db, self.binom,
+                               self.db_seeds, self.table, stats)
+        finally:
+            if cancel is not None:
+                cancel.untrack(stats)
         spent = _time.perf_counter() - started
         with self._lock:
             self.nodes += int(stats[NODES])
@@ -536,23 +596,33 @@ def _narrow(bounds: dict, gamma: int, value: int, move: int) -> None:
 
 
 _SOLVERS: dict[tuple, Solver] = {}
+_SOLVERS_LOCK = threading.Lock()
+
+
+def unsolvable(variant: Variant) -> str | None:
+    """Why ``variant`` has no exact solver yet, or None."""
+    try:
+        databases.check_variant(variant)
+    except databases.DatabaseError as error:
+        return str(error)
+    return None
 
 
 def solver_for(variant: Variant, database: databases.Database | None = None,
                build: bool = True) -> Solver:
     """The solver of ``variant``'s rules, made once per process: it opens the largest
-    database built for those rules, or builds a small one (``ON_DEMAND_SEEDS``)."""
+    database built for those rules, or (``build``) builds a small one (``ON_DEMAND_SEEDS``)."""
     databases.check_variant(variant)
     key = tuple(sorted(databases._rules(variant).items()))
     if database is not None:
         key += (database.seeds,)
-    if key not in _SOLVERS:
-        if database is None:
-            database = databases.best_available(variant)
-        if database is None and build:
-            database = databases.ensure(variant, ON_DEMAND_SEEDS)
-        _SOLVERS[key] = Solver(variant, database)
-    return _SOLVERS[key]
+    with _SOLVERS_LOCK:
+        if key not in _SOLVERS:
+            _SOLVERS[key] = Solver(variant, database or databases.best_available(variant))
+        solver = _SOLVERS[key]
+        if solver.database is None and build:
+            solver.use(databases.ensure(variant, ON_DEMAND_SEEDS))
+    return solver
 
 
 def mover_pits(state: State) -> np.ndarray:
@@ -572,31 +642,49 @@ def store_margin(state: State) -> int:
 def solve(state: State, time: float | None = None, moves: bool = False,
           database: databases.Database | None = None,
           on_bounds: Callable[[int, int], None] | None = None,
-          solver: Solver | None = None) -> SolveResult:
+          solver: Solver | None = None, build: bool = True,
+          cancel: Cancel | None = None, parallel: bool = True) -> SolveResult:
     """The exact value of ``state`` for the player to move (its final margin under perfect
     play, the stores banked included), its best moves, and with ``moves`` every legal move's
-    value. ``time`` (seconds) bounds the work: what is not proven by then is returned as
-    bounds, ``exact`` False. ``on_bounds(lower, upper)`` is told as the bounds tighten.
+    value. ``time`` (seconds) bounds the search (a database built first on demand is not
+    counted): what is not proven by then is returned as bounds, ``exact`` False. ``on_bounds(lower, upper)`` is told as the bounds tighten.
     By default the solver of the game's rules kept in this process is used (its table warm
-    from earlier solves), with the largest database built for those rules."""
+    from earlier solves), with the largest database built for those rules (``build``: one
+    of ``ON_DEMAND_SEEDS`` is built if there is none). ``cancel`` stops it from another
+    thread; ``parallel`` False keeps all the work in the calling thread (a server's own
+    low-priority search threads)."""
     if not isinstance(state, State):
         raise SolveError(f"solve takes a State, got {type(state).__name__}")
     if time is not None and not (isinstance(time, (int, float)) and 0 < time < 1e9):
         raise SolveError(f"time must be a number of seconds above 0, got {time!r}")
     started = _time.perf_counter()
-    deadline = None if time is None else started + time
     if state.is_over:
         margin = store_margin(state)
         return SolveResult(margin, True, margin, margin, [], [], seconds=0.0)
-    solver = solver or solver_for(state.variant, database)
+    solver = solver or solver_for(state.variant, database, build)
     solver.nodes = 0
+    deadline = None if time is None else _time.perf_counter() + time  # after a first build
+    cancel = cancel or Cancel()
+    timer = None
+    if time is not None:  # the node budgets follow a measured rate; this makes the time sure
+        timer = threading.Timer(max(0.0, deadline - _time.perf_counter()), cancel.cancel)
+        timer.daemon = True
+        timer.start()
+    try:
+        return _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started) -> SolveResult:
     base = store_margin(state)
 
     def told(lower, upper):
         if on_bounds:
             on_bounds(base + lower, base + upper)
 
-    lower, upper, _move = solver.g(mover_pits(state), deadline, told)
+    lower, upper, proving = solver.g(mover_pits(state), deadline, told, parallel, cancel)
     result = SolveResult(base + lower if lower == upper else None, lower == upper,
                          base + lower, base + upper, [], [],
                          database_seeds=None if solver.database is None
@@ -606,9 +694,9 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         target = None if moves else result.value
 
         def bounds_of(move):
-            return _move_bounds(solver, state, move, deadline, target)
+            return _move_bounds(solver, state, move, deadline, target, cancel)
 
-        found = (list(solver.pool().map(bounds_of, legal)) if solver.threads > 1
+        found = (list(solver.pool().map(bounds_of, legal)) if parallel and solver.threads > 1
                  else [bounds_of(move) for move in legal])
         for move, bounds in zip(legal, found):
             if moves:
@@ -616,14 +704,30 @@ def solve(state: State, time: float | None = None, moves: bool = False,
                 result.move_names[move] = state.move_name(move)
             if result.exact and bounds[0] >= result.value:
                 result.best_moves.append(move)
+    if result.exact and not result.best_moves and proving >= 0:
+        # the moves' own tests ran out of time: the move that proved the value is one
+        m = state.variant.options["pits"]
+        result.best_moves.append(proving if state.to_move == 0 else m + 1 + proving)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
     result.nodes = solver.nodes
     result.seconds = _time.perf_counter() - started
     return result
 
 
+def describe(value: int) -> str:
+    """A value for the player it belongs to, in words."""
+    return "draw" if value == 0 else (f"wins by {value}" if value > 0 else f"loses by {-value}")
+
+
+def describe_bounds(lower: int, upper: int) -> str:
+    """Bounds on a value, in words ("wins by 4", "between -2 and +4 (not proven)")."""
+    if lower == upper:
+        return describe(lower)
+    return f"between {lower:+d} and {upper:+d} (not proven)"
+
+
 def _move_bounds(solver: Solver, state: State, move: int, deadline: float | None,
-                 target: int | None) -> tuple[int, int]:
+                 target: int | None, cancel: Cancel | None = None) -> tuple[int, int]:
     """Bounds on the value of ``move`` for the player to move in ``state``; with ``target``
     only whether it reaches ``target`` is settled (one null-window test)."""
     child = state.play(move)
@@ -639,7 +743,7 @@ def _move_bounds(solver: Solver, state: State, move: int, deadline: float | None
         # does the move reach the value? one test: g(child) >= target - base (same mover),
         # or g(child) <= base - target (the opponent moves next)
         gamma = target - base if same else -target - base + 1
-        value, _ = solver._test(pits, gamma, deadline)
+        value, _ = solver._test(pits, gamma, deadline, cancel=cancel)
         if value is None:
             return -seeds - abs(base), seeds + abs(base)
         proven_high = value >= gamma  # g(child) >= value, else g(child) <= value
@@ -647,7 +751,7 @@ def _move_bounds(solver: Solver, state: State, move: int, deadline: float | None
             return (base + value, base + seeds) if proven_high else (base - seeds, base + value)
         return ((-(base + seeds), -(base + value)) if proven_high
                 else (-(base + value), -(base - seeds)))
-    lower, upper, _ = solver.g(pits, deadline, parallel=False)
+    lower, upper, _ = solver.g(pits, deadline, parallel=False, cancel=cancel)
     if same:
         return base + lower, base + upper
     return -(base + upper), -(base + lower)

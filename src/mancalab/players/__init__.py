@@ -8,11 +8,13 @@ from .base import Player
 from .classic import ClassicPlayer
 from .greedy import GreedyPlayer
 from .mcts import MCTSPlayer
+from .perfect import PerfectPlayer
 from .random import RandomPlayer
 
 PLAYERS: dict[str, type[Player]] = {
     cls.name: cls
-    for cls in (RandomPlayer, GreedyPlayer, ClassicPlayer, MCTSPlayer, AlphaBetaPlayer)}
+    for cls in (RandomPlayer, GreedyPlayer, ClassicPlayer, MCTSPlayer, AlphaBetaPlayer,
+                PerfectPlayer)}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -1,0 +1,71 @@
+"""The perfect player: a move of the best exact value, from ``mancalab.analysis.solve``.
+
+Each move it gives the solver half its time; when the position is solved, it plays one of the
+best moves (ties broken at random with its seed) and ``last_info`` holds the exact value. When
+it is not solved in time (the opening of Kalah(6,4) takes minutes), or the game has no exact
+solver yet (only Kalah has one), it plays alpha-beta's move for the other half and says so:
+``last_info["exact"]`` is False and ``last_info["fallback"]`` names the reason.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..core import MancalabError, Option, State, real
+from .alphabeta import AlphaBetaPlayer
+from .base import Player, new_seed, seed_option
+
+
+class PerfectPlayer(Player):
+    name = "perfect"
+    thinks_by_clock = True
+    option_specs = {
+        "time": Option(2.0, real, lambda v: v > 0, "seconds a move, above 0"),
+        "seed": seed_option("breaks ties among equally good moves"),
+    }
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        seed = self.options["seed"]
+        self.rng = random.Random(new_seed() if seed is None else seed)
+        self.fallback = AlphaBetaPlayer()
+        self._cancel = None
+
+    def stop(self) -> None:
+        super().stop()
+        self.fallback.stop()
+        if self._cancel is not None:
+            self._cancel.cancel()
+
+    def choose(self, state: State) -> int:
+        from ..analysis import solve as solving  # the solver loads only when a game asks
+
+        legal = state.legal_moves()
+        if not legal:
+            raise MancalabError("the game is over: there is no move to choose")
+        started = time.perf_counter()
+        budget = self.capped(self.options["time"])
+        reason = solving.unsolvable(state.variant)
+        if reason is None:
+            self._cancel = solving.Cancel()
+            # a server (which caps its players) gets no database build and no extra threads
+            served = self.cap is not None
+            result = solving.solve(state, time=budget / 2, build=not served,
+                                   cancel=self._cancel, parallel=not served)
+            if result.exact and result.best_moves:
+                move = self.rng.choice(result.best_moves)
+                self.last_info = {"value": result.value, "exact": True,
+                                  "best": result.best_move_names, "nodes": result.nodes,
+                                  "seconds": time.perf_counter() - started}
+                return move
+            reason = (f"not solved in {budget / 2:g} s (the value is between "
+                      f"{result.lower:+d} and {result.upper:+d})")
+        left = max(0.01, budget - (time.perf_counter() - started))
+        self.fallback.options["time"] = left
+        self.fallback.cap = self.cap
+        move = self.fallback.choose(state)
+        self.last_info = {**self.fallback.last_info, "exact": False,
+                          "fallback": f"alpha-beta: {reason}",
+                          "seconds": time.perf_counter() - started}
+        return move
