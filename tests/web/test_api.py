@@ -185,6 +185,28 @@ def test_hint_changes_nothing(client):
     assert state(client, game)["ply"] == 0
 
 
+def test_analysis_gives_every_moves_exact_value(client, tmp_path, monkeypatch):
+    import mancalab
+    from mancalab.analysis import solve as solving
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no database: the search alone
+    catalogue = client.get("/api/games").json()["games"]
+    assert catalogue["kalah"]["solvable"] and not catalogue["gebeta"]["solvable"]
+    game = create(client, game="kalah", options={"pits": 3, "seeds": 2}, mode="local")
+    url = f"/api/games/{game['id']}/analysis"
+    assert client.post(url, json={}).status_code == 403  # a spectator
+    answer = client.post(url, json={"token": game["token"]}).json()
+    start = mancalab.variant("kalah", pits=3, seeds=2).start()
+    solved = solving.solve(start, moves=True, solver=solving.Solver(start.variant, None))
+    assert answer["exact"] and answer["value"] == solved.value and answer["ply"] == 0, answer
+    assert {m["cell"]: m["value"] for m in answer["moves"]} == {
+        cell: low for cell, (low, _) in solved.moves.items()}, answer
+    assert answer["best_cells"] == solved.best_moves
+    other = create(client, game="gebeta")
+    refused = client.post(f"/api/games/{other['id']}/analysis", json={"token": other["token"]})
+    assert refused.status_code == 409 and "Kalah only" in refused.json()["detail"]
+
+
 def test_urubugu_both_players_arrange_their_beads(client):
     game = create(client, game="urubugu", mode="online", setup=True)
     first, second = game["token"], game["links"]["invite"].split("token=")[1]

@@ -115,6 +115,32 @@ def test_against_the_computer_with_switch_and_show_me_its_move(server, context):
     wait_until(lambda: api_state(server, page)["ply"] > before, what="the computer's move played")
 
 
+def test_the_analysis_switch_marks_every_playable_hole_with_its_exact_value(server, context):
+    import mancalab
+    from mancalab.analysis import solve as solving
+
+    page = context.new_page()
+    new_game(page, server, "kalah", "local", {"pits": 3, "seeds": 2})
+    assert page.is_visible("#analysis-row") and not page.is_checked("#analysis")  # off
+    assert page.locator(".hole text.value").count() == 0
+    page.check("#analysis")
+    wait_until(lambda: page.locator(".hole text.value").count() == 3, what="the values")
+    start = mancalab.variant("kalah", pits=3, seeds=2).start()
+    solved = solving.solve(start, moves=True, solver=solving.Solver(start.variant, None))
+    shown = {cell: page.text_content(f".hole[data-cell='{cell}'] text.value")
+             for cell in solved.moves}
+    assert shown == {cell: f"{low:+d}" if low else "0" for cell, (low, _) in solved.moves.items()}
+    best = page.eval_on_selector_all(".hole.best", "els => els.map(e => Number(e.dataset.cell))")
+    assert best == solved.best_moves
+    page.click(f"[data-cell='{best[0]}']")  # the next position is analysed in turn
+    wait_until(lambda: api_state(server, page)["ply"] == 1 and page.locator(
+        ".hole text.value").count() == len(api_state(server, page)["legal"]),
+        what="the values after the move")
+    page.screenshot(path=str(ARTIFACTS / "analysis.png"))
+    page.uncheck("#analysis")
+    wait_until(lambda: page.locator(".hole text.value").count() == 0, what="the values gone")
+
+
 def test_urubugu_players_arrange_their_beads_first(server, context):
     page = context.new_page()
     new_game(page, server, "urubugu", "local", setup=True)

@@ -38,6 +38,25 @@ class PerfectPlayer(Player):
         if self._cancel is not None:
             self._cancel.cancel()
 
+    def analyse(self, state: State) -> dict:
+        """Every legal move's exact value for the player to move, or its bounds when not
+        proven in the player's time: ``SolveResult.to_dict`` with the moves' cells.
+        MancalabError for a game with no exact solver."""
+        from ..analysis import solve as solving
+
+        reason = solving.unsolvable(state.variant)
+        if reason is not None:
+            raise MancalabError(reason)
+        served = self.cap is not None
+        self._cancel = solving.Cancel()
+        result = solving.solve(state, time=self.capped(self.options["time"]), moves=True,
+                               build=not served, cancel=self._cancel, parallel=not served)
+        answer = result.to_dict()
+        answer["best_cells"] = result.best_moves
+        for entry, cell in zip(answer.get("moves", []), result.moves):
+            entry["cell"] = cell
+        return answer
+
     def choose(self, state: State) -> int:
         from ..analysis import solve as solving  # the solver loads only when a game asks
 

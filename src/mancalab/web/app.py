@@ -28,6 +28,8 @@ from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
 from slowapi.util import get_remote_address
 
+from ..analysis import solve as solving
+from ..analysis.solve import unsolvable
 from ..core import LARGEST, MancalabError
 from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
 from ..records import NAME_LENGTH, GameRecord
@@ -243,6 +245,19 @@ class Hub:
         return {"move": move, "name": state.move_name(move), "player": adviser.spec,
                 "value": adviser.last_info.get("value")}
 
+    async def analysis(self, game_id: str, token: str | None) -> dict:
+        """Every legal move's exact value for the player to move (Kalah), for a player
+        holding a seat: the perfect player's analysis, capped like any search."""
+        room = self.room(game_id)
+        room.check_token(token)
+        state = room.state
+        reason = unsolvable(state.variant)
+        if reason is not None:
+            raise ConflictError(reason)
+        analyst = self.thinker.player("perfect", room.game)
+        answer = await self.thinker.run(room.id, analyst, analyst.analyse, state)
+        return {**answer, "ply": room.ply}
+
     def sweep(self) -> None:
         """Free idle games' computer players, and drop idle, unwatched games from memory
         (they load again from the store when asked for)."""
@@ -273,10 +288,16 @@ async def _send(socket: WebSocket, text: str) -> None:
         await asyncio.wait_for(socket.send_text(text), timeout=5)
 
 
+SOLVER_TABLE_MEMORY = 256 << 20  # bytes
+
+
 def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     """The server's application, its games kept in the SQLite file ``db_path``."""
     limits = limits or Limits()
     limits.check()
+    # the analysis and the perfect player share one solver table a game's rules: a server
+    # keeps it small (its searches are capped at seconds anyway)
+    solving.TABLE_MEMORY = min(solving.TABLE_MEMORY, SOLVER_TABLE_MEMORY)
     hub = Hub(Store(db_path), limits)
     limiter = Limiter(key_func=get_remote_address)
 
@@ -332,7 +353,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         for name, cls in VARIANTS.items():
             games[name] = {"title": cls.title,
                            "options": {k: {"default": o.default, "values": o.rule}
-                                       for k, o in cls.option_specs.items()}}
+                                       for k, o in cls.option_specs.items()},
+                           "solvable": unsolvable(cls()) is None}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
                 "game_levels": GAME_LEVELS, "players": sorted(PLAYERS), "languages": LANGUAGES,
                 "max_think": limits.max_think}
@@ -397,6 +419,13 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     @limiter.limit(limits.hint_rate)
     async def hint(request: Request, game_id: str, body: Hint) -> dict:
         return await hub.hint(game_id, body.token, body.player)
+
+    @app.post("/api/games/{game_id}/analysis",
+              summary="Every legal move's exact value for the player to move, or its bounds "
+                      "when not proven in time (Kalah; for a player holding a seat)")
+    @limiter.limit(limits.hint_rate)
+    async def analysis(request: Request, game_id: str, body: Token) -> dict:
+        return await hub.analysis(game_id, body.token)
 
     @app.get("/api/games/{game_id}/record", summary="The game record (text), to download",
              response_class=Response,

@@ -109,6 +109,12 @@ class Thinker:
         """``player``'s move in ``state``, worked out in a search thread. A game has one
         search at a time: with ``wait`` (the computer's own move) it waits for the one
         running; without (a hint) BusyError, also when the queue is full."""
+        return await self.run(game_id, player, player.choose, state, wait)
+
+    async def run(self, game_id: str, player: Player, work, state: State,
+                  wait: bool = False):
+        """``work(state)`` (a method of ``player``, stopped by ``player.stop``) in a search
+        thread, one search a game at a time, as ``choose`` says."""
         if wait:
             while game_id in self.games:
                 await asyncio.sleep(0.02)
@@ -121,7 +127,7 @@ class Thinker:
         self.open()
         try:
             future = asyncio.get_running_loop().run_in_executor(self.pool, self._run, player,
-                                                                 state)
+                                                                 work, state)
             try:
                 return await asyncio.shield(future)
             except asyncio.CancelledError:  # the game closed or the server stops
@@ -130,10 +136,10 @@ class Thinker:
         finally:
             self.games.discard(game_id)
 
-    def _run(self, player: Player, state: State) -> int:
+    def _run(self, player: Player, work, state: State):
         self.running.add(player)
         try:
-            return player.choose(state)
+            return work(state)
         finally:
             self.running.discard(player)
 

@@ -12,6 +12,8 @@ let token = null;
 let socket = null;
 let flipped = false;       // the viewer turned the board by hand
 let animation = null;      // {timer, finish} of the running animation
+let analysis = null;       // {id, ply, answer}: the exact values of a position (Kalah)
+let analysing = false;     // an analysis request is on its way
 
 // ----- languages: one JSON file each under /static/i18n ---------------------------------
 function t(key, values = {}) {
@@ -243,7 +245,41 @@ function render(state) {
   drawMoves(state);
   drawSetup(state);
   drawControls(state);
+  requestAnalysis(state);
 }
+
+// ----- the analysis switch: every playable hole marked with its exact value ---------------
+function wantsAnalysis(state) {
+  const info = catalogue && catalogue.games[state.game];
+  return $("analysis").checked && Boolean(info && info.solvable) && mayMove(state);
+}
+
+function analysed(state) {
+  const current = analysis && analysis.id === state.id && analysis.ply === state.ply;
+  return current && $("analysis").checked ? analysis.answer : null;
+}
+
+async function requestAnalysis(state) {
+  if (analysing || !wantsAnalysis(state) || analysed(state)) return;
+  analysing = true;
+  $("hover-info").textContent = t("analysis_busy");
+  const answer = await post("analysis");
+  analysing = false;
+  $("hover-info").textContent = "";
+  if (!answer) { $("analysis").checked = false; return; }  // the error is shown
+  analysis = {id: state.id, ply: answer.ply, answer};
+  if (game) render(game);  // draws the values, or asks again if the game moved on
+}
+
+function valueWords(entry) {
+  if (entry.value === null) {
+    return t("analysis_between", {low: signed(entry.lower), high: signed(entry.upper)});
+  }
+  if (entry.value === 0) return t("draw");
+  return t(entry.value > 0 ? "analysis_wins" : "analysis_loses", {n: Math.abs(entry.value)});
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function drawBoard(state) {
   const svg = $("board");
@@ -278,6 +314,16 @@ function drawHole(svg, state, cell, x, y, width, height, playable, last, view) {
   count.setAttribute("x", x + width / 2); count.setAttribute("y", y + height / 2 + 7);
   count.textContent = state.cells[cell];
   group.append(shape, count);
+  const exact = analysed(state) && mayMove(state) && state.legal.includes(cell)
+    ? analysed(state).moves.find((entry) => entry.cell === cell) : null;
+  if (exact) {
+    const mark = document.createElementNS(SVG, "text");
+    mark.setAttribute("class", "value");
+    mark.setAttribute("x", x + width / 2); mark.setAttribute("y", y + 18);
+    mark.textContent = exact.value === null ? "?" : signed(exact.value);
+    group.append(mark);
+    if (analysed(state).best_cells.includes(cell)) group.classList.add("best");
+  }
   // a seated player reads their own notation; on a shared screen each hole its owner's
   const reader = state.local || state.seat === null ? owner : view;
   const label = reader === null ? null : state.labels[reader][cell];
@@ -291,7 +337,7 @@ function drawHole(svg, state, cell, x, y, width, height, playable, last, view) {
   const info = t(state.legal.includes(cell) && state.started ? "playable" : "not_playable",
                  {count: state.cells[cell]});
   const title = document.createElementNS(SVG, "title");
-  title.textContent = (label ? `${label}: ` : "") + info;
+  title.textContent = (label ? `${label}: ` : "") + info + (exact ? ` · ${valueWords(exact)}` : "");
   group.append(title);
   group.setAttribute("aria-label", title.textContent);
   group.addEventListener("mouseenter", () => { $("hover-info").textContent = title.textContent; });
@@ -386,6 +432,8 @@ function drawControls(state) {
   $("level-row").hidden = !computer || state.seat === null;
   $("automove-row").hidden = !computer || state.seat === null;
   $("undo").hidden = state.seat === null;
+  const info = catalogue && catalogue.games[state.game];
+  $("analysis-row").hidden = !(info && info.solvable) || state.seat === null;
   if (computer) {
     $("level").value = state.bot;
     $("game-automove").checked = state.automove;
@@ -416,6 +464,7 @@ function wireControls() {
   $("switch").onclick = () => post("switch");
   $("flip").onclick = () => { flipped = !flipped; render(game); };
   $("skip").onclick = skipAnimation;
+  $("analysis").onchange = () => render(game);
   $("level").onchange = () => post("computer", {bot: $("level").value});
   $("game-automove").onchange = () => post("computer", {automove: $("game-automove").checked});
   $("hint").onclick = async () => {
