@@ -29,9 +29,14 @@ def warm_up() -> None:
     """Compile (or load from the cache) every game's rules and the searches: run in the
     background when a server starts, so the first computer move does not wait for them."""
     from .._cache import warm_up as compile_all
+    from ..analysis import solve as solving
+    from ..variants import variant
 
     compile_all()
     READY.set()
+    # Kalah's expert is the perfect player: its small endgame database is built once per
+    # machine (about 6 s), here rather than inside a capped move
+    solving.solver_for(variant("kalah"))
 
 
 class BusyError(MancalabError):
