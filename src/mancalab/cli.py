@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
 from rich.table import Table
 
 from ._cache import is_warm, warm_up
@@ -291,6 +292,33 @@ def _print_summary(specs: list[str], game: str, summary) -> None:
         console.print(f"[yellow]{line}[/]")
 
 
+def write_sample(game: str, count: int | None, out: str | None, seed: int, max_seeds: int,
+                 option: list[str]) -> None:
+    """``solve --sample N --out FILE``: exact values of positions for learning."""
+    from .analysis import samples
+
+    if count is None or out is None:
+        fail("--sample and --out go together: --sample 1000 --out kalah.csv")
+    if game.strip().lower() != "kalah":
+        fail(f"--sample draws Kalah positions from the FairKalah boards, not {game}")
+    if seed < 0:
+        fail(f"--seed must be 0 or more, got {seed}")
+    try:
+        rules = parse_options(option)
+        if set(rules) - {"empty_capture", "end_rule"}:
+            raise MancalabError("the FairKalah boards fix pits=6 and seeds=4: only "
+                                "empty_capture and end_rule may be set")
+        make_variant("kalah", **rules)
+        with Progress(TextColumn("solving"), BarColumn(), TextColumn("{task.completed}/"
+                      "{task.total}"), TimeRemainingColumn(), console=errors) as bar:
+            task = bar.add_task("sample", total=count)
+            path = samples.write(out, count, seed, max_seeds, rules,
+                                 on_row=lambda done, total: bar.update(task, completed=done))
+    except MancalabError as error:
+        fail(str(error))
+    console.print(f"Wrote {path}: {count:,} positions with their exact values.")
+
+
 @app.command()
 def solve(
     game: Annotated[str, typer.Argument(help="the game (Kalah is solved; others: not yet)")],
@@ -306,6 +334,13 @@ def solve(
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
+    sample: Annotated[Optional[int], typer.Option(
+        help="instead: solve this many positions reached by random play from the FairKalah "
+             "boards and write them to --out (CSV)")] = None,
+    out: Annotated[Optional[str], typer.Option(help="with --sample: the CSV file")] = None,
+    seed: Annotated[int, typer.Option(help="with --sample: the seed of the random play")] = 1,
+    max_seeds: Annotated[int, typer.Option(
+        help="with --sample: play on until at most this many seeds are in play")] = 32,
 ) -> None:
     """The exact value of a position with perfect play, and the best moves."""
     import json
@@ -314,6 +349,9 @@ def solve(
 
     from .analysis import databases, solve as solving
 
+    if sample is not None or out is not None:
+        write_sample(game, sample, out, seed, max_seeds, option)
+        return
     if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
         fail(f"--time must be a number of seconds above 0, got {time}")
     if to_move not in (0, 1):

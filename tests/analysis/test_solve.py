@@ -248,3 +248,35 @@ def test_the_perfect_player_plays_a_best_move_and_says_when_it_falls_back(tmp_pa
     assert not perfect.last_info["exact"] and "alpha-beta" in perfect.last_info["fallback"]
     gebeta = mancalab.variant("gebeta").start()
     assert player("perfect:time=0.2").choose(gebeta) in gebeta.legal_moves()
+
+
+def test_a_sample_for_learning_is_exact_reproducible_and_resumes(tmp_path):
+    from mancalab.analysis import samples
+
+    first = samples.write(tmp_path / "a.csv", 12, seed=5, max_seeds=14)
+    rows = [line.split(",") for line in first.read_text().splitlines()]
+    assert rows[0] == samples.columns() and len(rows) == 13
+    for cells in rows[1:]:
+        row = dict(zip(rows[0], map(int, cells)))
+        own = [row[f"pit{k}"] for k in range(1, 7)]
+        other = [row[f"opp{k}"] for k in range(1, 7)]
+        assert sum(own) + sum(other) <= 14 and sum(own) + sum(other) + row["store"] + \
+            row["opp_store"] == 48
+        # the position rebuilt from the row (the mover as A) has the row's value and best pits
+        cells_a = own[::-1] + [row["store"]] + other[::-1] + [row["opp_store"]]
+        state = mancalab.variant("kalah").state(cells_a, 0)
+        solved = solving.solve(state, moves=True)
+        assert solved.value == row["value"]
+        assert [k for k in range(1, 7) if row[f"opt{k}"]] == sorted(
+            state.variant.pit_number(m) for m in solved.best_moves)
+    # the same seed gives the same file; a run stopped mid-line goes on where it was
+    partial = tmp_path / "b.csv.partial"
+    text = first.read_text()
+    partial.write_text(text[: text.index("\n", len(text) // 2) + 7])
+    again = samples.write(tmp_path / "b.csv", 12, seed=5, max_seeds=14)
+    assert again.read_text() == text and not partial.exists()
+    result = CliRunner().invoke(app, ["solve", "kalah", "--sample", "0", "--out",
+                                      str(tmp_path / "c.csv")])
+    assert result.exit_code == 2 and "--sample must be" in result.output
+    result = CliRunner().invoke(app, ["solve", "kalah", "--sample", "3"])
+    assert result.exit_code == 2 and "--out" in result.output
