@@ -35,6 +35,7 @@ from numba import njit, prange
 
 from ..core import ONGOING, MancalabError, Variant
 from ..memory import large_zeros
+from ..prefetch import prefetch_row
 from ..variants import kalah
 from ..variants import variant as make_variant
 
@@ -147,39 +148,57 @@ def child_of(params, board, child):
 
 @njit(cache=True)
 def _solve_entry(params, pits0, seeds, values, binom, stack_pits, stack_move, stack_best,
-                 board, child):
+                 kid_index, kid_gain, board, child):
     """Fill in the value of ``pits0`` (``seeds`` in all) and of every position of the same
     level it needs first: a depth-first pass with an explicit stack (numba cannot cache a
-    recursive function), each frame one position and the move it is at."""
+    recursive function), each frame one position and the move it is at. A frame first plays
+    every move and asks for the children's entries (``prefetch_row``), so their cache misses
+    overlap; then it reads them."""
     m = params[kalah.P_PITS]
     stack_pits[0] = pits0
-    stack_move[0] = 0
+    stack_move[0] = -1  # -1: the children are not played yet
     stack_best[0] = -127
     depth = 0
     while depth >= 0:
         pits = stack_pits[depth]
+        if stack_move[depth] < 0:
+            for move in range(m):
+                if pits[move] == 0:
+                    continue
+                to_board(params, pits, board)
+                kalah.play(params, board, move)
+                gain, again, left, over = child_of(params, board, child)
+                kid_gain[depth, move] = gain if again or over else -gain  # sign: see below
+                if over:
+                    kid_index[depth, move] = -1
+                else:
+                    kid_index[depth, move] = index(child, left, binom) * 2 + (1 if again else 0)
+                    prefetch_row(values, kid_index[depth, move] >> 1)
+            stack_move[depth] = 0
         pushed = False
         move = stack_move[depth]
         while move < m:
             if pits[move] == 0:
                 move += 1
                 continue
-            to_board(params, pits, board)
-            kalah.play(params, board, move)
-            gain, again, left, over = child_of(params, board, child)
-            if over:
+            code = kid_index[depth, move]
+            gain = kid_gain[depth, move]  # an extra turn's or an end's gain, else its negation
+            if code < 0:
                 value = gain
             else:
-                known = values[index(child, left, binom)]
+                known = values[code >> 1]
                 if known == UNKNOWN:  # a quiet move: the same level, closer to the stores
+                    to_board(params, pits, board)
+                    kalah.play(params, board, move)
+                    child_of(params, board, child)
                     stack_move[depth] = move
                     depth += 1
                     stack_pits[depth] = child
-                    stack_move[depth] = 0
+                    stack_move[depth] = -1
                     stack_best[depth] = -127
                     pushed = True
                     break
-                value = gain + known if again else gain - known
+                value = gain + known if code & 1 else -(gain + known)
             if value > stack_best[depth]:
                 stack_best[depth] = value
             move += 1
@@ -222,6 +241,8 @@ def build_level(params, seeds, values, binom, chunks, progress):
         stack_pits = np.empty((depth_cap, n), dtype=np.int64)
         stack_move = np.empty(depth_cap, dtype=np.int64)
         stack_best = np.empty(depth_cap, dtype=np.int64)
+        kid_index = np.empty((depth_cap, m), dtype=np.int64)
+        kid_gain = np.empty((depth_cap, m), dtype=np.int64)
         _unrank(first, seeds, n, binom, bars)
         base = binom[seeds - 1 + n, n] if seeds > 0 else 0
         for r in range(first, last):
@@ -232,7 +253,7 @@ def build_level(params, seeds, values, binom, chunks, progress):
                     values[base + r] = terminal
                 else:
                     _solve_entry(params, pits, seeds, values, binom, stack_pits, stack_move,
-                                 stack_best, board, child)
+                                 stack_best, kid_index, kid_gain, board, child)
             _next_bars(bars, seeds + n - 1)
         progress[0] += 1
 
