@@ -94,21 +94,41 @@ def random_positions(count: int, seed: int) -> list:
     return found
 
 
-def many(count: int, limit: float, db_seeds: int, empty_capture: bool) -> dict:
+def many(count: int, limit: float, db_seeds: int, empty_capture: bool,
+         results: Path | None) -> dict:
+    """Solve ``count`` positions one after another; each one's figures go to a side file
+    (``results`` + ``.positions``) as it is solved, so a stopped run resumes."""
     variant = mancalab.variant("kalah", empty_capture=empty_capture)
     database = databases.ensure(variant, db_seeds)
     solver = solving.Solver(variant, database)
-    times, nodes, unproven = [], 0, 0
-    for state in random_positions(count, seed=1):
+    rule = "ec" if empty_capture else "noec"
+    side = results.with_name(results.name + ".positions") if results else None
+    kept = {}
+    if side and side.exists():
+        for line in side.read_text().splitlines():
+            row = json.loads(line)
+            if row["rule"] == rule and row["db"] == db_seeds and row["time"] == limit:
+                kept[row["number"]] = row
+    rows = []
+    for number, state in enumerate(random_positions(count, seed=1)):
+        if number in kept:
+            rows.append(kept[number])
+            continue
         result = solving.solve(state, time=limit, solver=solver)
-        times.append(result.seconds)
-        nodes += result.nodes
-        unproven += not result.exact
-    return {"run": f"{count} random kalah(6,4) positions {'ec' if empty_capture else 'noec'} "
-                   f"db{db_seeds}", "mean s": round(float(np.mean(times)), 3),
+        row = {"rule": rule, "db": db_seeds, "time": limit, "number": number,
+               "seeds": int(solving.mover_pits(state).sum()), "seconds": result.seconds,
+               "nodes": result.nodes, "exact": result.exact}
+        rows.append(row)
+        if side:
+            with open(side, "a") as handle:
+                handle.write(json.dumps(row) + "\n")
+    times = [row["seconds"] for row in rows]
+    return {"run": f"{count} random kalah(6,4) positions {rule} db{db_seeds}",
+            "mean s": round(float(np.mean(times)), 3),
             "median s": round(float(np.median(times)), 3),
-            "max s": round(float(np.max(times)), 1), "not proven": unproven,
-            "nodes": nodes, "peak GiB": round(peak_rss_gib(), 2)}
+            "max s": round(float(np.max(times)), 1),
+            "not proven": sum(not row["exact"] for row in rows),
+            "nodes": sum(row["nodes"] for row in rows), "peak GiB": round(peak_rss_gib(), 2)}
 
 
 def main() -> None:
@@ -134,7 +154,7 @@ def main() -> None:
         for rule in args.rules:
             run = (f"{args.positions} random kalah(6,4) positions {rule} db{args.db_seeds}")
             row = finished.get(run) or many(args.positions, args.time, args.db_seeds,
-                                            rule == "ec")
+                                            rule == "ec", args.results)
             if run not in finished:
                 keep(args.results, row)
             many_rows.append(row)
