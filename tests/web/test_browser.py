@@ -139,6 +139,21 @@ def test_the_analysis_switch_marks_every_playable_hole_with_its_exact_value(serv
     page.screenshot(path=str(ARTIFACTS / "analysis.png"))
     page.uncheck("#analysis")
     wait_until(lambda: page.locator(".hole text.value").count() == 0, what="the values gone")
+    # a whole game with the switch on: the end screen names the move that gave value away
+    new_game(page, server, "kalah", "local", {"pits": 3, "seeds": 2})
+    page.check("#analysis")
+    wait_until(lambda: page.locator(".hole text.value").count() == 3, what="the values")
+    worst = min(solved.moves, key=lambda cell: solved.moves[cell][0])
+    page.click(f"[data-cell='{worst}']")
+    while not api_state(server, page)["result"]:
+        holes = wait_until(lambda: playable(page), what="a move")
+        page.click(f"[data-cell='{holes[0]}']")
+        wait_until(lambda: api_state(server, page)["result"] or playable(page) != holes
+                   or api_state(server, page)["ply"] > 1, what="the move played")
+    lost = solved.value - solved.moves[worst][0]
+    wait_until(lambda: page.is_visible("#losses-block"), what="the end screen")
+    assert f"Move 1, A played {start.move_name(worst)}: lost {lost}" in page.inner_text(
+        "#losses")
 
 
 def test_urubugu_players_arrange_their_beads_first(server, context):

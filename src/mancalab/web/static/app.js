@@ -14,6 +14,7 @@ let flipped = false;       // the viewer turned the board by hand
 let animation = null;      // {timer, finish} of the running animation
 let analysis = null;       // {id, ply, answer}: the exact values of a position (Kalah)
 let analysing = false;     // an analysis request is on its way
+const analysedPlies = {};  // "id:ply" -> the analysis of that position, for the end screen
 
 // ----- languages: one JSON file each under /static/i18n ---------------------------------
 function t(key, values = {}) {
@@ -246,6 +247,29 @@ function render(state) {
   drawSetup(state);
   drawControls(state);
   requestAnalysis(state);
+  drawLosses(state);
+}
+
+// At the end: each analysed move that gave value away, with what the best would have kept.
+function drawLosses(state) {
+  const list = $("losses");
+  const rows = [];
+  if (state.result) {
+    state.moves.forEach((played, ply) => {
+      const answer = analysedPlies[`${state.id}:${ply}`];
+      if (!answer || !answer.exact) return;
+      const entry = answer.moves.find((m) => m.cell === played.move);
+      if (!entry || entry.value === null || entry.value >= answer.value) return;
+      rows.push(t("lost_value", {ply: ply + 1, name: state.names[played.seat], move: played.name,
+        lost: answer.value - entry.value, best: answer.best_moves.join(", ")}));
+    });
+  }
+  list.replaceChildren(...rows.map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
+  $("losses-block").hidden = rows.length === 0;
 }
 
 // ----- the analysis switch: every playable hole marked with its exact value ---------------
@@ -268,6 +292,7 @@ async function requestAnalysis(state) {
   $("hover-info").textContent = "";
   if (!answer) { $("analysis").checked = false; return; }  // the error is shown
   analysis = {id: state.id, ply: answer.ply, answer};
+  analysedPlies[`${state.id}:${answer.ply}`] = answer;
   if (game) render(game);  // draws the values, or asks again if the game moved on
 }
 
