@@ -280,3 +280,11 @@ def test_a_sample_for_learning_is_exact_reproducible_and_resumes(tmp_path):
     assert result.exit_code == 2 and "--sample must be" in result.output
     result = CliRunner().invoke(app, ["solve", "kalah", "--sample", "3"])
     assert result.exit_code == 2 and "--out" in result.output
+
+
+def test_one_solver_serves_every_seeds_per_pit_of_its_rules():
+    small = mancalab.variant("kalah", pits=6, seeds=4)
+    solver = solving.Solver(small, None, table_bits=16)
+    big = mancalab.variant("kalah", pits=6, seeds=6).start()
+    result = solving.solve(big, time=0.5, solver=solver)  # its guess needs a 72-seed game
+    assert result.lower <= result.upper

@@ -521,10 +521,15 @@ class Solver:
         if pits.sum() < self.guess_from_seeds:  # small positions: a test costs less
             return 0
         m = self.variant.options["pits"]
+        # the solver serves every seeds-per-pit of its rules: the smallest game that holds
+        # the pits, with stores that make the count right
+        per_pit = -(-int(pits.sum()) // (2 * m))
+        rules = {k: v for k, v in self.variant.options.items() if k not in ("seeds", "board")}
+        variant = kalah.Kalah(**rules, seeds=per_pit)
         cells = list(pits[:m]) + [0] + list(pits[m:]) + [0]
-        rest = self.variant.total_seeds - int(pits.sum())  # stores that make the count right
+        rest = variant.total_seeds - int(pits.sum())
         cells[m], cells[2 * m + 1] = rest - rest // 2, rest // 2
-        state = self.variant.state(cells, 0)
+        state = variant.state(cells, 0)
         if state.is_over:
             return 0
         seconds = self.guess_seconds
