@@ -380,7 +380,8 @@ def solve(
 
         try:
             if databases.best_available(state.variant) is None:
-                databases.ensure(state.variant, solving.ON_DEMAND_SEEDS, on_progress=building)
+                databases.ensure(state.variant, solving.database_size_for(state),
+                                 on_progress=building)
             result = solving.solve(state, time=time, moves=moves, on_bounds=tightened)
         except MancalabError as error:
             fail(str(error))

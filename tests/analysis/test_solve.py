@@ -288,3 +288,10 @@ def test_one_solver_serves_every_seeds_per_pit_of_its_rules():
     big = mancalab.variant("kalah", pits=6, seeds=6).start()
     result = solving.solve(big, time=0.5, solver=solver)  # its guess needs a 72-seed game
     assert result.lower <= result.upper
+
+
+def test_a_big_position_gets_a_bigger_database_built_first():
+    start = mancalab.variant("kalah").start()  # 48 seeds in play
+    assert solving.database_size_for(start) == solving.LARGE_ON_DEMAND_SEEDS
+    small = mancalab.variant("kalah", seeds=3).start()
+    assert solving.database_size_for(small) == solving.ON_DEMAND_SEEDS
