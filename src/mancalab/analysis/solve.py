@@ -19,7 +19,10 @@ transposition are shared by positions that differ only in their stores.
   and the middle of the child's bounds left in the table by earlier tests (MTD(f)'s tests
   order each other: on Kalah(6,3) a quarter to a third fewer nodes than by gain alone).
 - Work is counted in nodes; a solve given ``time`` stops a test when its node budget (from
-  the measured rate) runs out and reports the bounds proven so far, never a guess.
+  the measured rate) runs out or a timer cancels it, and reports the bounds proven so far,
+  never a guess.
+- Two threads (a core each): MTD(f)'s tests at the value and just above it, and the tests of
+  the moves' values, run side by side on one lock-free table (see the table's comment).
 """
 
 from __future__ import annotations
