@@ -379,10 +379,10 @@ def solve(
                           f"({clock.perf_counter() - started:.1f} s)")
 
         try:
-            if databases.best_available(state.variant) is None:
-                databases.ensure(state.variant, solving.database_size_for(state),
-                                 on_progress=building)
-            result = solving.solve(state, time=time, moves=moves, on_bounds=tightened)
+            database = databases.best_available(state.variant) or databases.ensure(
+                state.variant, solving.database_size_for(state), on_progress=building)
+            result = solving.solve(state, time=time, moves=moves, database=database,
+                                   on_bounds=tightened)
         except MancalabError as error:
             fail(str(error))
     result.seconds = clock.perf_counter() - started

@@ -47,15 +47,22 @@ class PerfectPlayer(Player):
         reason = solving.unsolvable(state.variant)
         if reason is not None:
             raise MancalabError(reason)
-        served = self.cap is not None
-        self._cancel = solving.Cancel()
-        result = solving.solve(state, time=self.capped(self.options["time"]), moves=True,
-                               build=not served, cancel=self._cancel, parallel=not served)
+        result = self._solve(state, self.capped(self.options["time"]), moves=True)
         answer = result.to_dict()
         answer["best_cells"] = result.best_moves
         for entry, cell in zip(answer.get("moves", []), result.moves):
             entry["cell"] = cell
         return answer
+
+    def _solve(self, state: State, seconds: float, moves: bool = False):
+        """``solve`` for this player, stopped by ``stop``; a server (which caps its players)
+        gets no database build and no extra threads."""
+        from ..analysis import solve as solving
+
+        served = self.cap is not None
+        self._cancel = solving.Cancel()
+        return solving.solve(state, time=seconds, moves=moves, build=not served,
+                             cancel=self._cancel, parallel=not served)
 
     def choose(self, state: State) -> int:
         from ..analysis import solve as solving  # the solver loads only when a game asks
@@ -67,11 +74,7 @@ class PerfectPlayer(Player):
         budget = self.capped(self.options["time"])
         reason = solving.unsolvable(state.variant)
         if reason is None:
-            self._cancel = solving.Cancel()
-            # a server (which caps its players) gets no database build and no extra threads
-            served = self.cap is not None
-            result = solving.solve(state, time=budget / 2, build=not served,
-                                   cancel=self._cancel, parallel=not served)
+            result = self._solve(state, budget / 2)
             if result.exact and result.best_moves:
                 move = self.rng.choice(result.best_moves)
                 self.last_info = {"value": result.value, "exact": True,

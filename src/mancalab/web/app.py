@@ -29,7 +29,6 @@ from slowapi.errors import RateLimitExceeded
 from slowapi.util import get_remote_address
 
 from ..analysis import solve as solving
-from ..analysis.solve import unsolvable
 from ..core import LARGEST, MancalabError
 from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
 from ..records import NAME_LENGTH, GameRecord
@@ -251,7 +250,7 @@ class Hub:
         room = self.room(game_id)
         room.check_token(token)
         state = room.state
-        reason = unsolvable(state.variant)
+        reason = solving.unsolvable(state.variant)
         if reason is not None:
             raise ConflictError(reason)
         analyst = self.thinker.player("perfect", room.game)
@@ -354,7 +353,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
             games[name] = {"title": cls.title,
                            "options": {k: {"default": o.default, "values": o.rule}
                                        for k, o in cls.option_specs.items()},
-                           "solvable": unsolvable(cls()) is None}
+                           "solvable": solving.unsolvable(cls()) is None}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
                 "game_levels": GAME_LEVELS, "players": sorted(PLAYERS), "languages": LANGUAGES,
                 "max_think": limits.max_think}

@@ -12,9 +12,8 @@ let token = null;
 let socket = null;
 let flipped = false;       // the viewer turned the board by hand
 let animation = null;      // {timer, finish} of the running animation
-let analysis = null;       // {id, ply, answer}: the exact values of a position (Kalah)
 let analysing = false;     // an analysis request is on its way
-const analysedPlies = {};  // "id:ply" -> the analysis of that position, for the end screen
+const analysedPlies = {};  // "id:ply" -> the exact values of that position (Kalah)
 
 // ----- languages: one JSON file each under /static/i18n ---------------------------------
 function t(key, values = {}) {
@@ -279,8 +278,7 @@ function wantsAnalysis(state) {
 }
 
 function analysed(state) {
-  const current = analysis && analysis.id === state.id && analysis.ply === state.ply;
-  return current && $("analysis").checked ? analysis.answer : null;
+  return $("analysis").checked ? analysedPlies[`${state.id}:${state.ply}`] || null : null;
 }
 
 async function requestAnalysis(state) {
@@ -291,7 +289,6 @@ async function requestAnalysis(state) {
   analysing = false;
   $("hover-info").textContent = "";
   if (!answer) { $("analysis").checked = false; return; }  // the error is shown
-  analysis = {id: state.id, ply: answer.ply, answer};
   analysedPlies[`${state.id}:${answer.ply}`] = answer;
   if (game) render(game);  // draws the values, or asks again if the game moved on
 }
