@@ -406,6 +406,70 @@ def solve(
                   f"{result.database_seeds} seeds).")
 
 
+@app.command()
+def fair(
+    game: Annotated[str, typer.Argument(help="the game (kalah: the solved one)")],
+    moved: Annotated[int, typer.Option(help="boards with 1, or 1 or 2, seeds moved")] = 2,
+    out: Annotated[Optional[str], typer.Option(
+        help="the results file (JSON lines; a restart goes on from it)")] = None,
+    jobs: Annotated[int, typer.Option(help="worker processes (default: one per core)")] = 0,
+    time: Annotated[Optional[float], typer.Option(
+        help="at most these seconds a board (undecided boards are tried again next run)")]
+    = None,
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """Fair starts: the boards made by moving one or two seeds of the start that two perfect
+    players draw."""
+    import math
+    import os
+
+    from .analysis import databases, fair as fairness
+
+    if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
+        fail(f"--time must be a number of seconds above 0, got {time}")
+    jobs = jobs or os.cpu_count() or 1
+    try:
+        variant = make_variant(game, **parse_options(option))
+        databases.check_variant(variant)
+        total = len(fairness.candidates(variant, moved))
+        path = Path(out) if out else fairness.default_path(variant, moved)
+        console.print(f"Screening {total:,} boards of {variant.name} "
+                      f"({', '.join(f'{k}={v}' for k, v in fairness.rules_of(variant).items())})"
+                      f" with up to {moved} seed{'s' * (moved > 1)} moved; results in {path}")
+        with Progress(TextColumn("{task.description}"), BarColumn(),
+                      TextColumn("{task.completed:,}/{task.total:,} boards, "
+                                 "{task.fields[fair]} fair"),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=errors) as bar:
+            task = bar.add_task("screening", total=total, fair=0)
+            found = fairness.screen(
+                variant, moved, path, jobs, time,
+                on_board=lambda done, _total, fair_count: bar.update(
+                    task, completed=done, fair=fair_count, description="screening"),
+                on_database=lambda level, _d, _t: bar.update(
+                    task, description=f"endgame database: {level} seeds"))
+    except MancalabError as error:
+        fail(str(error))
+    _print_screen(variant, found)
+
+
+def _print_screen(variant, found) -> None:
+    from .analysis import fair as fairness
+
+    console.print(f"{len(found.fair):,} fair boards of {found.boards:,}"
+                  + (f"; {len(found.undecided):,} not decided in the time given"
+                     if found.undecided else "")
+                  + f". This run: {found.solved_now:,} boards, {found.nodes:,} nodes, "
+                  f"{found.seconds:.1f} s; search over all runs {found.seconds_all:.1f} s.")
+    for cells in found.fair[:20]:
+        console.print("  " + ",".join(map(str, cells)))
+    if len(found.fair) > 20:
+        console.print(f"  ... and {len(found.fair) - 20:,} more in {found.path}")
+    known = fairness.published(variant, found)
+    if known is not None:
+        console.print(known)
+
+
 db_app = typer.Typer(help="Endgame databases: build and list them.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 

@@ -27,6 +27,7 @@ transposition are shared by positions that differ only in their stores.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time as _time
@@ -672,28 +673,80 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     of ``ON_DEMAND_SEEDS`` is built if there is none). ``cancel`` stops it from another
     thread; ``parallel`` False keeps all the work in the calling thread (a server's own
     low-priority search threads)."""
-    if not isinstance(state, State):
-        raise SolveError(f"solve takes a State, got {type(state).__name__}")
-    if time is not None and not (isinstance(time, (int, float)) and 0 < time < 1e9):
-        raise SolveError(f"time must be a number of seconds above 0, got {time!r}")
+    _check_solvable(state, time)
     started = _time.perf_counter()
     if state.is_over:
         margin = store_margin(state)
         return SolveResult(margin, True, margin, margin, [], [], seconds=0.0)
     solver = solver or solver_for(state.variant, database, build)
     solver.nodes = 0
-    deadline = None if time is None else _time.perf_counter() + time  # after a first build
     cancel = cancel or Cancel()
-    timer = None
-    if time is not None:  # the node budgets follow a measured rate; this makes the time sure
-        timer = threading.Timer(max(0.0, deadline - _time.perf_counter()), cancel.cancel)
-        timer.daemon = True
-        timer.start()
-    try:
+    with _timed(time, cancel) as deadline:  # the time starts after a first build
         return _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started)
+
+
+@contextlib.contextmanager
+def _timed(time: float | None, cancel: Cancel):
+    """The deadline of a search given ``time`` seconds (None: no limit). The node budgets
+    follow a measured rate; a timer cancelling the search makes the time sure."""
+    if time is None:
+        yield None
+        return
+    deadline = _time.perf_counter() + time
+    timer = threading.Timer(time, cancel.cancel)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield deadline
     finally:
-        if timer is not None:
-            timer.cancel()
+        timer.cancel()
+
+
+def decide(state: State, target: int = 0, time: float | None = None,
+           solver: Solver | None = None, cancel: Cancel | None = None) -> SolveResult:
+    """Whether the value of ``state`` (for the player to move) is ``target``, by at most two
+    null-window tests: "is it at least target?", then "at least target + 1?". Cheaper than
+    the exact value, which needs the tests around the value itself. The result's bounds
+    either pin the value at ``target`` (``exact``), or exclude it (then ``exact`` only if
+    they happen to meet), or, when ``time`` ran out, are what was proven."""
+    _check_solvable(state, time)
+    started = _time.perf_counter()
+    if state.is_over:
+        margin = store_margin(state)
+        return SolveResult(margin, True, margin, margin, [], [], seconds=0.0)
+    solver = solver or solver_for(state.variant)
+    solver.nodes = 0
+    base, pits = store_margin(state), mover_pits(state)
+    lower = upper = None
+    seeds = int(pits.sum())
+    if seeds <= solver.db_seeds:
+        lower = upper = int(solver.db[index(pits, seeds, solver.binom)])
+    else:
+        lower, upper = -seeds, seeds
+        cancel = cancel or Cancel()
+        with _timed(time, cancel) as deadline:
+            for gamma in (target - base, target - base + 1):
+                if not lower < gamma <= upper:
+                    break
+                value, _ = solver._test(pits, gamma, deadline, cancel=cancel)
+                if value is None:
+                    break
+                if value >= gamma:
+                    lower = value
+                else:
+                    upper = value
+    exact = lower == upper
+    return SolveResult(base + lower if exact else None, exact, base + lower, base + upper, [],
+                       [], nodes=solver.nodes, seconds=_time.perf_counter() - started,
+                       database_seeds=None if solver.database is None
+                       else solver.database.seeds)
+
+
+def _check_solvable(state: State, time: float | None) -> None:
+    if not isinstance(state, State):
+        raise SolveError(f"solve takes a State, got {type(state).__name__}")
+    if time is not None and not (isinstance(time, (int, float)) and 0 < time < 1e9):
+        raise SolveError(f"time must be a number of seconds above 0, got {time!r}")
 
 
 def _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started) -> SolveResult:
