@@ -416,6 +416,9 @@ def fair(
     time: Annotated[Optional[float], typer.Option(
         help="at most these seconds a board (undecided boards are tried again next run)")]
     = None,
+    fair_list: Annotated[Optional[str], typer.Option(
+        "--list", help="also write the fair boards, numbered, to this file (the format of "
+                       "the shipped lists that -o board=N reads)")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
@@ -448,9 +451,12 @@ def fair(
                     task, completed=done, fair=fair_count, description="screening"),
                 on_database=lambda level, _d, _t: bar.update(
                     task, description=f"endgame database: {level} seeds"))
+        _print_screen(variant, found)
+        if fair_list:
+            command = "mancalab fair " + " ".join(sys.argv[2:])
+            console.print(f"Wrote {fairness.write_list(variant, found, fair_list, command)}.")
     except MancalabError as error:
         fail(str(error))
-    _print_screen(variant, found)
 
 
 def _print_screen(variant, found) -> None:

@@ -128,10 +128,12 @@ def test_notation_counts_from_the_store():
 
 
 def test_options_are_checked():
-    with pytest.raises(UnknownOptionError, match="pits=6 and seeds=4"):
+    with pytest.raises(UnknownOptionError, match=r"no fair boards are known for Kalah\(4,4\)"):
         mancalab.variant("kalah", pits=4, board=3)
-    with pytest.raises(UnknownOptionError, match="board"):
+    with pytest.raises(UnknownOptionError, match="board must be 1..254"):
         mancalab.variant("kalah", board=255)
+    with pytest.raises(UnknownOptionError, match="board"):
+        mancalab.variant("kalah", board=0)
     with pytest.raises(UnknownOptionError, match="end_rule"):
         mancalab.variant("kalah", end_rule="sometimes")
     with pytest.raises(UnknownOptionError, match="empty_capture"):
@@ -167,3 +169,32 @@ def test_properties_seeds_conserved_and_moves_exist(variant, picks):
         assert moves
         s = s.play(moves[pick % len(moves)])
         assert sum(s.cells) == total and min(s.cells) >= 0
+
+
+@pytest.mark.parametrize("pits, seeds, empty_capture, count", [
+    (6, 3, True, 796), (6, 3, False, 872), (5, 4, True, 214), (5, 4, False, 310)])
+def test_fair_boards_of_other_sizes(pits, seeds, empty_capture, count):
+    boards = fair_boards(pits, seeds, empty_capture)
+    assert sorted(boards) == list(range(1, count + 1)) and len(set(boards.values())) == count
+    rules = dict(pits=pits, seeds=seeds, empty_capture=empty_capture)
+    v = mancalab.variant("kalah", board=count, **rules)
+    assert v.start().cells == boards[count] and sum(boards[count]) == 2 * pits * seeds
+    drawn = mancalab.variant("kalah", board="random", **rules).options["board"]
+    assert 1 <= drawn <= count
+    with pytest.raises(UnknownOptionError, match=f"board must be 1..{count}"):
+        mancalab.variant("kalah", board=count + 1, **rules)
+
+
+def test_shipped_fair_boards_are_drawn_and_their_neighbours_are_not(monkeypatch, tmp_path):
+    from mancalab.analysis import fair, solve as solving
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(solving, "_SOLVERS", {})
+    for rules in (dict(pits=6, seeds=3, empty_capture=True),
+                  dict(pits=5, seeds=4, empty_capture=False)):
+        boards = fair_boards(**rules)
+        variant = mancalab.variant("kalah", **rules)
+        unfair = next(b for b in fair.candidates(variant, 1) if b not in set(boards.values()))
+        for cells in (boards[1], boards[len(boards)], unfair):
+            result = solving.decide(variant.state(list(cells), 0), 0)
+            assert (result.lower == result.upper == 0) == (cells != unfair)

@@ -164,6 +164,25 @@ def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs
     return found
 
 
+def write_list(variant: Variant, found: Screen, path: str | Path, command: str) -> Path:
+    """The fair boards as a numbered list, the format of the shipped lists (``-o board=N``
+    picks line N): a comment naming the rules and ``command``, then "number cells" lines."""
+    if found.undecided:
+        raise MancalabError(f"{len(found.undecided)} boards are undecided: finish the screen "
+                            "before writing its list")
+    rules = ", ".join(f"{k}={v}" for k, v in rules_of(variant).items())
+    lines = [f"# Fair start boards of {variant.name} ({rules}): {len(found.fair)} of the "
+             f"{found.boards} boards made by moving up to {found.moved} seeds of the start",
+             "# are drawn with perfect play (value 0 for the first player, player 0 to move).",
+             f"# Made by: {command}",
+             "# Cells in the game's layout: player 0's pits, store, player 1's pits, store."]
+    lines += [f"{number} {','.join(map(str, cells))}"
+              for number, cells in enumerate(found.fair, 1)]
+    path = Path(path)
+    _write_whole(path, lines, json_rows=False)
+    return path
+
+
 def _prepare(variant: Variant, on_database) -> None:
     """The database the screen probes, built once before any board (not in each worker)."""
     if databases.best_available(variant) is None:
@@ -243,12 +262,12 @@ def _rows(path: Path, header: dict) -> dict[tuple[int, ...], dict]:
     return rows
 
 
-def _write_whole(path: Path, rows: list[dict]) -> None:
+def _write_whole(path: Path, rows: list, json_rows: bool = True) -> None:
     fresh = path.with_name(path.name + ".tmp")
     try:
         with open(fresh, "w") as handle:
             for row in rows:
-                handle.write(json.dumps(row) + "\n")
+                handle.write((json.dumps(row) if json_rows else row) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(fresh, path)

@@ -128,26 +128,46 @@ def settle(params, board):
         _apply_end_rule(params, board, None)
 
 
-@lru_cache(maxsize=1)
-def fair_boards() -> dict[int, tuple[int, ...]]:
-    """The 254 FairKalah boards by number (Ludii's "Board #"), from the shipped data file."""
-    text = resources.files("mancalab").joinpath("data/fairkalah_boards.txt").read_text("utf-8")
+@lru_cache(maxsize=None)
+def fair_boards(pits: int = 6, seeds: int = 4,
+                empty_capture: bool = True) -> dict[int, tuple[int, ...]]:
+    """The fair start boards of Kalah(pits, seeds) by number, from the shipped data files
+    (empty when none is known). Kalah(6,4) has the 254 FairKalah boards (Ludii's "Board #"),
+    under either capture rule; the other sizes have the boards ``mancalab fair`` found for
+    their capture rule (docs/kalah.md)."""
+    if (pits, seeds) == (6, 4):
+        name = "data/fairkalah_boards.txt"
+    else:
+        name = f"data/fair/kalah-{pits}-{seeds}-{'ec' if empty_capture else 'noec'}.txt"
+    source = resources.files("mancalab").joinpath(name)
+    if not source.is_file():
+        return {}
     boards = {}
-    for line in text.splitlines():
+    for line in source.read_text("utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             number, cells = line.split()
             boards[int(number)] = tuple(int(c) for c in cells.split(","))
     return boards
 
 
-def _board_option(value):
-    """``"standard"``, ``"random"`` (resolved to a number at once, so it is recorded)
-    or a board number."""
-    if isinstance(value, str) and value.strip().lower() in ("standard", "random"):
-        word = value.strip().lower()
-        return random.randint(1, FAIR_BOARDS) if word == "random" else word
-    return whole(value)
+def known_fair_sizes() -> list[str]:
+    """The Kalah sizes and capture rules with shipped fair boards, in words."""
+    found = ["Kalah(6,4)"]
+    folder = resources.files("mancalab").joinpath("data/fair")
+    if folder.is_dir():
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            _, pits, seeds, rule = entry.name.removesuffix(".txt").split("-")
+            found.append(f"Kalah({pits},{seeds}) {'with' if rule == 'ec' else 'without'} "
+                         "empty capture")
+    return found
 
+
+def _board_option(value):
+    """``"standard"``, ``"random"`` (resolved to a number when the game is made, so it is
+    recorded) or a fair board number."""
+    if isinstance(value, str) and value.strip().lower() in ("standard", "random"):
+        return value.strip().lower()
+    return whole(value)
 
 
 class Kalah(Variant):
@@ -161,8 +181,9 @@ class Kalah(Variant):
         "end_rule": Option("side_empty", str, lambda v: v in END_RULES,
                            "side_empty or no_move"),
         "board": Option("standard", _board_option,
-                        lambda v: v == "standard" or 1 <= v <= FAIR_BOARDS,
-                        f"standard, random or a FairKalah board number 1..{FAIR_BOARDS}"),
+                        lambda v: v in ("standard", "random") or v >= 1,
+                        f"standard, random or a fair board number (1..{FAIR_BOARDS} for "
+                        "Kalah(6,4): the FairKalah boards; other sizes: docs/kalah.md)"),
     }
     kernels = Kernels(legal_mask, play, score, settle)
 
@@ -172,8 +193,22 @@ class Kalah(Variant):
         self.n_cells = 2 * m + 2
         self.max_moves = m
         self.move_hint = f"a pit (1-{m}, 1 next to your store)"
-        if self.options["board"] != "standard" and (m, self.options["seeds"]) != (6, 4):
-            raise UnknownOptionError("the FairKalah boards need pits=6 and seeds=4")
+        if self.options["board"] != "standard":
+            self.options["board"] = self._fair_board(self.options["board"])
+
+    def _fair_board(self, board: int | str) -> int:
+        """The number of a fair board of these rules (``random``: one drawn now)."""
+        m, n = self.pits, self.options["seeds"]
+        boards = fair_boards(m, n, self.options["empty_capture"])
+        if not boards:
+            raise UnknownOptionError(f"no fair boards are known for Kalah({m},{n}) with these "
+                                     f"rules; there are for {', '.join(known_fair_sizes())}")
+        if board == "random":
+            return random.randint(1, len(boards))
+        if board > len(boards):
+            raise UnknownOptionError(f"board must be 1..{len(boards)} for Kalah({m},{n}), "
+                                     f"got {board}")
+        return board
 
     def make_params(self) -> np.ndarray:
         end_rule = END_RULES.index(self.options["end_rule"])
@@ -194,7 +229,8 @@ class Kalah(Variant):
     def start_cells(self) -> list[int]:
         board = self.options["board"]
         if board != "standard":
-            return list(fair_boards()[board])
+            return list(fair_boards(self.pits, self.options["seeds"],
+                                    self.options["empty_capture"])[board])
         row = [self.options["seeds"]] * self.pits
         return row + [0] + row + [0]
 
