@@ -107,6 +107,15 @@ def test_fair_command(small_solver, tmp_path):
     assert "fair boards of 20" in result.output
     header, *rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert header["moved"] == 1 and len(rows) == 20
+    listed = tmp_path / "fair.txt"
+    again = runner.invoke(app, ["fair", "kalah", "-o", "pits=2", "-o", "seeds=2", "--out",
+                                str(out), "--moved", "1", "--list", str(listed)])
+    assert again.exit_code == 0 and "This run: 0 boards" in again.output
+    numbered = [line.split() for line in listed.read_text().splitlines()
+                if not line.startswith("#")]
+    fair_rows = [r["cells"] for r in rows if r["fair"]]
+    assert [int(n) for n, _ in numbered] == list(range(1, len(fair_rows) + 1))
+    assert [[int(c) for c in cells.split(",")] for _, cells in numbered] == fair_rows
     for args, message in [(["--moved", "3"], "--moved"), (["--time", "-1"], "--time"),
                           (["--jobs", "-1"], "--jobs"), (["-o", "board=3"], "standard")]:
         bad = runner.invoke(app, ["fair", "kalah", "--out", str(tmp_path / "x"), *args])

@@ -1,0 +1,94 @@
+"""The plots of docs/research.md, drawn from the results files of bench_starts.py and
+bench_fair.py (nothing is solved here).
+
+    python benchmarks/research_plots.py [--out docs/research]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+import mancalab  # noqa: E402
+from mancalab.variants.kalah import fair_boards  # noqa: E402
+
+SCREENS = [(6, 3, True), (6, 3, False), (5, 4, True), (5, 4, False), (6, 4, True)]
+
+
+def start_values(results: Path, out: Path) -> None:
+    """Heat maps of the start values of Kalah(m, n), one per capture rule."""
+    rows = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    latest = {row["run"]: row for row in rows}
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4.5))
+    for ax, empty_capture in zip(axes, (True, False)):
+        grid = [[None] * 5 for _ in range(6)]
+        for row in latest.values():
+            if row["empty_capture"] == empty_capture:
+                grid[row["pits"] - 1][row["seeds"] - 1] = row
+        values = [[(r["value"] if r and r["exact"] else float("nan")) for r in line]
+                  for line in grid]
+        ax.imshow(values, cmap="RdBu", vmin=-12, vmax=12, origin="lower")
+        for i, line in enumerate(grid):
+            for j, row in enumerate(line):
+                text = "" if row is None else (f"{row['value']:+d}" if row["exact"] else
+                                               f"{row['lower']:+d}..{row['upper']:+d}")
+                ax.text(j, i, text, ha="center", va="center", fontsize=9)
+        ax.set_xticks(range(5), [str(n) for n in range(1, 6)])
+        ax.set_yticks(range(6), [str(m) for m in range(1, 7)])
+        ax.set_xlabel("seeds per pit (n)")
+        ax.set_ylabel("pits per side (m)")
+        ax.set_title(f"Kalah(m,n) {'with' if empty_capture else 'without'} empty capture")
+    figure.suptitle("The first player's margin with perfect play")
+    figure.tight_layout()
+    figure.savefig(out / "kalah_start_values.png", dpi=110)
+    plt.close(figure)
+
+
+def moved_seeds(out: Path) -> None:
+    """Where the fair boards take seeds from and put them (cells of the standard start)."""
+    figure, axes = plt.subplots(len(SCREENS), 1, figsize=(9, 2.2 * len(SCREENS)))
+    for ax, (pits, seeds, empty_capture) in zip(axes, SCREENS):
+        start = mancalab.variant("kalah", pits=pits, seeds=seeds).start_cells()
+        boards = list(fair_boards(pits, seeds, empty_capture).values())
+        change = [[0] * len(start) for _ in range(2)]
+        for cells in boards:
+            for i, (a, b) in enumerate(zip(start, cells)):
+                if b < a:
+                    change[0][i] += a - b
+                elif b > a:
+                    change[1][i] += b - a
+        ax.imshow(change, cmap="Greens", aspect="auto")
+        for r in range(2):
+            for i, count in enumerate(change[r]):
+                ax.text(i, r, str(count), ha="center", va="center", fontsize=8)
+        labels = ([f"A{pits - i}" for i in range(pits)] + ["A store"]
+                  + [f"B{pits - i}" for i in range(pits)] + ["B store"])
+        ax.set_xticks(range(len(start)), labels, fontsize=7)
+        ax.set_yticks([0, 1], ["taken", "added"])
+        rule = "with" if empty_capture else "without"
+        ax.set_title(f"Kalah({pits},{seeds}) {rule} empty capture: {len(boards)} fair boards",
+                     fontsize=10)
+    figure.tight_layout()
+    figure.savefig(out / "fair_boards_moved_seeds.png", dpi=110)
+    plt.close(figure)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/research"))
+    parser.add_argument("--starts", type=Path, default=Path("benchmarks/results/starts.jsonl"))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    start_values(args.starts, args.out)
+    moved_seeds(args.out)
+    print(f"Wrote the plots to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
