@@ -62,7 +62,11 @@ class Kernels(NamedTuple):
     - ``score(params, board, player) -> int`` that player's score;
     - ``settle(params, board)`` applies the end rule to a position given directly;
     - ``material(params, board, player) -> int`` what players weigh short of the game's end,
-      where that is not the score (``mancalab.kernels.material``); None: the score.
+      where that is not the score (``mancalab.kernels.material``); None: the score;
+    - ``stop(params, board)`` ends an ongoing game now by the game's rule for endless play
+      (each player banks what the game's own end rule gives them from their side; the rule is
+      stated on each game's doc page). The drivers apply it on a third repetition or when the
+      players agree (``mancalab.records.GameRecord``); the kernels' own play never calls it.
     """
 
     legal_mask: Callable
@@ -70,6 +74,7 @@ class Kernels(NamedTuple):
     score: Callable
     settle: Callable
     material: Callable | None = None
+    stop: Callable | None = None
 
 
 LARGEST = 10**9  # no option or count mancalab takes is larger; beyond it a typo or an attack
@@ -373,6 +378,14 @@ class State:
 
     def legal_moves(self) -> list[int]:
         return self.variant.legal_moves_of(self._board)
+
+    def stopped(self) -> State:
+        """This position ended now by the game's rule for endless play (``Kernels.stop``)."""
+        if self.is_over:
+            raise IllegalMoveError("the game is over")
+        board = self.board
+        self.variant.kernels.stop(self.variant.params, board)
+        return State(self.variant, board)
 
     def play(self, move: int) -> State:
         """The state after ``move``; raises IllegalMoveError and leaves this state unchanged."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+from collections import Counter
 import os
 import re
 import tempfile
@@ -67,9 +68,20 @@ def check_names(names) -> tuple[str, str]:
     return check_name(names[0]), check_name(names[1])
 
 
+REPETITIONS = 3  # the third time a position (cells, mover, all state) occurs ends the game
+TERMINATIONS = ("repetition", "agreement")
+
+
 @dataclass
 class GameRecord:
-    """A game: its variant, start, names and moves. Also the history behind undo."""
+    """A game: its variant, start, names and moves. Also the history behind undo.
+
+    It also holds the one end the kernels do not: a game whose position (cells, player to move
+    and every other part of the state) occurs for the third time ends at once by the game's
+    rule for endless play (``State.stopped``, stated on each game's doc page), and so does a
+    game the players agree to end (``end("agreement")``). ``termination`` says which, and the
+    record's text keeps it (``[Termination "repetition"]``). Every driver (terminal, browser,
+    arena) plays through a record, so none can run for ever."""
 
     variant: Variant
     start: State
@@ -77,11 +89,15 @@ class GameRecord:
     moves: list[int] = field(default_factory=list)
     date: str = field(default_factory=lambda: _dt.date.today().strftime("%Y.%m.%d"))
     states: list[State] = field(init=False)
+    termination: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
+        moves, self.moves = list(self.moves), []
         self.states = [self.start]
-        for move in self.moves:
-            self.states.append(self.states[-1].play(move))
+        self._seen: Counter = Counter([self.start])
+        self._unstopped: State | None = None
+        for move in moves:
+            self.push(move)
 
     @classmethod
     def new(cls, variant: Variant, names: tuple[str, str] = ("A", "B")) -> GameRecord:
@@ -92,21 +108,49 @@ class GameRecord:
         return self.states[-1]
 
     def push(self, move: int) -> State:
-        """Play ``move`` (IllegalMoveError leaves the record unchanged)."""
+        """Play ``move`` (IllegalMoveError leaves the record unchanged); a position reached
+        for the third time ends the game by repetition."""
         state = self.state.play(move)
         self.moves.append(move)
         self.states.append(state)
-        return state
+        self._seen[state] += 1
+        if not state.is_over and self._seen[state] >= REPETITIONS:
+            self.end("repetition")
+        return self.state
+
+    def end(self, termination: str) -> State:
+        """End the game now by the rule for endless play: ``termination`` says why
+        ("repetition" or "agreement")."""
+        if termination not in TERMINATIONS:
+            raise RecordError(f"a game ends by {' or '.join(TERMINATIONS)}, not {termination!r}")
+        self._unstopped = self.state
+        self.states[-1] = self.state.stopped()
+        self.termination = termination
+        return self.state
+
+    def _resume(self) -> None:
+        """Undo an ``end``: the game goes on from the position it was ended in."""
+        if self.termination is not None:
+            self.states[-1], self._unstopped, self.termination = self._unstopped, None, None
 
     def prefix(self, k: int) -> GameRecord:
         """The game after its first ``k`` moves, sharing the states already played."""
         view = copy.copy(self)
         view.moves, view.states = self.moves[:k], self.states[: k + 1]
+        if k < len(self.moves):  # only the last state can be one ended by the rule
+            view.termination, view._unstopped = None, None
+        view._seen = Counter(view.states)
         return view
 
     def pop(self) -> int:
-        self.states.pop()
+        self._resume()
+        self._seen[self.states.pop()] -= 1
         return self.moves.pop()
+
+    def truncate(self, k: int) -> None:
+        """Keep the first ``k`` moves only (an undo of several moves)."""
+        while len(self.moves) > k:
+            self.pop()
 
     def log(self) -> list[str]:
         """The move log in the game's notation, with the result letter once the game is over."""
@@ -128,6 +172,8 @@ class GameRecord:
         lines = [header("Variant", self.variant.name), header("A", self.names[0]),
                  header("B", self.names[1]), header("Date", self.date),
                  header("Result", self.result)]
+        if self.termination:
+            lines.append(header("Termination", self.termination))
         options = self.variant.non_default_options()
         lines += [header("Option", f"{k}={v}") for k, v in options.items()]
         if self.start != self.variant.start():
@@ -210,6 +256,16 @@ class GameRecord:
                 except MancalabError as error:
                     raise RecordError(
                         f"line {line}: move {len(record.moves) + 1} {token!r}: {error}") from None
+        if "Termination" in headers:
+            line, termination = headers["Termination"]
+            if termination not in TERMINATIONS:
+                raise RecordError(f"line {line}: a game ends by "
+                                  f"{' or '.join(TERMINATIONS)}, not {termination!r}")
+            if record.termination != termination:
+                if termination == "repetition" or record.state.is_over:
+                    raise RecordError(f"line {line}: the moves do not end the game by "
+                                      f"{termination}")
+                record.end(termination)
         declared = headers.get("Result", (0, None))[1]
         for claimed, where in ((result, result_line), (declared, headers.get("Result", (0,))[0])):
             if claimed is not None and claimed != record.result:

@@ -92,11 +92,22 @@ def position(record: GameRecord) -> Group:
     return Group(*parts)
 
 
-def result(outcome: Outcome, names: tuple[str, str]) -> Text:
+ENDED_BY = {"repetition": "the same position came round a third time: ",
+            "agreement": "ended by agreement: "}
+
+
+def result(outcome: Outcome, names: tuple[str, str], termination: str | None = None) -> Text:
+    """The result line; ``termination`` (a record's) says the game was ended by the rule for
+    endless play, each player banking their own side."""
     a, b = outcome.score
+    why = ENDED_BY.get(termination, "")
+    if why:
+        why += "each player banks their own side. "
     if outcome.kind == "win":
-        return Text(f"Game over: {names[outcome.winner]} wins, {a} to {b}.", style="bold red")
+        return Text(f"Game over: {why}{names[outcome.winner]} wins, {a} to {b}.",
+                    style="bold red")
     if outcome.kind == "draw":
-        return Text(f"Game over: a draw, {a} to {b}.", style="bold yellow")
+        return Text(f"Game over: {why}{'A' if why else 'a'} draw, {a} to {b}.",
+                    style="bold yellow")
     return Text(f"Game over: timeout (a move that never ends); no winner ({a} to {b}).",
                 style="bold yellow")

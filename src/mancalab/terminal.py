@@ -29,6 +29,8 @@ Commands at the prompt:
   switch      swap sides with the computer (or, between two people, hand this side to it)
   level P     the computer plays as P from now on: beginner, easy, medium, hard, expert
               or any player spec such as alphabeta:time=3
+  end         propose to end the game now by the game's rule for endless play (each
+              player banks their own side); it ends if the other player agrees
   save FILE   write the game record to FILE
   help        this list
   quit        end the game (save it first to resume it with --load)"""
@@ -136,7 +138,8 @@ class TerminalGame:
                 self.human_turn()
         self.console.print()
         self.console.print(render.position(self.record))
-        self.console.print(render.result(self.record.state.outcome, self.names))
+        self.console.print(render.result(self.record.state.outcome, self.names,
+                                         self.record.termination))
 
     def computer_turn(self) -> None:
         state = self.record.state
@@ -169,6 +172,9 @@ class TerminalGame:
             elif command == "undo":
                 if self.undo():
                     return
+            elif command == "end":
+                if self.propose_end():
+                    return
             elif command == "save":
                 self.save(rest.strip())
             elif command == "hint":
@@ -200,6 +206,25 @@ class TerminalGame:
             return False
         self.console.print(f"Took back {taken} move{'s' if taken > 1 else ''}.")
         return True
+
+    def propose_end(self) -> bool:
+        """The person to move proposes to end the game by the rule for endless play; the
+        other player (the computer by its evaluation, or a person asked) agrees or not."""
+        state = self.record.state
+        mover, other = state.to_move, 1 - state.to_move
+        a, b = state.stopped().score
+        self.console.print(f"Ending now, each player banks their own side: {a} to {b}.")
+        if self.is_computer(other):
+            agreed = self.bot.accepts_end(state)
+            self.console.print(f"{COMPUTER} {'agrees' if agreed else 'declines'}.")
+        else:
+            answer = ask(self.console, f"{self.names[other]} ({'AB'[other]}), "
+                                       f"{self.names[mover]} proposes to end the game so. "
+                                       "Agree? \\[y/N]: ").strip().lower()
+            agreed = answer in ("y", "yes")
+        if agreed:
+            self.record.end("agreement")
+        return agreed
 
     def hint(self, spec: str) -> None:
         """Show the move ``spec`` would choose, without playing it."""
@@ -292,7 +317,7 @@ def replay(record: GameRecord, console: Console, step: bool) -> None:
             console.print("Start position")
         console.print(render.position(view))
         if view.state.outcome is not None:
-            console.print(render.result(view.state.outcome, record.names))
+            console.print(render.result(view.state.outcome, record.names, view.termination))
         if not step:
             if k == len(views) - 1:
                 return

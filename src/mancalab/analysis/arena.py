@@ -4,9 +4,10 @@ Each opening is played twice, once with each player moving first, so that neithe
 gains from a lucky start. Kalah games start from the FairKalah boards (fair start positions);
 the other games from the standard start after a few random moves (the same moves for both
 colours). A player that raises an error or answers an illegal move loses that game, and the
-arena goes on. Games still going after ``max_plies`` moves (Urubugu and 3-row Gabata have no
-rule that ends every game) are scored by the margin of material (``State.material``: the
-score, in 3-row Gabata the seeds held) on the board ("adjudicated").
+arena goes on. A position that comes round a third time ends the game by the game's rule for
+endless play, as in every driver (``GameRecord``; "repetition"). Games still going after
+``max_plies`` moves without repeating (a long cycle) are scored by the margin of material
+(``State.material``: the score, in 3-row Gabata the seeds held) on the board ("adjudicated").
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class GameResult:
     score_for_a: float  # 1 win, 0.5 draw, 0 loss (from the arena's player A's view)
     margin_for_a: int
     plies: int
-    how: str  # "win", "draw", "timeout", "adjudicated", "error", "illegal"
+    how: str  # "win", "draw", "timeout", "repetition", "adjudicated", "error", "illegal"
     error: str = ""
     record: str = ""
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, A and B
@@ -133,6 +134,8 @@ def play_game(spec: GameSpec) -> GameResult:
     else:
         how = "adjudicated"
         first_score = 1.0 if margin_first > 0 else (0.0 if margin_first < 0 else 0.5)
+    if record.termination and loser is None:  # the rule for endless play decided it
+        how = record.termination
     sign = 1 if spec.a_is_first_player else -1
     a_score = first_score if spec.a_is_first_player else 1.0 - first_score
     seconds = thinking if spec.a_is_first_player else thinking[::-1]

@@ -20,6 +20,10 @@ def new_seed() -> int:
     return int.from_bytes(os.urandom(4), "little")
 
 
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
 class Player:
     """Base of mancalab's players: options from a spec string, and info on the last choice.
 
@@ -53,6 +57,23 @@ class Player:
         server stops); the move it returns then is its best so far. Players that think for
         long check ``stopped``; the rest are quick anyway."""
         self.stopped = True
+
+    def accepts_end(self, state: State) -> bool:
+        """Whether this player, not to move in ``state``, agrees to end the game now by the
+        rule for endless play (``State.stopped``): when the rule's result (win, draw or loss
+        for it) is no worse than the one its own evaluation of the position expects (the
+        material on the board for players that give no evaluation)."""
+        seat = 1 - state.to_move
+        ended = state.stopped().score
+        by_rule = _sign(ended[seat] - ended[1 - seat])
+        self.choose(state)
+        value = self.last_info.get("value")
+        if value is None:
+            held = state.material
+            expected = _sign(held[seat] - held[1 - seat])
+        else:
+            expected = _sign(-value)  # the evaluation is the mover's
+        return by_rule >= expected
 
     @property
     def spec(self) -> str:

@@ -123,6 +123,19 @@ def settle(params, board):
         _pass_rule(board, board[TO_MOVE])
 
 
+@njit(cache=True)
+def stop(params, board):
+    """The end for endless play (docs/gabata.md): each player puts the marbles of their own
+    row into their deposit; the fuller deposit wins."""
+    for player in range(2):
+        first = 7 * player
+        for pit in range(first, first + 6):
+            board[first + 6] += board[pit]
+            board[pit] = 0
+    a, b = board[6], board[13]
+    board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
 class Gabata(Variant):
     name = "gabata"
     title = "Gabata (Ethiopia, 2x6 with deposits)"
@@ -133,7 +146,7 @@ class Gabata(Variant):
     option_specs = {
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, score, settle)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["max_laps"]], dtype=np.int64)

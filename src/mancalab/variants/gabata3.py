@@ -347,6 +347,16 @@ def settle(params, board):
     _end_rounds(params, board, None)
 
 
+@njit(cache=True)
+def stop(params, board):
+    """The end for endless play (docs/gabata3.md): each player banks the seeds of the holes
+    they own, as at the end of a round; the larger store wins the game."""
+    for site in range(HOLES):
+        bank_hole(board, site, STORE + board[OWNER + site], None)
+    a, b = board[STORE], board[STORE + 1]
+    board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
 def _column_row(text: str) -> int:
     token = text.strip().upper()
     if len(token) != 2 or token[0] not in "ABCDEF" or token[1] not in "123":
@@ -374,7 +384,7 @@ class Gabata3(Variant):
         "rounds": Option("multi", str, lambda v: v in ROUNDS, " or ".join(ROUNDS)),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, score, settle, holdings)
+    kernels = Kernels(legal_mask, play, score, settle, holdings, stop)
 
     def make_params(self) -> np.ndarray:
         o = self.options

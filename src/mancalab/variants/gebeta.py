@@ -160,6 +160,16 @@ def settle(params, board):
         _finish(board, 1 - board[TO_MOVE], None)
 
 
+@njit(cache=True)
+def stop(params, board):
+    """The end for endless play (docs/gebeta.md): each player banks the families their own
+    counters make, as the end rule has the last mover do; the larger count of families wins."""
+    for player in range(2):
+        board[FAMILIES + player] += _row_sum(board, player) // 4
+    a, b = board[FAMILIES], board[FAMILIES + 1]
+    board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
 class Gebeta(Variant):
     name = "gebeta"
     title = "Gebeta (Ethiopia)"
@@ -171,7 +181,7 @@ class Gebeta(Variant):
         "lap_limit": Option(50, whole, lambda v: v >= 1,
                             "a whole number of laps, at least 1 (the reference program uses 50)"),
     }
-    kernels = Kernels(legal_mask, play, score, settle)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["lap_limit"]], dtype=np.int64)

@@ -128,6 +128,13 @@ def settle(params, board):
         _apply_end_rule(params, board, None)
 
 
+@njit(cache=True)
+def stop(params, board):
+    """The end for endless play (docs/kalah.md): each player banks their own side, as at the
+    end of a game. (Kalah cannot repeat a position; the rule still holds for agreement.)"""
+    _sweep(board, params[P_PITS], None)
+
+
 @lru_cache(maxsize=None)
 def fair_boards(pits: int = 6, seeds: int = 4,
                 empty_capture: bool = True) -> dict[int, tuple[int, ...]]:
@@ -185,7 +192,7 @@ class Kalah(Variant):
                         f"standard, random or a fair board number (1..{FAIR_BOARDS} for "
                         "Kalah(6,4): the FairKalah boards; other sizes: docs/kalah.md)"),
     }
-    kernels = Kernels(legal_mask, play, score, settle)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
 
     def __init__(self, **options) -> None:
         super().__init__(**options)

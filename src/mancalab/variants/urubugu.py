@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..core import (
+    DRAW,
     ONGOING,
     TIMEOUT,
     WIN_0,
@@ -174,6 +175,14 @@ def settle(params, board):
         _end_if_stuck(params, board)
 
 
+@njit(cache=True)
+def stop(params, board):
+    """The end for endless play (docs/urubugu.md): every bead stays where it is, on its
+    owner's side; the player holding more beads wins."""
+    a, b = _beads(board, 0), _beads(board, 1)
+    board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
 class Urubugu(Variant):
     name = "urubugu"
     title = "Urubugu (Burundi, 4x8)"
@@ -190,7 +199,7 @@ class Urubugu(Variant):
         "wipeout_ends_move": flag(True),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, score, settle)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
 
     def move_rank(self, cell: int) -> int:
         return int(CELL_HOLE[cell])  # moves are listed by hole number, 1..16

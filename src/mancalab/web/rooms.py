@@ -239,8 +239,7 @@ class Room:
         else:
             keep = self.ply - 1
         store.remove_moves_from(self.id, keep)
-        del self.record.moves[keep:]
-        del self.record.states[keep + 1:]
+        self.record.truncate(keep)
         self.suggestion = None
         self.version += 1
 
@@ -311,6 +310,8 @@ class Room:
                    sowing=self.last_sowing(), suggestion=self.suggestion,
                    suggestion_name=None if self.suggestion is None
                    else state.move_name(self.suggestion))
+        if out["result"] is not None:  # ended by a third repetition, or by agreement
+            out["result"]["termination"] = self.record.termination
         return out
 
     def move_list(self) -> list[dict]:

@@ -389,6 +389,7 @@ function drawPlayers(state) {
   else if (state.result) {
     status = state.result.kind === "win" ? t("wins", {name: state.names[state.result.winner]})
       : t(state.result.kind === "draw" ? "draw" : "timeout");
+    if (state.result.termination) status += ` · ${t("ended_" + state.result.termination)}`;
   } else if (state.error) status = t("computer_failed", {reason: state.error});
   else if (state.thinking) status = t(state.preparing ? "thinking_first" : "thinking");
   else if (state.suggestion !== null && state.suggestion !== undefined) {
