@@ -5,6 +5,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
+import mancalab
 from mancalab.records import GameRecord
 from mancalab.web import create_app
 
@@ -294,3 +295,56 @@ def test_a_move_too_long_to_send_step_by_step_has_no_sowing(client, monkeypatch)
     game = create(client, game="kalah", mode="local")
     view = move(client, game, game["token"], 0).json()  # 4 seeds: 5 steps
     assert view["sowing"] is None and view["ply"] == 1
+
+
+def _end(client, game, token):
+    return client.post(f"/api/games/{game['id']}/end", json={"token": token})
+
+
+def test_online_players_end_a_game_by_agreement_and_it_survives_a_restart(db):
+    with TestClient(create_app(db)) as client:
+        game = create(client, game="gebeta", mode="online")
+        first, second = game["token"], game["links"]["invite"].split("token=")[1]
+        move(client, game, first, 0, 0)
+        asked = _end(client, game, second).json()
+        assert asked["end"] == "asked" and asked["state"]["end_request"] == 1
+        assert _end(client, game, second).json()["end"] == "asked"  # asking again: no end
+        assert _end(client, game, None).status_code == 403
+        ended = _end(client, game, first).json()
+        assert ended["end"] == "ended" and ended["state"]["result"]["termination"] == "agreement"
+        assert _end(client, game, first).status_code == 409  # over already
+    with TestClient(create_app(db)) as client:
+        again = state(client, game, first)
+        assert again["result"]["termination"] == "agreement"
+        record = client.get(f"/api/games/{game['id']}/record").text
+        assert '[Termination "agreement"]' in record
+
+
+def test_a_move_answers_a_proposal_to_end_and_one_screen_ends_at_once(client):
+    game = create(client, game="kalah", mode="online")
+    first = game["token"]
+    assert _end(client, game, first).json()["state"]["end_request"] == 0
+    assert move(client, game, first, 0, 0).json()["end_request"] is None
+    local = create(client, game="gabata", mode="local")
+    ended = _end(client, local, local["token"]).json()
+    assert ended["end"] == "ended" and ended["state"]["result"]["termination"] == "agreement"
+    undo = client.post(f"/api/games/{local['id']}/undo", json={"token": local["token"]})
+    assert undo.status_code == 409  # no move was played: nothing to take back
+
+
+def test_the_computer_agrees_to_end_when_it_expects_no_better(client):
+    # B (the computer) is far ahead in store, and banking each side keeps it ahead: agreed
+    kalah = mancalab.variant("kalah")
+
+    def load(cells):
+        text = GameRecord(kalah, kalah.state(cells, 0)).to_text()
+        response = client.post("/api/games/load", json={
+            "record": text, "mode": "computer", "bot": "greedy", "human_seat": 0})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    game = load([0, 0, 0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 1, 26])
+    ended = _end(client, game, game["token"])
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["state"]["result"]["termination"] == "agreement"
+    # (when it declines, the answer is a 409 naming why: tests/test_endless.py has the rule)

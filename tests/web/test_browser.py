@@ -279,3 +279,16 @@ def test_a_move_is_animated_seed_by_seed_and_can_be_skipped(server, context):
     assert not page.evaluate("document.body.classList.contains('animating')")
     wait_until(lambda: moves_shown(page) == 3, what="the move list after Skip")
     assert page.inner_text("#hand") == ""
+
+
+def test_two_players_at_one_screen_end_a_game_by_agreement(server, context):
+    page = context.new_page()
+    new_game(page, server, "gebeta")
+    page.click(f".hole[data-cell='{playable(page)[0]}']")
+    wait_until(lambda: moves_shown(page) == 1, what="the move")
+    page.once("dialog", lambda dialog: dialog.accept())  # the other player agrees, here
+    page.click("#end-game")
+    wait_until(lambda: api_state(server, page)["result"], what="the end")
+    assert api_state(server, page)["result"]["termination"] == "agreement"
+    wait_until(lambda: "ended by agreement" in page.inner_text("#status"), what="the status")
+    assert page.locator("#end-game").is_hidden()

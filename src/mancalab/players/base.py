@@ -58,12 +58,12 @@ class Player:
         long check ``stopped``; the rest are quick anyway."""
         self.stopped = True
 
-    def accepts_end(self, state: State) -> bool:
-        """Whether this player, not to move in ``state``, agrees to end the game now by the
-        rule for endless play (``State.stopped``): when the rule's result (win, draw or loss
-        for it) is no worse than the one its own evaluation of the position expects (the
-        material on the board for players that give no evaluation)."""
-        seat = 1 - state.to_move
+    def accepts_end(self, state: State, seat: int | None = None) -> bool:
+        """Whether this player, playing ``seat`` (by default the one not to move), agrees to
+        end the game now by the rule for endless play (``State.stopped``): when the rule's
+        result (win, draw or loss for it) is no worse than the one its own evaluation of the
+        position expects (the material on the board for players that give no evaluation)."""
+        seat = 1 - state.to_move if seat is None else seat
         ended = state.stopped().score
         by_rule = _sign(ended[seat] - ended[1 - seat])
         self.choose(state)
@@ -72,7 +72,7 @@ class Player:
             held = state.material
             expected = _sign(held[seat] - held[1 - seat])
         else:
-            expected = _sign(-value)  # the evaluation is the mover's
+            expected = _sign(value if seat == state.to_move else -value)  # the mover's
         return by_rule >= expected
 
     @property

@@ -257,6 +257,19 @@ class Hub:
         answer = await self.thinker.run(room.id, analyst, analyst.analyse, state)
         return {**answer, "ply": room.ply}
 
+    async def end(self, game_id: str, token: str | None) -> dict:
+        """A player proposes to end the game by the rule for endless play; against the
+        computer, the computer's own search decides whether it agrees (capped like a move)."""
+        room = self.room(game_id)
+        room.check_token(token)
+        agrees = None
+        if room.mode == "computer" and room.record is not None and not room.state.is_over:
+            judge = self.thinker.player(room.bot, room.game)
+            agrees = await self.thinker.run(
+                room.id, judge, lambda state: judge.accepts_end(state, room.bot_seat),
+                room.state)
+        return await self.change(game_id, token, lambda r: r.end(self.store, token, agrees))
+
     def sweep(self) -> None:
         """Free idle games' computer players, and drop idle, unwatched games from memory
         (they load again from the store when asked for)."""
@@ -395,6 +408,13 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
                                  lambda room: room.undo(hub.store, body.token))
         asked = state["undo_request"] is not None  # online: waiting for the other's consent
         return {"undo": "asked" if asked else "undone", "state": state}
+
+    @app.post("/api/games/{game_id}/end", summary="End the game by the rule for endless play "
+                                                  "(online: propose, then agree; the computer "
+                                                  "agrees by its evaluation)")
+    async def end(game_id: str, body: Token) -> dict:
+        state = await hub.end(game_id, body.token)
+        return {"end": "ended" if state["result"] else "asked", "state": state}
 
     @app.post("/api/games/{game_id}/switch", summary="Swap sides with the computer")
     async def switch(game_id: str, body: Token) -> dict:

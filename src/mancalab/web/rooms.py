@@ -57,6 +57,8 @@ class Room:
     automove: bool = True
     suggestion: int | None = None  # the computer's move for the person to play (no automove)
     undo_request: int | None = None  # the seat that asked to take back the last move
+    end_request: int | None = None  # the seat that proposed to end the game by the rule
+    agreed: bool = False  # the players agreed to end the game (the record says "agreement")
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
     created: float = field(default_factory=time.time)
@@ -126,7 +128,8 @@ class Room:
         return {"mode": self.mode, "tokens": self.tokens, "names": self.names, "game": self.game,
                 "options": self.options, "bot": self.bot, "bot_seat": self.bot_seat,
                 "automove": self.automove, "settings": self.settings,
-                "setup_done": self.setup_done, "undo_request": self.undo_request}
+                "setup_done": self.setup_done, "undo_request": self.undo_request,
+                "end_request": self.end_request, "agreed": self.agreed}
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -136,6 +139,8 @@ class Room:
             record = GameRecord.from_text(stored.start_record)
             for move in stored.moves:
                 record.push(move)
+            if fields.get("agreed") and not record.state.is_over:
+                record.end("agreement")
         return cls(id=stored.id, created=stored.created, record=record, **fields)
 
     def save(self, store: Store) -> None:
@@ -204,8 +209,8 @@ class Room:
         store.add_move(self.id, self.ply, move)
         self.record.push(move)
         self.suggestion = None
-        if self.undo_request is not None:  # a move answers a request to take one back
-            self.undo_request = None
+        if self.undo_request is not None or self.end_request is not None:
+            self.undo_request = self.end_request = None  # a move answers both requests
             self.save(store)
         self.version += 1
         return move
@@ -239,8 +244,36 @@ class Room:
         else:
             keep = self.ply - 1
         store.remove_moves_from(self.id, keep)
+        if self.agreed:  # taking a move back takes the agreed end back too
+            self.agreed = False
+            self.save(store)
         self.record.truncate(keep)
         self.suggestion = None
+        self.version += 1
+
+    def end(self, store: Store, token: str | None, computer_agrees: bool | None = None) -> None:
+        """End the game by the rule for endless play, as the players agree: at once in a local
+        game; online when both ask (the first proposes, the second agrees; ``end_request``
+        says who proposed); against the computer when it agrees (``computer_agrees``, from
+        its evaluation: ``Player.accepts_end``)."""
+        self.check_token(token)
+        if self.record is None or self.record.state.is_over:
+            raise ConflictError("the game is not going on")
+        if self.thinking:
+            raise ConflictError("wait for the computer's move")
+        if self.mode == "online":
+            seat = self.seat_of(token)
+            if self.end_request is None or self.end_request == seat:
+                self.end_request = seat
+                self.save(store)
+                self.version += 1
+                return
+        elif self.mode == "computer" and not computer_agrees:
+            raise ConflictError("the computer does not agree to end the game now: it expects "
+                                "to do better by playing on")
+        self.end_request, self.agreed = None, True
+        self.save(store)
+        self.record.end("agreement")
         self.version += 1
 
     def switch(self, store: Store, token: str | None) -> None:
@@ -299,7 +332,7 @@ class Room:
                "names": self.names, "local": self.mode == "local",
                "bot": self.bot, "bot_seat": self.bot_seat, "automove": self.automove,
                "thinking": self.thinking, "error": self.error, "preparing": not READY.is_set(),
-               "undo_request": self.undo_request,
+               "undo_request": self.undo_request, "end_request": self.end_request,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply}
         if self.record is None:
             variant = make_variant(self.game, **self.options)

@@ -398,6 +398,10 @@ function drawPlayers(state) {
   else status = t("to_move", {name: state.names[state.to_move]});
   if (state.status) status += ` · ${state.status}`;
   if (state.seat === null) status += ` · ${t("spectator")}`;
+  if (state.end_request !== null && state.end_request !== undefined && !state.result) {
+    status += " · " + (state.end_request === state.seat ? t("end_waiting")
+      : t("end_asked", {name: state.names[state.end_request]}));
+  }
   if (state.undo_request !== null) {
     status += " · " + (state.undo_request === state.seat ? t("undo_waiting")
       : t("undo_asked", {name: state.names[state.undo_request]}));
@@ -455,6 +459,7 @@ function drawControls(state) {
   $("level-row").hidden = !computer || state.seat === null;
   $("automove-row").hidden = !computer || state.seat === null;
   $("undo").hidden = state.seat === null;
+  $("end-game").hidden = state.seat === null || !state.started || Boolean(state.result);
   const info = catalogue && catalogue.games[state.game];
   $("analysis-row").hidden = !(info && info.solvable) || state.seat === null;
   if (computer) {
@@ -484,6 +489,11 @@ const play = (cell) => post("moves", {move: cell, ply: game.ply});
 
 function wireControls() {
   $("undo").onclick = () => post("undo");
+  $("end-game").onclick = () => {
+    // one screen: both players are here, so the other's consent is asked on it
+    if (game.mode === "local" && !confirm(t("end_confirm_local"))) return;
+    post("end");
+  };
   $("switch").onclick = () => post("switch");
   $("flip").onclick = () => { flipped = !flipped; render(game); };
   $("skip").onclick = skipAnimation;
