@@ -185,3 +185,16 @@ def test_alphabeta_clock_is_shared_out_over_the_game():
     assert 0 <= bot.clock_left < 2
     bot.new_game()
     assert bot.clock_left == 2
+
+
+def test_mcts_always_answers_a_move_even_with_no_time_left():
+    from mancalab.players import player as make_player
+
+    state = mancalab.variant("gebeta").start()
+    for spec in ("mcts:time=0.000001", "mcts:playouts=1"):
+        player = make_player(spec, "gebeta")
+        assert player.choose(state) in state.legal_moves()
+        assert player.last_info["playouts"] >= 1
+    stopped = make_player("mcts:time=5", "gebeta")
+    stopped.stop()  # stopped before it began (a server closing the game): still a move
+    assert stopped.choose(state) in state.legal_moves()

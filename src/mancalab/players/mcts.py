@@ -231,8 +231,9 @@ class MCTSPlayer(Player):
         solver = self.options["solver"]
         done = 0
         deadline = started + self.capped(math.inf if playouts else self.options["time"])
-        while (not playouts or done < playouts) and not tree.solved and not self.stopped \
-                and time.perf_counter() < deadline:
+        while not tree.solved and (done == 0 or (  # one batch at least: a move needs it
+                (not playouts or done < playouts) and not self.stopped
+                and time.perf_counter() < deadline)):
             done += tree.run(state.variant, min(self.batch, playouts - done) if playouts
                              else self.batch, c, solver)
         # a proven win first, a proven loss last, else the best mean (then the most visits)
