@@ -198,3 +198,17 @@ def test_mcts_always_answers_a_move_even_with_no_time_left():
     stopped = make_player("mcts:time=5", "gebeta")
     stopped.stop()  # stopped before it began (a server closing the game): still a move
     assert stopped.choose(state) in state.legal_moves()
+
+
+def test_root_parallel_mcts_merges_its_trees_and_repeats_with_a_seed():
+    from mancalab.players import player as make_player
+
+    state = mancalab.variant("kalah", pits=4, seeds=3).start()
+    choices = set()
+    for _ in range(2):
+        player = make_player("mcts:playouts=3000,threads=2,seed=7", "kalah")
+        choices.add(player.choose(state))
+        assert player.last_info["playouts"] == 3000 and player.last_info["threads"] == 2
+    assert len(choices) == 1 and choices <= set(state.legal_moves())
+    with pytest.raises(mancalab.core.MancalabError, match="threads"):
+        make_player("mcts:threads=0", "kalah")

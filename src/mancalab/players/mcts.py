@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
@@ -205,6 +206,8 @@ class MCTSPlayer(Player):
         "solver": Option(True, bool_option, lambda v: True,
                          "true or false: prove wins and losses in the tree (MCTS-Solver)"),
         "seed": seed_option("of the playouts"),
+        "threads": Option(1, whole, lambda v: 1 <= v <= 64,
+                          "searches run side by side, one a core (root parallel), 1..64"),
     }
     batch = 256  # iterations between clock checks
 
@@ -222,24 +225,50 @@ class MCTSPlayer(Player):
         if len(legal) == 1:  # nothing to think about
             self.last_info = {"playouts": 0, "seconds": 0.0, "value": None, "visits": 0}
             return legal[0]
-        # numba's generator is global: reseed it from this player's own stream, so that a
-        # player's choices depend only on its seed and the positions it is shown.
-        kernels.seed_rng(int(self._rng.integers(2**31)))
+        threads = self.options["threads"]
+        # numba's generator is global to each thread: every search seeds its own from this
+        # player's stream, so a player's choices depend only on its seed and the positions
+        seeds = [int(seed) for seed in self._rng.integers(2**31, size=threads)]
+        deadline = started + self.capped(math.inf if self.options["playouts"]
+                                         else self.options["time"])
+        if threads == 1:
+            trees = [self._search(state, seeds[0], deadline, self.options["playouts"])]
+        else:  # root parallel: a tree a core (the search releases the interpreter lock)
+            share = -(-self.options["playouts"] // threads)
+            with ThreadPoolExecutor(threads, thread_name_prefix="mancalab-mcts") as pool:
+                trees = list(pool.map(lambda seed: self._search(state, seed, deadline, share),
+                                      seeds))
+        move, visits, mean, proven = _merged(trees)
+        self.last_info = {"playouts": sum(done for _, done in trees),
+                          "seconds": time.perf_counter() - started, "value": float(mean),
+                          "visits": visits, "threads": threads,
+                          "proven": {1: "win", -1: "loss", 0: None}[proven]}
+        return move
+
+    def _search(self, state: State, seed: int, deadline: float, playouts: int):
+        """One tree grown until ``deadline`` (or ``playouts``): (tree, playouts done)."""
+        kernels.seed_rng(seed)
         tree = SearchTree(state.board)
-        playouts = self.options["playouts"]
-        c = self.options["exploration"]
-        solver = self.options["solver"]
+        c, solver = self.options["exploration"], self.options["solver"]
         done = 0
-        deadline = started + self.capped(math.inf if playouts else self.options["time"])
         while not tree.solved and (done == 0 or (  # one batch at least: a move needs it
                 (not playouts or done < playouts) and not self.stopped
                 and time.perf_counter() < deadline)):
             done += tree.run(state.variant, min(self.batch, playouts - done) if playouts
                              else self.batch, c, solver)
-        # a proven win first, a proven loss last, else the best mean (then the most visits)
-        children = tree.root_children()
-        move, visits, mean, proven = max(children, key=lambda ch: (ch[3], ch[2], ch[1]))
-        self.last_info = {"playouts": done, "seconds": time.perf_counter() - started,
-                          "value": float(mean), "visits": visits,
-                          "proven": {1: "win", -1: "loss", 0: None}[proven]}
-        return move
+        return tree, done
+
+
+def _merged(trees) -> tuple[int, int, float, int]:
+    """The move to play from one or more trees of the same root: a proven win first, a proven
+    loss last, else the best mean over all trees' playouts (then the most visits)."""
+    visits, totals, proven = {}, {}, {}
+    for tree, _ in trees:
+        for move, count, mean, result in tree.root_children():
+            visits[move] = visits.get(move, 0) + count
+            totals[move] = totals.get(move, 0.0) + mean * count
+            if result:
+                proven[move] = result
+    children = [(move, visits[move], totals[move] / visits[move], proven.get(move, 0))
+                for move in visits]
+    return max(children, key=lambda ch: (ch[3], ch[2], ch[1]))
