@@ -50,6 +50,31 @@ def start_values(results: Path, out: Path) -> None:
     plt.close(figure)
 
 
+def starts_table(results: Path) -> str:
+    """The start values as a markdown table (docs/research.md): value, or bounds, and time."""
+    latest = {}
+    for line in results.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            latest[row["run"]] = row
+    lines = ["| Kalah(m,n) | empty capture | time | no empty capture | time |",
+             "|---|---|---|---|---|"]
+    for pits in range(1, 7):
+        for seeds in range(1, 6):
+            cells = []
+            for rule in ("ec", "noec"):
+                row = latest.get(f"kalah({pits},{seeds}) {rule}")
+                if row is None:
+                    cells += ["not run", ""]
+                    continue
+                value = (f"**{row['value']:+d}**" if row["exact"] else
+                         f"bounds {row['lower']:+d} to {row['upper']:+d} (not solved in "
+                         f"{row['budget s']:g} s)")
+                cells += [value, f"{row['search s']:g} s"]
+            lines.append(f"| ({pits},{seeds}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def moved_seeds(out: Path) -> None:
     """Where the fair boards take seeds from and put them (cells of the standard start)."""
     figure, axes = plt.subplots(len(SCREENS), 1, figsize=(9, 2.2 * len(SCREENS)))
@@ -87,7 +112,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     start_values(args.starts, args.out)
     moved_seeds(args.out)
-    print(f"Wrote the plots to {args.out}")
+    print(f"Wrote the plots to {args.out}; the start values:")
+    print(starts_table(args.starts))
 
 
 if __name__ == "__main__":
