@@ -21,6 +21,10 @@ from mancalab.variants.kalah import fair_boards  # noqa: E402
 SCREENS = [(6, 3, True), (6, 3, False), (5, 4, True), (5, 4, False), (6, 4, True)]
 
 
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
 def start_values(results: Path, out: Path) -> None:
     """Heat maps of the start values of Kalah(m, n), one per capture rule."""
     rows = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
@@ -36,7 +40,7 @@ def start_values(results: Path, out: Path) -> None:
         ax.imshow(values, cmap="RdBu", vmin=-12, vmax=12, origin="lower")
         for i, line in enumerate(grid):
             for j, row in enumerate(line):
-                text = "" if row is None else (f"{row['value']:+d}" if row["exact"] else
+                text = "" if row is None else (_signed(row["value"]) if row["exact"] else
                                                f"{row['lower']:+d}..{row['upper']:+d}")
                 ax.text(j, i, text, ha="center", va="center", fontsize=9)
         ax.set_xticks(range(5), [str(n) for n in range(1, 6)])
@@ -67,7 +71,7 @@ def starts_table(results: Path) -> str:
                 if row is None:
                     cells += ["not run", ""]
                     continue
-                value = (f"**{row['value']:+d}**" if row["exact"] else
+                value = (f"**{_signed(row['value'])}**" if row["exact"] else
                          f"bounds {row['lower']:+d} to {row['upper']:+d} (not solved in "
                          f"{row['budget s']:g} s)")
                 cells += [value, f"{row['search s']:g} s"]
