@@ -227,6 +227,10 @@ def arena(
         help="seed of the start positions and of the players given none")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     out: Annotated[Optional[str], typer.Option(help="save every game record to this file")] = None,
+    opening_kind: Annotated[str, typer.Option(
+        "--openings", help="random (a few random moves; FairKalah boards for Kalah) or "
+                           "balanced (shipped openings a deep search values near 0: Urubugu, "
+                           "3-row Gabata)")] = "random",
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
@@ -250,7 +254,8 @@ def arena(
         for spec in specs:
             cls, player_options = resolve(spec, game)
             cls(**player_options)  # a bad option fails here, before any game
-        schedule = arena_module.schedule(specs[0], specs[1], game, options, games, seed)
+        schedule = arena_module.schedule(specs[0], specs[1], game, options, games, seed,
+                                         opening_kind)
     except MancalabError as error:
         fail(str(error))
     if out:

@@ -6,7 +6,9 @@ import math
 import pytest
 from typer.testing import CliRunner
 
+import mancalab
 from mancalab.analysis import arena
+from mancalab.core import MancalabError
 from mancalab.cli import app
 from mancalab.players import PLAYERS, Player, parse_spec
 from mancalab.records import GameRecord
@@ -125,3 +127,32 @@ def test_arena_command_json_and_records(tmp_path):
 def test_arena_bad_input(args, message):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and message in result.output
+
+
+def test_balanced_openings_are_shipped_and_played():
+    from mancalab.analysis import openings
+
+    for game in ("urubugu", "gabata3"):
+        shipped = openings.shipped(game)
+        assert len(shipped) >= 50
+        specs = arena.schedule("random", "greedy", game, {}, 6, seed=2, opening_kind="balanced")
+        assert {spec.opening for spec in specs} <= set(shipped)
+        assert specs[0].opening == specs[1].opening  # each opening from both seats
+    with pytest.raises(MancalabError, match="standard rules"):
+        arena.schedule("random", "greedy", "urubugu", {"wipeout_ends_move": False}, 2, 1, "balanced")
+    with pytest.raises(MancalabError, match="no balanced openings"):
+        arena.schedule("random", "greedy", "kalah", {}, 2, 1, "balanced")
+    with pytest.raises(MancalabError, match="random or balanced"):
+        arena.schedule("random", "greedy", "kalah", {}, 2, 1, "lopsided")
+
+
+def test_a_balanced_opening_is_valued_near_zero_by_its_search():
+    from mancalab.analysis import openings
+
+    found = openings.make("gabata3", 3, depth=4, margin=6, seed=5)
+    assert len({moves for moves, _ in found}) == 3
+    for moves, value in found:
+        state = mancalab.variant("gabata3").start()
+        for move in moves:
+            state = state.play(move)
+        assert abs(value) <= 6 and openings.value_of(state, 4) == value

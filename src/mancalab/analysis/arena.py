@@ -24,6 +24,7 @@ from ..core import MancalabError
 from ..players import player as make_player
 from ..players import with_seed
 from ..records import GameRecord
+from .openings import balanced as balanced_openings
 from ..variants import variant as make_variant
 from ..variants.kalah import FAIR_BOARDS
 
@@ -58,9 +59,20 @@ class GameResult:
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, A and B
 
 
-def openings(game: str, options: dict, pairs: int, seed: int) -> Iterator[tuple[dict, tuple]]:
-    """``pairs`` starts (game options, opening moves), each to be played twice."""
+def openings(game: str, options: dict, pairs: int, seed: int,
+             kind: str = "random") -> Iterator[tuple[dict, tuple]]:
+    """``pairs`` starts (game options, opening moves), each to be played twice. ``kind``
+    "balanced": the shipped balanced openings of the game (``mancalab.analysis.openings``),
+    in an order drawn from ``seed``."""
     rng = random.Random(seed)
+    if kind == "balanced":
+        chosen = list(balanced_openings(game, options))
+        rng.shuffle(chosen)
+        for i in range(pairs):
+            yield options, chosen[i % len(chosen)]
+        return
+    if kind != "random":
+        raise MancalabError(f"--openings must be random or balanced, got {kind!r}")
     if game == "kalah" and options.get("pits", 6) == 6 and options.get("seeds", 4) == 4 \
             and "board" not in options:
         boards = list(range(1, FAIR_BOARDS + 1))
@@ -83,12 +95,13 @@ def openings(game: str, options: dict, pairs: int, seed: int) -> Iterator[tuple[
         yield options, tuple(moves)
 
 
-def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int) -> list[GameSpec]:
+def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int,
+             opening_kind: str = "random") -> list[GameSpec]:
     """``games`` games in pairs: the same start with A first, then with B first. A player
     given no seed gets one from ``seed`` and the game, so that the same arena run again plays
     the same games (except where a player thinks by the clock)."""
     specs = []
-    for opts, opening in openings(game, options, (games + 1) // 2, seed):
+    for opts, opening in openings(game, options, (games + 1) // 2, seed, opening_kind):
         for a_first in (True, False):
             if len(specs) < games:
                 number = len(specs) + 1
