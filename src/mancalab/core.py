@@ -383,6 +383,8 @@ class State:
         """This position ended now by the game's rule for endless play (``Kernels.stop``)."""
         if self.is_over:
             raise IllegalMoveError("the game is over")
+        if self.variant.kernels.stop is None:
+            raise IllegalMoveError(f"{self.variant.name} has no rule for endless play")
         board = self.board
         self.variant.kernels.stop(self.variant.params, board)
         return State(self.variant, board)

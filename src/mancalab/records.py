@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
-from collections import Counter
 import os
 import re
 import tempfile
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -126,30 +126,28 @@ def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs
     todo = [cells for cells in boards if cells not in kept]
     started = _time.perf_counter()
     found = Screen(path, moved, len(boards))
+    # the kept rows first, so the partial file alone is enough; swapped in whole, so a stop
+    # now loses nothing
+    _write_whole(partial, [header] + [kept[cells] for cells in boards if cells in kept])
+    fair_count = sum(1 for row in kept.values() if row["fair"])
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(partial, "w")
+        handle = open(partial, "a")
     except OSError as error:
         raise MancalabError(f"cannot write {partial}: {error.strerror or error}") from None
     with handle:
-        handle.write(json.dumps(header) + "\n")
-        for cells in boards:  # the kept rows first, so the partial file alone is enough
-            if cells in kept:
-                handle.write(json.dumps(kept[cells]) + "\n")
-        handle.flush()
-
         def keep(row: dict) -> None:
+            nonlocal fair_count
             kept[tuple(row["cells"])] = row
             handle.write(json.dumps(row) + "\n")
             handle.flush()
             found.solved_now += 1
             found.nodes += row["nodes"]
+            fair_count += bool(row["fair"])
             if on_board:
-                on_board(len(kept), len(boards),
-                         sum(1 for r in kept.values() if r["fair"]))
+                on_board(len(kept), len(boards), fair_count)
 
         if on_board:
-            on_board(len(kept), len(boards), sum(1 for r in kept.values() if r["fair"]))
+            on_board(len(kept), len(boards), fair_count)
         if todo:
             _prepare(variant, on_database)
             (_in_process if jobs == 1 else _in_workers)(variant, todo, time, jobs, keep)
@@ -265,6 +263,7 @@ def _rows(path: Path, header: dict) -> dict[tuple[int, ...], dict]:
 def _write_whole(path: Path, rows: list, json_rows: bool = True) -> None:
     fresh = path.with_name(path.name + ".tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(fresh, "w") as handle:
             for row in rows:
                 handle.write((json.dumps(row) if json_rows else row) + "\n")
