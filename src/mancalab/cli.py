@@ -228,9 +228,10 @@ def arena(
     json_out: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     out: Annotated[Optional[str], typer.Option(help="save every game record to this file")] = None,
     opening_kind: Annotated[str, typer.Option(
-        "--openings", help="random (a few random moves; FairKalah boards for Kalah) or "
-                           "balanced (shipped openings a deep search values near 0: Urubugu, "
-                           "3-row Gabata)")] = "random",
+        "--openings", help="random (a few random moves; FairKalah boards for Kalah(6,4)) "
+                           "or balanced (shipped openings a deep search values near 0: "
+                           "Urubugu, 3-row Gabata; Kalah: the fair boards of its size)")]
+    = "random",
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:

@@ -140,8 +140,13 @@ def test_balanced_openings_are_shipped_and_played():
         assert specs[0].opening == specs[1].opening  # each opening from both seats
     with pytest.raises(MancalabError, match="standard rules"):
         arena.schedule("random", "greedy", "urubugu", {"wipeout_ends_move": False}, 2, 1, "balanced")
+    fair = arena.schedule("random", "greedy", "kalah", {"seeds": 3}, 4, 1, "balanced")
+    assert all(1 <= spec.options["board"] <= 796 and spec.options["seeds"] == 3 for spec in fair)
+    assert fair[0].options == fair[1].options  # each board from both seats
+    with pytest.raises(MancalabError, match="fair boards shipped"):
+        arena.schedule("random", "greedy", "kalah", {"seeds": 2}, 2, 1, "balanced")
     with pytest.raises(MancalabError, match="no balanced openings"):
-        arena.schedule("random", "greedy", "kalah", {}, 2, 1, "balanced")
+        arena.schedule("random", "greedy", "gebeta", {}, 2, 1, "balanced")
     with pytest.raises(MancalabError, match="random or balanced"):
         arena.schedule("random", "greedy", "kalah", {}, 2, 1, "lopsided")
 

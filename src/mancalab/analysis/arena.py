@@ -26,7 +26,7 @@ from ..players import with_seed
 from ..records import GameRecord
 from .openings import balanced as balanced_openings
 from ..variants import variant as make_variant
-from ..variants.kalah import FAIR_BOARDS
+from ..variants.kalah import FAIR_BOARDS, fair_boards, known_fair_sizes
 
 OPENING_PLIES = 4
 MAX_PLIES = 1000
@@ -65,6 +65,9 @@ def openings(game: str, options: dict, pairs: int, seed: int,
     "balanced": the shipped balanced openings of the game (``mancalab.analysis.openings``),
     in an order drawn from ``seed``."""
     rng = random.Random(seed)
+    if kind == "balanced" and game == "kalah":  # Kalah's balanced starts: its fair boards
+        yield from _fair_starts(options, pairs, rng)
+        return
     if kind == "balanced":
         chosen = list(balanced_openings(game, options))
         rng.shuffle(chosen)
@@ -93,6 +96,20 @@ def openings(game: str, options: dict, pairs: int, seed: int,
             if not state.is_over:
                 break
         yield options, tuple(moves)
+
+
+def _fair_starts(options: dict, pairs: int, rng: random.Random) -> Iterator[tuple[dict, tuple]]:
+    """Kalah started from the shipped fair boards of its size and capture rule."""
+    variant = make_variant("kalah", **options)
+    count = len(fair_boards(variant.pits, variant.options["seeds"],
+                            variant.options["empty_capture"]))
+    if not count or "board" in options:
+        raise MancalabError("--openings balanced plays Kalah from the fair boards shipped for "
+                            f"its size ({', '.join(known_fair_sizes())}), without -o board")
+    numbers = list(range(1, count + 1))
+    rng.shuffle(numbers)
+    for i in range(pairs):
+        yield {**options, "board": numbers[i % count]}, ()
 
 
 def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int,
