@@ -11,8 +11,8 @@ and every move is played on both, so the run also checks that they agree move fo
 whose position comes round a third time ends by mancalab's rule for endless play (each side
 banks the families its counters make: docs/gebeta.md), which the reference program does not
 have; those games are counted apart. Each game is appended to ``--results`` as it ends, so an
-interrupted run goes on from there. Prints wins, draws and losses by seat, the score with a
-95% interval, then one JSON line.
+interrupted run goes on from there (with each game's moves, to study them). Prints wins, draws
+and losses by seat, the score with a 95% interval, then one JSON line.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ def play(reference, spec: str, ours: int, seconds: float, number: int) -> dict:
     score = 0.5 if outcome is None or outcome.kind != "win" else float(outcome.winner == ours)
     return {"game": number, "seat": "AB"[ours], "score": score,
             "families": list(record.state.score), "plies": len(record.moves),
-            "ended": record.termination or ("cap" if outcome is None else outcome.kind)}
+            "ended": record.termination or ("cap" if outcome is None else outcome.kind),
+            "moves": " ".join(record.log())}  # to replay or study a game later
 
 
 def interval(scores: list[float]) -> tuple[float, float]:
