@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core import MancalabError, Variant
+from ..records import write_atomic
 from ..variants import variant as make_variant
 from ..variants.kalah import fair_boards
 from . import databases, solve as solving
@@ -128,7 +129,8 @@ def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs
     found = Screen(path, moved, len(boards))
     # the kept rows first, so the partial file alone is enough; swapped in whole, so a stop
     # now loses nothing
-    _write_whole(partial, [header] + [kept[cells] for cells in boards if cells in kept])
+    _write_whole(partial, [json.dumps(row) for row in
+                           [header] + [kept[cells] for cells in boards if cells in kept]])
     fair_count = sum(1 for row in kept.values() if row["fair"])
     try:
         handle = open(partial, "a")
@@ -153,7 +155,7 @@ def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs
             (_in_process if jobs == 1 else _in_workers)(variant, todo, time, jobs, keep)
         os.fsync(handle.fileno())
     rows = [kept[cells] for cells in boards if cells in kept]
-    _write_whole(path, [header] + rows)
+    _write_whole(path, [json.dumps(row) for row in [header] + rows])
     partial.unlink(missing_ok=True)
     found.fair = [tuple(r["cells"]) for r in rows if r["fair"]]
     found.undecided = [tuple(r["cells"]) for r in rows if r["fair"] is None]
@@ -177,7 +179,7 @@ def write_list(variant: Variant, found: Screen, path: str | Path, command: str) 
     lines += [f"{number} {','.join(map(str, cells))}"
               for number, cells in enumerate(found.fair, 1)]
     path = Path(path)
-    _write_whole(path, lines, json_rows=False)
+    _write_whole(path, lines)
     return path
 
 
@@ -260,16 +262,10 @@ def _rows(path: Path, header: dict) -> dict[tuple[int, ...], dict]:
     return rows
 
 
-def _write_whole(path: Path, rows: list, json_rows: bool = True) -> None:
-    fresh = path.with_name(path.name + ".tmp")
+def _write_whole(path: Path, lines: list[str]) -> None:
+    """Write ``lines`` whole or not at all (``records.write_atomic``)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(fresh, "w") as handle:
-            for row in rows:
-                handle.write((json.dumps(row) if json_rows else row) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(fresh, path)
+        write_atomic(path, "".join(line + "\n" for line in lines))
     except OSError as error:
-        fresh.unlink(missing_ok=True)
         raise MancalabError(f"cannot write {path}: {error.strerror or error}") from None

@@ -676,8 +676,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     _check_solvable(state, time)
     started = _time.perf_counter()
     if state.is_over:
-        margin = store_margin(state)
-        return SolveResult(margin, True, margin, margin, [], [], seconds=0.0)
+        return _over(state)
     solver = solver or solver_for(state.variant, database, build)
     solver.nodes = 0
     cancel = cancel or Cancel()
@@ -712,8 +711,7 @@ def decide(state: State, target: int = 0, time: float | None = None,
     _check_solvable(state, time)
     started = _time.perf_counter()
     if state.is_over:
-        margin = store_margin(state)
-        return SolveResult(margin, True, margin, margin, [], [], seconds=0.0)
+        return _over(state)
     solver = solver or solver_for(state.variant)
     solver.nodes = 0
     base, pits = store_margin(state), mover_pits(state)
@@ -740,6 +738,12 @@ def decide(state: State, target: int = 0, time: float | None = None,
                        [], nodes=solver.nodes, seconds=_time.perf_counter() - started,
                        database_seeds=None if solver.database is None
                        else solver.database.seeds)
+
+
+def _over(state: State) -> SolveResult:
+    """A finished position's value: its final margin."""
+    margin = store_margin(state)
+    return SolveResult(margin, True, margin, margin, [], [], seconds=0.0)
 
 
 def _check_solvable(state: State, time: float | None) -> None:

@@ -225,11 +225,7 @@ class Room:
         if not self.ply:
             raise ConflictError("no move has been played")
         if self.mode == "online":
-            seat = self.seat_of(token)
-            if self.undo_request is None or self.undo_request == seat:
-                self.undo_request = seat
-                self.save(store)
-                self.version += 1
+            if self._first_to_ask(store, token, "undo_request"):
                 return
             self.undo_request = None
             self.save(store)
@@ -251,6 +247,18 @@ class Room:
         self.suggestion = None
         self.version += 1
 
+    def _first_to_ask(self, store: Store, token: str | None, request: str) -> bool:
+        """Online, a request both players must make (``request``: the attribute naming who
+        asked): True when ``token``'s seat is the first to ask (kept until the other asks
+        too), False when the other had asked already (the request is granted)."""
+        seat = self.seat_of(token)
+        if getattr(self, request) in (None, seat):
+            setattr(self, request, seat)
+            self.save(store)
+            self.version += 1
+            return True
+        return False
+
     def end(self, store: Store, token: str | None, computer_agrees: bool | None = None) -> None:
         """End the game by the rule for endless play, as the players agree: at once in a local
         game; online when both ask (the first proposes, the second agrees; ``end_request``
@@ -262,11 +270,7 @@ class Room:
         if self.thinking:
             raise ConflictError("wait for the computer's move")
         if self.mode == "online":
-            seat = self.seat_of(token)
-            if self.end_request is None or self.end_request == seat:
-                self.end_request = seat
-                self.save(store)
-                self.version += 1
+            if self._first_to_ask(store, token, "end_request"):
                 return
         elif self.mode == "computer" and not computer_agrees:
             raise ConflictError("the computer does not agree to end the game now: it expects "
