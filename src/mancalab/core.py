@@ -289,6 +289,51 @@ class Variant:
         material = self.kernels.material or self.kernels.score
         return int(material(self.params, board, 0)), int(material(self.params, board, 1))
 
+    # ----- the board from either seat (environments: mancalab.rl, mancalab.openspiel) ------
+    # False where a rule favours a seat (3-row Gabata's race and reload): there an
+    # observation must say which seat the mover has.
+    seat_symmetric: bool = True
+
+    def turn_cells(self) -> list[int]:
+        """The board turned by 180 degrees: player 1 sees at cell ``turn[i]`` what player 0
+        sees at cell ``i``. The rules look the same from either seat (a property test plays
+        positions and their turned copies side by side)."""
+        raise NotImplementedError
+
+    def action_cells(self, player: int) -> list[int]:
+        """The cell of each action 0, 1, ... of ``player``: their holes in one order for both
+        seats, so that an action means the same from either side (``turn_cells``)."""
+        raise NotImplementedError
+
+    def turned(self, board: np.ndarray) -> np.ndarray:
+        """``board`` as the other seat sees it: cells turned, the players swapped."""
+        turn = np.asarray(self.turn_cells())
+        out = board.copy()
+        out[turn] = board[: self.n_cells]
+        self.turn_extra(board, out)
+        out[-2] = 1 - board[-2]
+        out[-1] = {WIN_0: WIN_1, WIN_1: WIN_0}.get(int(board[-1]), int(board[-1]))
+        return out
+
+    def turn_extra(self, board: np.ndarray, out: np.ndarray) -> None:
+        """Turn the extra state of ``board`` into ``out`` (games that carry it)."""
+
+    def observation(self, board: np.ndarray) -> np.ndarray:
+        """The position as the player to move sees it, as numbers for a learner: the cells
+        (and extra state) of the board turned to their seat, then their seat where the rules
+        are not the same from both (``seat_symmetric``)."""
+        mover = int(board[-2])
+        seen = self.turned(board) if mover == 1 else board
+        features = list(seen[: self.n_cells + self.n_extra])
+        if not self.seat_symmetric:
+            features.append(mover)
+        return np.array(features, dtype=np.int64)
+
+    def observation_high(self) -> list[int]:
+        """The largest value of each observation feature (all are >= 0)."""
+        total = sum(self.start_cells())
+        return [total] * self.n_cells + [1] * (not self.seat_symmetric)
+
     # ----- drawing (mancalab.render) ---------------------------------------------
     score_noun: str = "points"  # what the score counts, e.g. "families"
     move_hint: str = "a move"  # what a person types at the prompt

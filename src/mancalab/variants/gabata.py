@@ -157,6 +157,13 @@ class Gabata(Variant):
     def start_cells(self) -> list[int]:
         return [4] * 6 + [0] + [4] * 6 + [0]
 
+    def turn_cells(self) -> list[int]:
+        return [(cell + 7) % 14 for cell in range(14)]
+
+    def action_cells(self, player: int) -> list[int]:
+        """Pits 1-6."""
+        return [7 * player + k for k in range(6)]
+
     def check_cells(self, cells: list[int]) -> None:
         if sum(cells) != MARBLES:
             raise InvalidPositionError(

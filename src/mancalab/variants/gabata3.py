@@ -424,6 +424,25 @@ class Gabata3(Variant):
     def extra_of(self, board: np.ndarray) -> dict:
         return {"owner": [int(o) for o in board[OWNER:OWNER + HOLES]], "round": int(board[ROUND])}
 
+    # The race's first lap and the reload's tie go to player 0.
+    seat_symmetric = False
+
+    def turn_cells(self) -> list[int]:
+        return [HOLES - 1 - site for site in range(HOLES)] + [STORE + 1, STORE]
+
+    def turn_extra(self, board: np.ndarray, out: np.ndarray) -> None:
+        """Each hole's owner moves with the hole, and the owners swap."""
+        owner = board[OWNER:OWNER + HOLES]
+        out[OWNER:OWNER + HOLES] = 1 - owner[::-1]
+
+    def action_cells(self, player: int) -> list[int]:
+        """Every hole, as owners change between rounds: A1..F3 from player 0's seat, the same
+        holes turned for player 1."""
+        return list(range(HOLES)) if player == 0 else [HOLES - 1 - s for s in range(HOLES)]
+
+    def observation_high(self) -> list[int]:
+        return [SEEDS] * self.n_cells + [1] * HOLES + [1_000_000, 1]
+
     def check_cells(self, cells: list[int]) -> None:
         if sum(cells) != SEEDS:
             raise InvalidPositionError(

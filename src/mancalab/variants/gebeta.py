@@ -195,6 +195,14 @@ class Gebeta(Variant):
     def start_cells(self) -> list[int]:
         return [4] * HOMES + [0, 0]
 
+    def turn_cells(self) -> list[int]:
+        return [(home + 6) % HOMES for home in range(HOMES)] + [13, 12]
+
+    def action_cells(self, player: int) -> list[int]:
+        """Homes in sowing order from the mover's first: A-F for A, F-A for B (whose letters
+        run the other way, as in the reference program)."""
+        return [6 * player + k for k in range(6)]
+
     def check_cells(self, cells: list[int]) -> None:
         total = sum(cells[:HOMES]) + 4 * (cells[12] + cells[13])
         if total != COUNTERS:

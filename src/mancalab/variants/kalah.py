@@ -241,6 +241,14 @@ class Kalah(Variant):
         row = [self.options["seeds"]] * self.pits
         return row + [0] + row + [0]
 
+    def turn_cells(self) -> list[int]:
+        return [(cell + self.pits + 1) % self.n_cells for cell in range(self.n_cells)]
+
+    def action_cells(self, player: int) -> list[int]:
+        """Pits 1..m, pit 1 next to the mover's store."""
+        last = self.pits - 1 if player == 0 else 2 * self.pits
+        return [last - k for k in range(self.pits)]
+
     def check_cells(self, cells: list[int]) -> None:
         if sum(cells) != self.total_seeds:
             raise InvalidPositionError(

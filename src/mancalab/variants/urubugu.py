@@ -243,6 +243,13 @@ class Urubugu(Variant):
                 f"{who} holds {sum(counts)} beads; place exactly {BEADS_EACH}")
         return counts
 
+    def turn_cells(self) -> list[int]:
+        return [CELLS - 1 - cell for cell in range(CELLS)]
+
+    def action_cells(self, player: int) -> list[int]:
+        """Holes 1-16."""
+        return [int(HOLE_CELL[player, hole]) for hole in range(1, 17)]
+
     def check_cells(self, cells: list[int]) -> None:
         # Fewer beads are fine (the spec's own examples use a handful); more cannot occur.
         if sum(cells) > 2 * BEADS_EACH:
