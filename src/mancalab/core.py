@@ -318,15 +318,15 @@ class Variant:
     def turn_extra(self, board: np.ndarray, out: np.ndarray) -> None:
         """Turn the extra state of ``board`` into ``out`` (games that carry it)."""
 
-    def observation(self, board: np.ndarray) -> np.ndarray:
-        """The position as the player to move sees it, as numbers for a learner: the cells
-        (and extra state) of the board turned to their seat, then their seat where the rules
-        are not the same from both (``seat_symmetric``)."""
-        mover = int(board[-2])
-        seen = self.turned(board) if mover == 1 else board
+    def observation(self, board: np.ndarray, player: int | None = None) -> np.ndarray:
+        """The position as ``player`` (default: the one to move) sees it, as numbers for a
+        learner: the cells (and extra state) of the board turned to their seat, then their
+        seat where the rules are not the same from both (``seat_symmetric``)."""
+        player = int(board[-2]) if player is None else player
+        seen = self.turned(board) if player == 1 else board
         features = list(seen[: self.n_cells + self.n_extra])
         if not self.seat_symmetric:
-            features.append(mover)
+            features.append(player)
         return np.array(features, dtype=np.int64)
 
     def observation_high(self) -> list[int]:

@@ -1,0 +1,77 @@
+"""Pictures of positions with matplotlib: for environments (``render_mode="rgb_array"``), the
+research pages and anyone who wants a board in a report.
+
+Like the terminal drawing (``mancalab.render``) a picture follows the game's ``grid``, turned
+so that the viewer's side is at the bottom; the viewer's holes are green, the opponent's blue.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .core import State
+
+OWN, OTHER, BLANK = "#cfe8c8", "#c8dcef", "#eeeeee"
+
+
+def _figure(width: float, height: float):
+    from matplotlib.figure import Figure  # no pyplot: no global state, safe in any thread
+
+    return Figure(figsize=(width, height), dpi=80)
+
+
+def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozenset()) -> None:
+    """Draw ``state`` on the matplotlib axes ``ax`` as ``viewer`` (default: the player to move)
+    sees it, with the cells in ``marks`` outlined in red."""
+    from matplotlib.patches import FancyBboxPatch
+
+    variant = state.variant
+    viewer = state.to_move if viewer is None else viewer
+    rows = variant.grid(state)
+    if viewer == 1:
+        rows = [list(reversed(row)) for row in reversed(rows)]
+    cells = state.cells
+    for y, row in enumerate(reversed(rows)):
+        for x, index in enumerate(row):
+            if index is None:
+                continue
+            owner = variant.cell_owner(state, index)
+            colour = BLANK if owner is None else OWN if owner == viewer else OTHER
+            ax.add_patch(FancyBboxPatch((x + 0.08, y + 0.08), 0.84, 0.84,
+                                        boxstyle="round,pad=0,rounding_size=0.4",
+                                        facecolor=colour,
+                                        edgecolor="red" if index in marks else "#555555",
+                                        linewidth=2.5 if index in marks else 1))
+            ax.text(x + 0.5, y + 0.5, str(cells[index]), ha="center", va="center", fontsize=13)
+            label = variant.cell_label(state, viewer, index)
+            if label:
+                ax.text(x + 0.5, y + 0.02, label, ha="center", va="bottom", fontsize=7,
+                        color="#555555")
+    score = state.score
+    ax.set_title(f"A {score[0]} · B {score[1]} {variant.score_noun}"
+                 + ("" if state.is_over else f" · {'AB'[state.to_move]} to move"), fontsize=10)
+    ax.set_xlim(0, max(len(row) for row in rows))
+    ax.set_ylim(0, len(rows))
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
+def rgb(state: State, viewer: int | None = None, marks: set[int] = frozenset()) -> np.ndarray:
+    """The picture of ``state`` as an array of pixels (height, width, 3) of uint8."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    rows = state.variant.grid(state)
+    figure = _figure(0.7 * max(len(row) for row in rows) + 0.4, 0.7 * len(rows) + 0.6)
+    canvas = FigureCanvasAgg(figure)
+    draw(state, figure.add_subplot(), viewer, marks)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[..., :3].copy()
+
+
+def save(state: State, path: str, viewer: int | None = None,
+         marks: set[int] = frozenset()) -> None:
+    """Write the picture of ``state`` to ``path`` (PNG, SVG or PDF by the file's suffix)."""
+    rows = state.variant.grid(state)
+    figure = _figure(0.7 * max(len(row) for row in rows) + 0.4, 0.7 * len(rows) + 0.6)
+    draw(state, figure.add_subplot(), viewer, marks)
+    figure.savefig(path, bbox_inches="tight")
