@@ -92,3 +92,16 @@ def test_saved_files_get_the_usual_permissions(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
+
+
+def test_a_deep_copy_is_independent_and_shares_the_positions():
+    import copy
+
+    record = GameRecord.new(mancalab.variant("gebeta"))
+    record.push(0)
+    twin = copy.deepcopy(record)
+    twin.push(twin.state.legal_moves()[0])
+    assert len(record.moves) == 1 and len(twin.moves) == 2
+    assert twin.states[0] is record.states[0] and twin.variant is record.variant
+    twin.pop()
+    assert twin.state == record.state

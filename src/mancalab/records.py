@@ -142,6 +142,15 @@ class GameRecord:
         view._seen = Counter(view.states)
         return view
 
+    def __deepcopy__(self, memo: dict) -> GameRecord:
+        """An independent copy that shares what never changes: the variant and the states
+        (immutable), so copying a record costs its length, not its positions' arrays
+        (searches such as OpenSpiel's clone the game at every node)."""
+        twin = copy.copy(self)
+        twin.moves, twin.states, twin._seen = list(self.moves), list(self.states), \
+            Counter(self._seen)
+        return twin
+
     def pop(self) -> int:
         self._resume()
         self._seen[self.states.pop()] -= 1
