@@ -1,4 +1,4 @@
-"""The ``mancalab`` command: play, replay, tree, arena, games, serve.
+"""The ``mancalab`` command: play, replay, tree, arena, solve, fair, db, engine, games, serve.
 
 Bad input (an unknown game, option or player, a malformed record) prints one clear line and
 exits with status 2; nothing is written.
@@ -542,6 +542,22 @@ def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where t
         rules = ", ".join(f"{k}={v}" for k, v in entry["rules"].items())
         console.print(f"{name}  {rules}  {entry['seeds']} seeds  {entry['entries']:,} "
                       f"positions  {entry['bytes'] / 1e6:.1f} MB", soft_wrap=True)
+
+
+@app.command()
+def engine(
+    player: Annotated[str, typer.Option(
+        help="the mancalab player that answers: a level or a spec")] = "expert",
+) -> None:
+    """Speak the engine protocol on standard input and output (docs/engine-protocol.md), so
+    other programs and interfaces can use a mancalab player."""
+    from .players.engine import serve as serve_engine
+
+    try:
+        make_player(player)
+    except MancalabError as error:
+        fail(str(error))
+    serve_engine(player)
 
 
 @app.command()

@@ -53,7 +53,7 @@ class GameResult:
     score_for_a: float  # 1 win, 0.5 draw, 0 loss (from the arena's player A's view)
     margin_for_a: int
     plies: int
-    how: str  # "win", "draw", "timeout", "repetition", "adjudicated", "error", "illegal"
+    how: str  # "win", "draw", "timeout", "repetition", "adjudicated", "error", "illegal", "time"
     error: str = ""
     record: str = ""
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, A and B
@@ -128,17 +128,16 @@ def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int,
     return specs
 
 
-def play_game(spec: GameSpec) -> GameResult:
-    """Play one arena game; a player's crash or illegal move loses it."""
-    variant = make_variant(spec.game, **spec.options)
-    record = GameRecord(variant, variant.start(), (spec.first, spec.second))
-    for move in spec.opening:
-        record.push(move)
-    seats = [make_player(spec.first, spec.game), make_player(spec.second, spec.game)]
+def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | None = None):
+    """The players move until the game ends or ``max_plies``; a player that raises, answers
+    an illegal move or, with a game ``clock`` of that many seconds each, runs out of time
+    loses: (how, error, loser, thinking seconds per seat)."""
     thinking = [0.0, 0.0]
     how, error, loser = "", "", None
-    while not record.state.is_over and len(record.moves) < spec.max_plies:
+    while not record.state.is_over and len(record.moves) < max_plies:
         side = record.state.to_move
+        if clock is not None:  # each player is told both clocks, as over a chess board
+            seats[side].clock = (clock - thinking[0], clock - thinking[1])
         started = time.perf_counter()
         try:
             move = seats[side].choose(record.state)
@@ -146,11 +145,29 @@ def play_game(spec: GameSpec) -> GameResult:
             how, error, loser = "error", f"{seats[side].spec}: {type(exc).__name__}: {exc}", side
             break
         thinking[side] += time.perf_counter() - started
+        if clock is not None and thinking[side] > clock:
+            how, error, loser = "time", f"{seats[side].spec} ran out of its {clock:g} s", side
+            break
         try:
             record.push(move)
         except MancalabError as exc:
             how, error, loser = "illegal", f"{seats[side].spec} played {move!r}: {exc}", side
             break
+    return how, error, loser, thinking
+
+
+def play_game(spec: GameSpec) -> GameResult:
+    """Play one arena game; a player's crash or illegal move loses it."""
+    variant = make_variant(spec.game, **spec.options)
+    record = GameRecord(variant, variant.start(), (spec.first, spec.second))
+    for move in spec.opening:
+        record.push(move)
+    seats = [make_player(spec.first, spec.game), make_player(spec.second, spec.game)]
+    try:
+        how, error, loser, thinking = _play_out(record, seats, spec.max_plies)
+    finally:
+        for seat in seats:
+            seat.close()  # an engine's process ends with its game
     state = record.state
     # material: the score, but in 3-row Gabata the seeds held, which a game cut off at
     # max_plies must be judged by (its stores are emptied at every reload)

@@ -6,6 +6,7 @@ from ..core import UnknownOptionError
 from .alphabeta import AlphaBetaPlayer
 from .base import Player
 from .classic import ClassicPlayer
+from .engine import EnginePlayer
 from .greedy import GreedyPlayer
 from .mcts import MCTSPlayer
 from .perfect import PerfectPlayer
@@ -14,7 +15,7 @@ from .random import RandomPlayer
 PLAYERS: dict[str, type[Player]] = {
     cls.name: cls
     for cls in (RandomPlayer, GreedyPlayer, ClassicPlayer, MCTSPlayer, AlphaBetaPlayer,
-                PerfectPlayer)}
+                PerfectPlayer, EnginePlayer)}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -41,6 +41,9 @@ class Player:
         self.last_info: dict[str, Any] = {}
         # Set by a server (``limit``): no move may take longer, whatever the options say.
         self.cap: float | None = None
+        # Set by a referee with a game clock before each move: seconds left to each player
+        # (player 0, player 1). Engines are told it; mancalab's players keep their own clock.
+        self.clock: tuple[float, float] | None = None
         self.stopped = False
 
     def limit(self, seconds: float) -> Player:
@@ -57,6 +60,10 @@ class Player:
         server stops); the move it returns then is its best so far. Players that think for
         long check ``stopped``; the rest are quick anyway."""
         self.stopped = True
+
+    def close(self) -> None:
+        """Free what the player holds outside Python (an engine's process); it may play again
+        afterwards, starting afresh."""
 
     def accepts_end(self, state: State, seat: int | None = None) -> bool:
         """Whether this player, playing ``seat`` (by default the one not to move), agrees to
