@@ -594,6 +594,10 @@ def serve(
         help="new games a client may create, e.g. 30/minute")] = Limits.create_rate,
     hint_rate: Annotated[str, typer.Option(
         help="hints a client may ask for, e.g. 60/minute")] = Limits.hint_rate,
+    player: Annotated[Optional[list[str]], typer.Option(
+        "--player", help="a computer player people may choose by NAME, e.g. "
+        "greedy-java='engine:cmd=java -cp examples GreedyKalah' or mine=my_player.py:TwoPly "
+        "(repeat for more)")] = None,
 ) -> None:
     """Play in the browser: start the web server and print its address."""
     import math
@@ -615,7 +619,7 @@ def serve(
         except ValueError:
             fail(f"bad {name} {rate!r}: write a count per time, e.g. 30/minute")
     limits = Limits(max_think=max_think, searches=searches, create_rate=create_rate,
-                    hint_rate=hint_rate)
+                    hint_rate=hint_rate, players=_named_players(player or []))
     try:
         limits.check()
         with socket.create_server((host, port)):  # say a busy port before anything else
@@ -637,6 +641,22 @@ def serve(
     console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
                   "Ctrl-C stops it.")
     uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+def _named_players(pairs: list[str]) -> dict[str, str]:
+    """``NAME=SPEC`` pairs of ``serve --player``, each spec checked now."""
+    named = {}
+    for pair in pairs:
+        name, eq, spec = pair.partition("=")
+        name = name.strip().lower()
+        if not eq or not name or not spec.strip():
+            fail(f"bad --player {pair!r}: write NAME=SPEC, e.g. mine=my_player.py:TwoPly")
+        try:
+            make_player(spec)
+        except MancalabError as error:
+            fail(f"--player {name}: {error}")
+        named[name] = spec.strip()
+    return named
 
 
 def main() -> None:

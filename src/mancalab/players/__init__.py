@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
 from ..core import UnknownOptionError
 from .alphabeta import AlphaBetaPlayer
 from .base import Player
@@ -19,15 +25,48 @@ PLAYERS: dict[str, type[Player]] = {
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"name:key=value,key=value"`` into the name and the raw options."""
-    name, _, rest = spec.strip().partition(":")
+    """Split ``"name:key=value,key=value"`` into the name and the raw options. A player from
+    a Python file is named ``FILE.py:CLASS`` (its options after another colon)."""
+    spec = spec.strip()
+    file_player = re.match(r"(.+?\.py:[A-Za-z_]\w*)(?::(.*))?$", spec)
+    if file_player:
+        name, rest = file_player.group(1), file_player.group(2) or ""
+    else:
+        name, _, rest = spec.partition(":")
+        name = name.strip().lower()
     options: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip() or not value.strip():
             raise UnknownOptionError(f"bad player option {item!r} in {spec!r}: write key=value")
         options[key.strip()] = value.strip()
-    return name.strip().lower(), options
+    return name, options
+
+
+def from_file(name: str) -> type[Player]:
+    """The player class ``CLASS`` of ``FILE.py:CLASS``, loaded from that file (once per
+    process; worker processes load it again by its name, as the spec travels as text)."""
+    path_text, _, class_name = name.rpartition(":")
+    path = Path(path_text).expanduser().resolve()
+    if not path.is_file():
+        raise UnknownOptionError(f"no player file {path_text!r} (write FILE.py:CLASS)")
+    module_name = "mancalab_player_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    module = sys.modules.get(module_name)
+    if module is None:
+        loader = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(loader)
+        sys.modules[module_name] = module
+        try:
+            loader.loader.exec_module(module)
+        except Exception as error:
+            del sys.modules[module_name]
+            raise UnknownOptionError(f"cannot load {path_text}: {type(error).__name__}: "
+                                     f"{error}") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise UnknownOptionError(f"{path_text} has no player class {class_name!r} (a subclass "
+                                 "of mancalab.players.Player)")
+    return cls
 
 
 # Levels for people, weakest first; each is a player spec (measured strength: README).
@@ -63,6 +102,8 @@ def resolve(spec: str, game: str | None = None) -> tuple[type[Player], dict[str,
     """The player class and options of a spec; a level name stands for its spec (in ``game``,
     when levels differ there), and options given with it win (``expert:time=3``)."""
     name, options = parse_spec(spec)
+    if ".py:" in name:
+        return from_file(name), options
     if name in LEVELS:
         name, level_options = parse_spec(level_spec(name, game))
         options = {**level_options, **options}

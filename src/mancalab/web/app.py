@@ -198,11 +198,12 @@ class Hub:
         """The room's computer player, kept between its moves (alpha-beta keeps its tables
         and clock) for at most ``players_kept`` rooms, the least recently used freed first."""
         if room.player is None or room.player_spec != room.bot:
+            _free(room)
             room.player, room.player_spec = self.thinker.player(room.bot, room.game), room.bot
         self.kept[room.id] = room
         self.kept.move_to_end(room.id)
         while len(self.kept) > self.limits.players_kept:
-            self.kept.popitem(last=False)[1].player = None
+            _free(self.kept.popitem(last=False)[1])
         return room.player
 
     async def computer_turns(self, room: Room) -> None:
@@ -279,7 +280,7 @@ class Hub:
             if room.thinking or self.lock(game_id).locked():
                 continue
             if idle > self.limits.idle_player and room.player is not None:
-                room.player = None
+                _free(room)
                 self.kept.pop(game_id, None)
             if idle > self.limits.idle_room and not self.watchers.get(game_id):
                 del self.rooms[game_id]
@@ -292,6 +293,13 @@ class Hub:
         while True:
             await asyncio.sleep(pause)
             self.sweep()
+
+
+def _free(room: Room) -> None:
+    """Let the room's computer player go (an engine's program ends with it)."""
+    if room.player is not None:
+        room.player.close()
+        room.player = None
 
 
 async def _send(socket: WebSocket, text: str) -> None:
@@ -368,7 +376,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
                                        for k, o in cls.option_specs.items()},
                            "solvable": solving.unsolvable(cls()) is None}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
-                "game_levels": GAME_LEVELS, "players": sorted(PLAYERS), "languages": LANGUAGES,
+                "game_levels": GAME_LEVELS, "languages": LANGUAGES,
+                # mancalab's players, then those the operator named (engines, files)
+                "players": sorted(set(PLAYERS) - {"engine"}) + sorted(limits.players),
                 "max_think": limits.max_think}
 
     @app.post("/api/games", status_code=201, summary="Create a game")

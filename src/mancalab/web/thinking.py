@@ -15,7 +15,7 @@ import contextlib
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core import MancalabError, State
 from ..players import Player, parse_spec
@@ -58,6 +58,9 @@ class Limits:
     idle_player: float = 120.0  # seconds before an idle game's computer player is freed
     idle_room: float = 900.0  # seconds before an idle, unwatched game leaves memory
     players_kept: int = 8  # computer players (with their search tables) kept at most
+    # Players the operator named (mancalab serve --player NAME=SPEC): only these may be
+    # engines (a program run on this machine) or players from Python files.
+    players: dict[str, str] = field(default_factory=dict)
 
     def check(self) -> None:
         """MancalabError naming the first limit out of range."""
@@ -99,6 +102,13 @@ class Thinker:
     def player(self, spec: str, game: str) -> Player:
         """A player built from ``spec`` (so a bad spec fails now, not when it moves) and capped;
         MancalabError for one that asks more time than the server gives."""
+        name = parse_spec(spec)[0]
+        if name in self.limits.players:
+            spec = self.limits.players[name]  # as the operator wrote it, options and all
+        elif name == "engine" or ".py:" in name:
+            raise MancalabError(
+                "this server runs programs and player files only when its operator names "
+                "them (mancalab serve --player NAME=SPEC)")
         made = make_player(spec, game)
         # a time written in the spec beyond the cap is refused (the person asked for it);
         # a level's own time is capped like everything else

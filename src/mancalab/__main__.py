@@ -1,0 +1,5 @@
+"""``python -m mancalab``: the ``mancalab`` command."""
+
+from .cli import main
+
+main()
