@@ -4,9 +4,6 @@ docs/engine-protocol.md among them), engines that fail, and players from Python 
 from __future__ import annotations
 
 import io
-import os
-import shutil
-import subprocess
 import sys
 import textwrap
 import time
@@ -95,19 +92,6 @@ def test_mancalab_as_an_engine_plays_mancalab():
     assert [r.error for r in results] == ["", ""]
     # greedy against greedy from the same boards: the same games, colours swapped
     assert {r.score_for_a for r in results} <= {0.0, 0.5, 1.0}
-
-
-@pytest.fixture(scope="module")
-def java_engine(tmp_path_factory) -> str:
-    """The Java example compiled with the JDK. CI (MANCALAB_JAVA_TESTS=1) must have one."""
-    if shutil.which("javac") is None:
-        if os.environ.get("MANCALAB_JAVA_TESTS") == "1":
-            pytest.fail("javac is not installed (apt-get install default-jdk-headless)")
-        pytest.skip("javac is not installed")
-    classes = tmp_path_factory.mktemp("java")
-    subprocess.run(["javac", "-d", str(classes), str(EXAMPLES / "GreedyKalah.java")],
-                   check=True)
-    return f"java -cp {classes} GreedyKalah"
 
 
 def test_the_java_example_engine_beats_random_play(java_engine):

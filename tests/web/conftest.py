@@ -1,5 +1,6 @@
 """A real server on a free loopback port, and Debian's Chromium driven by Playwright."""
 
+import contextlib
 import os
 import shutil
 import socket
@@ -21,16 +22,16 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextlib.contextmanager
+def serving(db, limits=None):
     """The mancalab web app served by uvicorn in a thread; yields its base address."""
     import uvicorn
 
     from mancalab.web import create_app
 
     port = free_port()
-    db = tmp_path_factory.mktemp("server") / "games.sqlite3"
-    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(db, limits), host="127.0.0.1", port=port,
+                            log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -42,6 +43,12 @@ def server(tmp_path_factory):
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with serving(tmp_path_factory.mktemp("server") / "games.sqlite3") as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

@@ -292,3 +292,27 @@ def test_two_players_at_one_screen_end_a_game_by_agreement(server, context):
     assert api_state(server, page)["result"]["termination"] == "agreement"
     wait_until(lambda: "ended by agreement" in page.inner_text("#status"), what="the status")
     assert page.locator("#end-game").is_hidden()
+
+
+def test_a_person_plays_the_java_example_engine(java_engine, browser, tmp_path):
+    """The operator names the Java engine of docs/engine-protocol.md; a person chooses it in
+    the new-game form and it answers their moves."""
+    from mancalab.web.thinking import Limits
+
+    from .conftest import serving
+
+    limits = Limits(players={"greedy-java": f"engine:cmd={java_engine}"})
+    with serving(tmp_path / "games.sqlite3", limits) as address:
+        page = browser.new_page()
+        new_game(page, address, "kalah", "computer", bot="greedy-java")
+        for _ in range(3):
+            holes = wait_until(lambda: playable(page), what="the engine's answer")
+            before = api_state(address, page)["ply"]
+            page.click(f"[data-cell='{holes[0]}']")
+            wait_until(lambda: api_state(address, page)["ply"] > before, what="the move")
+        wait_until(lambda: api_state(address, page)["to_move"] == 0 and playable(page),
+                   what="the engine's answer")
+        view = api_state(address, page)
+        assert view["bot"] == "greedy-java" and not view["error"]
+        assert any(m["seat"] == 1 for m in view["moves"])  # the engine moved
+        page.close()

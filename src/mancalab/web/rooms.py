@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..core import IllegalMoveError, MancalabError, State
-from ..players import Player, resolve
+from ..players import Player
 from ..records import GameRecord, check_names, typed_options
 from ..variants import variant as make_variant
 from .store import Store, StoredGame
@@ -93,7 +93,8 @@ class Room:
                    names=names, record=record, game=variant.name,
                    options=variant.non_default_options())
         if mode == "computer":
-            resolve(bot or "medium", variant.name)  # a bad player fails here, before any game
+            # the server checked the player before (Thinker.player: levels, specs and the
+            # players its operator named), so a bad one fails before any game
             room.bot, room.bot_seat, room.automove = bot or "medium", 1 - human_seat, automove
             room.tokens[room.bot_seat] = None
             room.names[room.bot_seat] = COMPUTER
@@ -296,8 +297,7 @@ class Room:
                 automove: bool | None) -> None:
         """A new computer player or level, and/or automove on or off."""
         self._require_computer(token)
-        if bot is not None:
-            resolve(bot, self.game)
+        if bot is not None:  # checked by the server first, as for a new game
             self.bot = bot
         if automove is not None:
             self.automove = automove

@@ -1,0 +1,24 @@
+"""Fixtures shared by the test folders."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).parents[1] / "docs" / "examples"
+
+
+@pytest.fixture(scope="session")
+def java_engine(tmp_path_factory) -> str:
+    """The command of the Java example engine (docs/engine-protocol.md), compiled with the
+    JDK. CI (MANCALAB_JAVA_TESTS=1) must have one; elsewhere its tests are skipped without."""
+    if shutil.which("javac") is None:
+        if os.environ.get("MANCALAB_JAVA_TESTS") == "1":
+            pytest.fail("javac is not installed (apt-get install default-jdk-headless)")
+        pytest.skip("javac is not installed")
+    classes = tmp_path_factory.mktemp("java")
+    subprocess.run(["javac", "-d", str(classes), str(EXAMPLES / "GreedyKalah.java")],
+                   check=True)
+    return f"java -cp {classes} GreedyKalah"
