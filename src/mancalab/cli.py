@@ -286,6 +286,74 @@ def arena(
     _print_summary(specs, game, summary)
 
 
+@app.command()
+def tournament(
+    players: Annotated[list[str], typer.Argument(
+        help="the players: levels, specs, engine:cmd=PROGRAM or FILE.py:CLASS")],
+    game: Annotated[str, typer.Option(help="the game")] = "kalah",
+    clock: Annotated[float, typer.Option(
+        help="seconds each player has for a whole game (a loss on time)")] = 150.0,
+    boards: Annotated[int, typer.Option(
+        help="start boards (Kalah: random fair boards); every ordered pair plays each")] = 10,
+    jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    seed: Annotated[int, typer.Option(help="seed of the boards and of the players")] = 1,
+    out: Annotated[str, typer.Option(
+        help="folder of the games (resumed if stopped), records and standings")]
+    = "tournament",
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """A round robin in the FairKalah competitions' format: every ordered pair on each board,
+    a game clock, a loss on time or an illegal move; standings with Elo and 95% intervals."""
+    import math
+
+    from .analysis.tournament import Tournament, clocked
+    from .players import resolve
+
+    if boards < 1:
+        fail(f"--boards must be at least 1, got {boards}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if not math.isfinite(clock) or not 0 < clock <= 86_400:
+        fail(f"--clock must be above 0 and at most a day (86400 s), got {clock}")
+    try:
+        options = parse_options(option)
+        game = make_variant(game, **options).name
+        for spec in players:
+            cls, player_options = resolve(clocked(spec, clock, game), game)
+            cls(**player_options)  # a bad option fails here, before any game
+        event = Tournament(players, game, options, boards, clock, seed, out)
+        played = len(event.done())
+    except MancalabError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot use {out}: {error.strerror or error}")
+    if played:
+        console.print(f"Going on: {played} of {event.total} games were played before.")
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+            "{task.completed}/{task.total} games"), TimeElapsedColumn(), TimeRemainingColumn(),
+            console=console) as progress:
+        task = progress.add_task(f"{len(players)} players, {game}", total=event.total,
+                                 completed=played)
+        games = event.run(jobs, lambda entry: progress.advance(task))
+    table = event.write_results(games)
+    _print_standings(table, game, clock, len(games))
+    console.print(f"Records, games and standings (CSV, JSON) in {out}/")
+
+
+def _print_standings(table, game: str, clock: float, games: int) -> None:
+    view = Table(title=f"{game}, {games} games, {clock:g} s a player a game")
+    for column in ("#", "player", "points", "games", "W", "D", "L", "score", "Elo", "95% CI",
+                   "forfeits"):
+        view.add_column(column, justify="left" if column == "player" else "right")
+    for rank, row in enumerate(table, start=1):
+        view.add_row(str(rank), row.player, f"{row.points:g}", str(row.games), str(row.wins),
+                     str(row.draws), str(row.losses), f"{100 * row.score:.1f}%",
+                     f"{row.elo:+.0f}", f"{row.elo_low:+.0f} .. {row.elo_high:+.0f}",
+                     str(row.forfeits))
+    console.print(view)
+
+
 def _print_summary(specs: list[str], game: str, summary) -> None:
     table = Table(title=f"{specs[0]} (A) vs {specs[1]} (B), {game}, {summary.games} games")
     for column in ("A wins", "draws", "B wins", "A score", "A margin", "Elo A-B", "95% CI"):

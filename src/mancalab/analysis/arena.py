@@ -44,6 +44,7 @@ class GameSpec:
     a_is_first_player: bool  # whether the arena's player A moves first in this game
     opening: tuple[int, ...]  # moves played from the start before the players take over
     max_plies: int = MAX_PLIES
+    clock: float | None = None  # seconds a player has for the whole game (a loss on time)
 
 
 @dataclass
@@ -164,7 +165,7 @@ def play_game(spec: GameSpec) -> GameResult:
         record.push(move)
     seats = [make_player(spec.first, spec.game), make_player(spec.second, spec.game)]
     try:
-        how, error, loser, thinking = _play_out(record, seats, spec.max_plies)
+        how, error, loser, thinking = _play_out(record, seats, spec.max_plies, spec.clock)
     finally:
         for seat in seats:
             seat.close()  # an engine's process ends with its game

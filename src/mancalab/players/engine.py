@@ -195,7 +195,8 @@ class EnginePlayer(Player):
         "cmd": Option("", str, lambda v: bool(v.strip()), "the program to run, with its "
                       "arguments, e.g. cmd=java -cp examples GreedyKalah"),
         "time": Option(1.0, real, lambda v: 0 < v <= 3600,
-                       "seconds a move, more than 0 and at most 3600"),
+                       "seconds a move (in games without a clock), more than 0 and at most "
+                       "3600"),
         "log": Option("", str, lambda v: True, "a file for the program's standard error"),
     }
     thinks_by_clock = True
@@ -290,12 +291,6 @@ class EnginePlayer(Player):
             pass
 
     # a move ----------------------------------------------------------------------------
-    def _seconds(self, state: State) -> float:
-        seconds = self.capped(self.options["time"])
-        if self.clock is not None:
-            seconds = min(seconds, max(0.01, self.clock[state.to_move]))
-        return seconds
-
     def choose(self, state: State) -> int:
         if self.process is None:
             self._start()
@@ -306,11 +301,12 @@ class EnginePlayer(Player):
             self._game = game
         self._send(position_line(state))
         self._send(moves_line(state))
-        seconds = self._seconds(state)
-        go = f"go time {seconds:.3f}"
-        if self.clock is not None:
-            go += f" clock {self.clock[0]:.3f} {self.clock[1]:.3f}"
-        self._send(go)
+        if self.clock is None:  # a time a move
+            seconds = self.capped(self.options["time"])
+            self._send(f"go time {seconds:.3f}")
+        else:  # a game clock: the engine shares out its own time, as over a chess board
+            seconds = self.capped(max(0.0, self.clock[state.to_move]))
+            self._send(f"go clock {self.clock[0]:.3f} {self.clock[1]:.3f}")
         while True:
             line = self._receive(seconds + GRACE_SECONDS, "go")
             words = line.split()
