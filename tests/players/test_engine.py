@@ -204,3 +204,10 @@ def test_bad_player_files_are_named_on_the_command_line(tmp_path, monkeypatch):
         assert result.exit_code == 2 and words in result.output, result.output
     with pytest.raises(MancalabError):
         player("my_player.py:FirstMove:depth=3")  # an option the class does not take
+
+
+def test_the_doc_shows_the_example_engines_as_they_are():
+    doc = (EXAMPLES.parent / "engine-protocol.md").read_text()
+    for name in ("random_engine.py", "GreedyKalah.java"):
+        assert (EXAMPLES / name).read_text() in doc
+    assert len((EXAMPLES / "random_engine.py").read_text().splitlines()) <= 35
