@@ -160,7 +160,7 @@ def test_urubugu_players_arrange_their_beads_first(server, context):
     page = context.new_page()
     new_game(page, server, "urubugu", "local", setup=True)
     holes = page.locator("#setup-holes input")
-    assert holes.count() == 16
+    wait_until(lambda: holes.count() == 16, what="the setting's holes")  # drawn after a fetch
     holes.nth(0).fill("5")
     assert page.inner_text("#setup-sum") == "35" and page.is_disabled("#setup-done")
     page.click("#setup-default")
@@ -180,6 +180,8 @@ def test_urubugu_players_arrange_their_beads_first(server, context):
 def test_the_language_can_be_changed_and_is_remembered(server, context):
     page = context.new_page()
     page.goto(server)
+    # the language box acts once the page has its texts and games (a busy machine is slow)
+    wait_until(lambda: page.locator("#game option").count() > 0, what="the new-game form")
     page.select_option("#language", "fr")
     wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
                what="French")

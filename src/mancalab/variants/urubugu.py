@@ -56,7 +56,7 @@ for _p in (0, 1):
 
 
 @njit(cache=True)
-def _beads(board, player):
+def beads(board, player):
     first = 16 if player == 0 else 0
     total = 0
     for c in range(first, first + 16):
@@ -84,7 +84,7 @@ def legal_mask(params, board):
 
 
 @njit(cache=True)
-def _captures(params, board, p, q, last):
+def captures(params, board, p, q, last):
     """Does the mover's front landing hole ``last`` (9..16) capture the column it faces?"""
     front = board[HOLE_CELL[q, 25 - last]]
     back = board[HOLE_CELL[q, last - 8]]
@@ -93,6 +93,19 @@ def _captures(params, board, p, q, last):
     if params[P_BOTH_OPPOSITE] == 1:
         return front > 0 and back > 0
     return front > 0 or back > 0
+
+
+@njit(cache=True)
+def sow_lap(board, p, start, hand, trace):
+    """One lap: ``hand`` beads, one a hole, into player ``p``'s holes after hole ``start``
+    (hole numbers 1..16); the hole of the last bead. The counter-setting search
+    (``mancalab.analysis.counter``) sows its laps with this too."""
+    h = start
+    for k in range(hand):
+        h = h % 16 + 1
+        board[HOLE_CELL[p, h]] += 1
+        note(trace, DROP, board, HOLE_CELL[p, h], hand - k - 1)
+    return h
 
 
 @njit(cache=True)
@@ -108,15 +121,10 @@ def _sow(params, board, move, p, trace):
     laps = 0
     while True:
         laps += 1
-        h = start
-        for k in range(hand):
-            h = h % 16 + 1
-            board[HOLE_CELL[p, h]] += 1
-            note(trace, DROP, board, HOLE_CELL[p, h], hand - k - 1)
-        last = h
-        if params[P_WIPEOUT_ENDS] == 1 and _beads(board, q) == 0:
+        last = sow_lap(board, p, start, hand, trace)
+        if params[P_WIPEOUT_ENDS] == 1 and beads(board, q) == 0:
             return True
-        if last >= 9 and _captures(params, board, p, q, last):
+        if last >= 9 and captures(params, board, p, q, last):
             if laps == params[P_MAX_LAPS]:
                 return False
             front = HOLE_CELL[q, 25 - last]
@@ -154,7 +162,7 @@ def play(params, board, move, trace=None):
     """Play the legal move ``move`` in place (noting each change in ``trace``, see sowing)."""
     p = board[TO_MOVE]
     if not _sow(params, board, move, p, trace):
-        if _beads(board, 1 - p) == 0:  # cut off, but the opponent is already wiped out
+        if beads(board, 1 - p) == 0:  # cut off, but the opponent is already wiped out
             board[STATUS] = WIN_0 if p == 0 else WIN_1
         else:
             board[STATUS] = TIMEOUT
@@ -166,7 +174,7 @@ def play(params, board, move, trace=None):
 @njit(cache=True)
 def score(params, board, player):
     """The beads ``player`` holds."""
-    return _beads(board, player)
+    return beads(board, player)
 
 
 @njit(cache=True)
@@ -179,7 +187,7 @@ def settle(params, board):
 def stop(params, board):
     """The end for endless play (docs/urubugu.md): every bead stays where it is, on its
     owner's side; the player holding more beads wins."""
-    a, b = _beads(board, 0), _beads(board, 1)
+    a, b = beads(board, 0), beads(board, 1)
     board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 

@@ -22,8 +22,13 @@ function t(key, values = {}) {
   return text;
 }
 
+let languageWanted = null;  // the last language asked for: a slower earlier fetch must not win
+
 async function setLanguage(code) {
-  texts = await (await fetch(`/static/i18n/${code}.json`)).json();
+  languageWanted = code;
+  const loaded = await (await fetch(`/static/i18n/${code}.json`)).json();
+  if (code !== languageWanted) return;
+  texts = loaded;
   localStorage.setItem("mancalab.language", code);
   document.documentElement.lang = code;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);

@@ -1,0 +1,295 @@
+"""Urubugu counter-settings (IMPAGA): given the opponent's setting S, a setting T of the
+starter's 32 beads and a first move that takes every one of the opponent's beads in that
+single turn.
+
+The search never enumerates the ~1.5e12 settings T. It plays the first move with T unknown
+and decides a hole's count only when the move first *reads* it: the hole lifted first, and
+each hole where a lap ends (whether it was empty decides between the end of the turn and a
+relay, and how many beads it holds is the next lap's hand). Drops into a hole not yet read
+only add to it. So one branch stands for every setting that agrees on the holes read so far,
+and a wipe-out reached with holes never read stands for every way of putting the beads left
+into them. A depth-first search over these decisions, compiled, with its stack in arrays so
+that it can stop at a time limit and go on, either finds a counter-setting, or exhausts every
+branch of every first move: then none exists (a proof, by exhaustion), or it runs out of time
+(no claim). Each setting found is checked by playing it with the game's own move.
+
+The laps and the capture rule are the game's own (``mancalab.variants.urubugu``): this
+module decides only when to read a hole.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+import numpy as np
+from numba import njit
+
+from ..variants.urubugu import (BEADS_EACH, HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
+                                Urubugu, beads, captures, sow_lap)
+
+HOLES = 16
+DEPTH = HOLES + 1  # a decision for each hole read, and one to spare
+# a frame: the decision it makes and the move's state when it was reached
+F_HOLE, F_NEXT, F_LAST_X, F_UNDECIDED, F_BUDGET, F_PLAYED, F_ORIGIN, F_LAPS, F_FIRST = range(9)
+FRAME = 9
+
+FOUND, EXHAUSTED, PAUSED = 0, 1, 2
+
+
+@njit(cache=True)
+def _undecided_count(mask):
+    count = 0
+    for h in range(1, HOLES + 1):
+        if mask >> h & 1:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _run(params, board, p, frame, last):
+    """Go on with the move from the end of a lap at hole ``last`` (decided), until the
+    opponent is wiped out (1), the turn ends or is cut off (0), or a lap ends on a hole not
+    read yet (2; ``frame[F_HOLE]`` says which). ``frame`` holds the move's state."""
+    q = 1 - p
+    played, origin, laps = frame[F_PLAYED], frame[F_ORIGIN], frame[F_LAPS]
+    max_laps = params[P_MAX_LAPS]
+    while True:
+        if last >= 9 and captures(params, board, p, q, last):
+            if laps == max_laps:
+                return 0
+            front = HOLE_CELL[q, 25 - last]
+            back = HOLE_CELL[q, last - 8]
+            hand = board[front] + board[back]
+            board[front] = 0
+            board[back] = 0
+            start = played if params[P_TURN_ORIGIN] == 1 else origin
+        else:
+            cell = HOLE_CELL[p, last]
+            if board[cell] == 1 or laps == max_laps:  # it was empty: the turn ends
+                return 0
+            hand = board[cell]  # relay
+            board[cell] = 0
+            origin = last
+            start = last
+        last = sow_lap(board, p, start, hand, None)
+        laps += 1
+        frame[F_ORIGIN], frame[F_LAPS] = origin, laps
+        if beads(board, q) == 0:
+            return 1
+        if frame[F_UNDECIDED] >> last & 1:
+            frame[F_HOLE] = last
+            return 2
+
+
+@njit(cache=True)
+def search(params, boards, frames, depth, p, first_hole, max_nodes, want_all, found):
+    """Advance the search of first move ``first_hole`` by at most ``max_nodes`` decisions.
+
+    ``boards[d]``/``frames[d]`` is the stack (``depth[0]`` frames deep; 0: not begun).
+    Returns (status, nodes, settings counted). On FOUND (unless ``want_all``) ``found`` holds
+    the counts of one counter-setting in hole order (index 1..16)."""
+    need = 1 if params[P_SINGLETONS] == 1 else 2
+    nodes = 0
+    counted = 0
+    if depth[0] == 0:  # the first decision: how many beads the played hole holds
+        f = frames[0]
+        f[F_HOLE] = first_hole
+        f[F_NEXT] = need
+        f[F_LAST_X] = BEADS_EACH
+        f[F_UNDECIDED] = 0
+        for h in range(1, HOLES + 1):
+            f[F_UNDECIDED] |= 1 << h
+        f[F_BUDGET] = BEADS_EACH
+        f[F_PLAYED] = first_hole
+        f[F_ORIGIN] = first_hole
+        f[F_LAPS] = 0
+        f[F_FIRST] = 1
+        depth[0] = 1
+    scratch = np.empty(FRAME, np.int64)
+    while depth[0] > 0:
+        if nodes >= max_nodes:
+            return PAUSED, nodes, counted
+        d = depth[0] - 1
+        f = frames[d]
+        x = f[F_NEXT]
+        if x > min(f[F_LAST_X], f[F_BUDGET]):
+            depth[0] -= 1  # every count of this hole tried: back up
+            continue
+        f[F_NEXT] = x + 1
+        nodes += 1
+        board = boards[d + 1]
+        board[:] = boards[d]
+        scratch[:] = f
+        hole = f[F_HOLE]
+        cell = HOLE_CELL[p, hole]
+        scratch[F_UNDECIDED] = f[F_UNDECIDED] & ~(1 << hole)
+        scratch[F_BUDGET] = f[F_BUDGET] - x
+        if f[F_FIRST] == 1:  # lift the played hole and sow the first lap
+            board[cell] = 0
+            last = sow_lap(board, p, hole, x, None)
+            scratch[F_LAPS] = 1
+            if beads(board, 1 - p) == 0:
+                outcome = 1
+            elif scratch[F_UNDECIDED] >> last & 1:
+                scratch[F_HOLE] = last
+                outcome = 2
+            else:
+                outcome = _run(params, board, p, scratch, last)
+        else:
+            board[cell] += x
+            outcome = _run(params, board, p, scratch, hole)
+        if outcome == 1:
+            free = _undecided_count(scratch[F_UNDECIDED])
+            budget = scratch[F_BUDGET]
+            if free == 0 and budget > 0:
+                continue  # beads left and no hole left to hold them
+            if free == 0:
+                settings = 1
+            else:
+                settings = comb_int(budget + free - 1, free - 1)
+            counted += settings
+            if not want_all:
+                _solution(boards, frames, d, x, scratch, found)
+                return FOUND, nodes, counted
+        elif outcome == 2:
+            g = frames[d + 1]
+            g[:] = scratch
+            g[F_NEXT] = 0
+            g[F_LAST_X] = BEADS_EACH
+            g[F_FIRST] = 0
+            depth[0] = d + 2
+    return EXHAUSTED, nodes, counted
+
+
+@njit(cache=True)
+def comb_int(n, k):
+    result = 1
+    for i in range(1, k + 1):
+        result = result * (n - k + i) // i
+    return result
+
+
+@njit(cache=True)
+def _solution(boards, frames, d, x, scratch, found):
+    """The counts decided on the path to this wipe-out; the beads left go to a hole never
+    read (any will do: the move never looked at it)."""
+    found[:] = 0
+    for level in range(d):
+        f = frames[level]
+        found[f[F_HOLE]] = f[F_NEXT] - 1
+    found[frames[d][F_HOLE]] = x
+    budget = scratch[F_BUDGET]
+    if budget > 0:
+        for h in range(1, HOLES + 1):
+            if scratch[F_UNDECIDED] >> h & 1:
+                found[h] += budget
+                break
+
+
+@dataclass
+class Answer:
+    """What the search established for one setting S."""
+
+    status: str  # "found", "none" (every branch exhausted) or "unknown" (out of time)
+    setting: list[int] | None = None  # T, the starter's counts in their hole order 1..16
+    move: int | None = None  # the starter's winning hole 1..16
+    count: int | None = None  # with all: the winning (setting, first move) pairs
+    counts_by_move: dict[int, int] = field(default_factory=dict)
+    nodes: int = 0
+    seconds: float = 0.0
+    moves_exhausted: list[int] = field(default_factory=list)
+
+
+def check_setting(setting) -> list[int]:
+    """The opponent's setting: 16 whole counts >= 0 holding exactly 32 beads."""
+    return Urubugu.check_setting(setting, 1)
+
+
+# The traditional rules of the options (docs/rules/urubugu.md): only holes of two or more are
+# played, a capture needs an occupied landing hole and both opposite holes occupied, and the
+# captured beads are sown from after the hole the turn began at.
+IGISORO = {"singletons_playable": False, "capture_requires_occupied_landing": True,
+           "capture_requires_both_opposite": True, "captured_sow_origin": "turn_origin"}
+
+
+def unreachable_column(game: Urubugu, s: list[int]) -> int | None:
+    """A column of S that no move can capture, or None. The opponent's holes only lose
+    beads during the starter's turn, a whole column at a time; where a capture needs both
+    opposite holes occupied, a column with one empty and one occupied hole stays so."""
+    if not game.options["capture_requires_both_opposite"]:
+        return None
+    for back in range(1, 9):
+        front = 17 - back  # the opponent's front hole in the column of their back hole
+        if (s[back - 1] > 0) != (s[front - 1] > 0):
+            return back
+    return None
+
+
+def counter(setting, time_limit: float = 10.0, want_all: bool = False,
+            chunk: int = 20_000, **options) -> Answer:
+    """Search a counter-setting for the opponent's ``setting`` S (16 counts, their hole
+    order) under the game's ``options``, for at most ``time_limit`` seconds. The starter is
+    player 0 (A); the answer's setting is theirs."""
+    s = check_setting(setting)
+    game = Urubugu(**options)
+    if unreachable_column(game, s) is not None:
+        return Answer("none", count=0 if want_all else None,
+                      moves_exhausted=list(range(1, HOLES + 1)))
+    base = game.start(setting_b=s).board
+    p = 0
+    base[HOLE_CELL[p, 1:]] = 0  # the starter's holes: nothing known until read
+    started = time.perf_counter()
+    answer = Answer("unknown")
+    stacks = {}
+    for move in range(1, HOLES + 1):
+        boards = np.zeros((DEPTH + 1, base.size), np.int64)
+        boards[0] = base
+        stacks[move] = (boards, np.zeros((DEPTH + 1, FRAME), np.int64), np.zeros(1, np.int64))
+    found = np.zeros(HOLES + 1, np.int64)
+    open_moves = list(range(1, HOLES + 1))
+    total = 0
+    # round robin over the first moves, a chunk of decisions each, so a quick win by any
+    # move is found early and the time is shared fairly when there is none
+    while open_moves:
+        if time.perf_counter() - started > time_limit:
+            break
+        for move in list(open_moves):
+            boards, frames, depth = stacks[move]
+            status, nodes, counted = search(game.params, boards, frames, depth, p, move, chunk,
+                                            want_all, found)
+            answer.nodes += int(nodes)
+            if counted:
+                answer.counts_by_move[move] = answer.counts_by_move.get(move, 0) + int(counted)
+                total += int(counted)
+            if status == FOUND:
+                answer.status, answer.move = "found", move
+                answer.setting = [int(c) for c in found[1:]]
+                _verify(game, s, answer)
+                answer.seconds = time.perf_counter() - started
+                return answer
+            if status == EXHAUSTED:
+                open_moves.remove(move)
+                answer.moves_exhausted.append(move)
+            if time.perf_counter() - started > time_limit:
+                break
+    answer.seconds = time.perf_counter() - started
+    if not open_moves:
+        answer.status = "found" if total else "none"
+        answer.count = total
+        if total:
+            answer.move = min(answer.counts_by_move)
+    elif want_all:
+        answer.count = None  # not all counted: no count claimed
+    return answer
+
+
+def _verify(game: Urubugu, s: list[int], answer: Answer) -> None:
+    """Play the setting found with the game's own move: it must take every opposing bead."""
+    state = game.start(setting_a=answer.setting, setting_b=s)
+    after = state.play(int(HOLE_CELL[0, answer.move]))
+    if sum(after.cells[:16]) != 0:
+        raise AssertionError(f"counter-setting {answer.setting} move {answer.move} does not "
+                             f"wipe out {s}: {after.cells}")
+
+
+__all__ = ["Answer", "counter", "check_setting", "search"]
