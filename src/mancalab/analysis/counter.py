@@ -86,8 +86,8 @@ def search(params, boards, frames, depth, p, first_hole, max_nodes, want_all, fo
     """Advance the search of first move ``first_hole`` by at most ``max_nodes`` decisions.
 
     ``boards[d]``/``frames[d]`` is the stack (``depth[0]`` frames deep; 0: not begun).
-    Returns (status, nodes, settings counted). On FOUND (unless ``want_all``) ``found`` holds
-    the counts of one counter-setting in hole order (index 1..16)."""
+    Returns (status, nodes, settings counted). The first counter-setting found goes to
+    ``found`` (counts by hole number 1..16, ``found[0]`` set to 1 once it holds one)."""
     need = 1 if params[P_SINGLETONS] == 1 else 2
     nodes = 0
     counted = 0
@@ -148,8 +148,10 @@ def search(params, boards, frames, depth, p, first_hole, max_nodes, want_all, fo
             else:
                 settings = comb_int(budget + free - 1, free - 1)
             counted += settings
-            if not want_all:
+            if found[0] == 0:  # the first setting found is kept (found[0] flags it)
                 _solution(boards, frames, d, x, scratch, found)
+                found[0] = 1
+            if not want_all:
                 return FOUND, nodes, counted
         elif outcome == 2:
             g = frames[d + 1]
@@ -198,6 +200,13 @@ class Answer:
     nodes: int = 0
     seconds: float = 0.0
     moves_exhausted: list[int] = field(default_factory=list)
+    reason: str = ""  # how "none" was proven, or why no claim is made
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "setting": self.setting, "move": self.move,
+                "count": self.count, "counts_by_move": self.counts_by_move,
+                "nodes": self.nodes, "seconds": round(self.seconds, 6),
+                "moves_exhausted": sorted(self.moves_exhausted), "reason": self.reason}
 
 
 def check_setting(setting) -> list[int]:
@@ -232,9 +241,12 @@ def counter(setting, time_limit: float = 10.0, want_all: bool = False,
     player 0 (A); the answer's setting is theirs."""
     s = check_setting(setting)
     game = Urubugu(**options)
-    if unreachable_column(game, s) is not None:
+    column = unreachable_column(game, s)
+    if column is not None:
         return Answer("none", count=0 if want_all else None,
-                      moves_exhausted=list(range(1, HOLES + 1)))
+                      moves_exhausted=list(range(1, HOLES + 1)),
+                      reason=f"the column of the opponent's holes {column} and {17 - column} "
+                      "has one occupied and one empty hole: no capture can take it")
     base = game.start(setting_b=s).board
     p = 0
     base[HOLE_CELL[p, 1:]] = 0  # the starter's holes: nothing known until read
@@ -255,16 +267,18 @@ def counter(setting, time_limit: float = 10.0, want_all: bool = False,
             break
         for move in list(open_moves):
             boards, frames, depth = stacks[move]
+            had_one = found[0] == 1
             status, nodes, counted = search(game.params, boards, frames, depth, p, move, chunk,
                                             want_all, found)
             answer.nodes += int(nodes)
+            if found[0] == 1 and not had_one:
+                answer.move, answer.setting = move, [int(c) for c in found[1:]]
+                _verify(game, s, answer)
             if counted:
                 answer.counts_by_move[move] = answer.counts_by_move.get(move, 0) + int(counted)
                 total += int(counted)
             if status == FOUND:
-                answer.status, answer.move = "found", move
-                answer.setting = [int(c) for c in found[1:]]
-                _verify(game, s, answer)
+                answer.status = "found"
                 answer.seconds = time.perf_counter() - started
                 return answer
             if status == EXHAUSTED:
@@ -276,10 +290,16 @@ def counter(setting, time_limit: float = 10.0, want_all: bool = False,
     if not open_moves:
         answer.status = "found" if total else "none"
         answer.count = total
-        if total:
-            answer.move = min(answer.counts_by_move)
-    elif want_all:
+        answer.reason = (f"every branch of all 16 first moves searched ({answer.nodes:,} "
+                         "decisions)")
+    elif answer.setting is not None:  # found, still counting when the time ran out
+        answer.status = "found"
+        answer.count = None
+        answer.reason = f"counting not finished within {time_limit:g} s"
+    else:
         answer.count = None  # not all counted: no count claimed
+        answer.reason = (f"not decided within {time_limit:g} s ({answer.nodes:,} decisions; "
+                         f"{len(answer.moves_exhausted)} of 16 first moves exhausted)")
     return answer
 
 

@@ -15,8 +15,6 @@ solves nothing twice. Boards a ``time`` limit left undecided are tried again on 
 
 from __future__ import annotations
 
-import json
-import os
 import time as _time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -24,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core import MancalabError, Variant
-from ..records import write_atomic
+from .journal import Journal, write_lines
 from ..variants import variant as make_variant
 from ..variants.kalah import fair_boards
 from . import databases, solve as solving
@@ -120,43 +118,31 @@ def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs
     databases.check_variant(variant)
     boards = candidates(variant, moved)
     path = Path(out) if out is not None else default_path(variant, moved)
-    partial = path.with_name(path.name + ".partial")
     header = {"screen": variant.name, "rules": rules_of(variant), "moved": moved}
-    kept = {**_rows(path, header), **_rows(partial, header)}
-    kept = {cells: row for cells, row in kept.items() if row["fair"] is not None}
-    todo = [cells for cells in boards if cells not in kept]
+    journal = Journal(path, header, key=lambda row: tuple(row["cells"]),
+                      valid=lambda row: ROW_KEYS <= row.keys() and row["fair"] is not None,
+                      mismatch=f"another screen (not {variant.name} {header['rules']} moved "
+                      f"{moved})")
+    todo = [cells for cells in boards if cells not in journal]
     started = _time.perf_counter()
     found = Screen(path, moved, len(boards))
-    # the kept rows first, so the partial file alone is enough; swapped in whole, so a stop
-    # now loses nothing
-    _write_whole(partial, [json.dumps(row) for row in
-                           [header] + [kept[cells] for cells in boards if cells in kept]])
-    fair_count = sum(1 for row in kept.values() if row["fair"])
-    try:
-        handle = open(partial, "a")
-    except OSError as error:
-        raise MancalabError(f"cannot write {partial}: {error.strerror or error}") from None
-    with handle:
+    fair_count = sum(1 for row in journal.rows.values() if row["fair"])
+    with journal:
         def keep(row: dict) -> None:
             nonlocal fair_count
-            kept[tuple(row["cells"])] = row
-            handle.write(json.dumps(row) + "\n")
-            handle.flush()
+            journal.add(row)
             found.solved_now += 1
             found.nodes += row["nodes"]
             fair_count += bool(row["fair"])
             if on_board:
-                on_board(len(kept), len(boards), fair_count)
+                on_board(len(journal.rows), len(boards), fair_count)
 
         if on_board:
-            on_board(len(kept), len(boards), fair_count)
+            on_board(len(journal.rows), len(boards), fair_count)
         if todo:
             _prepare(variant, on_database)
             (_in_process if jobs == 1 else _in_workers)(variant, todo, time, jobs, keep)
-        os.fsync(handle.fileno())
-    rows = [kept[cells] for cells in boards if cells in kept]
-    _write_whole(path, [json.dumps(row) for row in [header] + rows])
-    partial.unlink(missing_ok=True)
+    rows = journal.finish(boards)
     found.fair = [tuple(r["cells"]) for r in rows if r["fair"]]
     found.undecided = [tuple(r["cells"]) for r in rows if r["fair"] is None]
     found.seconds = _time.perf_counter() - started
@@ -179,7 +165,7 @@ def write_list(variant: Variant, found: Screen, path: str | Path, command: str) 
     lines += [f"{number} {','.join(map(str, cells))}"
               for number, cells in enumerate(found.fair, 1)]
     path = Path(path)
-    _write_whole(path, lines)
+    write_lines(path, lines)
     return path
 
 
@@ -235,37 +221,3 @@ def rules_of(variant: Variant) -> dict:
     return {k: v for k, v in sorted(variant.options.items()) if k != "board"}
 
 
-def _rows(path: Path, header: dict) -> dict[tuple[int, ...], dict]:
-    """The rows of a results file of the same screen (a last line cut short by a stop is
-    skipped); a file of another screen is an error, not silently reused."""
-    try:
-        lines = path.read_text().splitlines() if path.exists() else []
-    except (OSError, UnicodeDecodeError) as error:
-        raise MancalabError(f"cannot read {path}: {error}") from None
-    if not lines:
-        return {}
-    try:
-        first = json.loads(lines[0])
-    except ValueError:
-        first = None
-    if first != header:
-        raise MancalabError(f"{path} holds another screen (not {header['screen']} "
-                            f"{header['rules']} moved {header['moved']}): choose another --out")
-    rows = {}
-    for line in lines[1:]:
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict) and ROW_KEYS <= row.keys() and isinstance(row["cells"], list):
-            rows[tuple(row["cells"])] = row
-    return rows
-
-
-def _write_whole(path: Path, lines: list[str]) -> None:
-    """Write ``lines`` whole or not at all (``records.write_atomic``)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, "".join(line + "\n" for line in lines))
-    except OSError as error:
-        raise MancalabError(f"cannot write {path}: {error.strerror or error}") from None
