@@ -613,6 +613,140 @@ def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where t
 
 
 @app.command()
+def counter(
+    game: Annotated[str, typer.Argument(help="the game: urubugu")],
+    setting: Annotated[Optional[str], typer.Option(
+        help="the opponent's setting: 16 counts, their holes 1-16, 32 beads, e.g. 2,2,...,2")]
+    = None,
+    sample: Annotated[Optional[int], typer.Option(
+        help="a study: the default setting and N-1 settings drawn uniformly")] = None,
+    out: Annotated[Optional[str], typer.Option(
+        help="the study's results (JSON lines; a stopped study goes on)")] = None,
+    time: Annotated[float, typer.Option(help="seconds of search a setting at most")] = 10.0,
+    all_: Annotated[bool, typer.Option(
+        "--all", help="count every winning setting and first move (an exhaustive search)")]
+    = False,
+    igisoro: Annotated[bool, typer.Option(
+        help="the traditional Igisoro options (docs/research.md)")] = False,
+    jobs: Annotated[int, typer.Option(help="settings searched at once (processes)")] = 1,
+    seed: Annotated[int, typer.Option(help="the seed of the study's settings")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="print the answer as JSON")] = False,
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """Urubugu counter-settings (IMPAGA): a setting and a first move that take every one of
+    the opponent's beads in one turn; found, proven impossible, or not found in the time."""
+    import json
+    import math
+
+    from .analysis import counter as search
+
+    if game.strip().lower() != "urubugu":
+        fail(f"counter-settings are a question of Urubugu's free setting, not {game!r}")
+    if not math.isfinite(time) or not 0 < time <= 86_400:
+        fail(f"--time must be above 0 and at most a day (86400 s), got {time}")
+    if (setting is None) == (sample is None):
+        fail("give --setting S (one setting) or --sample N --out FILE (a study)")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    try:
+        options = {**(search.IGISORO if igisoro else {}), **parse_options(option)}
+        make_variant("urubugu", **options)
+        if sample is not None:
+            _counter_study(sample, out, seed, time, jobs, json_out, options)
+            return
+        try:
+            counts = [whole_count(c) for c in setting.split(",")]
+        except ValueError:
+            fail(f"--setting must be 16 whole numbers separated by commas, got {setting!r}")
+        answer = search.counter(counts, time, all_, **options)
+    except MancalabError as error:
+        fail(str(error))
+    if json_out:
+        print(json.dumps(answer.to_dict()))
+        return
+    _print_counter(counts, answer, options)
+
+
+def _counter_study(sample: int, out: str | None, seed: int, time: float, jobs: int,
+                   json_out: bool, options: dict) -> None:
+    import json
+
+    from .analysis import counter as search
+
+    if sample < 1:
+        fail(f"--sample must be at least 1, got {sample}")
+    if out is None:
+        fail("a study needs --out FILE for its results (a stopped study goes on from it)")
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+            "{task.completed}/{task.total} settings"), TextColumn("{task.fields[tally]}"),
+            TimeElapsedColumn(), TimeRemainingColumn(),
+            console=errors if json_out else console) as progress:
+        task = progress.add_task("counter-settings", total=sample, tally="")
+        tally = {"found": 0, "none": 0, "unknown": 0}
+
+        def on_setting(row: dict) -> None:
+            tally[row["status"]] += 1
+            progress.update(task, advance=1, tally=" ".join(f"{k} {v}" for k, v in
+                                                            tally.items()))
+
+        rows = search.study(sample, seed, out, time, jobs, on_setting, **options)
+    result = search.summary(rows)
+    if json_out:
+        print(json.dumps(result, indent=1))
+        return
+    table = Table(title=f"Counter-settings of {result['settings']:,} settings "
+                        f"(the default and {result['settings'] - 1:,} drawn uniformly)")
+    for column in ("answer", "settings", "share", "95% interval"):
+        table.add_column(column, justify="right")
+    for status, words in (("found", "found"), ("none", "proven none"),
+                          ("unknown", "not decided")):
+        row = result[status]
+        table.add_row(words, f"{row['count']:,}", f"{100 * row['share']:.2f}%",
+                      f"{100 * row['low']:.2f}% .. {100 * row['high']:.2f}%")
+    console.print(table)
+    console.print(f"Time a setting: median {result['seconds_median']:.4f} s, longest "
+                  f"{result['seconds_max']:.2f} s. Results in {out}.")
+
+
+def whole_count(text: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or len(text) > 6:
+        raise ValueError(text)
+    return int(text)
+
+
+def _print_counter(opponent: list[int], answer, options: dict) -> None:
+    from .render import board
+    from .sowing import narrate
+    from .variants.urubugu import HOLE_CELL
+
+    if answer.status == "none":
+        console.print(f"[bold]Proven: no counter-setting exists[/] for {opponent}: "
+                      f"{answer.reason}.")
+        return
+    if answer.status == "unknown":
+        console.print(f"[bold yellow]Not found[/] within the time, and not proven impossible "
+                      f"(no claim either way): {answer.reason}.")
+        return
+    counted = "" if answer.count is None else \
+        f" There are {answer.count:,} winning (setting, first move) pairs in all."
+    console.print(f"[bold green]Found[/] a counter-setting: {answer.setting}, first move: "
+                  f"hole {answer.move} ({answer.nodes:,} decisions, {answer.seconds:.2f} s)."
+                  + counted)
+    urubugu = make_variant("urubugu", **options)
+    start = urubugu.start(setting_a=answer.setting, setting_b=opponent)
+    move = int(HOLE_CELL[0, answer.move])
+    console.print(board(start, ("Starter", "Opponent")))
+    for number, line in enumerate(narrate(start, move), start=1):
+        console.print(f"  {number:>3}. {line}")
+    after = start.play(move)
+    console.print(board(urubugu.state(after.cells, to_move=0), ("Starter", "Opponent")))
+    console.print(f"Every one of the opponent's beads is taken: {after.score[0]} to "
+                  f"{after.score[1]}.")
+
+
+@app.command()
 def engine(
     player: Annotated[str, typer.Option(
         help="the mancalab player that answers: a level or a spec")] = "expert",

@@ -78,3 +78,42 @@ def read_trace(trace: np.ndarray, n_cells: int) -> list[Step] | None:
     rows = trace[1: trace[0, USED] + 1]
     return [Step(KINDS[int(kind)], int(cell), int(count), int(hand))
             for kind, cell, count, hand in rows if cell < n_cells]
+
+
+def narrate(state, move: int, limit: int = 100_000) -> list[str]:
+    """``move`` in words, a line for each lift and what follows it, in the notation of the
+    player to move (the opponent's holes are "their ..."): for showing how a relay went."""
+    steps = state.sowing(move, limit)
+    if steps is None:
+        return [f"(more than {limit:,} steps)"]
+    mover, variant = state.to_move, state.variant
+
+    def name(cell: int, noun: bool = True) -> str:
+        own = variant.cell_label(state, mover, cell)
+        if own:
+            return f"hole {own}" if noun and own.isdigit() else own
+        theirs = variant.cell_label(state, 1 - mover, cell)
+        return f"their {theirs}" if theirs else f"cell {cell}"
+
+    lines: list[str] = []
+    sown: list[str] = []
+
+    def flush() -> None:
+        if sown:
+            lines[-1] += f", sows {', '.join(sown)}"
+            sown.clear()
+
+    for step in steps:
+        if step.kind == "lift":
+            flush()
+            lines.append(f"lifts {step.hand} from {name(step.cell)}")
+        elif step.kind == "drop":
+            sown.append(name(step.cell, noun=False))
+        elif step.kind == "capture":
+            flush()
+            lines.append(f"captures {name(step.cell)} (hand {step.hand})")
+        elif step.kind == "bank":
+            flush()
+            lines.append(f"banks into {name(step.cell)}")
+    flush()
+    return lines

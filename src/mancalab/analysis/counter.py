@@ -19,11 +19,17 @@ module decides only when to read a hole.
 
 from __future__ import annotations
 
+import math
+import random
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 import numpy as np
 from numba import njit
 
+from .journal import Journal
 from ..variants.urubugu import (BEADS_EACH, HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
                                 Urubugu, beads, captures, sow_lap)
 
@@ -82,8 +88,10 @@ def _run(params, board, p, frame, last):
 
 
 @njit(cache=True)
-def search(params, boards, frames, depth, p, first_hole, max_nodes, want_all, found):
-    """Advance the search of first move ``first_hole`` by at most ``max_nodes`` decisions.
+def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, want_all,
+           found):
+    """Advance the search of first move ``first_hole`` (the starter holding ``beads_each``
+    beads) by at most ``max_nodes`` decisions.
 
     ``boards[d]``/``frames[d]`` is the stack (``depth[0]`` frames deep; 0: not begun).
     Returns (status, nodes, settings counted). The first counter-setting found goes to
@@ -95,11 +103,11 @@ def search(params, boards, frames, depth, p, first_hole, max_nodes, want_all, fo
         f = frames[0]
         f[F_HOLE] = first_hole
         f[F_NEXT] = need
-        f[F_LAST_X] = BEADS_EACH
+        f[F_LAST_X] = beads_each
         f[F_UNDECIDED] = 0
         for h in range(1, HOLES + 1):
             f[F_UNDECIDED] |= 1 << h
-        f[F_BUDGET] = BEADS_EACH
+        f[F_BUDGET] = beads_each
         f[F_PLAYED] = first_hole
         f[F_ORIGIN] = first_hole
         f[F_LAPS] = 0
@@ -157,7 +165,7 @@ def search(params, boards, frames, depth, p, first_hole, max_nodes, want_all, fo
             g = frames[d + 1]
             g[:] = scratch
             g[F_NEXT] = 0
-            g[F_LAST_X] = BEADS_EACH
+            g[F_LAST_X] = beads_each
             g[F_FIRST] = 0
             depth[0] = d + 2
     return EXHAUSTED, nodes, counted
@@ -204,7 +212,8 @@ class Answer:
 
     def to_dict(self) -> dict:
         return {"status": self.status, "setting": self.setting, "move": self.move,
-                "count": self.count, "counts_by_move": self.counts_by_move,
+                "count": self.count,
+                "counts_by_move": {str(k): v for k, v in sorted(self.counts_by_move.items())},
                 "nodes": self.nodes, "seconds": round(self.seconds, 6),
                 "moves_exhausted": sorted(self.moves_exhausted), "reason": self.reason}
 
@@ -239,17 +248,26 @@ def counter(setting, time_limit: float = 10.0, want_all: bool = False,
     """Search a counter-setting for the opponent's ``setting`` S (16 counts, their hole
     order) under the game's ``options``, for at most ``time_limit`` seconds. The starter is
     player 0 (A); the answer's setting is theirs."""
-    s = check_setting(setting)
-    game = Urubugu(**options)
+    return search_setting(Urubugu(**options), check_setting(setting), BEADS_EACH, time_limit,
+                          want_all, chunk)
+
+
+def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: float,
+                   want_all: bool = False, chunk: int = 20_000) -> Answer:
+    """``counter`` for any number of beads (the rules allow fewer, and tests check the
+    search against every setting of small ones): the opponent's counts ``s`` by hole, the
+    starter's ``beads_each`` to place."""
     column = unreachable_column(game, s)
     if column is not None:
         return Answer("none", count=0 if want_all else None,
                       moves_exhausted=list(range(1, HOLES + 1)),
                       reason=f"the column of the opponent's holes {column} and {17 - column} "
                       "has one occupied and one empty hole: no capture can take it")
-    base = game.start(setting_b=s).board
     p = 0
-    base[HOLE_CELL[p, 1:]] = 0  # the starter's holes: nothing known until read
+    cells = [0] * 32
+    for hole, count in enumerate(s, start=1):
+        cells[int(HOLE_CELL[1 - p, hole])] = count
+    base = game.state(cells, to_move=p).board  # the starter's holes: nothing known yet
     started = time.perf_counter()
     answer = Answer("unknown")
     stacks = {}
@@ -268,8 +286,8 @@ def counter(setting, time_limit: float = 10.0, want_all: bool = False,
         for move in list(open_moves):
             boards, frames, depth = stacks[move]
             had_one = found[0] == 1
-            status, nodes, counted = search(game.params, boards, frames, depth, p, move, chunk,
-                                            want_all, found)
+            status, nodes, counted = search(game.params, boards, frames, depth, p, move,
+                                            beads_each, chunk, want_all, found)
             answer.nodes += int(nodes)
             if found[0] == 1 and not had_one:
                 answer.move, answer.setting = move, [int(c) for c in found[1:]]
@@ -303,13 +321,114 @@ def counter(setting, time_limit: float = 10.0, want_all: bool = False,
     return answer
 
 
+# ----- the study: many settings S drawn uniformly ------------------------------------------
+
+def uniform_setting(rng: random.Random) -> list[int]:
+    """A setting drawn uniformly from all C(47, 15) settings of 32 beads in 16 holes (the
+    places of 15 bars among 47 stars-and-bars positions)."""
+    bars = sorted(rng.sample(range(BEADS_EACH + HOLES - 1), HOLES - 1))
+    parts, previous = [], -1
+    for bar in bars + [BEADS_EACH + HOLES - 1]:
+        parts.append(bar - previous - 1)
+        previous = bar
+    return parts
+
+
+def settings(count: int, seed: int) -> list[list[int]]:
+    """The study's settings: the default (2 a hole) first, then ``count - 1`` drawn from
+    ``seed`` (the same seed, the same settings: a study can be extended)."""
+    rng = random.Random(seed)
+    return [[2] * HOLES] + [uniform_setting(rng) for _ in range(count - 1)]
+
+
+def features(s: list[int]) -> dict:
+    """What a setting looks like: empty holes, beads in the back row (holes 1-8) and the
+    front row, the fullest hole, and columns with one occupied and one empty hole."""
+    return {"empty": sum(c == 0 for c in s), "back": sum(s[:8]), "front": sum(s[8:]),
+            "largest": max(s),
+            "half_columns": sum((s[b - 1] > 0) != (s[16 - b] > 0) for b in range(1, 9))}
+
+
+def study(count: int, seed: int, path: str | Path, time_limit: float, jobs: int = 1,
+          on_setting: Callable[[dict], None] | None = None, **options) -> list[dict]:
+    """Search a counter-setting for each of ``settings(count, seed)``, ``time_limit`` seconds
+    each, ``jobs`` processes; each answer goes to ``path`` (JSON lines) as it comes, and a
+    stopped study goes on from there."""
+    game = Urubugu(**options)
+    header = {"study": "urubugu counter-settings", "rules": game.options, "seed": seed,
+              "time": time_limit}
+    journal = Journal(path, header, key=lambda row: row["index"],
+                      mismatch="another study (other rules, seed or time)")
+    todo = [(i, s) for i, s in enumerate(settings(count, seed)) if i not in journal]
+    _warm(game.options)
+    with journal:
+        def keep(row: dict) -> None:
+            journal.add(row)
+            if on_setting:
+                on_setting(row)
+
+        if jobs == 1:
+            for index, s in todo:
+                keep(_study_row(index, s, time_limit, game.options))
+        else:
+            with ProcessPoolExecutor(jobs, initializer=_warm, initargs=(game.options,)) as pool:
+                for row in pool.map(_study_row, *zip(*todo), [time_limit] * len(todo),
+                                    [game.options] * len(todo), chunksize=4) if todo else []:
+                    keep(row)
+    return journal.finish(range(count))
+
+
+def _warm(options: dict) -> None:
+    """Load the compiled search before any setting is timed (a worker's first call)."""
+    counter([2] * HOLES, 1.0, **options)
+
+
+def _study_row(index: int, s: list[int], time_limit: float, options: dict) -> dict:
+    answer = counter(s, time_limit, **options)
+    return {"index": index, "opponent": s, **answer.to_dict()}
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a share."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summary(rows: list[dict]) -> dict:
+    """Shares found / proven none / unknown with 95% intervals, time per setting, and the
+    look of the settings without a counter-setting beside all settings."""
+    n = len(rows)
+    out: dict = {"settings": n}
+    for status in ("found", "none", "unknown"):
+        k = sum(r["status"] == status for r in rows)
+        low, high = wilson(k, n)
+        out[status] = {"count": k, "share": k / n if n else 0.0, "low": low, "high": high}
+    seconds = sorted(r["seconds"] for r in rows)
+    out["seconds_median"] = seconds[n // 2] if n else 0.0
+    out["seconds_max"] = seconds[-1] if n else 0.0
+    out["seconds_total"] = sum(seconds)
+    for name, group in (("all", rows), ("none", [r for r in rows if r["status"] == "none"])):
+        looks = [features(r["opponent"]) for r in group]
+        out[f"features_{name}"] = {key: sum(f[key] for f in looks) / len(looks) if looks
+                                   else None for key in features([2] * HOLES)}
+    return out
+
+
 def _verify(game: Urubugu, s: list[int], answer: Answer) -> None:
     """Play the setting found with the game's own move: it must take every opposing bead."""
-    state = game.start(setting_a=answer.setting, setting_b=s)
-    after = state.play(int(HOLE_CELL[0, answer.move]))
+    cells = [0] * 32
+    for player, setting in ((0, answer.setting), (1, s)):
+        for hole, count in enumerate(setting, start=1):
+            cells[int(HOLE_CELL[player, hole])] = count
+    after = game.state(cells, to_move=0).play(int(HOLE_CELL[0, answer.move]))
     if sum(after.cells[:16]) != 0:
         raise AssertionError(f"counter-setting {answer.setting} move {answer.move} does not "
                              f"wipe out {s}: {after.cells}")
 
 
-__all__ = ["Answer", "counter", "check_setting", "search"]
+__all__ = ["Answer", "IGISORO", "counter", "check_setting", "search", "settings", "study",
+           "summary", "wilson"]
