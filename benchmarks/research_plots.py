@@ -1,5 +1,6 @@
-"""The plots of docs/research.md, drawn from the results files of bench_starts.py and
-bench_fair.py (nothing is solved here).
+"""The plots of docs/research.md, drawn from the results files of bench_starts.py,
+bench_fair.py and the counter-setting studies (nothing long is computed here: the counter-
+setting drawn as boards takes milliseconds).
 
     python benchmarks/research_plots.py [--out docs/research]
 """
@@ -108,6 +109,56 @@ def moved_seeds(out: Path) -> None:
     plt.close(figure)
 
 
+def counter_boards(out: Path) -> None:
+    """The default setting's counter-setting as boards: before the first move (the hole
+    played outlined) and after it."""
+    from mancalab import picture
+    from mancalab.analysis.counter import counter
+    from mancalab.variants.urubugu import HOLE_CELL
+
+    answer = counter([2] * 16, time_limit=60)
+    game = mancalab.variant("urubugu")
+    start = game.start(setting_a=answer.setting)
+    move = int(HOLE_CELL[0, answer.move])
+    after = game.state(start.play(move).cells, to_move=0)
+    figure, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    picture.draw(start, axes[0], viewer=0, marks={move})
+    axes[0].set_title(f"A's counter-setting against 2 a hole; A plays hole {answer.move}",
+                      fontsize=10)
+    picture.draw(after, axes[1], viewer=0)
+    axes[1].set_title("after that one move: all 64 beads are A's", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(out / "counter_setting_default.png", dpi=110)
+    plt.close(figure)
+
+
+def counter_half_columns(results: Path, out: Path) -> None:
+    """Igisoro options: settings by columns with one occupied and one empty hole, and how
+    many of them have a counter-setting."""
+    from mancalab.analysis.counter import features
+
+    rows = [json.loads(line) for line in results.read_text().splitlines()[1:] if line.strip()]
+    by_half: dict[int, list[int]] = {}
+    for row in rows:
+        half = features(row["opponent"])["half_columns"]
+        by_half.setdefault(half, [0, 0])[row["status"] == "found"] += 1
+    halves = sorted(by_half)
+    figure, ax = plt.subplots(figsize=(7, 3.2))
+    ax.bar(halves, [by_half[h][0] for h in halves], label="proven: no counter-setting")
+    ax.bar(halves, [by_half[h][1] for h in halves], bottom=[by_half[h][0] for h in halves],
+           label="counter-setting found")
+    for h in halves:
+        ax.text(h, sum(by_half[h]), f"{by_half[h][1]}/{sum(by_half[h])}", ha="center",
+                va="bottom", fontsize=8)
+    ax.set_xlabel("columns of S with one occupied and one empty hole")
+    ax.set_ylabel("settings S")
+    ax.set_title(f"Urubugu, Igisoro options: {len(rows):,} settings", fontsize=10)
+    ax.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(out / "counter_igisoro_half_columns.png", dpi=110)
+    plt.close(figure)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/research"))
@@ -116,6 +167,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     start_values(args.starts, args.out)
     moved_seeds(args.out)
+    counter_boards(args.out)
+    counter_half_columns(Path("benchmarks/results/counter/igisoro.jsonl"), args.out)
     print(f"Wrote the plots to {args.out}; the start values:")
     print(starts_table(args.starts))
 
