@@ -747,6 +747,95 @@ def _print_counter(opponent: list[int], answer, options: dict) -> None:
 
 
 @app.command()
+def metrics(
+    game: Annotated[str, typer.Argument(help="the game")],
+    games: Annotated[int, typer.Option(help="self-play games of each player")] = 100,
+    player: Annotated[str, typer.Option(
+        help="the player whose self-play is measured (beside random play)")]
+    = "alphabeta:time=0.05",
+    seed: Annotated[int, typer.Option(help="the seed of the games")] = 1,
+    jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    max_plies: Annotated[int, typer.Option(help="moves after which a game is cut")] = 5000,
+    opening: Annotated[int, typer.Option(
+        help="random moves that start each game (so self-play games differ)")] = 2,
+    out: Annotated[Optional[str], typer.Option(
+        help="folder of the results files (a stopped run goes on from them)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the metrics as JSON")] = False,
+    option: Annotated[list[str], typer.Option("--option", "-o",
+                                              help="a game option NAME=VALUE (repeatable)")] = [],
+) -> None:
+    """Game metrics in self-play of a player and of random play, with 95% intervals:
+    balance, draws, length, branching, agency, lead changes, extra turns, relays, captures."""
+    import json
+
+    from .analysis import databases
+    from .analysis import metrics as measuring
+    from .players import resolve
+
+    if not 1 <= games <= 1_000_000:
+        fail(f"--games must be 1..1,000,000, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if not 1 <= max_plies <= 1_000_000:
+        fail(f"--max-plies must be 1..1,000,000, got {max_plies}")
+    if not 0 <= opening <= 100:
+        fail(f"--opening must be 0..100, got {opening}")
+    try:
+        options = parse_options(option)
+        game = make_variant(game, **options).name
+        cls, player_options = resolve(player, game)
+        cls(**player_options)
+    except MancalabError as error:
+        fail(str(error))
+    folder = Path(out) if out else databases.default_dir().parent / "metrics"
+    results = {}
+    for spec in dict.fromkeys([player, "random"]):
+        slug = "".join(c if c.isalnum() or c in "=.-" else "_" for c in spec)
+        rules = "".join(f"-{k}={v}" for k, v in sorted(options.items()))
+        path = folder / f"{game}{rules}-{slug}-seed{seed}-opening{opening}.jsonl"
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+                "{task.completed}/{task.total} games"), TimeElapsedColumn(),
+                TimeRemainingColumn(), console=errors if json_out else console) as progress:
+            task = progress.add_task(f"{game}: {spec}", total=games)
+            try:
+                rows = measuring.measure(game, options, spec, games, seed, path, jobs, max_plies,
+                                         opening, lambda row: progress.advance(task))
+            except MancalabError as error:
+                fail(str(error))
+        results[spec] = measuring.summary(rows)
+    if json_out:
+        print(json.dumps({"game": game, "options": options, "metrics": results}, indent=1))
+        return
+    _print_metrics(game, results)
+    console.print(f"Games in {folder}/")
+
+
+def _figure(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
+def _print_metrics(game: str, results: dict) -> None:
+    from .analysis.metrics import METRICS
+
+    table = Table(title=f"{game}: self-play metrics (95% intervals)")
+    table.add_column("metric")
+    for spec in results:
+        table.add_column(f"{spec} ({results[spec]['games']['mean']} games)", justify="right")
+    for name, words in METRICS.items():
+        cells = []
+        for spec in results:
+            m = results[spec][name]
+            if m.get("mean") is None:
+                cells.append("-")
+            elif "low" in m:
+                cells.append(f"{_figure(m['mean'])} ({_figure(m['low'])}..{_figure(m['high'])})")
+            else:
+                cells.append(_figure(m["mean"]))
+        table.add_row(f"{name}: {words}", *cells)
+    console.print(table)
+
+
+@app.command()
 def engine(
     player: Annotated[str, typer.Option(
         help="the mancalab player that answers: a level or a spec")] = "expert",
