@@ -59,3 +59,26 @@ def test_the_command(tmp_path):
                         (["kalah", "-o", "pits=99"], "pits")):
         bad = runner.invoke(app, ["metrics", *args, "--out", str(tmp_path)])
         assert bad.exit_code == 2 and words in bad.output, bad.output
+
+
+def test_setting_families_hold_32_beads_where_they_say():
+    import random
+
+    from mancalab.analysis import settings
+
+    rng = random.Random(2)
+    for name in settings.FAMILIES:
+        for _ in range(50):
+            s = settings.draw(name, rng)
+            assert len(s) == 16 and sum(s) == 32 and min(s) >= 0, (name, s)
+            if name == "back_row":
+                assert sum(s[8:]) == 0
+            if name == "front_row":
+                assert sum(s[:8]) == 0
+            if name == "spread":
+                assert 1 <= min(s) and max(s) <= 3
+            if name == "heaped":
+                assert sum(c > 0 for c in s) <= 2
+    row = metrics.play_measured("urubugu", {}, "greedy", seed=4, opening=0, family="back_row")
+    start = row["start"]
+    assert sum(start[24:32]) == 32 and sum(start[16:24]) == 0  # A's back row holds all 32

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from .journal import Journal
+from .settings import uniform
 from ..variants.urubugu import (BEADS_EACH, HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
                                 Urubugu, beads, captures, sow_lap)
 
@@ -323,22 +324,11 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
 
 # ----- the study: many settings S drawn uniformly ------------------------------------------
 
-def uniform_setting(rng: random.Random) -> list[int]:
-    """A setting drawn uniformly from all C(47, 15) settings of 32 beads in 16 holes (the
-    places of 15 bars among 47 stars-and-bars positions)."""
-    bars = sorted(rng.sample(range(BEADS_EACH + HOLES - 1), HOLES - 1))
-    parts, previous = [], -1
-    for bar in bars + [BEADS_EACH + HOLES - 1]:
-        parts.append(bar - previous - 1)
-        previous = bar
-    return parts
-
-
 def settings(count: int, seed: int) -> list[list[int]]:
     """The study's settings: the default (2 a hole) first, then ``count - 1`` drawn from
     ``seed`` (the same seed, the same settings: a study can be extended)."""
     rng = random.Random(seed)
-    return [[2] * HOLES] + [uniform_setting(rng) for _ in range(count - 1)]
+    return [[2] * HOLES] + [uniform(rng) for _ in range(count - 1)]
 
 
 def features(s: list[int]) -> dict:

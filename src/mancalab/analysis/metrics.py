@@ -24,19 +24,26 @@ from ..players import with_seed
 from ..records import GameRecord
 from ..variants import variant as make_variant
 from .journal import Journal
+from .settings import draw
 
 MAX_PLIES = 5000
 OPENING = 2  # random moves before the players take over
 
 
 def play_measured(game: str, options: dict, spec: str, seed: int,
-                  max_plies: int = MAX_PLIES, opening: int = OPENING) -> dict:
+                  max_plies: int = MAX_PLIES, opening: int = OPENING,
+                  family: str | None = None) -> dict:
     """One self-play game of ``spec`` (each seat its own player, seeded from ``seed``),
     measured; its first ``opening`` moves are random (from ``seed``), so that a player that
-    always answers alike still plays different games."""
+    always answers alike still plays different games. Urubugu: ``family`` draws both
+    players' initial settings (``mancalab.analysis.settings``)."""
     variant = make_variant(game, **options)
-    record = GameRecord(variant, variant.start())
     rng = random.Random(seed)
+    if family is not None:
+        start = variant.start(setting_a=draw(family, rng), setting_b=draw(family, rng))
+    else:
+        start = variant.start()
+    record = GameRecord(variant, start)
     seats = [make_player(with_seed(spec, seed * 2 + side, game), game) for side in (0, 1)]
     legal, choices, extra_turns, relays, captures, lead_changes = 0, 0, 0, 0, 0, 0
     leader = 0
@@ -73,7 +80,7 @@ def play_measured(game: str, options: dict, spec: str, seed: int,
         ended = record.termination or outcome.kind
         winner = outcome.winner if outcome.kind == "win" else None
     score = state.score
-    return {"seed": seed, "plies": plies, "ended": ended, "winner": winner,
+    return {"seed": seed, "start": list(start.cells) if family else None, "plies": plies, "ended": ended, "winner": winner,
             "margin": score[0] - score[1], "branching": legal / plies if plies else 0.0,
             "agency": choices / plies if plies else 0.0,
             "extra_turns": extra_turns, "relays": relays, "captures": captures,
@@ -82,11 +89,14 @@ def play_measured(game: str, options: dict, spec: str, seed: int,
 
 def measure(game: str, options: dict, spec: str, games: int, seed: int, path: str | Path,
             jobs: int = 1, max_plies: int = MAX_PLIES, opening: int = OPENING,
-            on_game: Callable[[dict], None] | None = None) -> list[dict]:
+            on_game: Callable[[dict], None] | None = None,
+            family: str | None = None) -> list[dict]:
     """``games`` self-play games of ``spec`` (game ``i`` seeded ``seed * 100_003 + i``),
     each kept in ``path`` as it ends; a stopped run goes on from there."""
     header = {"metrics": game, "options": dict(sorted(options.items())), "player": spec,
               "seed": seed, "max_plies": max_plies, "opening": opening}
+    if family is not None:
+        header["family"] = family
     journal = Journal(path, header, key=lambda row: row["index"],
                       mismatch="another metrics run (game, options, player, seed)")
     todo = [i for i in range(games) if i not in journal]
@@ -100,12 +110,13 @@ def measure(game: str, options: dict, spec: str, games: int, seed: int, path: st
         seeds = [seed * 100_003 + i for i in todo]
         if jobs == 1:
             for index, game_seed in zip(todo, seeds):
-                keep(index, play_measured(game, options, spec, game_seed, max_plies, opening))
+                keep(index, play_measured(game, options, spec, game_seed, max_plies, opening,
+                                          family))
         elif todo:
             with ProcessPoolExecutor(jobs) as pool:
                 rows = pool.map(play_measured, [game] * len(todo), [options] * len(todo),
                                 [spec] * len(todo), seeds, [max_plies] * len(todo),
-                                [opening] * len(todo))
+                                [opening] * len(todo), [family] * len(todo))
                 for index, row in zip(todo, rows):
                     keep(index, row)
     return journal.finish(range(games))
