@@ -62,9 +62,10 @@ def main() -> None:
             table.append(row)
             print(json.dumps(row), flush=True)
             rounds = sorted(r["rounds"] for r in ended)
-            ax.step([0] + rounds, [0] + [(i + 1) / len(rows) for i in range(len(rounds))],
+            ax.step([1] + rounds, [0] + [(i + 1) / len(rows) for i in range(len(rounds))],
                     where="post", label=spec)
-        ax.set_xscale("symlog")
+        ax.set_xscale("log")
+        ax.set_xlim(0.9, 300)
         ax.set_title(f"3-row Gabata, {rule}", fontsize=10)
         ax.set_xlabel("rounds until the game ends")
     axes[0].set_ylabel("share of games ended")
