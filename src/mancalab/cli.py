@@ -40,6 +40,33 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def check_cluster(address: str | None) -> None:
+    """With ``--cluster``: the extra is installed and the scheduler answers, or exit 2."""
+    if address is None:
+        return
+    from .cluster import connect
+
+    try:
+        connect(address).close()
+    except MancalabError as error:
+        fail(str(error))
+
+
+@contextlib.contextmanager
+def cluster_errors(address: str | None, kept: str = ""):
+    """A scheduler or worker connection lost in the middle of a run ends it with one line
+    (the results written so far stay, and the same command goes on from them)."""
+    try:
+        yield
+    except MancalabError:
+        raise
+    except (OSError, TimeoutError) as error:
+        if address is None:
+            raise
+        fail(f"lost the Dask cluster at {address} ({type(error).__name__}: {error}); "
+             f"{kept or 'the results so far are kept'}: run the same command again to go on")
+
+
 def parse_options(pairs: list[str]) -> dict[str, object]:
     options: dict[str, str] = {}
     for pair in pairs:
@@ -223,6 +250,8 @@ def arena(
     time: Annotated[Optional[float], typer.Option(
         help="seconds a move for players that think by the clock and were given no time")] = None,
     jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786")] = None,
     seed: Annotated[int, typer.Option(
         help="seed of the start positions and of the players given none")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
@@ -236,6 +265,7 @@ def arena(
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
     """Play A against B and measure: wins/draws/losses, margin, Elo difference (95% CI)."""
+    check_cluster(cluster)
     import json
 
     from .analysis import arena as arena_module
@@ -275,7 +305,8 @@ def arena(
             points[1] += 1 - result.score_for_a
             progress.update(task, advance=1, score=f"A {points[0]:g} : {points[1]:g} B")
 
-        results = arena_module.run(schedule, jobs, on_result)
+        with cluster_errors(cluster, "the games played are lost unless --out"):
+            results = arena_module.run(schedule, jobs, on_result, cluster)
     summary = arena_module.summarize(results)
     if out:
         write_atomic(out, "\n".join(r.record for r in results))
@@ -296,6 +327,8 @@ def tournament(
     boards: Annotated[int, typer.Option(
         help="start boards (Kalah: random fair boards); every ordered pair plays each")] = 10,
     jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786")] = None,
     seed: Annotated[int, typer.Option(help="seed of the boards and of the players")] = 1,
     out: Annotated[str, typer.Option(
         help="folder of the games (resumed if stopped), records and standings")]
@@ -305,6 +338,7 @@ def tournament(
 ) -> None:
     """A round robin in the FairKalah competitions' format: every ordered pair on each board,
     a game clock, a loss on time or an illegal move; standings with Elo and 95% intervals."""
+    check_cluster(cluster)
     import math
 
     from .analysis.tournament import Tournament, clocked
@@ -335,7 +369,8 @@ def tournament(
             console=console) as progress:
         task = progress.add_task(f"{len(players)} players, {game}", total=event.total,
                                  completed=played)
-        games = event.run(jobs, lambda entry: progress.advance(task))
+        with cluster_errors(cluster, f"the games so far are in {out}"):
+            games = event.run(jobs, lambda entry: progress.advance(task), cluster)
     table = event.write_results(games)
     _print_standings(table, game, clock, len(games))
     console.print(f"Records, games and standings (CSV, JSON) in {out}/")
@@ -487,6 +522,8 @@ def fair(
     out: Annotated[Optional[str], typer.Option(
         help="the results file (JSON lines; a restart goes on from it)")] = None,
     jobs: Annotated[int, typer.Option(help="worker processes (default: one per core)")] = 0,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786")] = None,
     time: Annotated[Optional[float], typer.Option(
         help="at most these seconds a board (undecided boards are tried again next run)")]
     = None,
@@ -498,6 +535,7 @@ def fair(
 ) -> None:
     """Fair starts: the boards made by moving one or two seeds of the start that two perfect
     players draw."""
+    check_cluster(cluster)
     import math
     import os
 
@@ -519,12 +557,14 @@ def fair(
                                  "{task.fields[fair]} fair"),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=errors) as bar:
             task = bar.add_task("screening", total=total, fair=0)
-            found = fairness.screen(
-                variant, moved, path, jobs, time,
-                on_board=lambda done, _total, fair_count: bar.update(
-                    task, completed=done, fair=fair_count, description="screening"),
-                on_database=lambda level, _d, _t: bar.update(
-                    task, description=f"endgame database: {level} seeds"))
+            with cluster_errors(cluster, f"the boards decided so far are in {path}"):
+                found = fairness.screen(
+                    variant, moved, path, jobs, time,
+                    on_board=lambda done, _total, fair_count: bar.update(
+                        task, completed=done, fair=fair_count, description="screening"),
+                    on_database=lambda level, _d, _t: bar.update(
+                        task, description=f"endgame database: {level} seeds"),
+                    cluster=cluster)
         _print_screen(variant, found)
         if fair_list:
             command = "mancalab fair " + " ".join(sys.argv[2:])
@@ -629,6 +669,8 @@ def counter(
     igisoro: Annotated[bool, typer.Option(
         help="the traditional Igisoro options (docs/research.md)")] = False,
     jobs: Annotated[int, typer.Option(help="settings searched at once (processes)")] = 1,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786")] = None,
     seed: Annotated[int, typer.Option(help="the seed of the study's settings")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="print the answer as JSON")] = False,
     option: Annotated[list[str], typer.Option("--option", "-o",
@@ -636,6 +678,7 @@ def counter(
 ) -> None:
     """Urubugu counter-settings (IMPAGA): a setting and a first move that take every one of
     the opponent's beads in one turn; found, proven impossible, or not found in the time."""
+    check_cluster(cluster)
     import json
     import math
 
@@ -653,7 +696,7 @@ def counter(
         options = {**(search.IGISORO if igisoro else {}), **parse_options(option)}
         make_variant("urubugu", **options)
         if sample is not None:
-            _counter_study(sample, out, seed, time, jobs, json_out, options)
+            _counter_study(sample, out, seed, time, jobs, json_out, options, cluster)
             return
         try:
             counts = [whole_count(c) for c in setting.split(",")]
@@ -669,7 +712,7 @@ def counter(
 
 
 def _counter_study(sample: int, out: str | None, seed: int, time: float, jobs: int,
-                   json_out: bool, options: dict) -> None:
+                   json_out: bool, options: dict, cluster: str | None) -> None:
     import json
 
     from .analysis import counter as search
@@ -690,7 +733,8 @@ def _counter_study(sample: int, out: str | None, seed: int, time: float, jobs: i
             progress.update(task, advance=1, tally=" ".join(f"{k} {v}" for k, v in
                                                             tally.items()))
 
-        rows = search.study(sample, seed, out, time, jobs, on_setting, **options)
+        with cluster_errors(cluster, f"the settings searched so far are in {out}"):
+            rows = search.study(sample, seed, out, time, jobs, on_setting, cluster, **options)
     result = search.summary(rows)
     if json_out:
         print(json.dumps(result, indent=1))
@@ -755,6 +799,8 @@ def metrics(
     = "alphabeta:time=0.05",
     seed: Annotated[int, typer.Option(help="the seed of the games")] = 1,
     jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786")] = None,
     max_plies: Annotated[int, typer.Option(help="moves after which a game is cut")] = 5000,
     opening: Annotated[int, typer.Option(
         help="random moves that start each game (so self-play games differ)")] = 2,
@@ -766,6 +812,7 @@ def metrics(
 ) -> None:
     """Game metrics in self-play of a player and of random play, with 95% intervals:
     balance, draws, length, branching, agency, lead changes, extra turns, relays, captures."""
+    check_cluster(cluster)
     import json
 
     from .analysis import databases
@@ -798,8 +845,11 @@ def metrics(
                 TimeRemainingColumn(), console=errors if json_out else console) as progress:
             task = progress.add_task(f"{game}: {spec}", total=games)
             try:
-                rows = measuring.measure(game, options, spec, games, seed, path, jobs, max_plies,
-                                         opening, lambda row: progress.advance(task))
+                with cluster_errors(cluster, f"the games so far are in {path}"):
+                    rows = measuring.measure(game, options, spec, games, seed, path, jobs,
+                                             max_plies, opening,
+                                             lambda row: progress.advance(task),
+                                             cluster=cluster)
             except MancalabError as error:
                 fail(str(error))
         results[spec] = measuring.summary(rows)

@@ -16,10 +16,9 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 
+from ..cluster import map_unordered, workers
 from ..core import MancalabError
 from ..players import player as make_player
 from ..players import with_seed
@@ -192,17 +191,19 @@ def play_game(spec: GameSpec) -> GameResult:
 
 
 def run(specs: list[GameSpec], jobs: int = 1,
-        on_result: Callable[[GameResult], None] | None = None) -> list[GameResult]:
-    """Play the games, ``jobs`` at a time (separate processes); results in game order."""
+        on_result: Callable[[GameResult], None] | None = None,
+        cluster: str | None = None) -> list[GameResult]:
+    """Play the games, ``jobs`` at a time (separate processes) or on the workers of the Dask
+    scheduler at ``cluster``; results in game order (``on_result`` hears each as it ends)."""
     results = []
-    if jobs <= 1:
+    if jobs <= 1 and cluster is None:
         for spec in specs:
             results.append(play_game(spec))
             if on_result:
                 on_result(results[-1])
     else:
-        with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-            for result in pool.map(play_game, specs):
+        with workers(jobs, cluster) as pool:
+            for result in map_unordered(pool, play_game, specs):
                 results.append(result)
                 if on_result:
                     on_result(result)

@@ -23,12 +23,12 @@ import math
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ..cluster import map_unordered, workers
 from .journal import Journal
 from .settings import uniform
 from ..variants.urubugu import (BEADS_EACH, HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
@@ -340,10 +340,12 @@ def features(s: list[int]) -> dict:
 
 
 def study(count: int, seed: int, path: str | Path, time_limit: float, jobs: int = 1,
-          on_setting: Callable[[dict], None] | None = None, **options) -> list[dict]:
+          on_setting: Callable[[dict], None] | None = None, cluster: str | None = None,
+          **options) -> list[dict]:
     """Search a counter-setting for each of ``settings(count, seed)``, ``time_limit`` seconds
-    each, ``jobs`` processes; each answer goes to ``path`` (JSON lines) as it comes, and a
-    stopped study goes on from there."""
+    each, ``jobs`` processes (or the workers of the Dask scheduler at ``cluster``); each
+    answer goes to ``path`` (JSON lines) as it comes, and a stopped study goes on from
+    there."""
     game = Urubugu(**options)
     header = {"study": "urubugu counter-settings", "rules": game.options, "seed": seed,
               "time": time_limit}
@@ -357,13 +359,12 @@ def study(count: int, seed: int, path: str | Path, time_limit: float, jobs: int 
             if on_setting:
                 on_setting(row)
 
-        if jobs == 1:
-            for index, s in todo:
-                keep(_study_row(index, s, time_limit, game.options))
+        if jobs == 1 and cluster is None:
+            for item in todo:
+                keep(_study_row(item, time_limit, game.options))
         else:
-            with ProcessPoolExecutor(jobs, initializer=_warm, initargs=(game.options,)) as pool:
-                for row in pool.map(_study_row, *zip(*todo), [time_limit] * len(todo),
-                                    [game.options] * len(todo), chunksize=4) if todo else []:
+            with workers(jobs, cluster, _warm, (game.options,)) as pool:
+                for row in map_unordered(pool, _study_row, todo, time_limit, game.options):
                     keep(row)
     return journal.finish(range(count))
 
@@ -373,7 +374,8 @@ def _warm(options: dict) -> None:
     counter([2] * HOLES, 1.0, **options)
 
 
-def _study_row(index: int, s: list[int], time_limit: float, options: dict) -> dict:
+def _study_row(item: tuple[int, list[int]], time_limit: float, options: dict) -> dict:
+    index, s = item
     answer = counter(s, time_limit, **options)
     return {"index": index, "opponent": s, **answer.to_dict()}
 

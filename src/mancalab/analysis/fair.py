@@ -16,11 +16,11 @@ solves nothing twice. Boards a ``time`` limit left undecided are tried again on 
 from __future__ import annotations
 
 import time as _time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..cluster import map_unordered, workers
 from ..core import MancalabError, Variant
 from .journal import Journal, write_lines
 from ..variants import variant as make_variant
@@ -110,9 +110,12 @@ def default_path(variant: Variant, moved: int) -> Path:
 def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs: int = 1,
            time: float | None = None,
            on_board: Callable[[int, int, int], None] | None = None,
-           on_database: Callable[[int, int, int], None] | None = None) -> Screen:
+           on_database: Callable[[int, int, int], None] | None = None,
+           cluster: str | None = None) -> Screen:
     """Decide every board of ``candidates(variant, moved)``; ``on_board(done, total,
-    fair)`` is told after each. Needs an exact solver for ``variant`` (Kalah)."""
+    fair)`` is told after each. Needs an exact solver for ``variant`` (Kalah). With
+    ``cluster`` (a Dask scheduler's address) the boards are decided on its workers (each
+    opens the database it has, or solves without one)."""
     if not 1 <= jobs <= 256:
         raise MancalabError(f"--jobs must be 1..256, got {jobs}")
     databases.check_variant(variant)
@@ -141,7 +144,10 @@ def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs
             on_board(len(journal.rows), len(boards), fair_count)
         if todo:
             _prepare(variant, on_database)
-            (_in_process if jobs == 1 else _in_workers)(variant, todo, time, jobs, keep)
+            if jobs == 1 and cluster is None:
+                _in_process(variant, todo, time, jobs, keep)
+            else:
+                _in_workers(variant, todo, time, jobs, keep, cluster)
     rows = journal.finish(boards)
     found.fair = [tuple(r["cells"]) for r in rows if r["fair"]]
     found.undecided = [tuple(r["cells"]) for r in rows if r["fair"] is None]
@@ -195,22 +201,11 @@ def _work(cells: tuple[int, ...], time: float | None) -> dict:
     return decide_board(_WORKER["variant"], cells, time, _WORKER["solver"])
 
 
-def _in_workers(variant, todo, time, jobs, keep) -> None:
-    """``jobs`` processes, each with its own warm solver, a few boards ahead of each."""
-    waiting = iter(todo)
-    with ProcessPoolExecutor(jobs, initializer=_start_worker,
-                             initargs=(variant.name, dict(variant.options))) as pool:
-        running = set()
-        while True:
-            for cells in waiting:
-                running.add(pool.submit(_work, cells, time))
-                if len(running) >= 2 * jobs:
-                    break
-            if not running:
-                return
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                keep(future.result())
+def _in_workers(variant, todo, time, jobs, keep, cluster=None) -> None:
+    """``jobs`` processes (or a cluster's workers), each with its own warm solver."""
+    with workers(jobs, cluster, _start_worker, (variant.name, dict(variant.options))) as pool:
+        for row in map_unordered(pool, _work, todo, time):
+            keep(row)
 
 
 ROW_KEYS = {"cells", "lower", "upper", "fair", "nodes", "seconds"}

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from ..cluster import map_unordered, workers
 from ..players import player as make_player
 from ..players import with_seed
 from ..records import GameRecord
@@ -90,7 +90,7 @@ def play_measured(game: str, options: dict, spec: str, seed: int,
 def measure(game: str, options: dict, spec: str, games: int, seed: int, path: str | Path,
             jobs: int = 1, max_plies: int = MAX_PLIES, opening: int = OPENING,
             on_game: Callable[[dict], None] | None = None,
-            family: str | None = None) -> list[dict]:
+            family: str | None = None, cluster: str | None = None) -> list[dict]:
     """``games`` self-play games of ``spec`` (game ``i`` seeded ``seed * 100_003 + i``),
     each kept in ``path`` as it ends; a stopped run goes on from there."""
     header = {"metrics": game, "options": dict(sorted(options.items())), "player": spec,
@@ -101,25 +101,27 @@ def measure(game: str, options: dict, spec: str, games: int, seed: int, path: st
                       mismatch="another metrics run (game, options, player, seed)")
     todo = [i for i in range(games) if i not in journal]
     with journal:
-        def keep(index: int, row: dict) -> None:
-            row = {"index": index, **row}
+        def keep(row: dict) -> None:
             journal.add(row)
             if on_game:
                 on_game(row)
 
-        seeds = [seed * 100_003 + i for i in todo]
-        if jobs == 1:
-            for index, game_seed in zip(todo, seeds):
-                keep(index, play_measured(game, options, spec, game_seed, max_plies, opening,
-                                          family))
-        elif todo:
-            with ProcessPoolExecutor(jobs) as pool:
-                rows = pool.map(play_measured, [game] * len(todo), [options] * len(todo),
-                                [spec] * len(todo), seeds, [max_plies] * len(todo),
-                                [opening] * len(todo), [family] * len(todo))
-                for index, row in zip(todo, rows):
-                    keep(index, row)
+        if jobs == 1 and cluster is None:
+            for index in todo:
+                keep(_measured(index, game, options, spec, seed, max_plies, opening, family))
+        else:
+            with workers(jobs, cluster) as pool:
+                for row in map_unordered(pool, _measured, todo, game, options, spec, seed,
+                                         max_plies, opening, family):
+                    keep(row)
     return journal.finish(range(games))
+
+
+def _measured(index: int, game: str, options: dict, spec: str, seed: int, max_plies: int,
+              opening: int, family: str | None) -> dict:
+    """Game ``index`` of a run (seeded ``seed * 100_003 + index``), with its index."""
+    row = play_measured(game, options, spec, seed * 100_003 + index, max_plies, opening, family)
+    return {"index": index, **row}
 
 
 def mean_interval(values: list[float]) -> dict:

@@ -191,8 +191,10 @@ class Tournament:
                 break  # a line cut by a stop: that game is played again
         return games
 
-    def run(self, jobs: int = 1, on_game: Callable[[dict], None] | None = None) -> list[dict]:
-        """Play the games not played yet, appending each to the games file as it ends."""
+    def run(self, jobs: int = 1, on_game: Callable[[dict], None] | None = None,
+            cluster: str | None = None) -> list[dict]:
+        """Play the games not played yet (``jobs`` processes, or the workers of the Dask
+        scheduler at ``cluster``), appending each to the games file as it ends."""
         self.folder.mkdir(parents=True, exist_ok=True)
         played = self.done()
         numbers = {g["number"] for g in played}
@@ -215,7 +217,7 @@ class Tournament:
                 if on_game:
                     on_game(entry)
 
-            arena.run(todo, jobs, keep)
+            arena.run(todo, jobs, keep, cluster)
         return sorted(played, key=lambda g: g["number"])
 
     def write_results(self, games: list[dict]) -> list[Standing]:

@@ -1,0 +1,65 @@
+"""The long computations on a Dask cluster (mancalab.cluster): the same results as on this
+machine, a worker killed in the middle changing nothing, and clear errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from distributed import Client, LocalCluster
+from typer.testing import CliRunner
+
+from mancalab.analysis import arena, counter, metrics
+from mancalab.cli import app
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as local:
+        yield local.scheduler_address
+
+
+def test_an_arena_on_the_cluster_plays_the_same_games(cluster):
+    schedule = arena.schedule("greedy", "random", "gebeta", {}, 6, seed=2)
+    here = arena.run(schedule)
+    there = arena.run(schedule, cluster=cluster)
+    assert [r.record for r in there] == [r.record for r in here]
+
+
+def test_a_study_on_the_cluster_writes_the_same_results(cluster, tmp_path):
+    here = counter.study(6, 3, tmp_path / "here.jsonl", 5.0)
+    there = counter.study(6, 3, tmp_path / "there.jsonl", 5.0, cluster=cluster)
+    strip = [{k: v for k, v in row.items() if k not in ("seconds", "nodes")} for row in here]
+    assert [{k: v for k, v in row.items() if k not in ("seconds", "nodes")}
+            for row in there] == strip
+
+
+def test_a_worker_killed_in_the_middle_changes_nothing(cluster, tmp_path):
+    # games of some length, so that the killed worker dies with games under way
+    here = metrics.measure("gabata3", {}, "random", 12, 5, tmp_path / "here.jsonl")
+    with Client(cluster) as client:
+        pids = list(client.run(os.getpid).values())
+    killed = []
+
+    def kill_one(row: dict) -> None:
+        if not killed and len(seen) >= 2:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+        seen.append(row)
+
+    seen: list = []
+    there = metrics.measure("gabata3", {}, "random", 12, 5, tmp_path / "there.jsonl",
+                            on_game=kill_one, cluster=cluster)
+    assert killed and there == here
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    monkeypatch.setattr("mancalab.cluster.CONNECT_SECONDS", 2)
+    runner = CliRunner()
+    for args in (["arena", "greedy", "random", "--games", "2"],
+                 ["metrics", "kalah", "--games", "2", "--out", str(tmp_path)],
+                 ["counter", "urubugu", "--sample", "2", "--out", str(tmp_path / "c.jsonl")]):
+        result = runner.invoke(app, [*args, "--cluster", "tcp://127.0.0.1:9"])
+        assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
