@@ -10,7 +10,8 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
-from mancalab.analysis import arena, counter, metrics
+import mancalab
+from mancalab.analysis import arena, counter, metrics, tree, tree_cluster
 from mancalab.cli import app
 
 
@@ -63,3 +64,37 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
                  ["counter", "urubugu", "--sample", "2", "--out", str(tmp_path / "c.jsonl")]):
         result = runner.invoke(app, [*args, "--cluster", "tcp://127.0.0.1:9"])
         assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
+
+
+@pytest.mark.parametrize("name, options, depth", [("gebeta", {}, 11),
+                                                  ("kalah", {"pits": 4, "seeds": 3}, 10)])
+def test_the_tree_on_the_cluster_has_the_same_totals_level_by_level(cluster, name, options,
+                                                                    depth):
+    game = mancalab.variant(name, **options)
+    here = tree.tree_stats(game, depth)
+    there = tree_cluster.tree_stats(game, depth, cluster)
+    assert [r[:9] for r in there] == [r[:9] for r in here]
+
+
+def test_a_worker_killed_in_the_middle_of_the_tree_changes_nothing(cluster):
+    game = mancalab.variant("gebeta")
+    here = tree.tree_stats(game, 11)
+    with Client(cluster) as client:
+        pids = list(client.run(os.getpid).values())
+
+    def kill_after_level_6(row) -> None:
+        if row.level == 6:
+            os.kill(pids[1], signal.SIGKILL)
+
+    there = tree_cluster.tree_stats(game, 11, cluster, on_level=kill_after_level_6)
+    assert [r[:9] for r in there] == [r[:9] for r in here]
+
+
+def test_the_tree_command_on_the_cluster(cluster, tmp_path):
+    out = tmp_path / "results.csv"
+    result = CliRunner().invoke(app, ["tree", "gebeta", "--depth", "8", "--cluster", cluster,
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    expected = tmp_path / "here.csv"
+    tree.write_csv(tree.tree_stats(mancalab.variant("gebeta"), 8), expected)
+    assert out.read_text() == expected.read_text()  # the reference results.csv, exactly

@@ -171,11 +171,15 @@ def tree(
     depth: Annotated[int, typer.Option(help="the deepest level (moves from the start)")],
     out: Annotated[Optional[str], typer.Option(help="write the reference results.csv here")] = None,
     jobs: Annotated[Optional[int], typer.Option(help="threads to use (default: all cores)")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786 (each level "
+             "sharded over them)")] = None,
     plot: Annotated[Optional[str], typer.Option(help="draw the table to this PNG file")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
     """Exact game-tree statistics level by level, as the Gebeta program's results.csv."""
+    check_cluster(cluster)
     from .analysis.tree import TreeMemoryError, TreeRow, plot as draw_plot, tree_stats, write_csv
     from .records import check_writable
 
@@ -213,8 +217,14 @@ def tree(
                             positions=found(row.level, row.positions))
 
         try:
-            rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress,
-                              on_level=on_level)
+            if cluster is not None:
+                from .analysis import tree_cluster
+
+                with cluster_errors(cluster, "the levels shown are done"):
+                    rows = tree_cluster.tree_stats(variant, depth, cluster, on_level=on_level)
+            else:
+                rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress,
+                                  on_level=on_level)
             stopped = None
         except TreeMemoryError as error:
             rows, stopped = error.rows, str(error)

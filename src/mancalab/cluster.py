@@ -67,16 +67,22 @@ def workers(jobs: int, cluster: str | None = None, initializer: Callable | None 
                                  initargs=initargs) as pool:
             yield pool
         return
-    distributed = _distributed()
     client = connect(cluster)
     try:
         if initializer is not None:
-            plugin = type("MancalabWarm", (_Warm, distributed.WorkerPlugin), {})(
-                initializer, initargs)
-            client.register_plugin(plugin, name=f"mancalab-{initializer.__name__}")
+            warm_workers(client, initializer, initargs)
         yield client.get_executor()
     finally:
         client.close()
+
+
+def warm_workers(client, initializer: Callable, initargs: tuple = ()) -> None:
+    """Run ``initializer(*initargs)`` on every worker of ``client``'s cluster, now and on
+    any worker that joins or restarts later (a worker plugin)."""
+    distributed = _distributed()
+    plugin = type("MancalabWarm", (_Warm, distributed.WorkerPlugin), {})(initializer, initargs)
+    client.register_plugin(plugin, name=f"mancalab-{initializer.__module__}."
+                                        f"{initializer.__name__}")
 
 
 def map_unordered(pool: Executor, fn: Callable, items: list, *args: Any,

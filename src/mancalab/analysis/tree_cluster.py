@@ -1,0 +1,175 @@
+"""The exact game tree on a Dask cluster: each level's distinct positions sharded across the
+workers by the hash of their key.
+
+A level is held as ``shards`` arrays of rows (key words, multiplicity), shard ``t`` holding
+the positions whose hash falls in its range of the one-machine tree's partitions. Each level:
+
+1. every shard is expanded where it lies, with the one-machine code (``tree._expand_level``:
+   the compiled kernels, the same totals); its children, merged once there, are cut into
+   one piece per shard;
+2. shard ``t`` of the next level gathers piece ``t`` of every expansion and merges them.
+
+So each child is sent once, to the worker that owns it. The level totals are summed in 128
+bits and equal the one-machine run's exactly (a test compares them level by level). The
+futures of the level being built are kept, and Dask keeps the lineage back to the start: a
+worker that dies takes no result with it, Dask computes what it held again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from ..core import Variant
+from ..variants import variant as make_variant
+from . import tree
+
+BATCH = 1 << 20
+
+
+def _bounds(shards: int) -> list[int]:
+    """The first partition of each shard, and the end."""
+    return [t * tree.PARTITIONS // shards for t in range(shards + 1)]
+
+
+class _Rows:
+    """Rows (key words, multiplicity) where ``tree._expand_level`` expects a level."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.table = rows
+
+    @property
+    def nbytes(self) -> int:
+        return self.table.nbytes
+
+
+def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool,
+                 shards: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """Expand one shard: its totals (low and high words) and, when ``keep``, its children
+    merged and cut into one array of rows per shard."""
+    game = make_variant(name, **options)
+    layout = tree.key_layout(game)
+    totals_lo = np.zeros(tree.N_TOTALS, dtype=np.uint64)
+    totals_hi = np.zeros(tree.N_TOTALS, dtype=np.uint64)
+    expected = 2 * len(rows) + 16 if keep else 0
+    children, _ = tree._expand_level(game, layout, _Rows(rows), BATCH, expected, keep,
+                                     totals_lo, totals_hi, lambda *progress: None)
+    pieces = []
+    if keep:
+        n_words = layout[3]
+        capacity = children.capacity
+        bounds = _bounds(shards)
+        for t in range(shards):
+            region = children.table[bounds[t] * capacity: bounds[t + 1] * capacity]
+            pieces.append(region[region[:, n_words] != tree.EMPTY].copy())
+    return totals_lo, totals_hi, pieces
+
+
+def piece(expanded: tuple, t: int) -> np.ndarray:
+    return expanded[2][t]
+
+
+def totals_of(expanded: tuple) -> tuple[np.ndarray, np.ndarray]:
+    return expanded[0], expanded[1]
+
+
+@njit(cache=True)
+def _absorb(rows, table, capacity, fill, overflow):
+    n_words = rows.shape[1] - 1
+    for r in range(rows.shape[0]):
+        h = tree._hash(rows, r, n_words)
+        added = tree._insert(table, capacity, h, rows, r, rows[r, n_words])
+        if added < 0:
+            overflow[0] = 1
+        else:
+            fill[tree._partition(h)] += added
+
+
+@njit(cache=True)
+def _per_partition(rows):
+    counts = np.zeros(tree.PARTITIONS, dtype=np.int64)
+    n_words = rows.shape[1] - 1
+    for r in range(rows.shape[0]):
+        counts[tree._partition(tree._hash(rows, r, n_words))] += 1
+    return counts
+
+
+def merge_shard(*pieces: np.ndarray) -> np.ndarray:
+    """One shard of the next level: the pieces sent to it, equal positions added up."""
+    rows = np.concatenate(pieces)
+    n_words = rows.shape[1] - 1
+    level = tree._Level(n_words, 16)
+    level.make_room(_per_partition(rows))  # a shard's rows fill only its own partitions
+    overflow = np.zeros(1, dtype=np.int64)
+    _absorb(rows, level.table, level.capacity, level.fill, overflow)
+    if overflow[0]:
+        raise tree.TreeOverflowError("a position's multiplicity passed 2**64")
+    return level.table[level.table[:, n_words] != tree.EMPTY].copy()
+
+
+def start_shard(name: str, options: dict, t: int) -> np.ndarray:
+    """Shard ``t`` of level 0: the start position in shard 0, nothing elsewhere."""
+    rows = _start_rows(make_variant(name, **options))
+    return rows if t == 0 else rows[:0]
+
+
+def _start_rows(game: Variant) -> np.ndarray:
+    layout = tree.key_layout(game)
+    key = np.zeros((1, layout[3]), dtype=np.uint64)
+    if not tree._encode(game.params, game.start().board, *layout[:3], key, 0):
+        raise tree.TreeOverflowError("the start position does not fit the position key")
+    count = tree.EMPTY if game.start().is_over else np.uint64(1)
+    return np.append(key[0], count).reshape(1, -1)
+
+
+def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = None,
+               on_level: Callable[[tree.TreeRow], None] | None = None) -> list[tree.TreeRow]:
+    """``tree.tree_stats`` on the workers of the Dask scheduler at ``cluster``."""
+    from ..cluster import connect
+
+    client = connect(cluster)
+    try:
+        name, options = game.name, dict(game.options)
+        workers = len(client.scheduler_info()["workers"])
+        shards = shards or max(1, 2 * workers)
+        # no warm-up plugin here: a plugin runs in another thread than the tasks, and numba's
+        # default threading layer must launch its parallel code from one thread only
+        start = _start_rows(game)
+        # made by tasks, not scattered: a task Dask can run again if its worker dies
+        level_rows = [client.submit(start_shard, name, options, t, pure=False)
+                      for t in range(shards)]
+        lo = np.zeros(tree.N_TOTALS, dtype=object)
+        rows: list[tree.TreeRow] = []
+        for level in range(1, depth + 1):
+            started = time.perf_counter()
+            keep = level < depth
+            expanded = [client.submit(expand_shard, name, options, part, keep, shards,
+                                      pure=False) for part in level_rows]
+            for totals_lo, totals_hi in client.gather(
+                    [client.submit(totals_of, e, pure=False) for e in expanded]):
+                lo += np.array([int(h) << 64 | int(w) for w, h in zip(totals_lo, totals_hi)],
+                               dtype=object)
+            positions, held = None, 0
+            if keep:
+                # every future is held until the level is done: Dask forgets a released one
+                pieces = [[client.submit(piece, e, t, pure=False) for e in expanded]
+                          for t in range(shards)]
+                level_rows = [client.submit(merge_shard, *pieces[t], pure=False)
+                              for t in range(shards)]
+                sizes = [client.submit(len, part, pure=False) for part in level_rows]
+                positions = sum(client.gather(sizes))
+                held = positions * start.shape[1] * 8  # the level's rows, over the workers
+            totals = [int(x) for x in lo]
+            row = tree.TreeRow(level, totals[tree.TURNS], totals[tree.GAMES],
+                               totals[tree.AGENCY], totals[tree.A_WINS], totals[tree.B_WINS],
+                               totals[tree.DRAWS], totals[tree.TIMEOUTS], positions,
+                               time.perf_counter() - started, held)
+            rows.append(row)
+            if on_level:
+                on_level(row)
+        return rows
+    finally:
+        client.close()
