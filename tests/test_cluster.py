@@ -3,6 +3,7 @@ machine, a worker killed in the middle changing nothing, and clear errors."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 
@@ -98,3 +99,49 @@ def test_the_tree_command_on_the_cluster(cluster, tmp_path):
     expected = tmp_path / "here.csv"
     tree.write_csv(tree.tree_stats(mancalab.variant("gebeta"), 8), expected)
     assert out.read_text() == expected.read_text()  # the reference results.csv, exactly
+
+
+def test_a_scheduler_that_goes_away_ends_the_run_and_the_file_goes_on(tmp_path):
+    """Kill the scheduler in the middle of a sweep: one line, exit 2; the same command
+    without the cluster goes on from the games written and ends as a run without fault."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    scheduler = subprocess.Popen(dask + ["--port", str(port), "--dashboard-address", ":0"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                               f"tcp://127.0.0.1:{port}", "--nthreads", "1"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out = tmp_path / "m"
+    command = [sys.executable, "-m", "mancalab", "metrics", "gabata3", "--games", "16",
+               "--player", "greedy", "--max-plies", "1500", "--out", str(out)]
+    try:
+        time.sleep(3)
+        run = subprocess.Popen(command + ["--cluster", f"tcp://127.0.0.1:{port}"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        partial = out / "gabata3-greedy-seed1-opening2.jsonl.partial"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (
+                not partial.exists() or len(partial.read_text().splitlines()) < 3):
+            time.sleep(0.2)
+        scheduler.kill()
+        _, errors = run.communicate(timeout=120)
+        assert run.returncode == 2 and "lost the Dask cluster" in errors, errors
+    finally:
+        scheduler.kill()
+        worker.kill()
+    kept = len(partial.read_text().splitlines()) - 1
+    assert 2 <= kept < 16
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    fresh = metrics.measure("gabata3", {}, "greedy", 16, 1, tmp_path / "fresh.jsonl",
+                            max_plies=1500)
+    done = out / "gabata3-greedy-seed1-opening2.jsonl"
+    rows = [json.loads(line) for line in done.read_text().splitlines()[1:]]
+    assert rows == fresh

@@ -56,14 +56,19 @@ def check_cluster(address: str | None) -> None:
 def cluster_errors(address: str | None, kept: str = ""):
     """A scheduler or worker connection lost in the middle of a run ends it with one line
     (the results written so far stay, and the same command goes on from them)."""
+    import asyncio
+    import concurrent.futures
+
     try:
         yield
     except MancalabError:
         raise
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, asyncio.CancelledError,
+            concurrent.futures.CancelledError) as error:
         if address is None:
             raise
-        fail(f"lost the Dask cluster at {address} ({type(error).__name__}: {error}); "
+        why = f"{type(error).__name__}: {error}".rstrip(": ")
+        fail(f"lost the Dask cluster at {address} ({why}); "
              f"{kept or 'the results so far are kept'}: run the same command again to go on")
 
 
