@@ -266,15 +266,15 @@ class EnginePlayer(Player):
         raise EngineError(f"engine {self.options['cmd']!r} {why}; its log: {self.log_path}")
 
     def close(self) -> None:
-        """Ask the program to quit and kill its whole process group."""
+        """Say quit and kill the program's whole process group at once (no waiting: a server
+        frees players on its event loop)."""
         process, self.process = self.process, None
         if process is None:
             return
         try:
             process.stdin.write("quit\n")
             process.stdin.flush()
-            process.wait(timeout=0.2)
-        except (OSError, ValueError, subprocess.TimeoutExpired):
+        except (OSError, ValueError):
             pass
         try:
             os.killpg(process.pid, signal.SIGKILL)
