@@ -788,8 +788,8 @@ def _print_counter(opponent: list[int], answer, options: dict) -> None:
         console.print(f"[bold yellow]Not found[/] within the time, and not proven impossible "
                       f"(no claim either way): {answer.reason}.")
         return
-    counted = "" if answer.count is None else \
-        f" There are {answer.count:,} winning (setting, first move) pairs in all."
+    counted = f" There are {answer.count:,} winning (setting, first move) pairs in all." \
+        if answer.count is not None else f" ({answer.reason}.)" if answer.reason else ""
     console.print(f"[bold green]Found[/] a counter-setting: {answer.setting}, first move: "
                   f"hole {answer.move} ({answer.nodes:,} decisions, {answer.seconds:.2f} s)."
                   + counted)
