@@ -104,3 +104,18 @@ def map_unordered(pool: Executor, fn: Callable, items: list, *args: Any,
         done, running = wait(running, return_when=FIRST_COMPLETED)
         for future in done:
             yield future.result()
+
+
+def each(fn: Callable, items: list, *args: Any, jobs: int = 1, cluster: str | None = None,
+         initializer: Callable | None = None, initargs: tuple = ()) -> Iterator[Any]:
+    """``fn(item, *args)`` for each item, results as they come: in this process when
+    ``jobs`` is 1 and there is no cluster (``initializer`` run here first), else on
+    ``workers(jobs, cluster, initializer, initargs)``."""
+    if jobs <= 1 and cluster is None:
+        if initializer is not None:
+            initializer(*initargs)
+        for item in items:
+            yield fn(item, *args)
+        return
+    with workers(jobs, cluster, initializer, initargs) as pool:
+        yield from map_unordered(pool, fn, items, *args)

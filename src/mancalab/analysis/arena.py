@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 
-from ..cluster import map_unordered, workers
+from ..cluster import each
 from ..core import MancalabError
 from ..players import player as make_player
 from ..players import with_seed
@@ -196,17 +196,10 @@ def run(specs: list[GameSpec], jobs: int = 1,
     """Play the games, ``jobs`` at a time (separate processes) or on the workers of the Dask
     scheduler at ``cluster``; results in game order (``on_result`` hears each as it ends)."""
     results = []
-    if jobs <= 1 and cluster is None:
-        for spec in specs:
-            results.append(play_game(spec))
-            if on_result:
-                on_result(results[-1])
-    else:
-        with workers(jobs, cluster) as pool:
-            for result in map_unordered(pool, play_game, specs):
-                results.append(result)
-                if on_result:
-                    on_result(result)
+    for result in each(play_game, specs, jobs=jobs, cluster=cluster):
+        results.append(result)
+        if on_result:
+            on_result(result)
     return sorted(results, key=lambda r: r.number)
 
 

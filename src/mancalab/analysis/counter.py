@@ -19,7 +19,6 @@ module decides only when to read a hole.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -28,8 +27,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..cluster import map_unordered, workers
+from ..cluster import each
 from .journal import Journal
+from .metrics import wilson
 from .settings import uniform
 from ..variants.urubugu import (BEADS_EACH, HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
                                 Urubugu, beads, captures, sow_lap)
@@ -354,20 +354,12 @@ def study(count: int, seed: int, path: str | Path, time_limit: float, jobs: int 
     journal = Journal(path, header, key=lambda row: row["index"],
                       mismatch="another study (other rules, seed or time)")
     todo = [(i, s) for i, s in enumerate(settings(count, seed)) if i not in journal]
-    _warm(game.options)
     with journal:
-        def keep(row: dict) -> None:
+        for row in each(_study_row, todo, time_limit, game.options, jobs=jobs, cluster=cluster,
+                        initializer=_warm, initargs=(game.options,)):
             journal.add(row)
             if on_setting:
                 on_setting(row)
-
-        if jobs == 1 and cluster is None:
-            for item in todo:
-                keep(_study_row(item, time_limit, game.options))
-        else:
-            with workers(jobs, cluster, _warm, (game.options,)) as pool:
-                for row in map_unordered(pool, _study_row, todo, time_limit, game.options):
-                    keep(row)
     return journal.finish(range(count))
 
 
@@ -380,16 +372,6 @@ def _study_row(item: tuple[int, list[int]], time_limit: float, options: dict) ->
     index, s = item
     answer = counter(s, time_limit, **options)
     return {"index": index, "opponent": s, **answer.to_dict()}
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% (Wilson score) interval of a share."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def summary(rows: list[dict]) -> dict:

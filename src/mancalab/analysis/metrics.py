@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from ..cluster import map_unordered, workers
+from ..cluster import each
 from ..players import player as make_player
 from ..players import with_seed
 from ..records import GameRecord
@@ -101,19 +101,11 @@ def measure(game: str, options: dict, spec: str, games: int, seed: int, path: st
                       mismatch="another metrics run (game, options, player, seed)")
     todo = [i for i in range(games) if i not in journal]
     with journal:
-        def keep(row: dict) -> None:
+        for row in each(_measured, todo, game, options, spec, seed, max_plies, opening, family,
+                        jobs=jobs, cluster=cluster):
             journal.add(row)
             if on_game:
                 on_game(row)
-
-        if jobs == 1 and cluster is None:
-            for index in todo:
-                keep(_measured(index, game, options, spec, seed, max_plies, opening, family))
-        else:
-            with workers(jobs, cluster) as pool:
-                for row in map_unordered(pool, _measured, todo, game, options, spec, seed,
-                                         max_plies, opening, family):
-                    keep(row)
     return journal.finish(range(games))
 
 
@@ -135,10 +127,18 @@ def mean_interval(values: list[float]) -> dict:
     return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a share."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def share_interval(k: int, n: int) -> dict:
     """A share with its 95% (Wilson) interval."""
-    from .counter import wilson
-
     low, high = wilson(k, n)
     return {"mean": k / n if n else None, "low": low, "high": high}
 
