@@ -45,7 +45,8 @@ def _parameters(name: str) -> dict[str, Any]:
     return parameters
 
 
-def _options(name: str, params: dict[str, Any]) -> dict[str, Any]:
+def _options(params: dict[str, Any]) -> dict[str, Any]:
+    """OpenSpiel parameters as the game's options: board 0 is the standard start."""
     options = dict(params)
     if options.get("board") == 0:
         options["board"] = "standard"
@@ -78,7 +79,7 @@ class MancalaGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         name = self.name
         merged = {**_parameters(name), **(params or {})}
-        self.variant: Variant = make_variant(name, **_options(name, merged))
+        self.variant: Variant = make_variant(name, **_options(merged))
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.variant.action_cells(0)),
             max_chance_outcomes=0, num_players=2, min_utility=-1.0, max_utility=1.0,

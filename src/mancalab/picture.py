@@ -14,10 +14,13 @@ from .core import State
 OWN, OTHER, BLANK = "#cfe8c8", "#c8dcef", "#eeeeee"
 
 
-def _figure(width: float, height: float):
-    from matplotlib.figure import Figure  # no pyplot: no global state, safe in any thread
+def _figure(state: State):
+    """A figure sized for the game's grid (no pyplot: no global state, safe in any thread)."""
+    from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), dpi=80)
+    rows = state.variant.grid(state)
+    return Figure(figsize=(0.7 * max(len(row) for row in rows) + 0.4, 0.7 * len(rows) + 0.6),
+                  dpi=80)
 
 
 def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozenset()) -> None:
@@ -60,8 +63,7 @@ def rgb(state: State, viewer: int | None = None, marks: set[int] = frozenset()) 
     """The picture of ``state`` as an array of pixels (height, width, 3) of uint8."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    rows = state.variant.grid(state)
-    figure = _figure(0.7 * max(len(row) for row in rows) + 0.4, 0.7 * len(rows) + 0.6)
+    figure = _figure(state)
     canvas = FigureCanvasAgg(figure)
     draw(state, figure.add_subplot(), viewer, marks)
     canvas.draw()
@@ -71,7 +73,6 @@ def rgb(state: State, viewer: int | None = None, marks: set[int] = frozenset()) 
 def save(state: State, path: str, viewer: int | None = None,
          marks: set[int] = frozenset()) -> None:
     """Write the picture of ``state`` to ``path`` (PNG, SVG or PDF by the file's suffix)."""
-    rows = state.variant.grid(state)
-    figure = _figure(0.7 * max(len(row) for row in rows) + 0.4, 0.7 * len(rows) + 0.6)
+    figure = _figure(state)
     draw(state, figure.add_subplot(), viewer, marks)
     figure.savefig(path, bbox_inches="tight")

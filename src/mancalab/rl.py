@@ -16,6 +16,7 @@ truncates longer games. docs/rl.md has examples.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
@@ -141,7 +142,7 @@ class Game:
 
             from . import render
 
-            console = Console(width=100, record=True, file=_Null(), color_system=None)
+            console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
             console.print(render.position(self.record))
             return console.export_text()
         if mode == "rgb_array":
@@ -150,14 +151,6 @@ class Game:
             last = self.record.moves[-1:] or []
             return picture.rgb(self.state, marks=set(last))
         return None
-
-
-class _Null:
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
 
 
 def _check_render_mode(mode: str | None) -> None:
