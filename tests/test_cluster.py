@@ -67,13 +67,14 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
         assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
 
 
-@pytest.mark.parametrize("name, options, depth", [("gebeta", {}, 11),
-                                                  ("kalah", {"pits": 4, "seeds": 3}, 10)])
+@pytest.mark.parametrize("name, options, depth, times", [
+    ("gebeta", {}, 11, 1),
+    ("kalah", {"pits": 4, "seeds": 3}, 10, 2**64 + 3)])  # two-word multiplicities throughout
 def test_the_tree_on_the_cluster_has_the_same_totals_level_by_level(cluster, name, options,
-                                                                    depth):
+                                                                    depth, times):
     game = mancalab.variant(name, **options)
-    here = tree.tree_stats(game, depth)
-    there = tree_cluster.tree_stats(game, depth, cluster)
+    here = tree.tree_stats(game, depth, start_multiplicity=times)
+    there = tree_cluster.tree_stats(game, depth, cluster, start_multiplicity=times)
     assert [r[:9] for r in there] == [r[:9] for r in here]
 
 

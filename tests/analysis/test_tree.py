@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 
 import mancalab
 from mancalab.analysis import tree_stats
-from mancalab.analysis.tree import HEADER, PARTITIONS, _insert, add128, key_layout
+from mancalab.analysis.tree import (HEADER, PARTITIONS, _insert, add128, key_layout,
+                                    needs_wide)
 from mancalab.cli import app
 
 PUBLISHED = """\
@@ -91,11 +92,50 @@ def test_128_bit_totals_carry():
 
 
 def test_multiplicity_overflow_is_reported_not_wrapped():
-    table = np.zeros((PARTITIONS * 8, 3), dtype=np.uint64)
+    table = np.zeros((PARTITIONS * 8, 3), dtype=np.uint64)  # two key words, one count word
     keys = np.array([[1, 2]], dtype=np.uint64)
-    assert _insert(table, 8, np.uint64(12345), keys, 0, np.uint64(2**64 - 2)) == 1
-    assert _insert(table, 8, np.uint64(12345), keys, 0, np.uint64(1)) == 0
-    assert _insert(table, 8, np.uint64(12345), keys, 0, np.uint64(1)) == -1
+    h, zero = np.uint64(12345), np.uint64(0)
+    assert _insert(table, 8, h, keys, 0, 2, np.uint64(2**64 - 2), zero) == 1
+    assert _insert(table, 8, h, keys, 0, 2, np.uint64(1), zero) == 0
+    assert _insert(table, 8, h, keys, 0, 2, np.uint64(1), zero) == -1
+    assert _insert(table, 8, h + np.uint64(1), keys, 0, 2, zero, np.uint64(1)) == -1
+
+
+def test_two_word_multiplicities_carry_and_overflow_is_reported():
+    table = np.zeros((PARTITIONS * 8, 4), dtype=np.uint64)  # two key words, two count words
+    keys = np.array([[1, 2]], dtype=np.uint64)
+    h, zero, top = np.uint64(12345), np.uint64(0), np.uint64(2**64 - 1)
+    assert _insert(table, 8, h, keys, 0, 2, top, zero) == 1
+    assert _insert(table, 8, h, keys, 0, 2, np.uint64(3), np.uint64(5)) == 0
+    row = int(np.flatnonzero(table[:, 2] | table[:, 3])[0])
+    assert int(table[row, 3]) << 64 | int(table[row, 2]) == 2**64 - 1 + 3 + 5 * 2**64
+    assert _insert(table, 8, h, keys, 0, 2, zero, top) == -1  # past 2**128
+    assert _insert(table, 8, h, keys, 0, 2, zero, zero) == 0
+
+
+@pytest.mark.parametrize("name, options, depth", [("gebeta", {}, 9),
+                                                  ("kalah", {"pits": 4, "seeds": 3}, 9)])
+def test_counts_past_64_bits_are_exact(name, options, depth):
+    """Every sequence counted 2**64 + 3 times (two-word multiplicities from the first level,
+    carries at every merge): every count is the plain run's times that, level by level."""
+    game = mancalab.variant(name, **options)
+    plain = tree_stats(game, depth)
+    times = 2**64 + 3
+    scaled = tree_stats(game, depth, start_multiplicity=times, batch=1 << 12)
+    for a, b in zip(plain, scaled):
+        assert b[1:8] == tuple(times * x for x in a[1:8]) and b.positions == a.positions
+
+
+def test_levels_switch_to_two_word_counts_before_they_could_overflow():
+    """With every sequence counted 2**55 + 1 times, level 3's 140 sequences times six moves
+    could pass 2**64 a position, level 2's 32 could not: levels 1-3 are stored in one word,
+    the rest in two, and every count equals the plain run's scaled."""
+    game = mancalab.variant("gebeta")
+    times = 2**55 + 1
+    assert not needs_wide(32 * times, game) and needs_wide(140 * times, game)
+    plain = tree_stats(game, 7)
+    scaled = tree_stats(game, 7, start_multiplicity=times)
+    assert [r[1:8] for r in scaled] == [tuple(times * x for x in r[1:8]) for r in plain]
 
 
 def test_key_layout_fits_gebeta_in_one_word_and_kalah_field_by_field():

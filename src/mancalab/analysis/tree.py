@@ -14,9 +14,10 @@ its multiplicity. A level's table is expanded in batches of rows:
    overlap.
 
 The next level is read straight from the table (no copying out), and the last level asked for
-is counted but never stored. Per-position multiplicities are 64-bit and any overflow is an
-error; the level totals are kept in 128 bits (two words with a carry) and returned as Python
-integers.
+is counted but never stored. Counting is exact at any depth: a multiplicity takes one 64-bit
+word while no child can reach 2**64 (the level's sequences times the moves of a position stay
+below it: Gebeta to about level 33), two words (128 bits) from then on; the level totals are
+kept in 128 bits and returned as Python integers. Any overflow is an error, never a wrap.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ PARTITIONS = 1 << PARTITION_BITS
 TARGET_LOAD = 0.5  # a new or grown table starts this full (short probe runs)
 MAX_LOAD = 0.75  # a table grows before it gets fuller
 EMPTY = np.uint64(0)  # a multiplicity of 0 marks an empty row
+WIDE_FROM = 1 << 64  # a level with this many sequences or more may hold a multiplicity
+# that needs two words
 CHUNKS = 64  # pieces of a batch that the threads share out
 PREFETCH_AHEAD = 8  # inserts announced ahead of time (measured best of 1, 4, 8, 16, 64)
 
@@ -164,17 +167,30 @@ def add128(lo, hi, slot, amount):
         hi[slot] += np.uint64(1)
 
 
+@njit(cache=True, inline="always")
+def add_count(lo, hi, slot, count_lo, count_hi):
+    """totals[slot] += a 128-bit multiplicity."""
+    add128(lo, hi, slot, count_lo)
+    hi[slot] += count_hi
+
+
+@njit(cache=True, inline="always")
+def _count(table, row, n_words):
+    """The multiplicity of ``row`` as (low word, high word): one word or two after the key."""
+    high = table[row, n_words + 1] if table.shape[1] > n_words + 1 else EMPTY
+    return table[row, n_words], high
+
+
 # ----- one batch of parents ---------------------------------------------------------
 
 @njit(cache=True, parallel=True)
-def _expand(params, parents, first, last, word_of, shift_of, mask_of, board_size, max_children,
-            keep, child_keys, child_status, child_hash, chunk_lo, chunk_hi, chunk_incoming,
-            bad_key):
+def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, board_size,
+            max_children, keep, child_keys, child_status, child_hash, chunk_lo, chunk_hi,
+            chunk_incoming, bad_key):
     """Play every move of the parent rows first..last-1 (empty rows have none); write child j
     of row r at slot (r-first)*max_children+j: its status, and when ``keep`` its key and hash.
     Each chunk adds its turns and finished games to its own row of ``chunk_lo``/``chunk_hi``
     and counts its going-on children per partition in ``chunk_incoming``."""
-    n_words = parents.shape[1] - 1
     per_chunk = (last - first + CHUNKS - 1) // CHUNKS
     for chunk in prange(CHUNKS):
         board = np.empty(board_size, dtype=np.int64)
@@ -185,9 +201,9 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, board_size
         incoming[:] = 0
         for row in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
             base = (row - first) * max_children
-            count = parents[row, n_words]
+            count, count_hi = _count(parents, row, n_words)
             legal = movemask.NONE
-            if count != EMPTY:
+            if count != EMPTY or count_hi != EMPTY:
                 _decode(params, parents, row, word_of, shift_of, mask_of, board)
                 legal = kernels.legal_mask(params, board)
             for j in range(max_children):
@@ -202,13 +218,13 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, board_size
                 status = child[-1]
                 child_status[slot] = status
                 if status != 0:
-                    add128(lo, hi, GAMES, count)
-                    add128(lo, hi, STATUS_SLOT[status], count)
+                    add_count(lo, hi, GAMES, count, count_hi)
+                    add_count(lo, hi, STATUS_SLOT[status], count, count_hi)
                     continue
-                add128(lo, hi, TURNS, count)
+                add_count(lo, hi, TURNS, count, count_hi)
                 replies = kernels.legal_mask(params, child)
                 if replies & (replies - movemask.ONE) != movemask.NONE:
-                    add128(lo, hi, AGENCY, count)
+                    add_count(lo, hi, AGENCY, count, count_hi)
                 if keep:
                     if not _encode(params, child, word_of, shift_of, mask_of, child_keys, slot):
                         bad_key[0] = 1
@@ -226,22 +242,27 @@ def _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi):
 
 
 @njit(cache=True)
-def _insert(table, capacity, h, keys, k, count):
-    """Add ``count`` to the row of ``keys[k]`` (linear probing within its partition); 1 when
-    the key is new, -1 when its multiplicity would pass 2**64, else 0.
+def _insert(table, capacity, h, keys, k, n_words, count, count_hi):
+    """Add the multiplicity (``count``, ``count_hi``: low and high words) to the row of
+    ``keys[k]`` (linear probing within its partition); 1 when the key is new, -1 when the sum
+    does not fit the table's multiplicity (one word or two), else 0.
 
     A row holds the key words then the multiplicity (0: an empty row), so that one probe
     touches one cache line.
     """
-    n_words = table.shape[1] - 1
+    wide = table.shape[1] > n_words + 1
     row = _home(h, capacity)
     part_end = (_partition(h) + 1) * capacity
     while True:
-        stored = table[row, n_words]
-        if stored == EMPTY:
+        low, high = _count(table, row, n_words)
+        if low == EMPTY and high == EMPTY:
+            if count_hi != EMPTY and not wide:
+                return -1
             for w in range(n_words):
                 table[row, w] = keys[k, w]
             table[row, n_words] = count
+            if wide:
+                table[row, n_words + 1] = count_hi
             return 1
         same = True
         for w in range(n_words):
@@ -249,10 +270,18 @@ def _insert(table, capacity, h, keys, k, count):
                 same = False
                 break
         if same:
-            total = stored + count
-            if total < stored:
+            total = low + count
+            carry = np.uint64(1) if total < low else EMPTY
+            if not wide:
+                if carry != EMPTY or count_hi != EMPTY:
+                    return -1
+                table[row, n_words] = total
+                return 0
+            total_hi = high + count_hi
+            if total_hi < high or total_hi + carry < total_hi:
                 return -1
             table[row, n_words] = total
+            table[row, n_words + 1] = total_hi + carry
             return 0
         row += 1
         if row == part_end:
@@ -260,12 +289,11 @@ def _insert(table, capacity, h, keys, k, count):
 
 
 @njit(cache=True, parallel=True)
-def _merge(parents, first, max_children, child_keys, child_status, child_hash, n_slots,
-           table, capacity, fill, overflow, owners):
+def _merge(parents, first, n_words, max_children, child_keys, child_status, child_hash,
+           n_slots, table, capacity, fill, overflow, owners):
     """Insert the batch's going-on children into the table. Thread ``t`` owns the partitions
     ``p % owners == t``, so no two threads write the same partition; each thread prefetches
     the rows of its next PREFETCH_AHEAD children before inserting them."""
-    n_words = parents.shape[1] - 1
     for owner in prange(owners):
         pending = np.empty(PREFETCH_AHEAD, dtype=np.int64)  # a ring of prefetched slots
         n_pending = 0
@@ -288,8 +316,8 @@ def _merge(parents, first, max_children, child_keys, child_status, child_hash, n
                 pending[head] = slot
             head = (head + 1) % PREFETCH_AHEAD
             h = child_hash[ready]
-            added = _insert(table, capacity, h, child_keys, ready,
-                            parents[first + ready // max_children, n_words])
+            count, count_hi = _count(parents, first + ready // max_children, n_words)
+            added = _insert(table, capacity, h, child_keys, ready, n_words, count, count_hi)
             if added < 0:
                 overflow[0] = 1
             else:
@@ -297,32 +325,36 @@ def _merge(parents, first, max_children, child_keys, child_status, child_hash, n
 
 
 @njit(cache=True, parallel=True)
-def _rehash(old, old_capacity, new, new_capacity):
-    n_words = old.shape[1] - 1
+def _rehash(old, old_capacity, new, new_capacity, n_words):
     for part in prange(PARTITIONS):
         for row in range(part * old_capacity, (part + 1) * old_capacity):
-            count = old[row, n_words]
-            if count != EMPTY:
-                _insert(new, new_capacity, _hash(old, row, n_words), old, row, count)
+            count, count_hi = _count(old, row, n_words)
+            if count != EMPTY or count_hi != EMPTY:
+                _insert(new, new_capacity, _hash(old, row, n_words), old, row, n_words, count,
+                        count_hi)
 
 
 # ----- the driver -------------------------------------------------------------------
 
 class _Level:
     """A level's hash table: PARTITIONS tables of ``capacity`` rows each, stored as one 2-D
-    array; a row is the key words then the multiplicity (0: empty)."""
+    array; a row is the ``n_words`` key words then the multiplicity in one word, or two when
+    ``wide`` (0: empty)."""
 
-    def __init__(self, n_words: int, expected: int) -> None:
+    def __init__(self, n_words: int, expected: int, wide: bool = False) -> None:
+        self.n_words = n_words
         self.capacity = max(16, int(expected / PARTITIONS / TARGET_LOAD) + 1)
-        self.table = np.zeros((PARTITIONS * self.capacity, n_words + 1), dtype=np.uint64)
+        self.table = np.zeros((PARTITIONS * self.capacity, n_words + 1 + wide), dtype=np.uint64)
         self.fill = np.zeros(PARTITIONS, dtype=np.int64)
 
     @classmethod
-    def single(cls, key: np.ndarray) -> _Level:
-        """A one-row level holding ``key`` once (the start position)."""
+    def single(cls, key: np.ndarray, count: int = 1) -> _Level:
+        """A one-row level holding ``key`` ``count`` times (the start position)."""
         level = cls.__new__(cls)
+        level.n_words = len(key)
         level.capacity = 0  # never inserted into
-        level.table = np.append(key, np.uint64(1)).reshape(1, -1)
+        words = [count & 0xFFFFFFFFFFFFFFFF] + ([count >> 64] if count >> 64 else [])
+        level.table = np.append(key, np.array(words, dtype=np.uint64)).reshape(1, -1)
         level.fill = np.array([1], dtype=np.int64)
         return level
 
@@ -341,19 +373,24 @@ class _Level:
             return
         capacity = int(max(needed / TARGET_LOAD, 1.5 * self.capacity)) + 1
         table = np.zeros((PARTITIONS * capacity, self.table.shape[1]), dtype=np.uint64)
-        _rehash(self.table, self.capacity, table, capacity)
+        _rehash(self.table, self.capacity, table, capacity, self.n_words)
         self.table, self.capacity = table, capacity
+
+    def rows(self) -> np.ndarray:
+        """The rows in use (a copy)."""
+        return self.table[self.table[:, self.n_words:].any(axis=1)]
 
 
 def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None = None,
                batch: int = 1 << 22,
                on_progress: Callable[[int, int, int, int], None] | None = None,
                on_level: Callable[[TreeRow], None] | None = None,
-               **options) -> list[TreeRow]:
+               start_multiplicity: int = 1, **options) -> list[TreeRow]:
     """The cumulative statistics of levels 1..depth from the start position.
 
     ``on_progress(level, rows_done, rows_total, positions)`` is called after each batch,
-    ``on_level(row)`` after each level.
+    ``on_level(row)`` after each level. ``start_multiplicity`` counts every sequence that
+    many times (every count scales by it exactly: how the two-word counts are tested).
     """
     game = (make_variant(variant_or_name, **options) if isinstance(variant_or_name, str)
             else variant_or_name)
@@ -365,9 +402,8 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     key = np.zeros((1, n_words), dtype=np.uint64)
     if not _encode(game.params, start.board, *layout[:3], key, 0):
         raise TreeOverflowError("the start position does not fit the position key")
-    level_table = _Level.single(key[0])
-    if start.is_over:
-        level_table.table[0, n_words] = EMPTY
+    level_table = _Level.single(key[0], 0 if start.is_over else start_multiplicity)
+    sequences = start_multiplicity  # going on at the level before
 
     threads_before = get_num_threads()
     jobs = max(1, min(jobs or threads_before, threads_before))
@@ -380,8 +416,9 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
         for level in range(1, depth + 1):
             started = time.perf_counter()
             keep = level < depth
+            wide = needs_wide(sequences, game)
             expected = int(level_table.positions * growth) + 16 if keep else 0
-            need = (expected / TARGET_LOAD) * (n_words + 1) * 8 + level_table.nbytes
+            need = (expected / TARGET_LOAD) * (n_words + 1 + wide) * 8 + level_table.nbytes
             if keep and need > 0.8 * available_memory():
                 raise TreeMemoryError(
                     f"level {level} would need about {need / 2**30:.1f} GiB of memory (about "
@@ -389,10 +426,11 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                     f"than the {available_memory() / 2**30:.1f} GiB available here; levels "
                     f"1..{level - 1} are done", rows)
             level_table, peak = _expand_level(
-                game, layout, level_table, batch, expected, keep, totals_lo, totals_hi,
+                game, layout, level_table, batch, expected, keep, wide, totals_lo, totals_hi,
                 lambda done, total, found, at=level: on_progress and on_progress(at, done, total,
                                                                                  found))
             totals = [int(hi) << 64 | int(lo) for lo, hi in zip(totals_lo, totals_hi)]
+            sequences = totals[TURNS] - (rows[-1].turns if rows else 0)
             positions = level_table.positions if keep else None
             row = TreeRow(level, totals[TURNS], totals[GAMES], totals[AGENCY], totals[A_WINS],
                           totals[B_WINS], totals[DRAWS], totals[TIMEOUTS], positions,
@@ -408,14 +446,21 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     return rows
 
 
-def _expand_level(game, layout, parents: _Level, batch, expected, keep, totals_lo, totals_hi,
+def needs_wide(sequences: int, game: Variant) -> bool:
+    """Whether the children of a level of ``sequences`` going-on sequences need two-word
+    multiplicities: a child's is at most the sequences times the moves of a position."""
+    return sequences * game.max_moves >= WIDE_FROM
+
+
+def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo, totals_hi,
                   progress) -> tuple[_Level, int]:
-    """Expand every position of one level; the next level (empty unless ``keep``) and the
-    bytes held at the peak."""
+    """Expand every position of one level (``parents.table``: rows of key words and a
+    multiplicity of one or two words); the next level (empty unless ``keep``; two-word
+    multiplicities when ``wide``) and the bytes held at the peak."""
     word_of, shift_of, mask_of, n_words = layout
     max_children = game.max_moves
     n_rows = len(parents.table)
-    children = _Level(n_words, expected)
+    children = _Level(n_words, expected, wide)
     batch = max(1, min(batch, n_rows))
     slots = batch * max_children
     child_keys = np.zeros((slots if keep else 0, n_words), dtype=np.uint64)
@@ -429,7 +474,7 @@ def _expand_level(game, layout, parents: _Level, batch, expected, keep, totals_l
     peak = 0
     for first in range(0, n_rows, batch):
         last = min(n_rows, first + batch)
-        _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of,
+        _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of, n_words,
                 game.board_size, max_children, keep, child_keys, child_status, child_hash,
                 chunk_lo, chunk_hi, chunk_incoming, flags[0:1])
         if flags[0]:
@@ -437,11 +482,12 @@ def _expand_level(game, layout, parents: _Level, batch, expected, keep, totals_l
         _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi)
         if keep:
             children.make_room(chunk_incoming.sum(axis=0))
-            _merge(parents.table, first, max_children, child_keys, child_status, child_hash,
-                   (last - first) * max_children, children.table, children.capacity,
-                   children.fill, flags[1:2], owners)
+            _merge(parents.table, first, n_words, max_children, child_keys, child_status,
+                   child_hash, (last - first) * max_children, children.table,
+                   children.capacity, children.fill, flags[1:2], owners)
             if flags[1]:
-                raise TreeOverflowError("a position's multiplicity passed 2**64")
+                raise TreeOverflowError("a position's multiplicity passed its "
+                                        f"{64 * (1 + wide)} bits")
         peak = max(peak, parents.nbytes + children.nbytes + child_keys.nbytes
                    + child_status.nbytes + child_hash.nbytes)
         progress(last, n_rows, children.positions)

@@ -1,7 +1,8 @@
 """The exact game tree on a Dask cluster: each level's distinct positions sharded across the
 workers by the hash of their key.
 
-A level is held as ``shards`` arrays of rows (key words, multiplicity), shard ``t`` holding
+A level is held as ``shards`` arrays of rows (key words, multiplicity of one or two words, as
+in ``tree``), shard ``t`` holding
 the positions whose hash falls in its range of the one-machine tree's partitions. Each level:
 
 1. every shard is expanded where it lies, with the one-machine code (``tree._expand_level``:
@@ -46,16 +47,17 @@ class _Rows:
         return self.table.nbytes
 
 
-def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool,
+def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: bool,
                  shards: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """Expand one shard: its totals (low and high words) and, when ``keep``, its children
-    merged and cut into one array of rows per shard."""
+    (two-word multiplicities when ``wide``) merged and cut into one array of rows per
+    shard."""
     game = make_variant(name, **options)
     layout = tree.key_layout(game)
     totals_lo = np.zeros(tree.N_TOTALS, dtype=np.uint64)
     totals_hi = np.zeros(tree.N_TOTALS, dtype=np.uint64)
     expected = 2 * len(rows) + 16 if keep else 0
-    children, _ = tree._expand_level(game, layout, _Rows(rows), BATCH, expected, keep,
+    children, _ = tree._expand_level(game, layout, _Rows(rows), BATCH, expected, keep, wide,
                                      totals_lo, totals_hi, lambda *progress: None)
     pieces = []
     if keep:
@@ -64,7 +66,7 @@ def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool,
         bounds = _bounds(shards)
         for t in range(shards):
             region = children.table[bounds[t] * capacity: bounds[t + 1] * capacity]
-            pieces.append(region[region[:, n_words] != tree.EMPTY].copy())
+            pieces.append(region[region[:, n_words:].any(axis=1)])
     return totals_lo, totals_hi, pieces
 
 
@@ -77,11 +79,11 @@ def totals_of(expanded: tuple) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _absorb(rows, table, capacity, fill, overflow):
-    n_words = rows.shape[1] - 1
+def _absorb(rows, n_words, table, capacity, fill, overflow):
     for r in range(rows.shape[0]):
         h = tree._hash(rows, r, n_words)
-        added = tree._insert(table, capacity, h, rows, r, rows[r, n_words])
+        count, count_hi = tree._count(rows, r, n_words)
+        added = tree._insert(table, capacity, h, rows, r, n_words, count, count_hi)
         if added < 0:
             overflow[0] = 1
         else:
@@ -89,44 +91,42 @@ def _absorb(rows, table, capacity, fill, overflow):
 
 
 @njit(cache=True)
-def _per_partition(rows):
+def _per_partition(rows, n_words):
     counts = np.zeros(tree.PARTITIONS, dtype=np.int64)
-    n_words = rows.shape[1] - 1
     for r in range(rows.shape[0]):
         counts[tree._partition(tree._hash(rows, r, n_words))] += 1
     return counts
 
 
-def merge_shard(*pieces: np.ndarray) -> np.ndarray:
-    """One shard of the next level: the pieces sent to it, equal positions added up."""
+def merge_shard(n_words: int, *pieces: np.ndarray) -> np.ndarray:
+    """One shard of the next level: the pieces sent to it (``n_words`` key words a row),
+    equal positions added up."""
     rows = np.concatenate(pieces)
-    n_words = rows.shape[1] - 1
-    level = tree._Level(n_words, 16)
-    level.make_room(_per_partition(rows))  # a shard's rows fill only its own partitions
+    wide = rows.shape[1] > n_words + 1
+    level = tree._Level(n_words, 16, wide)
+    level.make_room(_per_partition(rows, n_words))  # a shard fills only its own partitions
     overflow = np.zeros(1, dtype=np.int64)
-    _absorb(rows, level.table, level.capacity, level.fill, overflow)
+    _absorb(rows, n_words, level.table, level.capacity, level.fill, overflow)
     if overflow[0]:
-        raise tree.TreeOverflowError("a position's multiplicity passed 2**64")
-    return level.table[level.table[:, n_words] != tree.EMPTY].copy()
+        raise tree.TreeOverflowError(f"a position's multiplicity passed {64 * (1 + wide)} bits")
+    return level.rows()
 
 
-def start_shard(name: str, options: dict, t: int) -> np.ndarray:
-    """Shard ``t`` of level 0: the start position in shard 0, nothing elsewhere."""
-    rows = _start_rows(make_variant(name, **options))
-    return rows if t == 0 else rows[:0]
-
-
-def _start_rows(game: Variant) -> np.ndarray:
+def start_shard(name: str, options: dict, t: int, count: int) -> np.ndarray:
+    """Shard ``t`` of level 0: the start position ``count`` times in shard 0, nothing
+    elsewhere."""
+    game = make_variant(name, **options)
     layout = tree.key_layout(game)
     key = np.zeros((1, layout[3]), dtype=np.uint64)
     if not tree._encode(game.params, game.start().board, *layout[:3], key, 0):
         raise tree.TreeOverflowError("the start position does not fit the position key")
-    count = tree.EMPTY if game.start().is_over else np.uint64(1)
-    return np.append(key[0], count).reshape(1, -1)
+    rows = tree._Level.single(key[0], 0 if game.start().is_over else count).table
+    return rows if t == 0 else rows[:0]
 
 
 def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = None,
-               on_level: Callable[[tree.TreeRow], None] | None = None) -> list[tree.TreeRow]:
+               on_level: Callable[[tree.TreeRow], None] | None = None,
+               start_multiplicity: int = 1) -> list[tree.TreeRow]:
     """``tree.tree_stats`` on the workers of the Dask scheduler at ``cluster``."""
     from ..cluster import connect
 
@@ -137,16 +137,19 @@ def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = Non
         shards = shards or max(1, 2 * workers)
         # no warm-up plugin here: a plugin runs in another thread than the tasks, and numba's
         # default threading layer must launch its parallel code from one thread only
-        start = _start_rows(game)
+        n_words = tree.key_layout(game)[3]
+        sequences = start_multiplicity  # going on at the level before
         # made by tasks, not scattered: a task Dask can run again if its worker dies
-        level_rows = [client.submit(start_shard, name, options, t, pure=False)
+        level_rows = [client.submit(start_shard, name, options, t, start_multiplicity,
+                                    pure=False)
                       for t in range(shards)]
         lo = np.zeros(tree.N_TOTALS, dtype=object)
         rows: list[tree.TreeRow] = []
         for level in range(1, depth + 1):
             started = time.perf_counter()
             keep = level < depth
-            expanded = [client.submit(expand_shard, name, options, part, keep, shards,
+            wide = tree.needs_wide(sequences, game)
+            expanded = [client.submit(expand_shard, name, options, part, keep, wide, shards,
                                       pure=False) for part in level_rows]
             for totals_lo, totals_hi in client.gather(
                     [client.submit(totals_of, e, pure=False) for e in expanded]):
@@ -157,12 +160,14 @@ def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = Non
                 # every future is held until the level is done: Dask forgets a released one
                 pieces = [[client.submit(piece, e, t, pure=False) for e in expanded]
                           for t in range(shards)]
-                level_rows = [client.submit(merge_shard, *pieces[t], pure=False)
+                level_rows = [client.submit(merge_shard, n_words, *pieces[t], pure=False)
                               for t in range(shards)]
                 sizes = [client.submit(len, part, pure=False) for part in level_rows]
                 positions = sum(client.gather(sizes))
-                held = positions * start.shape[1] * 8  # the level's rows, over the workers
+                # the level's rows, over the workers
+                held = positions * (n_words + 1 + wide) * 8
             totals = [int(x) for x in lo]
+            sequences = totals[tree.TURNS] - (rows[-1].turns if rows else 0)
             row = tree.TreeRow(level, totals[tree.TURNS], totals[tree.GAMES],
                                totals[tree.AGENCY], totals[tree.A_WINS], totals[tree.B_WINS],
                                totals[tree.DRAWS], totals[tree.TIMEOUTS], positions,
