@@ -7,6 +7,7 @@ exits with status 2; nothing is written.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -180,11 +181,16 @@ def tree(
         help="run on the workers of this Dask scheduler, e.g. tcp://host:8786 (each level "
              "sharded over them)")] = None,
     plot: Annotated[Optional[str], typer.Option(help="draw the table to this PNG file")] = None,
+    checkpoint: Annotated[Optional[str], typer.Option(
+        help="keep each finished level in this folder; a rerun with it goes on from the "
+             "deepest level kept (one machine)")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
     """Exact game-tree statistics level by level, as the Gebeta program's results.csv."""
     check_cluster(cluster)
+    if cluster is not None and checkpoint is not None:
+        fail("--checkpoint keeps levels on this machine; it cannot be used with --cluster")
     from .analysis.tree import TreeMemoryError, TreeRow, plot as draw_plot, tree_stats, write_csv
     from .records import check_writable
 
@@ -201,6 +207,11 @@ def tree(
             check_writable(path)
         except OSError as error:
             fail(f"cannot write {path}: {error.strerror or error}")
+    if checkpoint is not None:
+        try:
+            os.makedirs(checkpoint, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot keep levels in {checkpoint}: {error.strerror or error}")
     with Progress(TextColumn("level {task.fields[level]:>2}"), BarColumn(),
                   TextColumn("{task.percentage:>5.1f}%"),
                   TextColumn("{task.fields[positions]:>24}"), TimeElapsedColumn(),
@@ -215,11 +226,16 @@ def tree(
                 tasks[level] = progress.add_task("", total=total, level=level, positions="")
             progress.update(tasks[level], completed=done, positions=found(level, positions))
 
+        done: list[TreeRow] = []
+
         def on_level(row: TreeRow) -> None:
-            if row.level not in tasks:  # a level with nothing to expand
+            if row.level not in tasks:  # a level with nothing to expand, or read back
                 tasks[row.level] = progress.add_task("", total=1, level=row.level, positions="")
             progress.update(tasks[row.level], completed=progress.tasks[-1].total,
                             positions=found(row.level, row.positions))
+            done.append(row)
+            if out:  # the levels so far, in case the run is stopped
+                write_csv(done, out)
 
         try:
             if cluster is not None:
@@ -229,10 +245,12 @@ def tree(
                     rows = tree_cluster.tree_stats(variant, depth, cluster, on_level=on_level)
             else:
                 rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress,
-                                  on_level=on_level)
+                                  on_level=on_level, checkpoint=checkpoint)
             stopped = None
         except TreeMemoryError as error:
             rows, stopped = error.rows, str(error)
+        except MancalabError as error:  # a checkpoint of another run, or damaged
+            fail(str(error))
     table = Table(title=f"{variant.title}: game tree to level {depth} (cumulative)")
     for column in ("level", "turns", "agency", "agency %", "games", "A wins", "B wins", "draws",
                    "timeouts", "positions", "seconds"):

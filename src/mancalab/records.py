@@ -18,6 +18,7 @@ winner), ``D`` (draw), ``T`` (timeout) or ``*`` (unfinished).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as _dt
 import os
@@ -334,11 +335,19 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
 
 
 def write_atomic_bytes(path: str | os.PathLike, data: bytes) -> None:
+    with atomic_file(path) as handle:
+        handle.write(data)
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike):
+    """A binary file to write ``path`` through, whole or not at all: a temporary file in the
+    same folder, renamed over ``path`` when the block ends without an error."""
     target = _regular_target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, target)
     except BaseException:

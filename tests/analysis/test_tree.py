@@ -216,3 +216,38 @@ def test_a_level_that_would_not_fit_in_memory_is_refused_with_an_estimate(monkey
         tree.tree_stats("kalah", 5)
     done = refused.value.rows  # the levels finished before the refusal, and no more
     assert len(done) < 5 and [row.level for row in done] == list(range(1, len(done) + 1))
+
+
+def test_a_checkpointed_run_goes_on_from_the_deepest_level_kept(tmp_path):
+    game = mancalab.variant("gebeta")
+    whole = tree_stats(game, 9)
+    tree_stats(game, 6, checkpoint=tmp_path)  # stops after level 6; level 5 is kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["level-5.npy", "tree.json"]
+    seen = []
+    resumed = tree_stats(game, 9, checkpoint=tmp_path, on_level=seen.append)
+    assert [r[:9] for r in resumed] == [r[:9] for r in whole]
+    assert [r.level for r in seen] == list(range(1, 10))
+    assert [r[:9] for r in tree_stats(game, 4, checkpoint=tmp_path)] == [r[:9] for r in whole[:4]]
+
+
+def test_a_checkpoint_of_another_run_or_damaged_is_refused(tmp_path):
+    tree_stats("gebeta", 5, checkpoint=tmp_path)
+    with pytest.raises(mancalab.MancalabError, match="another run"):
+        tree_stats("gebeta", 6, checkpoint=tmp_path, lap_limit=3)
+    level = tmp_path / "level-4.npy"
+    level.write_bytes(level.read_bytes()[:-8])
+    with pytest.raises(mancalab.MancalabError, match="checkpoint"):
+        tree_stats("gebeta", 6, checkpoint=tmp_path)
+    result = CliRunner().invoke(app, ["tree", "gebeta", "--depth", "6", "--checkpoint",
+                                      str(tmp_path)])
+    assert result.exit_code == 2 and "checkpoint" in result.output
+
+
+def test_the_tree_command_keeps_levels_and_writes_the_table_as_it_goes(tmp_path):
+    out, kept = tmp_path / "results.csv", tmp_path / "kept"
+    args = ["tree", "gebeta", "--depth", "10", "--out", str(out), "--checkpoint", str(kept)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert out.read_text() == HEADER + "\n" + PUBLISHED
+    out.unlink()
+    assert CliRunner().invoke(app, args).exit_code == 0  # read back: nothing expanded again
+    assert out.read_text() == HEADER + "\n" + PUBLISHED

@@ -381,16 +381,100 @@ class _Level:
         return self.table[self.table[:, self.n_words:].any(axis=1)]
 
 
+class LevelRows:
+    """A level held as bare rows (key words, multiplicity), as read back from a checkpoint or
+    sent between workers: enough to be expanded, never inserted into."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.table = rows
+
+    @property
+    def positions(self) -> int:
+        return len(self.table)
+
+    @property
+    def nbytes(self) -> int:
+        return self.table.nbytes
+
+
+class Checkpoint:
+    """The deepest finished level of a run kept in a folder (``tree.json``: the game, the rows
+    so far; ``level-L.npy``: that level's positions, written whole or not at all), so that a
+    rerun with the same folder goes on from there instead of starting again."""
+
+    def __init__(self, directory, game: Variant, start_multiplicity: int = 1) -> None:
+        from pathlib import Path
+
+        self.directory = Path(directory)
+        self.identity = {"game": game.name, "options": _plain(game.options),
+                         "start_multiplicity": start_multiplicity}
+
+    def load(self) -> tuple[list[TreeRow], LevelRows] | None:
+        """The rows and the last level kept, or None when the folder holds no run yet."""
+        import json
+
+        index = self.directory / "tree.json"
+        if not index.exists():
+            return None
+        try:
+            saved = json.loads(index.read_text())
+            if {k: saved.get(k) for k in self.identity} != self.identity:
+                raise MancalabError(
+                    f"the checkpoint in {self.directory} is of another run "
+                    f"({saved.get('game')} {saved.get('options')}); choose another folder")
+            rows = [TreeRow(*values) for values in saved["rows"]]
+            table = np.load(self.directory / saved["file"], mmap_mode="r").view(np.ndarray)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise MancalabError(f"the checkpoint in {self.directory} cannot be read: "
+                                f"{error}") from None
+        if len(table) != rows[-1].positions:
+            raise MancalabError(f"the checkpoint in {self.directory} is damaged: level "
+                                f"{rows[-1].level} holds {len(table):,} positions, not "
+                                f"{rows[-1].positions:,}")
+        return rows, LevelRows(table)
+
+    def save(self, rows: list[TreeRow], level: _Level) -> None:
+        """Keep ``level`` (the positions of ``rows[-1]``), then drop the level kept before."""
+        import json
+
+        from ..records import atomic_file, write_atomic
+
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = f"level-{rows[-1].level}.npy"
+        n_words, chunk = level.n_words, 1 << 22
+        with atomic_file(self.directory / name) as handle:
+            np.lib.format.write_array_header_1_0(handle, {
+                "descr": np.lib.format.dtype_to_descr(np.dtype(np.uint64)),
+                "fortran_order": False, "shape": (level.positions, level.table.shape[1])})
+            for first in range(0, len(level.table), chunk):
+                part = level.table[first:first + chunk]
+                handle.write(part[part[:, n_words:].any(axis=1)].tobytes())
+        write_atomic(self.directory / "tree.json", json.dumps(
+            {**self.identity, "file": name, "rows": [list(r) for r in rows]}))
+        for old in self.directory.glob("level-*.npy"):
+            if old.name != name:
+                old.unlink()
+
+
+def _plain(options: dict) -> dict:
+    """Options as JSON keeps them (tuples become lists)."""
+    import json
+
+    return json.loads(json.dumps(options))
+
+
 def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None = None,
                batch: int = 1 << 22,
                on_progress: Callable[[int, int, int, int], None] | None = None,
                on_level: Callable[[TreeRow], None] | None = None,
-               start_multiplicity: int = 1, **options) -> list[TreeRow]:
+               start_multiplicity: int = 1, checkpoint=None, **options) -> list[TreeRow]:
     """The cumulative statistics of levels 1..depth from the start position.
 
     ``on_progress(level, rows_done, rows_total, positions)`` is called after each batch,
-    ``on_level(row)`` after each level. ``start_multiplicity`` counts every sequence that
-    many times (every count scales by it exactly: how the two-word counts are tested).
+    ``on_level(row)`` after each level (also for levels read back from the checkpoint).
+    ``start_multiplicity`` counts every sequence that many times (every count scales by it
+    exactly: how the two-word counts are tested). ``checkpoint``: a folder where each
+    finished level is kept, and from whose deepest level a rerun goes on.
     """
     game = (make_variant(variant_or_name, **options) if isinstance(variant_or_name, str)
             else variant_or_name)
@@ -404,16 +488,31 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
         raise TreeOverflowError("the start position does not fit the position key")
     level_table = _Level.single(key[0], 0 if start.is_over else start_multiplicity)
     sequences = start_multiplicity  # going on at the level before
-
-    threads_before = get_num_threads()
-    jobs = max(1, min(jobs or threads_before, threads_before))
-    set_num_threads(jobs)
     totals_lo = np.zeros(N_TOTALS, dtype=np.uint64)
     totals_hi = np.zeros(N_TOTALS, dtype=np.uint64)
     rows: list[TreeRow] = []
     growth, before = float(game.max_moves), 1  # the next level's size, guessed from the last
+    kept = checkpoint and Checkpoint(checkpoint, game, start_multiplicity)
+    resumed = kept and kept.load()
+    if resumed:
+        rows, level_table = resumed
+        for row in rows[:depth]:
+            if on_level:
+                on_level(row)
+        if len(rows) >= depth:
+            return rows[:depth]
+        sequences = rows[-1].turns - (rows[-2].turns if len(rows) > 1 else 0)
+        for slot, total in enumerate(rows[-1][1:8]):
+            totals_lo[slot], totals_hi[slot] = total & (2**64 - 1), total >> 64
+        before = rows[-1].positions
+        if len(rows) > 1:
+            growth = max(1.0, before / max(1, rows[-2].positions)) * 1.05
+
+    threads_before = get_num_threads()
+    jobs = max(1, min(jobs or threads_before, threads_before))
+    set_num_threads(jobs)
     try:
-        for level in range(1, depth + 1):
+        for level in range(len(rows) + 1, depth + 1):
             started = time.perf_counter()
             keep = level < depth
             wide = needs_wide(sequences, game)
@@ -439,6 +538,8 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                 growth = max(1.0, positions / max(1, before)) * 1.05
                 before = positions
             rows.append(row)
+            if keep and kept:
+                kept.save(rows, level_table)
             if on_level:
                 on_level(row)
     finally:

@@ -36,17 +36,6 @@ def _bounds(shards: int) -> list[int]:
     return [t * tree.PARTITIONS // shards for t in range(shards + 1)]
 
 
-class _Rows:
-    """Rows (key words, multiplicity) where ``tree._expand_level`` expects a level."""
-
-    def __init__(self, rows: np.ndarray) -> None:
-        self.table = rows
-
-    @property
-    def nbytes(self) -> int:
-        return self.table.nbytes
-
-
 def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: bool,
                  shards: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """Expand one shard: its totals (low and high words) and, when ``keep``, its children
@@ -57,8 +46,8 @@ def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: b
     totals_lo = np.zeros(tree.N_TOTALS, dtype=np.uint64)
     totals_hi = np.zeros(tree.N_TOTALS, dtype=np.uint64)
     expected = 2 * len(rows) + 16 if keep else 0
-    children, _ = tree._expand_level(game, layout, _Rows(rows), BATCH, expected, keep, wide,
-                                     totals_lo, totals_hi, lambda *progress: None)
+    children, _ = tree._expand_level(game, layout, tree.LevelRows(rows), BATCH, expected, keep,
+                                     wide, totals_lo, totals_hi, lambda *progress: None)
     pieces = []
     if keep:
         n_words = layout[3]
