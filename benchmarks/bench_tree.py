@@ -2,7 +2,9 @@
 
     python benchmarks/bench_tree.py [--game gebeta] [--depth 18] [--jobs 2]
 
-Per level: distinct positions, seconds, the bytes the level's tables held at their peak, and
+Per level: distinct positions, seconds (and how they split: expanding the parents with the
+kernels, merging the children into the next level's table, growing that table), the bytes
+the level's tables held at their peak, and
 the process's peak resident memory so far (the figure to compare with the 6 GB target).
 """
 
@@ -32,6 +34,8 @@ def main() -> None:
         rows.append({"level": row.level, "turns": row.turns, "games": row.games,
                      "positions": row.positions, "seconds": round(row.seconds, 3),
                      "total seconds": round(time.perf_counter() - started, 3),
+                     "expand s": row.phases["expand"], "merge s": row.phases["merge"],
+                     "grow s": row.phases["grow"],
                      "tables GiB": round(row.peak_bytes / 2**30, 3),
                      "peak RSS GiB": round(rss, 3)})
         found = "counted, not stored" if row.positions is None else f"{row.positions:,} positions"

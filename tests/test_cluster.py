@@ -7,12 +7,14 @@ import json
 import os
 import signal
 
+import numpy as np
 import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis import arena, counter, metrics, tree, tree_cluster
+from mancalab.analysis import (arena, counter, databases, databases_cluster, metrics, tree,
+                               tree_cluster)
 from mancalab.cli import app
 
 
@@ -62,7 +64,8 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
     runner = CliRunner()
     for args in (["arena", "greedy", "random", "--games", "2"],
                  ["metrics", "kalah", "--games", "2", "--out", str(tmp_path)],
-                 ["counter", "urubugu", "--sample", "2", "--out", str(tmp_path / "c.jsonl")]):
+                 ["counter", "urubugu", "--sample", "2", "--out", str(tmp_path / "c.jsonl")],
+                 ["db", "build", "kalah", "--seeds", "4", "--dir", str(tmp_path)]):
         result = runner.invoke(app, [*args, "--cluster", "tcp://127.0.0.1:9"])
         assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
 
@@ -146,3 +149,37 @@ def test_a_scheduler_that_goes_away_ends_the_run_and_the_file_goes_on(tmp_path):
     done = out / "gabata3-greedy-seed1-opening2.jsonl"
     rows = [json.loads(line) for line in done.read_text().splitlines()[1:]]
     assert rows == fresh
+
+
+@pytest.mark.parametrize("options", [{"pits": 4}, {"pits": 3, "empty_capture": False}])
+def test_a_database_built_on_the_cluster_is_the_one_built_here(cluster, options, monkeypatch):
+    monkeypatch.setattr(databases_cluster, "MIN_SLICE", 64)  # many slices a level
+    variant = mancalab.variant("kalah", **options)
+    here = databases.build(variant, 14)
+    there = databases.build(variant, 14, cluster=cluster)
+    assert np.array_equal(there.values, here.values)
+
+
+def test_a_worker_killed_in_the_middle_of_a_database_build_changes_nothing(cluster,
+                                                                           monkeypatch):
+    monkeypatch.setattr(databases_cluster, "MIN_SLICE", 64)
+    variant = mancalab.variant("kalah", pits=4)
+    here = databases.build(variant, 15)
+    with Client(cluster) as client:
+        pids = list(client.run(os.getpid).values())
+
+    def kill_after_level_8(level, done, total) -> None:
+        if level == 8:
+            os.kill(pids[0], signal.SIGKILL)
+
+    there = databases.build(variant, 15, cluster=cluster, on_progress=kill_after_level_8)
+    assert np.array_equal(there.values, here.values)
+
+
+def test_the_db_build_command_on_the_cluster(cluster, tmp_path):
+    result = CliRunner().invoke(app, ["db", "build", "kalah", "-o", "pits=3", "--seeds", "10",
+                                      "--dir", str(tmp_path), "--cluster", cluster])
+    assert result.exit_code == 0, result.output
+    built = databases.load(next(tmp_path.glob("*.db")))
+    assert np.array_equal(built.values,
+                          databases.build(mancalab.variant("kalah", pits=3), 10).values)

@@ -632,6 +632,9 @@ def db_build(
     game: Annotated[str, typer.Argument(help="the game (kalah)")],
     seeds: Annotated[int, typer.Option(help="every position with at most this many seeds")],
     folder: Annotated[Optional[str], typer.Option("--dir", help="where to keep it")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="build on the workers of this Dask scheduler, e.g. tcp://host:8786 (each level "
+             "cut into slices)")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
@@ -639,6 +642,8 @@ def db_build(
     import time as clock
 
     from .analysis import databases
+
+    check_cluster(cluster)
 
     try:
         variant = make_variant(game, **parse_options(option))
@@ -653,9 +658,10 @@ def db_build(
                   TimeElapsedColumn(), console=console) as progress:
         task = progress.add_task("", total=seeds + 1)
         try:
-            database = databases.build(
-                variant, seeds, on_progress=lambda level, d, t: progress.update(
-                    task, completed=level + 1))
+            with cluster_errors(cluster, "nothing was written"):
+                database = databases.build(
+                    variant, seeds, cluster=cluster, on_progress=lambda level, d, t:
+                    progress.update(task, completed=level + 1))
             path = databases.save(database, folder)
         except MancalabError as error:
             fail(str(error))

@@ -220,18 +220,18 @@ def _terminal_value(params, pits, board):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def build_level(params, seeds, values, binom, chunks, progress):
-    """Compute every entry with exactly ``seeds`` seeds (the lower levels are done), in
-    ``chunks`` slices of the ranks shared among the threads; ``progress[0]`` counts the
+def build_level(params, seeds, values, binom, begin, end, chunks, progress):
+    """Compute the entries of ranks ``begin``..``end``-1 among those with exactly ``seeds``
+    seeds (the lower levels are done; entries of the same level they need are computed on
+    the way), in ``chunks`` slices shared among the threads; ``progress[0]`` counts the
     slices done. Two threads may meet at one entry: both write the same value."""
     m = params[kalah.P_PITS]
     n = 2 * m
-    count = binom[seeds + n - 1, n - 1]
-    per = (count + chunks - 1) // chunks
+    per = (end - begin + chunks - 1) // chunks
     depth_cap = seeds * m + 2  # each quiet move lowers the distance to the stores
     for chunk in prange(chunks):
-        first = chunk * per
-        last = min(count, first + per)
+        first = begin + chunk * per
+        last = min(end, first + per)
         if first >= last:
             continue
         bars = np.empty(n - 1, dtype=np.int64)
@@ -314,23 +314,21 @@ def check_variant(variant: Variant) -> None:
 
 
 def build(variant: Variant, seeds: int, *, jobs: int | None = None,
-          on_progress: Callable[[int, int, int], None] | None = None) -> Database:
-    """Compute the database of ``variant`` up to ``seeds`` seeds in memory.
-    ``on_progress(level, done, total)`` is called as it goes."""
+          on_progress: Callable[[int, int, int], None] | None = None,
+          cluster: str | None = None) -> Database:
+    """Compute the database of ``variant`` up to ``seeds`` seeds in memory, here or on the
+    workers of the Dask scheduler at ``cluster``. ``on_progress(level, done, total)`` is
+    called as it goes."""
     from numba import get_num_threads, set_num_threads
 
-    check_variant(variant)
-    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 0 <= seeds <= MAX_SEEDS:
-        raise DatabaseError(f"the seeds of a database must be 0..{MAX_SEEDS}, got {seeds!r}")
-    m = variant.options["pits"]
-    n = 2 * m
-    binom = binomials(seeds + n + 1)
-    total = int(binom[seeds + n, n])
-    if total > 8 * 2**30:
-        raise DatabaseError(f"a database of {seeds} seeds on {n} pits has {total:,} entries "
-                            "(more than 8 GiB): choose fewer seeds")
-    values = large_zeros((total,), np.int8)  # huge pages: lookups of lower levels are random
-    values.fill(UNKNOWN)
+    binom, total = plan(variant, seeds)
+    if cluster is not None:
+        from .databases_cluster import build as build_there
+
+        values = build_there(variant, seeds, cluster, on_progress)
+        return Database(variant, seeds, values, None, binom)
+    n = 2 * variant.options["pits"]
+    values = empty_values(total)
     before = get_num_threads()
     set_num_threads(max(1, min(jobs or before, before)))
     try:
@@ -338,12 +336,38 @@ def build(variant: Variant, seeds: int, *, jobs: int | None = None,
             count = int(binom[level + n - 1, n - 1])
             chunks = max(1, min(4096, count // 2048))
             progress = np.zeros(1, dtype=np.int64)
-            build_level(variant.params, level, values, binom, chunks, progress)
+            build_level(variant.params, level, values, binom, 0, count, chunks, progress)
             if on_progress:
                 on_progress(level, count, count)
     finally:
         set_num_threads(before)
     return Database(variant, seeds, values, None, binom)
+
+
+def plan(variant: Variant, seeds: int) -> tuple[np.ndarray, int]:
+    """The binomials a database of ``seeds`` seeds ranks with, and its entries (checked)."""
+    check_variant(variant)
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 0 <= seeds <= MAX_SEEDS:
+        raise DatabaseError(f"the seeds of a database must be 0..{MAX_SEEDS}, got {seeds!r}")
+    n = 2 * variant.options["pits"]
+    binom = binomials(seeds + n + 1)
+    total = int(binom[seeds + n, n])
+    if total > 8 * 2**30:
+        raise DatabaseError(f"a database of {seeds} seeds on {n} pits has {total:,} entries "
+                            "(more than 8 GiB): choose fewer seeds")
+    return binom, total
+
+
+def empty_values(total: int) -> np.ndarray:
+    """``total`` entries, all unknown (huge pages: lookups of lower levels are random)."""
+    values = large_zeros((total,), np.int8)
+    values.fill(UNKNOWN)
+    return values
+
+
+def level_start(binom: np.ndarray, level: int, n: int) -> int:
+    """The index of the first entry with ``level`` seeds on ``n`` pits."""
+    return int(binom[level - 1 + n, n]) if level > 0 else 0
 
 
 def save(database: Database, folder: str | Path | None = None) -> Path:

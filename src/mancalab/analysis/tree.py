@@ -67,6 +67,7 @@ class TreeRow(NamedTuple):
     # the last level asked for: it is counted, never stored; ask one level deeper for it)
     seconds: float  # time spent on this level
     peak_bytes: int  # memory held by this level's tables at its peak
+    phases: dict | None = None  # seconds spent expanding, merging and growing tables
 
     def csv(self) -> str:
         return ", ".join(str(v) for v in (self.turns, self.level, self.games, self.agency,
@@ -524,16 +525,18 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                     f"{expected:,} positions: the last level grew {growth:.2f} times), more "
                     f"than the {available_memory() / 2**30:.1f} GiB available here; levels "
                     f"1..{level - 1} are done", rows)
+            phases = {"expand": 0.0, "merge": 0.0, "grow": 0.0}
             level_table, peak = _expand_level(
                 game, layout, level_table, batch, expected, keep, wide, totals_lo, totals_hi,
                 lambda done, total, found, at=level: on_progress and on_progress(at, done, total,
-                                                                                 found))
+                                                                                 found), phases)
             totals = [int(hi) << 64 | int(lo) for lo, hi in zip(totals_lo, totals_hi)]
             sequences = totals[TURNS] - (rows[-1].turns if rows else 0)
             positions = level_table.positions if keep else None
             row = TreeRow(level, totals[TURNS], totals[GAMES], totals[AGENCY], totals[A_WINS],
                           totals[B_WINS], totals[DRAWS], totals[TIMEOUTS], positions,
-                          time.perf_counter() - started, peak)
+                          time.perf_counter() - started, peak,
+                          {k: round(v, 3) for k, v in phases.items()})
             if keep:
                 growth = max(1.0, positions / max(1, before)) * 1.05
                 before = positions
@@ -554,10 +557,13 @@ def needs_wide(sequences: int, game: Variant) -> bool:
 
 
 def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo, totals_hi,
-                  progress) -> tuple[_Level, int]:
+                  progress, phases=None) -> tuple[_Level, int]:
     """Expand every position of one level (``parents.table``: rows of key words and a
     multiplicity of one or two words); the next level (empty unless ``keep``; two-word
-    multiplicities when ``wide``) and the bytes held at the peak."""
+    multiplicities when ``wide``) and the bytes held at the peak. ``phases`` (a dict) gets
+    the seconds spent in each phase added."""
+    phases = {"expand": 0.0, "merge": 0.0, "grow": 0.0} if phases is None else phases
+    clock = time.perf_counter
     word_of, shift_of, mask_of, n_words = layout
     max_children = game.max_moves
     n_rows = len(parents.table)
@@ -575,20 +581,26 @@ def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo,
     peak = 0
     for first in range(0, n_rows, batch):
         last = min(n_rows, first + batch)
+        began = clock()
         _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of, n_words,
                 game.board_size, max_children, keep, child_keys, child_status, child_hash,
                 chunk_lo, chunk_hi, chunk_incoming, flags[0:1])
         if flags[0]:
             raise TreeOverflowError("a position does not fit the position key of this game")
         _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi)
+        expanded = clock()
+        phases["expand"] += expanded - began
         if keep:
             children.make_room(chunk_incoming.sum(axis=0))
+            grown = clock()
+            phases["grow"] += grown - expanded
             _merge(parents.table, first, n_words, max_children, child_keys, child_status,
                    child_hash, (last - first) * max_children, children.table,
                    children.capacity, children.fill, flags[1:2], owners)
             if flags[1]:
                 raise TreeOverflowError("a position's multiplicity passed its "
                                         f"{64 * (1 + wide)} bits")
+            phases["merge"] += clock() - grown
         peak = max(peak, parents.nbytes + children.nbytes + child_keys.nbytes
                    + child_status.nbytes + child_hash.nbytes)
         progress(last, n_rows, children.positions)
