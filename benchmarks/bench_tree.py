@@ -34,8 +34,8 @@ def main() -> None:
         rows.append({"level": row.level, "turns": row.turns, "games": row.games,
                      "positions": row.positions, "seconds": round(row.seconds, 3),
                      "total seconds": round(time.perf_counter() - started, 3),
-                     "expand s": row.phases["expand"], "merge s": row.phases["merge"],
-                     "grow s": row.phases["grow"],
+                     "expand s": row.details["expand"], "merge s": row.details["merge"],
+                     "grow s": row.details["grow"],
                      "tables GiB": round(row.peak_bytes / 2**30, 3),
                      "peak RSS GiB": round(rss, 3)})
         found = "counted, not stored" if row.positions is None else f"{row.positions:,} positions"

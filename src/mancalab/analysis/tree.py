@@ -67,7 +67,8 @@ class TreeRow(NamedTuple):
     # the last level asked for: it is counted, never stored; ask one level deeper for it)
     seconds: float  # time spent on this level
     peak_bytes: int  # memory held by this level's tables at its peak
-    phases: dict | None = None  # seconds spent expanding, merging and growing tables
+    details: dict | None = None  # seconds spent expanding, merging and growing tables;
+    # on a cluster, the bytes moved between workers and their peak memory
 
     def csv(self) -> str:
         return ", ".join(str(v) for v in (self.turns, self.level, self.games, self.agency,

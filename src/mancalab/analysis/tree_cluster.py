@@ -113,6 +113,20 @@ def start_shard(name: str, options: dict, t: int, count: int) -> np.ndarray:
     return rows if t == 0 else rows[:0]
 
 
+def _worker_figures(client) -> tuple[int, int]:
+    """The bytes the workers have sent each other so far, and the largest peak resident
+    memory of a worker process."""
+
+    def figures(dask_worker) -> tuple[int, int]:
+        import resource
+
+        return (dask_worker.transfer_outgoing_bytes_total,
+                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+
+    found = client.run(figures).values()
+    return sum(f[0] for f in found), max((f[1] for f in found), default=0)
+
+
 def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = None,
                on_level: Callable[[tree.TreeRow], None] | None = None,
                start_multiplicity: int = 1) -> list[tree.TreeRow]:
@@ -133,6 +147,7 @@ def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = Non
                                     pure=False)
                       for t in range(shards)]
         lo = np.zeros(tree.N_TOTALS, dtype=object)
+        moved_before = _worker_figures(client)[0]
         rows: list[tree.TreeRow] = []
         for level in range(1, depth + 1):
             started = time.perf_counter()
@@ -157,10 +172,14 @@ def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = Non
                 held = positions * (n_words + 1 + wide) * 8
             totals = [int(x) for x in lo]
             sequences = totals[tree.TURNS] - (rows[-1].turns if rows else 0)
+            moved, peak = _worker_figures(client)
             row = tree.TreeRow(level, totals[tree.TURNS], totals[tree.GAMES],
                                totals[tree.AGENCY], totals[tree.A_WINS], totals[tree.B_WINS],
                                totals[tree.DRAWS], totals[tree.TIMEOUTS], positions,
-                               time.perf_counter() - started, held)
+                               time.perf_counter() - started, held,
+                               {"moved_bytes": moved - moved_before,
+                                "worker_peak_bytes": peak})
+            moved_before = moved
             rows.append(row)
             if on_level:
                 on_level(row)
