@@ -159,6 +159,23 @@ def counter_half_columns(results: Path, out: Path) -> None:
     plt.close(figure)
 
 
+def game_trees(results: Path, out: Path) -> None:
+    """Each game's tree by level (benchmarks/tree_deep.py's results), drawn as the tree
+    command draws it."""
+    import mancalab
+    from mancalab.analysis import tree
+
+    for path in sorted(results.glob("*.jsonl")):
+        rows = []
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            rows.append(tree.TreeRow(r["level"], r["turns"], r["games"], r["agency"],
+                                     r["a_wins"], r["b_wins"], r["draws"], r["timeouts"],
+                                     r["positions"], r["seconds"], 0))
+        title = mancalab.variant(path.stem).title
+        tree.plot(rows, out / f"tree_{path.stem}.png", f"{title}: game tree by level")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/research"))
@@ -169,6 +186,7 @@ def main() -> None:
     moved_seeds(args.out)
     counter_boards(args.out)
     counter_half_columns(Path("benchmarks/results/counter/igisoro.jsonl"), args.out)
+    game_trees(Path("benchmarks/results/tree"), args.out)
     print(f"Wrote the plots to {args.out}; the start values:")
     print(starts_table(args.starts))
 

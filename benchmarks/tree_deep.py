@@ -8,8 +8,8 @@ Each game runs to ``--depth`` (Gebeta) or until its levels so far took ``--budge
 (the others: their trees grow faster). Every finished level is kept in ``--work`` (default:
 the user's cache folder), so a stopped run goes on from where it was; the tables so far are
 rewritten after each level to ``benchmarks/results/tree/GAME.csv`` (the reference program's
-columns) and ``GAME.jsonl`` (with distinct positions, seconds and peak memory a level), and a
-finished game is drawn to ``GAME.png``.
+columns) and ``GAME.jsonl`` (with distinct positions, seconds and peak memory a level);
+``research_plots.py`` draws them into docs/research.
 """
 
 from __future__ import annotations
@@ -64,8 +64,6 @@ def run(name: str, depth: int, budget: float, work: Path) -> dict:
         stopped = "budget"
     except tree.TreeMemoryError as error:
         stopped = f"memory: {error}"
-    if rows:
-        tree.plot(rows, RESULTS / f"{name}.png", f"{game.title}: game tree by level")
     return {"game": name, "levels": len(rows), "stopped": stopped,
             "seconds": round(sum(r.seconds for r in rows), 1),
             "this_run_seconds": round(time.perf_counter() - started, 1),
