@@ -631,7 +631,7 @@ def plot(rows: list[TreeRow], path, title: str = "") -> None:
     counts.semilogy(levels, [max(r.games, 1) for r in rows], "s-", label="games")
     stored = [r for r in rows if r.positions is not None]
     counts.semilogy([r.level for r in stored], [max(r.positions, 1) for r in stored], "^-",
-                    label="distinct positions")
+                    label="distinct positions (of the level)")
     counts.set_xlabel("level")
     counts.set_ylabel("cumulative count")
     counts.legend()
