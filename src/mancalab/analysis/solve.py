@@ -48,8 +48,10 @@ from .databases import child_of, index, to_board
 MAX_PLY = 1024  # far deeper than any line of play between database positions
 NODES, LIMIT, ABORTED, DEEP = 0, 1, 2, 3  # stats slots
 EMPTY_LOW, EMPTY_HIGH = -32000, 32000
-TABLE_MEMORY = 2 << 30  # the largest table a solver takes (bytes), at most a quarter of
-# the memory available: 2^27 entries
+TABLE_MEMORY = 1 << 30  # the largest table a solver takes (bytes), at most a quarter of
+# the memory available: 2^26 entries. Kalah(6,4) from the start, 20-seed database, two runs
+# each: 2^26 entries 63 s and 83 s, 2^27 83 s and 107 s (a probe of a bigger table waits
+# longer for memory on this machine, and first touching 2 GiB took 4-5 s), 2^25 73 s
 LARGE_ON_DEMAND_SEEDS = 18  # the command line's, before solving a big position
 ON_DEMAND_SEEDS = 16  # a database built when none exists (6 s for Kalah(6,*) on 2 cores)
 
@@ -162,7 +164,7 @@ def new_table(bits: int) -> np.ndarray:
 
 def table_bits_for(memory: int, seeds: int = 1000) -> int:
     """The largest table that fits in ``memory`` bytes and that a game of ``seeds`` can use:
-    2^(12 + seeds/3) entries, 2^24 for Kalah(6,3), 2^28 for Kalah(6,4) (a big table costs
+    2^(12 + seeds/3) entries, 2^24 for Kalah(6,3), 2^28 for Kalah(6,4) when memory allows (a big table costs
     its page faults: 2^27 entries make a solve of Kalah(3,2) 0.9 s instead of 2 ms)."""
     bits = 10
     while (2 << bits) * 16 <= memory and bits < min(32, 12 + seeds // 3):
