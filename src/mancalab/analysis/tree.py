@@ -503,12 +503,9 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                 on_level(row)
         if len(rows) >= depth:
             return rows[:depth]
-        sequences = rows[-1].turns - (rows[-2].turns if len(rows) > 1 else 0)
+        sequences, growth, before = _going_on(rows, growth)
         for slot, total in enumerate(rows[-1][1:8]):
             totals_lo[slot], totals_hi[slot] = total & (2**64 - 1), total >> 64
-        before = rows[-1].positions
-        if len(rows) > 1:
-            growth = max(1.0, before / max(1, rows[-2].positions)) * 1.05
 
     threads_before = get_num_threads()
     jobs = max(1, min(jobs or threads_before, threads_before))
@@ -549,6 +546,16 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     finally:
         set_num_threads(threads_before)
     return rows
+
+
+def _going_on(rows: list[TreeRow], growth: float) -> tuple[int, float, int]:
+    """Where a run read back from a checkpoint stands: the sequences going on at its last
+    level, the growth to expect of the next, and the last level's positions."""
+    sequences = rows[-1].turns - (rows[-2].turns if len(rows) > 1 else 0)
+    before = rows[-1].positions
+    if len(rows) > 1:
+        growth = max(1.0, before / max(1, rows[-2].positions)) * 1.05
+    return sequences, growth, before
 
 
 def needs_wide(sequences: int, game: Variant) -> bool:
