@@ -24,7 +24,7 @@ SLICES_PER_WORKER = 4  # a level's tasks: enough to even out the workers, few en
 # keep each task seconds long on the big levels
 MIN_SLICE = 1 << 16  # ranks: smaller levels are one task
 
-_built: dict[tuple, tuple[np.ndarray, set[int]]] = {}  # per worker: the arrays being built
+_built: dict[str, tuple[np.ndarray, set[int]]] = {}  # per worker: the arrays being built
 _lock = threading.Lock()  # a worker's compiled builds run one at a time
 
 
@@ -36,7 +36,7 @@ def build_slice(options: dict, seeds: int, level: int, begin: int, end: int,
     variant = make_variant("kalah", **options)
     binom, total = databases.plan(variant, seeds)
     n = 2 * variant.options["pits"]
-    key = (tuple(sorted(databases._rules(variant).items())), seeds)
+    key = databases.file_name(variant, seeds)  # the rules and the seeds
     with _lock:
         values, filled = _built.get(key) or (databases.empty_values(total), set())
         _built.clear()  # one database at a time on a worker

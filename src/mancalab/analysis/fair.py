@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..cluster import map_unordered, workers
+from ..cluster import each
 from ..core import MancalabError, Variant
 from .journal import Journal, write_lines
 from ..variants import variant as make_variant
@@ -145,7 +145,7 @@ def screen(variant: Variant, moved: int = 2, out: str | Path | None = None, jobs
         if todo:
             _prepare(variant, on_database)
             if jobs == 1 and cluster is None:
-                _in_process(variant, todo, time, jobs, keep)
+                _in_process(variant, todo, time, keep)
             else:
                 _in_workers(variant, todo, time, jobs, keep, cluster)
     rows = journal.finish(boards)
@@ -182,7 +182,7 @@ def _prepare(variant: Variant, on_database) -> None:
                          on_progress=on_database)
 
 
-def _in_process(variant, todo, time, jobs, keep) -> None:
+def _in_process(variant, todo, time, keep) -> None:
     solver = solving.solver_for(variant)
     for cells in todo:
         keep(decide_board(variant, cells, time, solver))
@@ -203,9 +203,9 @@ def _work(cells: tuple[int, ...], time: float | None) -> dict:
 
 def _in_workers(variant, todo, time, jobs, keep, cluster=None) -> None:
     """``jobs`` processes (or a cluster's workers), each with its own warm solver."""
-    with workers(jobs, cluster, _start_worker, (variant.name, dict(variant.options))) as pool:
-        for row in map_unordered(pool, _work, todo, time):
-            keep(row)
+    for row in each(_work, todo, time, jobs=jobs, cluster=cluster, initializer=_start_worker,
+                    initargs=(variant.name, dict(variant.options))):
+        keep(row)
 
 
 ROW_KEYS = {"cells", "lower", "upper", "fair", "nodes", "seconds"}

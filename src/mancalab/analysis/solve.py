@@ -164,8 +164,9 @@ def new_table(bits: int) -> np.ndarray:
 
 def table_bits_for(memory: int, seeds: int = 1000) -> int:
     """The largest table that fits in ``memory`` bytes and that a game of ``seeds`` can use:
-    2^(12 + seeds/3) entries, 2^24 for Kalah(6,3), 2^28 for Kalah(6,4) when memory allows (a big table costs
-    its page faults: 2^27 entries make a solve of Kalah(3,2) 0.9 s instead of 2 ms)."""
+    2^(12 + seeds/3) entries, 2^24 for Kalah(6,3), 2^28 for Kalah(6,4) when ``memory`` allows
+    (a Solver gives at most TABLE_MEMORY; a big table costs its page faults: 2^27 entries
+    make a solve of Kalah(3,2) 0.9 s instead of 2 ms)."""
     bits = 10
     while (2 << bits) * 16 <= memory and bits < min(32, 12 + seeds // 3):
         bits += 1

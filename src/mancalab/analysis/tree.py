@@ -22,8 +22,10 @@ kept in 128 bits and returned as Python integers. Any overflow is an error, neve
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -405,16 +407,12 @@ class Checkpoint:
     rerun with the same folder goes on from there instead of starting again."""
 
     def __init__(self, directory, game: Variant, start_multiplicity: int = 1) -> None:
-        from pathlib import Path
-
         self.directory = Path(directory)
         self.identity = {"game": game.name, "options": _plain(game.options),
                          "start_multiplicity": start_multiplicity}
 
     def load(self) -> tuple[list[TreeRow], LevelRows] | None:
         """The rows and the last level kept, or None when the folder holds no run yet."""
-        import json
-
         index = self.directory / "tree.json"
         if not index.exists():
             return None
@@ -437,8 +435,6 @@ class Checkpoint:
 
     def save(self, rows: list[TreeRow], level: _Level) -> None:
         """Keep ``level`` (the positions of ``rows[-1]``), then drop the level kept before."""
-        import json
-
         from ..records import atomic_file, write_atomic
 
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -460,8 +456,6 @@ class Checkpoint:
 
 def _plain(options: dict) -> dict:
     """Options as JSON keeps them (tuples become lists)."""
-    import json
-
     return json.loads(json.dumps(options))
 
 
@@ -484,11 +478,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
         raise MancalabError(f"depth must be a whole number of at least 1, got {depth!r}")
     layout = key_layout(game)
     n_words = layout[3]
-    start = game.start()
-    key = np.zeros((1, n_words), dtype=np.uint64)
-    if not _encode(game.params, start.board, *layout[:3], key, 0):
-        raise TreeOverflowError("the start position does not fit the position key")
-    level_table = _Level.single(key[0], 0 if start.is_over else start_multiplicity)
+    level_table = start_level(game, start_multiplicity)
     sequences = start_multiplicity  # going on at the level before
     totals_lo = np.zeros(N_TOTALS, dtype=np.uint64)
     totals_hi = np.zeros(N_TOTALS, dtype=np.uint64)
@@ -546,6 +536,16 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     finally:
         set_num_threads(threads_before)
     return rows
+
+
+def start_level(game: Variant, count: int = 1) -> _Level:
+    """Level 0: the start position, reached ``count`` times (none if the game is over)."""
+    layout = key_layout(game)
+    start = game.start()
+    key = np.zeros((1, layout[3]), dtype=np.uint64)
+    if not _encode(game.params, start.board, *layout[:3], key, 0):
+        raise TreeOverflowError("the start position does not fit the position key")
+    return _Level.single(key[0], 0 if start.is_over else count)
 
 
 def _going_on(rows: list[TreeRow], growth: float) -> tuple[int, float, int]:

@@ -104,12 +104,7 @@ def merge_shard(n_words: int, *pieces: np.ndarray) -> np.ndarray:
 def start_shard(name: str, options: dict, t: int, count: int) -> np.ndarray:
     """Shard ``t`` of level 0: the start position ``count`` times in shard 0, nothing
     elsewhere."""
-    game = make_variant(name, **options)
-    layout = tree.key_layout(game)
-    key = np.zeros((1, layout[3]), dtype=np.uint64)
-    if not tree._encode(game.params, game.start().board, *layout[:3], key, 0):
-        raise tree.TreeOverflowError("the start position does not fit the position key")
-    rows = tree._Level.single(key[0], 0 if game.start().is_over else count).table
+    rows = tree.start_level(make_variant(name, **options), count).table
     return rows if t == 0 else rows[:0]
 
 
