@@ -17,7 +17,10 @@ transposition are shared by positions that differ only in their stores.
   the end of the game, the database or a bound in the table are looked at for a cutoff.
 - Move order: the table's best move, then by an estimate: what the move banks, an extra turn,
   and the middle of the child's bounds left in the table by earlier tests (MTD(f)'s tests
-  order each other: on Kalah(6,3) a quarter to a third fewer nodes than by gain alone).
+  order each other: on Kalah(6,3) a quarter to a third fewer nodes than by gain alone);
+  among equals the move nearest the store first (it keeps the other pits' extra turns and
+  captures for later: Kalah(6,4) from the start, 20-seed database, one thread, 11.2 M nodes
+  instead of 164 M).
 - Work is counted in nodes; a solve given ``time`` stops a test when its node budget (from
   the measured rate) runs out or a timer cancels it, and reports the bounds proven so far,
   never a guess.
@@ -352,12 +355,13 @@ def _enter(params, p, g, slot, check, db, binom, db_seeds, table, mask, board, k
 @njit(cache=True, inline="always")
 def _rank_before(move_a, estimate_a, move_b, estimate_b, first):
     """Whether child a is searched before child b: the table's best move first, then by the
-    estimate (what the move banks, an extra turn, and the child's bounds in the table)."""
+    estimate (what the move banks, an extra turn, and the child's bounds in the table), and
+    among equal estimates the move nearer the store."""
     if move_a == first:
         return move_b != first
     if move_b == first:
         return False
-    return estimate_a > estimate_b
+    return estimate_a > estimate_b or (estimate_a == estimate_b and move_a > move_b)
 
 
 # ----- the Python side ----------------------------------------------------------------
