@@ -2,12 +2,14 @@
 exactly, with the time each whole screen took.
 
     python benchmarks/bench_fair.py [--screen kalah:pits=6,seeds=3,empty_capture=true ...]
-                                    [--moved 2] [--jobs 2] [--folder benchmarks/results/fair]
+                                    [--moved 2] [--jobs 2] [--db-seeds K]
+                                    [--folder benchmarks/results/fair]
 
 Each screen writes its boards to ``FOLDER/NAME.jsonl`` as they are decided (``mancalab fair``'s
 file: an interrupted run goes on from it, and the search time of every board is kept, so the
 figure of a screen run in several sittings is still its whole cost). The databases are those
-already built for the rules, else one built on demand (its time is counted). Prints the
+already built for the rules, else one built on demand; with ``--db-seeds`` that database is
+built first unless it exists (its build time is reported on its own). Prints the
 figures, then one JSON line; each finished screen is also appended to ``FOLDER/screens.jsonl``.
 """
 
@@ -40,7 +42,12 @@ def name_of(variant, moved: int) -> str:
     return f"{variant.name}-{rules['pits']}-{rules['seeds']}-{capture}-moved{moved}"
 
 
-def run(variant, moved: int, jobs: int, folder: Path) -> dict:
+def run(variant, moved: int, jobs: int, folder: Path, db_seeds: int | None) -> dict:
+    built = None
+    if db_seeds is not None and not databases.path_of(variant, db_seeds).exists():
+        started = time.perf_counter()
+        databases.ensure(variant, db_seeds)
+        built = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
     found = fair.screen(variant, moved, folder / f"{name_of(variant, moved)}.jsonl", jobs)
     database = databases.best_available(variant)
@@ -49,7 +56,8 @@ def run(variant, moved: int, jobs: int, folder: Path) -> dict:
             "this run s": round(time.perf_counter() - started, 1),
             "search s (all runs)": round(found.seconds_all, 1),
             "search s per board": round(found.seconds_all / max(found.boards, 1), 3),
-            "database seeds": database.seeds if database else None, "jobs": jobs,
+            "database seeds": database.seeds if database else None,
+            "database build s": built, "jobs": jobs,
             "published": fair.published(variant, found)}
 
 
@@ -58,19 +66,21 @@ def main() -> None:
     parser.add_argument("--screen", nargs="+", default=DEFAULT)
     parser.add_argument("--moved", type=int, default=2, choices=fair.MOVED)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--db-seeds", type=int,
+                        help="build this database first (if missing): bigger, fewer nodes")
     parser.add_argument("--folder", type=Path, default=Path("benchmarks/results/fair"))
     args = parser.parse_args()
     args.folder.mkdir(parents=True, exist_ok=True)
     rows = []
     for text in args.screen:
-        row = run(parse(text), args.moved, args.jobs, args.folder)
+        row = run(parse(text), args.moved, args.jobs, args.folder, args.db_seeds)
         rows.append(row)
         print(json.dumps(row), flush=True)
         with open(args.folder / "screens.jsonl", "a") as handle:
             handle.write(json.dumps(row) + "\n")
     report("Fair-start screens", rows, ["screen", "boards", "fair", "undecided", "this run s",
                                         "search s (all runs)", "search s per board",
-                                        "database seeds", "jobs"])
+                                        "database seeds", "database build s", "jobs"])
 
 
 if __name__ == "__main__":

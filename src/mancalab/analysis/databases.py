@@ -276,6 +276,11 @@ def file_name(variant: Variant, seeds: int) -> str:
     return f"kalah-{rules['pits']}-{capture}-{rules['end_rule']}-{seeds}.db"
 
 
+def path_of(variant: Variant, seeds: int, folder: str | Path | None = None) -> Path:
+    """Where the database of ``variant`` up to ``seeds`` is kept in ``folder``."""
+    return (Path(folder) if folder else default_dir()) / file_name(variant, seeds)
+
+
 def entries(pits: int, seeds: int) -> int:
     """Positions with at most ``seeds`` seeds on 2 * ``pits`` pits."""
     return int(binomials(seeds + 2 * pits + 1)[seeds + 2 * pits, 2 * pits])
@@ -450,9 +455,8 @@ def listing(folder: str | Path | None = None) -> list[dict]:
 
 def best_available(variant: Variant, folder: str | Path | None = None) -> Database | None:
     """The largest database built for ``variant``'s rules in ``folder``, opened."""
-    folder = Path(folder) if folder else default_dir()
     for seeds in range(MAX_SEEDS, -1, -1):
-        path = folder / file_name(variant, seeds)
+        path = path_of(variant, seeds, folder)
         if path.exists():
             return load(path, variant, verify=False)
     return None
@@ -462,8 +466,7 @@ def ensure(variant: Variant, seeds: int, folder: str | Path | None = None,
            on_progress=None) -> Database:
     """The database of ``variant`` up to ``seeds``: opened if built, else built and saved."""
     check_variant(variant)
-    folder = Path(folder) if folder else default_dir()
-    path = folder / file_name(variant, seeds)
+    path = path_of(variant, seeds, folder)
     if path.exists():
         return load(path, variant, verify=False)
     database = build(variant, seeds, on_progress=on_progress)
