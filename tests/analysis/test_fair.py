@@ -1,6 +1,7 @@
 """Fair starts: the boards screened, the verdicts against brute force, resuming, the command."""
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -96,6 +97,27 @@ def test_the_fairkalah_comparison():
     found.fair = one_seed[:2]
     assert "1 of its 3 boards not found" in fair.published(variant, found)
     assert fair.published(mancalab.variant("kalah", seeds=3), found) is None
+
+
+SCREENS = Path(__file__).parents[2] / "benchmarks" / "results" / "fair"
+
+
+def screened(name: str) -> dict[tuple[int, ...], dict]:
+    """The rows of a committed screen file (``bench_fair.py``'s), by board."""
+    lines = (SCREENS / name).read_text().splitlines()
+    return {tuple(row["cells"]): row for row in map(json.loads, lines[1:])}
+
+
+def test_the_kalah_6_4_screen_found_exactly_the_fairkalah_boards():
+    """The whole two-seed screen (python benchmarks/bench_fair.py --screen
+    kalah:pits=6,seeds=4,empty_capture=true --moved 2): every board decided, each verdict
+    backed by its bounds, and the fair ones are the 254 FairKalah boards."""
+    rows = screened("kalah-6-4-ec-moved2.jsonl")
+    assert set(rows) == set(fair.candidates(mancalab.variant("kalah"), 2))
+    for row in rows.values():
+        assert row["fair"] == (row["lower"] == row["upper"] == 0)
+        assert row["fair"] or row["lower"] > 0 or row["upper"] < 0
+    assert {cells for cells, row in rows.items() if row["fair"]} == set(fair_boards().values())
 
 
 def test_fair_command(small_solver, tmp_path):

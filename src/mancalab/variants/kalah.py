@@ -140,12 +140,24 @@ def fair_boards(pits: int = 6, seeds: int = 4,
                 empty_capture: bool = True) -> dict[int, tuple[int, ...]]:
     """The fair start boards of Kalah(pits, seeds) by number, from the shipped data files
     (empty when none is known). Kalah(6,4) has the 254 FairKalah boards (Ludii's "Board #"),
-    under either capture rule; the other sizes have the boards ``mancalab fair`` found for
-    their capture rule (docs/kalah.md)."""
+    under either capture rule (so that the numbers in earlier records keep their boards);
+    the other sizes have the boards ``mancalab fair`` found for their capture rule
+    (docs/kalah.md). The list it found for Kalah(6,4) without empty capture is published
+    data (``screened_boards``), not a numbering of the ``board`` option."""
     if (pits, seeds) == (6, 4):
-        name = "data/fairkalah_boards.txt"
-    else:
-        name = f"data/fair/kalah-{pits}-{seeds}-{'ec' if empty_capture else 'noec'}.txt"
+        return _read_boards("data/fairkalah_boards.txt")
+    return screened_boards(pits, seeds, empty_capture)
+
+
+def screened_boards(pits: int, seeds: int,
+                    empty_capture: bool = True) -> dict[int, tuple[int, ...]]:
+    """The boards ``mancalab fair`` found fair for these rules and shipped, by number
+    (``src/mancalab/data/fair/``; empty when none is shipped)."""
+    rule = "ec" if empty_capture else "noec"
+    return _read_boards(f"data/fair/kalah-{pits}-{seeds}-{rule}.txt")
+
+
+def _read_boards(name: str) -> dict[int, tuple[int, ...]]:
     source = resources.files("mancalab").joinpath(name)
     if not source.is_file():
         return {}
@@ -164,6 +176,8 @@ def known_fair_sizes() -> list[str]:
     if folder.is_dir():
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             _, pits, seeds, rule = entry.name.removesuffix(".txt").split("-")
+            if (pits, seeds) == ("6", "4"):  # the board option keeps the FairKalah boards
+                continue
             found.append(f"Kalah({pits},{seeds}) {'with' if rule == 'ec' else 'without'} "
                          "empty capture")
     return found
