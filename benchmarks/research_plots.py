@@ -17,9 +17,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import mancalab  # noqa: E402
-from mancalab.variants.kalah import fair_boards  # noqa: E402
+from mancalab.variants.kalah import fair_boards, screened_boards  # noqa: E402
 
-SCREENS = [(6, 3, True), (6, 3, False), (5, 4, True), (5, 4, False), (6, 4, True)]
+SCREENS = [(6, 3, True), (6, 3, False), (5, 4, True), (5, 4, False), (6, 4, True),
+           (6, 4, False)]
 
 
 def _signed(value: int) -> str:
@@ -85,7 +86,10 @@ def moved_seeds(out: Path) -> None:
     figure, axes = plt.subplots(len(SCREENS), 1, figsize=(9, 2.2 * len(SCREENS)))
     for ax, (pits, seeds, empty_capture) in zip(axes, SCREENS):
         start = mancalab.variant("kalah", pits=pits, seeds=seeds).start_cells()
-        boards = list(fair_boards(pits, seeds, empty_capture).values())
+        # Kalah(6,4): FairKalah's boards with empty capture, the screen's list without
+        found = (screened_boards(pits, seeds, empty_capture)
+                 or fair_boards(pits, seeds, empty_capture))
+        boards = list(found.values())
         change = [[0] * len(start) for _ in range(2)]
         for cells in boards:
             for i, (a, b) in enumerate(zip(start, cells)):

@@ -10,7 +10,7 @@ import mancalab
 from mancalab.analysis import fair, solve as solving
 from mancalab.cli import app
 from mancalab.core import MancalabError
-from mancalab.variants.kalah import fair_boards
+from mancalab.variants.kalah import fair_boards, screened_boards
 
 from .test_solve import brute, positions
 
@@ -118,6 +118,19 @@ def test_the_kalah_6_4_screen_found_exactly_the_fairkalah_boards():
         assert row["fair"] == (row["lower"] == row["upper"] == 0)
         assert row["fair"] or row["lower"] > 0 or row["upper"] < 0
     assert {cells for cells, row in rows.items() if row["fair"]} == set(fair_boards().values())
+
+
+def test_the_kalah_6_4_list_without_empty_capture_is_its_screen():
+    """The shipped list (Pham & Neller counted 323 fair boards, unpublished) is the fair set of
+    the committed screen, numbered in the screen's order."""
+    rows = screened("kalah-6-4-noec-moved2.jsonl")
+    rules = dict(empty_capture=False)
+    assert set(rows) == set(fair.candidates(mancalab.variant("kalah", **rules), 2))
+    fair_set = [cells for cells in sorted(rows) if rows[cells]["fair"]]
+    assert all(rows[cells]["lower"] == rows[cells]["upper"] == 0 for cells in fair_set)
+    shipped = screened_boards(6, 4, empty_capture=False)
+    assert list(shipped.values()) == fair_set and len(fair_set) == 323
+    assert fair_boards(6, 4, empty_capture=False) == fair_boards()  # board=N keeps FairKalah's
 
 
 def test_fair_command(small_solver, tmp_path):
