@@ -377,9 +377,9 @@ def level_start(binom: np.ndarray, level: int, n: int) -> int:
 
 def save(database: Database, folder: str | Path | None = None) -> Path:
     """Write ``database`` whole or not at all; its path."""
-    folder = Path(folder) if folder else default_dir()
+    path = path_of(database.variant, database.seeds, folder)
+    folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / file_name(database.variant, database.seeds)
     header = {"format": FORMAT, "game": "kalah", "rules": _rules(database.variant),
               "seeds": database.seeds, "entries": int(database.values.size),
               "crc32": zlib.crc32(database.values.data) & 0xFFFFFFFF}
