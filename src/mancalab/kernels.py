@@ -53,6 +53,22 @@ def play(params, board, move):
 
 
 @njit(cache=True)
+def settle(params, board):
+    """Apply the end rule to a position given directly (not reached by a move)."""
+    game = params[0]
+    if game == GEBETA:
+        gebeta.settle(params, board)
+    elif game == KALAH:
+        kalah.settle(params, board)
+    elif game == GABATA:
+        gabata.settle(params, board)
+    elif game == URUBUGU:
+        urubugu.settle(params, board)
+    else:
+        gabata3.settle(params, board)
+
+
+@njit(cache=True)
 def score(params, board, player):
     """``player``'s score (families, store, beads held ...: the game's ``score_noun``)."""
     game = params[0]

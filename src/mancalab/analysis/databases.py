@@ -311,11 +311,10 @@ class Database:
 
 
 def check_variant(variant: Variant) -> None:
+    """These databases and the search over them are Kalah's (Gebeta's and Gabata's, whose
+    positions can repeat, are ``mancalab.analysis.retrograde``)."""
     if variant.name != "kalah":
-        raise DatabaseError(f"exact solving is built for Kalah only so far, not "
-                            f"{variant.name}: Gebeta's and Gabata's positions can repeat and "
-                            "need retrograde analysis, and Urubugu (every bead stays in play) "
-                            "a search of its own; neither is built yet")
+        raise DatabaseError(f"this is for Kalah, not {variant.name}")
 
 
 def build(variant: Variant, seeds: int, *, jobs: int | None = None,
@@ -375,25 +374,48 @@ def level_start(binom: np.ndarray, level: int, n: int) -> int:
     return int(binom[level - 1 + n, n]) if level > 0 else 0
 
 
-def save(database: Database, folder: str | Path | None = None) -> Path:
-    """Write ``database`` whole or not at all; its path."""
-    path = path_of(database.variant, database.seeds, folder)
+def write_whole(path: Path, header: dict, arrays: list[np.ndarray]) -> None:
+    """A JSON header line, then ``arrays``' bytes: written whole or not at all (a temporary
+    file, then a rename)."""
     folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    header = {"format": FORMAT, "game": "kalah", "rules": _rules(database.variant),
-              "seeds": database.seeds, "entries": int(database.values.size),
-              "crc32": zlib.crc32(database.values.data) & 0xFFFFFFFF}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DatabaseError(f"cannot write {path}: {error.strerror or error}") from None
     tmp = folder / f".{path.name}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as handle:
             handle.write((json.dumps(header) + "\n").encode())
-            handle.write(database.values.tobytes())
+            for array in arrays:
+                handle.write(array.tobytes())
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except OSError as error:
         tmp.unlink(missing_ok=True)
         raise DatabaseError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def read_header(path: Path, form: str) -> tuple[dict, int]:
+    """The JSON header of a database file of format ``form`` and where its entries start."""
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline(4096)
+            header = json.loads(line)
+    except (OSError, ValueError) as error:
+        raise DatabaseError(f"{path} is not a mancalab database: {error}") from None
+    if not isinstance(header, dict) or header.get("format") != form:
+        raise DatabaseError(f"{path} is not a mancalab database (no {form} header)")
+    return header, len(line)
+
+
+def save(database: Database, folder: str | Path | None = None) -> Path:
+    """Write ``database`` whole or not at all; its path."""
+    path = path_of(database.variant, database.seeds, folder)
+    header = {"format": FORMAT, "game": "kalah", "rules": _rules(database.variant),
+              "seeds": database.seeds, "entries": int(database.values.size),
+              "crc32": zlib.crc32(database.values.data) & 0xFFFFFFFF}
+    write_whole(path, header, [database.values])
     database.path = path
     return path
 
@@ -405,15 +427,7 @@ def load(path: str | Path, variant: Variant | None = None, verify: bool = True) 
     at random, and with 4 KiB pages of a mapped file nearly every probe also misses the TLB
     (Kalah(6,4) with 20 seeds: 1.5 M nodes/s mapped). A bigger one stays memory-mapped."""
     path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            line = handle.readline(4096)
-            header = json.loads(line)
-            offset = len(line)
-    except (OSError, ValueError) as error:
-        raise DatabaseError(f"{path} is not a mancalab database: {error}") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise DatabaseError(f"{path} is not a mancalab database (no {FORMAT} header)")
+    header, offset = read_header(path, FORMAT)
     rules = header.get("rules", {})
     try:
         own = make_variant("kalah", **rules)
@@ -446,7 +460,8 @@ def listing(folder: str | Path | None = None) -> list[dict]:
         try:
             with open(path, "rb") as handle:
                 header = json.loads(handle.readline(4096))
-            found.append({"file": str(path), "rules": header["rules"], "seeds": header["seeds"],
+            found.append({"file": str(path), "game": header.get("game", "kalah"),
+                          "rules": header["rules"], "seeds": header["seeds"],
                           "entries": header["entries"], "bytes": path.stat().st_size})
         except (OSError, ValueError, KeyError, TypeError):
             found.append({"file": str(path), "error": "not a mancalab database"})
