@@ -47,12 +47,12 @@ def is_warm() -> bool:
 def warm_up(games: list[str] | None = None, players: bool = True) -> None:
     """Compile (or load from the cache) the rules of ``games`` (default: all) and, with
     ``players``, the computer players' searches, so that no first move waits for them."""
-    from .analysis import solve
+    from .analysis import retrograde, solve
     from .players import alphabeta, classic, mcts
     from .variants import variant, variants
 
     for name in games or variants():
         state = variant(name).start()
         state.play(state.legal_moves()[0]).material  # noqa: B018 - compiles play and score
-    for module in (alphabeta, mcts, classic, solve) if players else ():
+    for module in (alphabeta, mcts, classic, solve, retrograde) if players else ():
         module.warm_up()

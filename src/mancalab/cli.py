@@ -463,7 +463,7 @@ def write_sample(game: str, count: int | None, out: str | None, seed: int, max_s
 
 @app.command()
 def solve(
-    game: Annotated[str, typer.Argument(help="the game (Kalah is solved; others: not yet)")],
+    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta or gabata")],
     position: Annotated[Optional[str], typer.Option(
         help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
     to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
@@ -489,7 +489,7 @@ def solve(
     import math
     import time as clock
 
-    from .analysis import databases, solve as solving
+    from .analysis import solve as solving
 
     if sample is not None or out is not None:
         write_sample(game, sample, out, seed, max_seeds, option)
@@ -507,7 +507,9 @@ def solve(
             variant = make_variant(game, **parse_options(option))
             state = variant.start() if position is None else variant.state(
                 [c.strip() for c in position.split(",")], to_move)
-        databases.check_variant(state.variant)
+        reason = solving.unsolvable(state.variant)
+        if reason:
+            fail(reason)
     except MancalabError as error:
         fail(str(error))
     out = errors if json_out else console
@@ -521,8 +523,7 @@ def solve(
                           f"({clock.perf_counter() - started:.1f} s)")
 
         try:
-            database = databases.best_available(state.variant) or databases.ensure(
-                state.variant, solving.database_size_for(state), on_progress=building)
+            database = solving.database_for(state, on_progress=building)
             result = solving.solve(state, time=time, moves=moves, database=database,
                                    on_bounds=tightened)
         except MancalabError as error:
@@ -539,11 +540,17 @@ def solve(
         console.print(f"With perfect play the player to move ({who}) [bold]"
                       f"{solving.describe(result.value)}[/] ({result.value:+d}). Best: "
                       f"{', '.join(result.best_move_names)}.")
+    elif result.endless:
+        console.print(f"Neither player can force the game to end: with perfect play the value "
+                      f"for {who} is between {result.lower:+d} and {result.upper:+d}, and the "
+                      "rule for endless play decides where.")
     else:
-        console.print(f"Not proven within {time:g} s: the value for {who} is between "
+        limit = f"within {time:g} s" if time is not None else "within the memory at hand"
+        console.print(f"Not proven {limit}: the value for {who} is between "
                       f"{result.lower:+d} and {result.upper:+d}.")
     for move, (lower, upper) in result.moves.items():
-        console.print(f"  {result.move_names[move]}: {solving.describe_bounds(lower, upper)}")
+        console.print(f"  {result.move_names[move]}: "
+                      f"{solving.describe_bounds(lower, upper, result.endless)}")
     console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
                   f"{result.database_seeds} seeds).")
 
@@ -629,40 +636,55 @@ app.add_typer(db_app, name="db")
 
 @db_app.command("build")
 def db_build(
-    game: Annotated[str, typer.Argument(help="the game (kalah)")],
+    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta or gabata")],
     seeds: Annotated[int, typer.Option(help="every position with at most this many seeds")],
     folder: Annotated[Optional[str], typer.Option("--dir", help="where to keep it")] = None,
     cluster: Annotated[Optional[str], typer.Option(
         help="build on the workers of this Dask scheduler, e.g. tcp://host:8786 (each level "
-             "cut into slices)")] = None,
+             "cut into slices; Kalah)")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
 ) -> None:
     """Compute an endgame database and save it (whole or not at all)."""
     import time as clock
 
-    from .analysis import databases
-
-    check_cluster(cluster)
+    from .analysis import databases, retrograde, solve as solving
 
     try:
         variant = make_variant(game, **parse_options(option))
-        databases.check_variant(variant)
-        if not 0 <= seeds <= databases.MAX_SEEDS:
-            fail(f"--seeds must be 0..{databases.MAX_SEEDS}, got {seeds}")
-        count = databases.entries(variant.options["pits"], seeds)
+        reason = solving.unsolvable(variant)
+        if reason:
+            fail(reason)
+        repeats = variant.name in solving.retrograde_games()
+        if repeats and cluster:
+            fail("--cluster builds Kalah's databases; Gebeta's and Gabata's build here")
+        check_cluster(cluster)
+        if repeats:
+            count = retrograde.plan(variant, seeds)[2]
+            levels = retrograde.levels_of(variant, seeds)
+        else:
+            if not 0 <= seeds <= databases.MAX_SEEDS:
+                fail(f"--seeds must be 0..{databases.MAX_SEEDS}, got {seeds}")
+            count = databases.entries(variant.options["pits"], seeds)
+            levels = list(range(seeds + 1))
     except MancalabError as error:
         fail(str(error))
     started = clock.perf_counter()
-    with Progress(TextColumn("seeds {task.completed:>3}/{task.total}"), BarColumn(),
+    with Progress(TextColumn("seeds {task.fields[level]:>3}/" + str(seeds)), BarColumn(),
                   TimeElapsedColumn(), console=console) as progress:
-        task = progress.add_task("", total=seeds + 1)
+        task = progress.add_task("", total=len(levels), level=0)
+
+        def done(level: int, _done: int, _total: int) -> None:
+            progress.update(task, completed=levels.index(level) + 1, level=level)
+
         try:
-            with cluster_errors(cluster, "nothing was written"):
-                database = databases.build(
-                    variant, seeds, cluster=cluster, on_progress=lambda level, d, t:
-                    progress.update(task, completed=level + 1))
-            path = databases.save(database, folder)
+            if repeats:
+                path = retrograde.save(retrograde.build(variant, seeds, done), folder)
+            else:
+                with cluster_errors(cluster, "nothing was written"):
+                    database = databases.build(variant, seeds, cluster=cluster,
+                                               on_progress=done)
+                path = databases.save(database, folder)
         except MancalabError as error:
             fail(str(error))
     seconds = clock.perf_counter() - started
@@ -687,7 +709,7 @@ def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where t
             console.print(f"{name}  {entry['error']}", soft_wrap=True)
             continue
         rules = ", ".join(f"{k}={v}" for k, v in entry["rules"].items())
-        console.print(f"{name}  {rules}  {entry['seeds']} seeds  {entry['entries']:,} "
+        console.print(f"{name}  {entry['game']}  {rules}  {entry['seeds']} seeds  {entry['entries']:,} "
                       f"positions  {entry['bytes'] / 1e6:.1f} MB", soft_wrap=True)
 
 

@@ -259,11 +259,12 @@ class TerminalGame:
         except MancalabError as error:
             self.console.print(f"[red]The exact hint failed: {error}[/red]")
             return True
-        overall = solving.describe_bounds(result.lower, result.upper)
+        overall = solving.describe_bounds(result.lower, result.upper, result.endless)
         self.console.print(f"Exact values of your moves (with perfect play you {overall}):")
         for move, (lower, upper) in result.moves.items():
             best = lower == upper == result.value
-            line = f"  {result.move_names[move]}: {solving.describe_bounds(lower, upper)}"
+            line = (f"  {result.move_names[move]}: "
+                    f"{solving.describe_bounds(lower, upper, result.endless)}")
             self.console.print(f"[bold green]{line}  (best)[/]" if best else line)
         return True
 

@@ -36,7 +36,7 @@ import threading
 import time as _time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 from numba import njit
@@ -47,6 +47,9 @@ from ..prefetch import prefetch_row
 from ..variants import kalah
 from . import databases
 from .databases import child_of, index, to_board
+
+if TYPE_CHECKING:
+    from . import retrograde
 
 MAX_PLY = 1024  # far deeper than any line of play between database positions
 NODES, LIMIT, ABORTED, DEEP = 0, 1, 2, 3  # stats slots
@@ -382,14 +385,19 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     database_seeds: int | None = None
+    # the search finished: bounds still apart (of the position or a move) are those of the
+    # rule for endless play (Gebeta, Gabata: ``mancalab.analysis.retrograde``)
+    endless: bool = False
 
     def to_dict(self) -> dict:
         out = {"value": self.value, "exact": self.exact, "lower": self.lower,
-               "upper": self.upper, "best_moves": self.best_move_names, "nodes": self.nodes,
+               "upper": self.upper, "endless": self.endless and not self.exact,
+               "best_moves": self.best_move_names, "nodes": self.nodes,
                "seconds": round(self.seconds, 4), "database_seeds": self.database_seeds}
         if self.moves:
             out["moves"] = [{"move": self.move_names[m], "value": lo if lo == hi else None,
-                             "lower": lo, "upper": hi} for m, (lo, hi) in self.moves.items()]
+                             "lower": lo, "upper": hi, "endless": self.endless and lo != hi}
+                            for m, (lo, hi) in self.moves.items()]
         return out
 
 
@@ -628,13 +636,37 @@ def database_size_for(state: State) -> int:
     return LARGE_ON_DEMAND_SEEDS if mover_pits(state).sum() >= 40 else ON_DEMAND_SEEDS
 
 
+def retrograde_games() -> tuple[str, ...]:
+    """The games solved over their graph of positions (they can repeat): Gebeta, Gabata."""
+    return ("gebeta", "gabata")
+
+
+NOT_SOLVED = {
+    "urubugu": "every bead stays in play, so it needs a search of its own (not built yet)",
+    "gabata3": "its reloads make the position depend on the round (not built yet)",
+}
+
+
 def unsolvable(variant: Variant) -> str | None:
     """Why ``variant`` has no exact solver yet, or None."""
-    try:
-        databases.check_variant(variant)
-    except databases.DatabaseError as error:
-        return str(error)
-    return None
+    if variant.name == "kalah" or variant.name in retrograde_games():
+        return None
+    why = NOT_SOLVED.get(variant.name, "not built yet")
+    return f"exact solving covers Kalah, Gebeta and Gabata; not {variant.name}: {why}"
+
+
+def database_for(state: State, on_progress: Callable[[int, int, int], None] | None = None):
+    """The endgame database the solve of ``state`` uses: the largest built for its rules,
+    else a small one built now (``on_progress(level, done, total)`` told as it goes)."""
+    reason = unsolvable(state.variant)
+    if reason:
+        raise SolveError(reason)
+    if state.variant.name in retrograde_games():
+        from . import retrograde
+
+        return retrograde.database_for(state.variant, on_progress=on_progress)
+    return databases.best_available(state.variant) or databases.ensure(
+        state.variant, database_size_for(state), on_progress=on_progress)
 
 
 def solver_for(variant: Variant, database: databases.Database | None = None,
@@ -669,7 +701,7 @@ def store_margin(state: State) -> int:
 
 
 def solve(state: State, time: float | None = None, moves: bool = False,
-          database: databases.Database | None = None,
+          database: databases.Database | retrograde.Database | None = None,
           on_bounds: Callable[[int, int], None] | None = None,
           solver: Solver | None = None, build: bool = True,
           cancel: Cancel | None = None, parallel: bool = True) -> SolveResult:
@@ -686,6 +718,10 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     started = _time.perf_counter()
     if state.is_over:
         return _over(state)
+    if state.variant.name in retrograde_games():
+        from . import retrograde  # it builds on this module's results and limits
+
+        return retrograde.solve(state, time, moves, database, build, cancel, on_bounds)
     solver = solver or solver_for(state.variant, database, build)
     solver.nodes = 0
     cancel = cancel or Cancel()
@@ -760,6 +796,9 @@ def _check_solvable(state: State, time: float | None) -> None:
         raise SolveError(f"solve takes a State, got {type(state).__name__}")
     if time is not None and not (isinstance(time, (int, float)) and 0 < time < 1e9):
         raise SolveError(f"time must be a number of seconds above 0, got {time!r}")
+    reason = unsolvable(state.variant)
+    if reason:
+        raise SolveError(reason)
 
 
 def _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started) -> SolveResult:
@@ -804,11 +843,13 @@ def describe(value: int) -> str:
     return "draw" if value == 0 else (f"wins by {value}" if value > 0 else f"loses by {-value}")
 
 
-def describe_bounds(lower: int, upper: int) -> str:
-    """Bounds on a value, in words ("wins by 4", "between -2 and +4 (not proven)")."""
+def describe_bounds(lower: int, upper: int, endless: bool = False) -> str:
+    """Bounds on a value, in words ("wins by 4", "between -2 and +4 (not proven)"); with
+    ``endless`` the bounds are final and the rest depends on the rule for endless play."""
     if lower == upper:
         return describe(lower)
-    return f"between {lower:+d} and {upper:+d} (not proven)"
+    why = "by the rule for endless play" if endless else "not proven"
+    return f"between {lower:+d} and {upper:+d} ({why})"
 
 
 def _move_bounds(solver: Solver, state: State, move: int, deadline: float | None,

@@ -3,8 +3,13 @@
 Each move it gives the solver half its time; when the position is solved, it plays one of the
 best moves (ties broken at random with its seed) and ``last_info`` holds the exact value. When
 it is not solved in time (the opening of Kalah(6,4) takes minutes), or the game has no exact
-solver yet (only Kalah has one), it plays alpha-beta's move for the other half and says so:
-``last_info["exact"]`` is False and ``last_info["fallback"]`` names the reason.
+solver yet (Urubugu, 3-row Gabata), it plays alpha-beta's move for the other half and says
+so: ``last_info["exact"]`` is False and ``last_info["fallback"]`` names the reason.
+
+In Gebeta and Gabata a solved position can still have no exact value: where neither player
+can force the game to end, the value depends on the rule for endless play and the solver
+gives final bounds. The player then plays a move with the best guaranteed value (lower
+bound), then the best upper bound: nobody can do better without knowing the rule's outcome.
 """
 
 from __future__ import annotations
@@ -64,6 +69,16 @@ class PerfectPlayer(Player):
         return solving.solve(state, time=seconds, moves=moves, build=not served,
                              cancel=self._cancel, parallel=not served)
 
+    def _choose_by_bounds(self, result, started: float) -> int:
+        """A move of the best final bounds, the lower (guaranteed) one first."""
+        best = max(result.moves.values())
+        move = self.rng.choice([m for m, bounds in result.moves.items() if bounds == best])
+        self.last_info = {"value": None, "exact": False, "lower": result.lower,
+                          "upper": result.upper, "endless": True,
+                          "best": [result.move_names[move]], "nodes": result.nodes,
+                          "seconds": time.perf_counter() - started}
+        return move
+
     def choose(self, state: State) -> int:
         from ..analysis import solve as solving  # the solver loads only when a game asks
 
@@ -74,13 +89,16 @@ class PerfectPlayer(Player):
         budget = self.capped(self.options["time"])
         reason = solving.unsolvable(state.variant)
         if reason is None:
-            result = self._solve(state, budget / 2)
+            result = self._solve(state, budget / 2,
+                                 moves=state.variant.name in solving.retrograde_games())
             if result.exact and result.best_moves:
                 move = self.rng.choice(result.best_moves)
                 self.last_info = {"value": result.value, "exact": True,
                                   "best": result.best_move_names, "nodes": result.nodes,
                                   "seconds": time.perf_counter() - started}
                 return move
+            if result.endless:
+                return self._choose_by_bounds(result, started)
             reason = (f"not solved in {budget / 2:g} s (the value is between "
                       f"{result.lower:+d} and {result.upper:+d})")
         left = max(0.01, budget - (time.perf_counter() - started))

@@ -35,8 +35,11 @@ def warm_up() -> None:
     compile_all()
     READY.set()
     # Kalah's expert is the perfect player: its small endgame database is built once per
-    # machine (about 6 s), here rather than inside a capped move
+    # machine (about 6 s), here rather than inside a capped move; so are Gebeta's and
+    # Gabata's for the analysis switch (under a second each)
     solving.solver_for(variant("kalah"))
+    for name in solving.retrograde_games():
+        solving.database_for(variant(name).start())
 
 
 class BusyError(MancalabError):

@@ -300,7 +300,8 @@ async function requestAnalysis(state) {
 
 function valueWords(entry) {
   if (entry.value === null) {
-    return t("analysis_between", {low: signed(entry.lower), high: signed(entry.upper)});
+    return t(entry.endless ? "analysis_endless" : "analysis_between",
+             {low: signed(entry.lower), high: signed(entry.upper)});
   }
   if (entry.value === 0) return t("draw");
   return t(entry.value > 0 ? "analysis_wins" : "analysis_loses", {n: Math.abs(entry.value)});

@@ -1,0 +1,621 @@
+"""Exact values for the games whose positions can repeat, Gebeta and Gabata: retrograde
+databases of every position with at most K seeds in play, and the solver of a position over
+the graph of the positions it can reach.
+
+What is stored. As for Kalah (``mancalab.analysis.databases``) an entry is about the mover's
+future net gain g from the seeds still in the pits (families for Gebeta, marbles for Gabata;
+what is banked already is added by the caller), indexed by the ranking of the pits as the
+mover sees them. But these games can go round in circles, so an entry holds two numbers:
+- L, what the mover can force with the game ending by its own rules, and
+- U, what the opponent can hold the mover to in the same way.
+Where L = U that is the exact value, whatever rule ends endless play. Where they differ,
+neither player can force the game to an end that settles it: the value depends on the rule
+for endless play (a third repetition ends the game and each side banks what its own seeds
+make: docs/gebeta.md, docs/gabata.md), and the solver reports the bounds, never a guess.
+
+Method: (L, U) is the least fixed point, from L = -B and U = +B (B: the most the seeds in play
+can be worth), of L(p) = max over moves of (gain - U(child)) and U(p) = max of (gain -
+L(child)) (an extra turn adds the child's bounds instead of subtracting them). It is reached
+by sweeps until nothing changes; the operator is monotone, so any order of updates (threads
+sweeping at once, without locks) reaches the same fixed point, and every intermediate pair is
+already sound. Every move is played by the game's own kernels (``mancalab.kernels``).
+- A database: level by level (seeds in play never increase; Gebeta's levels are multiples of
+  four), each level's moves played once into an edge table, then swept.
+- A position above the database: the positions it can reach above the database are found by
+  a breadth-first walk (a hash table of their ranks) and swept with the database at the
+  boundary. When a budget of positions or time runs out, the positions not yet expanded count
+  as [-B, +B]: the bounds stay sound, only wider.
+"""
+
+from __future__ import annotations
+
+import threading
+import time as _time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from numba import njit, prange
+
+from .. import kernels
+from ..core import ONGOING, MancalabError, State, Variant
+from ..memory import available_memory, large_zeros
+from ..variants import variant as make_variant
+from .solve import LIMIT, Cancel, SolveResult
+from .databases import DatabaseError, _next_bars, _pits_of, _unrank, binomials, default_dir, rank
+
+FORMAT = "mancalab-retrograde-1"
+PITS = 12  # both games: two rows of six
+# edge kinds: what a move leads to
+NONE, END, NODE, NODE_SAME, STORED, STORED_SAME = 0, 1, 2, 3, 4, 5
+NOT_OVER = -1000
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a game keeps its pits on the board, and what its values count."""
+
+    slots: tuple[int, ...]  # the board cells of player 0's six pits, then player 1's six
+    unit: int  # seeds a point of value takes at most: the bound of g is seeds // unit
+    step: int  # levels: seed counts that occur (Gebeta: multiples of four)
+
+
+LAYOUTS = {
+    "gebeta": Layout(tuple(range(12)), 4, 4),
+    "gabata": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1),
+}
+
+
+class Unsupported(DatabaseError):
+    pass
+
+
+def layout_of(variant: Variant) -> Layout:
+    try:
+        return LAYOUTS[variant.name]
+    except KeyError:
+        raise Unsupported(f"{variant.name} has no retrograde solver") from None
+
+
+def slots_of(variant: Variant) -> np.ndarray:
+    return np.array(layout_of(variant).slots, dtype=np.int64)
+
+
+# ----- moves of a position, as the game's kernels play them -----------------------------
+@njit(cache=True, inline="always")
+def _to_board(slots, pits, board):
+    """The board of ``pits`` (mover's six first): the mover is player 0, nothing banked."""
+    board[:] = 0
+    for i in range(PITS):
+        board[slots[i]] = pits[i]
+    board[-1] = ONGOING
+
+
+@njit(cache=True, inline="always")
+def _view(slots, board, child):
+    """The pits as the player to move on ``board`` sees them; their seeds."""
+    shift = 6 if board[-2] == 1 else 0
+    seeds = 0
+    for i in range(PITS):
+        child[i] = board[slots[(i + shift) % PITS]]
+        seeds += child[i]
+    return seeds
+
+
+@njit(cache=True)
+def _moves(params, slots, pits, board, kinds, gains, kid_pits, kid_seeds):
+    """Play every move of ``pits``: per move its kind (NONE, END, NODE or NODE_SAME), the
+    gain of player 0 (the mover) and the child's pits and seeds. A position that is over
+    returns its value (else NOT_OVER); one whose mover must pass has one move, the pass."""
+    _to_board(slots, pits, board)
+    kernels.settle(params, board)
+    kinds[:] = NONE
+    if board[-1] != ONGOING:
+        return kernels.margin(params, board)
+    if board[-2] == 1:  # the mover's row is empty: the opponent moves
+        kinds[0] = NODE
+        gains[0] = 0
+        kid_seeds[0] = _view(slots, board, kid_pits[0])
+        return NOT_OVER
+    for move in range(6):
+        if pits[move] == 0:
+            continue
+        _to_board(slots, pits, board)
+        kernels.play(params, board, slots[move])
+        gains[move] = kernels.margin(params, board)
+        if board[-1] != ONGOING:
+            kinds[move] = END
+        else:
+            kinds[move] = NODE_SAME if board[-2] == 0 else NODE
+            kid_seeds[move] = _view(slots, board, kid_pits[move])
+    return NOT_OVER
+
+
+@njit(cache=True, inline="always")
+def _stored_index(pits, seeds, offsets, binom):
+    return offsets[seeds] + rank(pits, binom)
+
+
+# ----- sweeping an edge table to its fixed point ----------------------------------------
+@njit(cache=True, parallel=True, nogil=True)
+def sweep(kinds, targets, gains, low, high, fixed, stored_low, stored_high, chunks):
+    """One pass of L(p) = max(gain - U(child)), U(p) = max(gain - L(child)) over the
+    positions not ``fixed``, newest bounds used at once; how many positions changed."""
+    n = low.shape[0]
+    per = (n + chunks - 1) // chunks
+    changed = 0
+    for chunk in prange(chunks):
+        first = chunk * per
+        last = min(n, first + per)
+        for i in range(last - 1, first - 1, -1):  # deeper positions first
+            if fixed[i]:
+                continue
+            best_low, best_high = -1000, -1000
+            for j in range(6):
+                kind = kinds[i, j]
+                if kind == NONE:
+                    continue
+                gain = np.int64(gains[i, j])
+                if kind == END:
+                    a, b = gain, gain
+                else:
+                    t = targets[i, j]
+                    if kind == NODE or kind == NODE_SAME:
+                        lo, hi = np.int64(low[t]), np.int64(high[t])
+                    else:
+                        lo, hi = np.int64(stored_low[t]), np.int64(stored_high[t])
+                    if kind == NODE_SAME or kind == STORED_SAME:
+                        a, b = gain + lo, gain + hi
+                    else:
+                        a, b = gain - hi, gain - lo
+                best_low = max(best_low, a)
+                best_high = max(best_high, b)
+            if best_low > low[i] or best_high < high[i]:
+                low[i] = max(np.int64(low[i]), best_low)
+                high[i] = min(np.int64(high[i]), best_high)
+                changed += 1
+    return changed
+
+
+def settle_bounds(kinds, targets, gains, low, high, fixed, stored_low, stored_high,
+                  halt: np.ndarray | None = None) -> bool:
+    """Sweep until nothing changes (True) or ``halt[LIMIT]`` is 0 (False)."""
+    chunks = max(1, min(4096, low.shape[0] // 4096))
+    while halt is None or halt[LIMIT] != 0:
+        if sweep(kinds, targets, gains, low, high, fixed, stored_low, stored_high,
+                 chunks) == 0:
+            return True
+    return False
+
+
+# ----- databases ------------------------------------------------------------------------
+def total_seeds(variant: Variant) -> int:
+    return sum(variant.start_cells())  # nothing is banked at the start
+
+
+def levels_of(variant: Variant, seeds: int) -> list[int]:
+    step = layout_of(variant).step
+    return list(range(0, seeds + 1, step))
+
+
+def plan(variant: Variant, seeds: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The binomials, the first index of each level (-1 where none) and the entries."""
+    layout_of(variant)
+    most = total_seeds(variant)
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 0 <= seeds <= most:
+        raise DatabaseError(f"the seeds of a {variant.name} database must be 0..{most}, "
+                            f"got {seeds!r}")
+    binom = binomials(seeds + PITS + 1)
+    offsets = np.full(seeds + 1, -1, dtype=np.int64)
+    total = 0
+    for level in levels_of(variant, seeds):
+        offsets[level] = total
+        total += int(binom[level + PITS - 1, PITS - 1])
+    if total >= 2**31:
+        raise DatabaseError(f"a {variant.name} database of {seeds} seeds has {total:,} entries "
+                            "(too many): choose fewer seeds")
+    return binom, offsets, total
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def level_edges(params, slots, level, count, binom, offsets, kinds, targets, gains, low, high,
+                fixed, stored_low, stored_high, unit, chunks):
+    """The moves of every position with ``level`` seeds (ranks 0..count-1): same-level
+    children by rank, lower ones by their database index; positions over are fixed."""
+    per = (count + chunks - 1) // chunks
+    bound = level // unit
+    for chunk in prange(chunks):
+        first = chunk * per
+        last = min(count, first + per)
+        if first >= last:
+            continue
+        bars = np.empty(PITS - 1, dtype=np.int64)
+        pits = np.empty(PITS, dtype=np.int64)
+        board = np.empty(16, dtype=np.int64)
+        kid_pits = np.empty((6, PITS), dtype=np.int64)
+        kid_seeds = np.empty(6, dtype=np.int64)
+        move_kinds = np.empty(6, dtype=np.int64)
+        move_gains = np.empty(6, dtype=np.int64)
+        _unrank(first, level, PITS, binom, bars)
+        for r in range(first, last):
+            _pits_of(bars, level, pits)
+            over = _moves(params, slots, pits, board, move_kinds, move_gains, kid_pits,
+                          kid_seeds)
+            if over != NOT_OVER:
+                low[r] = high[r] = over
+                fixed[r] = 1
+            else:
+                low[r], high[r] = -bound, bound
+                fixed[r] = 0
+            for j in range(6):
+                kind = move_kinds[j]
+                gains[r, j] = move_gains[j]
+                if kind == NODE or kind == NODE_SAME:
+                    seeds = kid_seeds[j]
+                    if seeds == level:
+                        targets[r, j] = rank(kid_pits[j], binom)
+                    else:
+                        targets[r, j] = _stored_index(kid_pits[j], seeds, offsets, binom)
+                        kind += STORED - NODE
+                kinds[r, j] = kind
+            _next_bars(bars, level + PITS - 1)
+
+
+@dataclass
+class Database:
+    """Bounds (L, U) of every position with at most ``seeds`` seeds in play."""
+
+    variant: Variant
+    seeds: int
+    low: np.ndarray  # int8 per entry
+    high: np.ndarray
+    offsets: np.ndarray
+    binom: np.ndarray
+    path: Path | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.low.nbytes + self.high.nbytes)
+
+    def bounds(self, pits) -> tuple[int, int]:
+        """(L, U) of ``pits`` as the mover sees them (mover's six first)."""
+        pits = np.asarray(pits, dtype=np.int64)
+        seeds = int(pits.sum())
+        if seeds > self.seeds or self.offsets[seeds] < 0:
+            raise DatabaseError(f"the database holds no position of {seeds} seeds")
+        i = int(self.offsets[seeds] + rank(pits, self.binom))
+        return int(self.low[i]), int(self.high[i])
+
+    def loops(self) -> int:
+        """Entries whose value depends on the rule for endless play."""
+        return int(np.count_nonzero(self.low != self.high))
+
+
+def build(variant: Variant, seeds: int,
+          on_progress: Callable[[int, int, int], None] | None = None) -> Database:
+    """Compute the database of ``variant`` up to ``seeds`` seeds in memory."""
+    binom, offsets, total = plan(variant, seeds)
+    layout = layout_of(variant)
+    low, high = large_zeros((total,), np.int8), large_zeros((total,), np.int8)
+    slots = slots_of(variant)
+    for level in levels_of(variant, seeds):
+        count = int(binom[level + PITS - 1, PITS - 1])
+        begin = int(offsets[level])
+        kinds = np.zeros((count, 6), dtype=np.int8)
+        targets = np.zeros((count, 6), dtype=np.int32)
+        gains = np.zeros((count, 6), dtype=np.int8)
+        fixed = np.zeros(count, dtype=np.uint8)
+        part_low, part_high = low[begin:begin + count], high[begin:begin + count]
+        chunks = max(1, min(4096, count // 2048))
+        level_edges(variant.params, slots, level, count, binom, offsets, kinds, targets, gains,
+                    part_low, part_high, fixed, low, high, layout.unit, chunks)
+        settle_bounds(kinds, targets, gains, part_low, part_high, fixed, low, high)
+        if on_progress:
+            on_progress(level, count, count)
+    return Database(variant, seeds, low, high, offsets, binom)
+
+
+def rules_of(variant: Variant) -> dict:
+    return dict(sorted(variant.options.items()))
+
+
+def file_name(variant: Variant, seeds: int) -> str:
+    options = "-".join(f"{k}{v}" for k, v in rules_of(variant).items())
+    return f"{variant.name}-{options}-{seeds}.db"
+
+
+def path_of(variant: Variant, seeds: int, folder: str | Path | None = None) -> Path:
+    return (Path(folder) if folder else default_dir()) / file_name(variant, seeds)
+
+
+def save(database: Database, folder: str | Path | None = None) -> Path:
+    """Write ``database`` whole or not at all; its path."""
+    from .databases import write_whole
+
+    path = path_of(database.variant, database.seeds, folder)
+    header = {"format": FORMAT, "game": database.variant.name,
+              "rules": rules_of(database.variant), "seeds": database.seeds,
+              "entries": int(database.low.size),
+              "crc32": zlib.crc32(database.high, zlib.crc32(database.low)) & 0xFFFFFFFF}
+    write_whole(path, header, [database.low, database.high])
+    database.path = path
+    return path
+
+
+def load(path: str | Path, variant: Variant | None = None, verify: bool = True) -> Database:
+    """Open a database file, checking its header (and with ``verify`` its checksum)."""
+    from .databases import read_header
+
+    path = Path(path)
+    header, offset = read_header(path, FORMAT)
+    try:
+        own = make_variant(header.get("game", ""), **header.get("rules", {}))
+    except (MancalabError, TypeError) as error:
+        raise DatabaseError(f"{path}: bad game or rules in its header: {error}") from None
+    if variant is not None and (variant.name != own.name or rules_of(variant) != rules_of(own)):
+        raise DatabaseError(f"{path} is for {own.name} with {rules_of(own)}, not "
+                            f"{variant.name} with {rules_of(variant)}")
+    seeds = header.get("seeds")
+    try:
+        binom, offsets, total = plan(own, seeds)
+    except DatabaseError as error:
+        raise DatabaseError(f"{path}: {error}") from None
+    if header.get("entries") != total or path.stat().st_size != offset + 2 * total:
+        raise DatabaseError(f"{path} is truncated or does not match its header")
+    mapped = np.memmap(path, dtype=np.int8, mode="r", offset=offset, shape=(2 * total,))
+    values = np.array(mapped)
+    low, high = values[:total], values[total:]
+    if verify and zlib.crc32(high, zlib.crc32(low)) & 0xFFFFFFFF != header.get("crc32"):
+        raise DatabaseError(f"{path} is corrupt: its checksum does not match")
+    return Database(variant or own, seeds, low, high, offsets, binom, path)
+
+
+def best_available(variant: Variant, folder: str | Path | None = None) -> Database | None:
+    """The largest database built for ``variant``'s rules in ``folder``, opened."""
+    for seeds in range(total_seeds(variant), -1, -1):
+        path = path_of(variant, seeds, folder)
+        if path.exists():
+            return load(path, variant, verify=False)
+    return None
+
+
+def ensure(variant: Variant, seeds: int, folder: str | Path | None = None,
+           on_progress: Callable[[int, int, int], None] | None = None) -> Database:
+    """The database of ``variant`` up to ``seeds``: opened if built, else built and saved."""
+    path = path_of(variant, seeds, folder)
+    if path.exists():
+        return load(path, variant, verify=False)
+    database = build(variant, seeds, on_progress)
+    save(database, folder)
+    return database
+
+
+ON_DEMAND_SEEDS = {"gebeta": 12, "gabata": 10}  # a second or two on first use
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the database build and the graph walk now."""
+    variant = make_variant("gabata")
+    database = build(variant, 1)
+    solve(variant.state([1, 0, 0, 0, 0, 1, 23, 0, 0, 1, 0, 0, 0, 22], 0), database=database)
+
+
+# ----- a position above the database: the graph it can reach ---------------------------
+@njit(cache=True, inline="always")
+def _slot(key, mask):
+    mixed = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
+    return np.int64(mixed & np.uint64(mask))
+
+
+@njit(cache=True, nogil=True)
+def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, capacity,
+            keys, ids, node_pits, kinds, targets, gains, low, high, fixed, halt):
+    """Walk the positions ``root`` can reach above the database breadth first, at most
+    ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table. Returns (positions, expanded);
+    the positions not expanded are fixed at [-B, +B]."""
+    mask = keys.shape[0] - 1
+    board = np.empty(16, dtype=np.int64)
+    kid_pits = np.empty((6, PITS), dtype=np.int64)
+    kid_seeds = np.empty(6, dtype=np.int64)
+    move_kinds = np.empty(6, dtype=np.int64)
+    move_gains = np.empty(6, dtype=np.int64)
+    pits = np.empty(PITS, dtype=np.int64)
+    count = 1
+    node_pits[0] = root
+    head = 0
+    while head < count and count + 6 <= capacity and halt[LIMIT] != 0:
+        for i in range(PITS):
+            pits[i] = node_pits[head, i]
+        over = _moves(params, slots, pits, board, move_kinds, move_gains, kid_pits, kid_seeds)
+        if over != NOT_OVER:
+            low[head] = high[head] = over
+            fixed[head] = 1
+        else:
+            bound = pits.sum() // unit
+            low[head], high[head] = -bound, bound
+            fixed[head] = 0
+        for j in range(6):
+            kind = move_kinds[j]
+            gains[head, j] = move_gains[j]
+            if kind == NODE or kind == NODE_SAME:
+                seeds = kid_seeds[j]
+                if seeds <= stored_seeds and offsets[seeds] >= 0:
+                    targets[head, j] = _stored_index(kid_pits[j], seeds, offsets, binom)
+                    kind += STORED - NODE
+                else:
+                    key = big_binom[seeds - 1 + PITS, PITS] + rank(kid_pits[j], big_binom) + 1
+                    s = _slot(key, mask)
+                    while keys[s] != 0 and keys[s] != key:
+                        s = (s + 1) & mask
+                    if keys[s] == 0:
+                        keys[s] = key
+                        ids[s] = count
+                        node_pits[count] = kid_pits[j]
+                        count += 1
+                    targets[head, j] = ids[s]
+            kinds[head, j] = kind
+        head += 1
+    for i in range(head, count):  # the frontier: not expanded
+        bound = node_pits[i].sum() // unit
+        low[i], high[i] = -bound, bound
+        fixed[i] = 1
+    return count, head
+
+
+BYTES_PER_POSITION = 12 + 6 * 6 + 3 + 2 * 16  # pits, edges, bounds, two hash slots
+MOST_POSITIONS = 200_000_000
+RATE_GUESS = 3_000_000  # positions expanded a second, to size the table to a time limit
+_DATABASES: dict[tuple, Database | None] = {}
+_DATABASES_LOCK = threading.Lock()
+
+
+def database_for(variant: Variant, build: bool = True,
+                 on_progress: Callable[[int, int, int], None] | None = None) -> Database | None:
+    """The largest database built for ``variant``'s rules, kept open in this process; with
+    ``build`` a small one (``ON_DEMAND_SEEDS``) is built when there is none."""
+    key = (variant.name, tuple(rules_of(variant).items()), default_dir())
+    with _DATABASES_LOCK:
+        found = _DATABASES.get(key)
+        if found is None:
+            found = best_available(variant)
+            if found is None and build:
+                found = ensure(variant, ON_DEMAND_SEEDS[variant.name], None, on_progress)
+            _DATABASES[key] = found
+        return found
+
+
+def mover_view(state: State) -> np.ndarray:
+    """The pits as the player to move sees them (their six first)."""
+    slots = layout_of(state.variant).slots
+    cells = state.cells
+    shift = 6 if state.to_move == 1 else 0
+    return np.array([cells[slots[(i + shift) % PITS]] for i in range(PITS)], dtype=np.int64)
+
+
+@dataclass
+class Graph:
+    """The positions a root can reach above the database, with their edges and bounds."""
+
+    count: int
+    expanded: int
+    kinds: np.ndarray
+    targets: np.ndarray
+    gains: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    settled: bool  # swept until nothing changed
+
+    @property
+    def final(self) -> bool:
+        """Every position walked and settled: bounds apart are the rule for endless play's."""
+        return self.expanded == self.count and self.settled
+
+
+def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
+              capacity: int, explore_halt: np.ndarray, sweep_halt: np.ndarray) -> Graph:
+    """Walk the graph of ``pits`` (at most ``capacity`` positions) and settle its bounds."""
+    layout = layout_of(variant)
+    size = 1 << max(4, (2 * capacity - 1).bit_length())
+    keys = np.zeros(size, dtype=np.int64)
+    ids = np.zeros(size, dtype=np.int32)
+    node_pits = np.zeros((capacity, PITS), dtype=np.int8)
+    kinds = np.zeros((capacity, 6), dtype=np.int8)
+    targets = np.zeros((capacity, 6), dtype=np.int32)
+    gains = np.zeros((capacity, 6), dtype=np.int8)
+    low = np.zeros(capacity, dtype=np.int8)
+    high = np.zeros(capacity, dtype=np.int8)
+    fixed = np.zeros(capacity, dtype=np.uint8)
+    if database is None:
+        stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
+        stored_low = stored_high = np.zeros(1, dtype=np.int8)
+    else:
+        stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
+        stored_low, stored_high = database.low, database.high
+    big_binom = binomials(total_seeds(variant) + PITS + 1)
+    count, expanded = explore(variant.params, slots_of(variant), pits, big_binom, stored_seeds,
+                              offsets, binom, layout.unit, capacity, keys, ids, node_pits,
+                              kinds, targets, gains, low, high, fixed, explore_halt)
+    del keys, ids, node_pits
+    kinds, targets, gains = kinds[:count], targets[:count], gains[:count]
+    low, high, fixed = low[:count], high[:count], fixed[:count]
+    settled = settle_bounds(kinds, targets, gains, low, high, fixed, stored_low, stored_high,
+                            sweep_halt)
+    return Graph(count, expanded, kinds, targets, gains, low, high, settled)
+
+
+def _edge_bounds(graph: Graph, database: Database | None, j: int) -> tuple[int, int]:
+    """Bounds on the root's move ``j`` for the root's mover (its gain included)."""
+    kind, gain, t = int(graph.kinds[0, j]), int(graph.gains[0, j]), int(graph.targets[0, j])
+    if kind == END:
+        return gain, gain
+    if kind in (NODE, NODE_SAME):
+        lo, hi = int(graph.low[t]), int(graph.high[t])
+    else:
+        lo, hi = int(database.low[t]), int(database.high[t])
+    if kind in (NODE_SAME, STORED_SAME):
+        return gain + lo, gain + hi
+    return gain - hi, gain - lo
+
+
+def capacity_for(time: float | None) -> int:
+    most = min(MOST_POSITIONS, available_memory() // 3 // BYTES_PER_POSITION)
+    if time is not None:
+        most = min(most, int(RATE_GUESS * time) + 1000)
+    return max(1000, most)
+
+
+def solve(state: State, time: float | None = None, moves: bool = False,
+          database: Database | None = None, build: bool = True,
+          cancel: Cancel | None = None,
+          on_bounds: Callable[[int, int], None] | None = None) -> SolveResult:
+    """The value of ``state`` (not over) for the player to move, or its proven bounds: see
+    ``mancalab.analysis.solve.solve``. Bounds that stay apart after a complete walk mean the
+    value depends on the rule for endless play."""
+    started = _time.perf_counter()
+    variant = state.variant
+    database = database or database_for(variant, build)
+    cancel = cancel or Cancel()
+    explore_halt = np.ones(4, dtype=np.int64)
+    sweep_halt = np.ones(4, dtype=np.int64)
+    if not (cancel.track(explore_halt) and cancel.track(sweep_halt)):
+        explore_halt[LIMIT] = sweep_halt[LIMIT] = 0
+    timers = []
+    if time is not None:  # half the time to walk the graph, the rest to settle it
+        for share, halt in ((0.5, explore_halt), (1.0, sweep_halt)):
+            timer = threading.Timer(time * share, halt.__setitem__, (LIMIT, 0))
+            timer.daemon = True
+            timer.start()
+            timers.append(timer)
+    try:
+        graph = reachable(variant, mover_view(state), database, capacity_for(time),
+                          explore_halt, sweep_halt)
+    finally:
+        for timer in timers:
+            timer.cancel()
+        cancel.untrack(explore_halt)
+        cancel.untrack(sweep_halt)
+    a, b = state.score
+    base = a - b if state.to_move == 0 else b - a
+    lower, upper = base + int(graph.low[0]), base + int(graph.high[0])
+    if on_bounds:
+        on_bounds(lower, upper)
+    exact = lower == upper
+    result = SolveResult(lower if exact else None, exact, lower, upper, [], [],
+                         nodes=graph.count, database_seeds=database and database.seeds,
+                         endless=graph.final)
+    slots = layout_of(variant).slots
+    for j in range(6):
+        if graph.kinds[0, j] == NONE:
+            continue
+        cell = slots[j + 6 * state.to_move]
+        lo, hi = _edge_bounds(graph, database, j)
+        if moves:
+            result.moves[cell] = (base + lo, base + hi)
+            result.move_names[cell] = state.move_name(cell)
+        if exact and base + lo >= lower:
+            result.best_moves.append(cell)
+    result.best_move_names = [state.move_name(m) for m in result.best_moves]
+    result.seconds = _time.perf_counter() - started
+    return result

@@ -1,0 +1,231 @@
+"""Retrograde solving of Gebeta and Gabata (positions can repeat) against an independent
+fixed point computed over the State API: no ranking, no edge table, no database."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import mancalab
+from mancalab.cli import app
+from mancalab.analysis import retrograde, solve as solving
+from mancalab.analysis.databases import DatabaseError, _pits_of, _unrank
+
+GAMES = {"gebeta": 4, "gabata": 1}  # seeds a point of value takes at most
+
+
+def margin(state, player):
+    a, b = state.score
+    return a - b if player == 0 else b - a
+
+
+def fixed_point(root):
+    """(L, U) of every position ``root`` can reach, for the player to move there: from
+    margin -/+ (seeds in play // unit) up and down until nothing changes."""
+    unit = GAMES[root.variant.name]
+    nodes, edges, queue = {}, {}, [root]
+    nodes[root.board.tobytes()] = root
+    while queue:
+        state = queue.pop()
+        out = []
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.is_over:
+                out.append(("end", margin(child, state.to_move)))
+                continue
+            key = child.board.tobytes()
+            if key not in nodes:
+                nodes[key] = child
+                queue.append(child)
+            out.append(("same" if child.to_move == state.to_move else "other", key))
+        edges[state.board.tobytes()] = out
+    low, high = {}, {}
+    for key, state in nodes.items():
+        seeds = sum(state.cells) - sum(state.score)
+        low[key] = margin(state, state.to_move) - seeds // unit
+        high[key] = margin(state, state.to_move) + seeds // unit
+    changed = True
+    while changed:
+        changed = False
+        for key, out in edges.items():
+            best_low = max(v if kind == "end" else low[v] if kind == "same" else -high[v]
+                           for kind, v in out)
+            best_high = max(v if kind == "end" else high[v] if kind == "same" else -low[v]
+                            for kind, v in out)
+            if best_low > low[key] or best_high < high[key]:
+                low[key], high[key] = max(low[key], best_low), min(high[key], best_high)
+                changed = True
+    return low, high
+
+
+def random_position(variant, seeds, rng):
+    """A position with ``seeds`` in the pits, the rest banked, that is not over."""
+    name = variant.name
+    while True:
+        pits = [0] * 12
+        for _ in range(seeds):
+            pits[rng.randrange(12)] += 1
+        banked = (48 - seeds) // GAMES[name]
+        a = rng.randint(0, banked)
+        cells = pits + [a, banked - a] if name == "gebeta" else (
+            pits[:6] + [a] + pits[6:] + [banked - a])
+        state = variant.state(cells, rng.randint(0, 1))
+        if not state.is_over:
+            return state
+
+
+@pytest.fixture(scope="module")
+def empty_databases():
+    """Databases of no seeds: every position is solved over its own graph."""
+    return {name: retrograde.build(mancalab.variant(name), 0) for name in GAMES}
+
+
+@pytest.mark.parametrize("game, seeds", [("gebeta", 4), ("gabata", 3), ("gabata", 5)])
+def test_bounds_and_every_moves_bounds_equal_the_fixed_point(game, seeds, empty_databases):
+    variant = mancalab.variant(game)
+    rng = random.Random(seeds)
+    small = retrograde.build(variant, seeds - 4 if game == "gebeta" else seeds - 2)
+    for _ in range(8):
+        check_against_the_fixed_point(random_position(variant, seeds, rng),
+                                      [empty_databases[game], small])
+
+
+def check_against_the_fixed_point(state, databases):
+    low, high = fixed_point(state)
+    for database in databases:
+        result = solving.solve(state, moves=True, database=database)
+        key = state.board.tobytes()
+        assert (result.lower, result.upper) == (low[key], high[key]), state.cells
+        assert result.exact == (low[key] == high[key])
+        for move, bounds in result.moves.items():
+            child = state.play(move)
+            if child.is_over:
+                expected = (margin(child, state.to_move),) * 2
+            elif child.to_move == state.to_move:
+                expected = (low[child.board.tobytes()], high[child.board.tobytes()])
+            else:
+                expected = (-high[child.board.tobytes()], -low[child.board.tobytes()])
+            assert bounds == expected, (state.cells, move)
+
+
+def test_positions_that_depend_on_the_rule_for_endless_play_equal_the_fixed_point(
+        empty_databases):
+    variant = mancalab.variant("gabata")
+    seeds = 7  # the fewest marbles with such positions
+    database = retrograde.build(variant, seeds)
+    assert np.all(database.low <= database.high)
+    loops = np.flatnonzero(database.low != database.high)
+    loops = loops[loops >= database.offsets[seeds]]
+    assert len(loops) > 0
+    bars = np.empty(11, dtype=np.int64)
+    pits = np.empty(12, dtype=np.int64)
+    for entry in loops[:: max(1, len(loops) // 2)][:2]:
+        _unrank(int(entry - database.offsets[seeds]), seeds, 12, database.binom, bars)
+        _pits_of(bars, seeds, pits)
+        cells = [int(p) for p in pits[:6]] + [20] + [int(p) for p in pits[6:]] + [21]
+        state = variant.state(cells, 0)
+        check_against_the_fixed_point(state, [empty_databases["gabata"],
+                                              retrograde.build(variant, 5)])
+        assert not solving.solve(state, database=database).exact
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_solved_value_is_the_best_of_its_moves(game):
+    variant = mancalab.variant(game)
+    database = retrograde.build(variant, 8)
+    rng = random.Random(3)
+    for _ in range(6):
+        state = random_position(variant, 12, rng)
+        result = retrograde.solve(state, moves=True, database=database)
+        assert sorted(result.moves) == state.legal_moves()
+        assert result.lower == max(low for low, _ in result.moves.values())
+        assert result.upper == max(high for _, high in result.moves.values())
+        if result.exact:
+            assert result.best_moves == [m for m, (low, _) in result.moves.items()
+                                         if low == result.value]
+            assert result.best_move_names == [state.move_name(m) for m in result.best_moves]
+        else:
+            assert result.value is None and result.best_moves == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_database_entries_equal_the_solve_of_their_position(game, empty_databases):
+    variant = mancalab.variant(game)
+    seeds = 8
+    database = retrograde.build(variant, seeds)
+    rng = random.Random(5)
+    checked = 0
+    while checked < 25:
+        state = random_position(variant, seeds if game == "gebeta" else rng.randint(1, seeds),
+                                rng)
+        result = retrograde.solve(state, database=empty_databases[game])
+        base = margin(state, state.to_move)
+        assert database.bounds(retrograde.mover_view(state)) == (result.lower - base,
+                                                                 result.upper - base)
+        checked += 1
+
+
+def test_bounds_under_a_limit_contain_the_value():
+    variant = mancalab.variant("gabata")
+    database = retrograde.build(variant, 6)
+    state = random_position(variant, 14, random.Random(11))
+    exact = retrograde.solve(state, database=database)
+    for limit in (1e-6, 0.01):
+        result = retrograde.solve(state, time=limit, database=database)
+        assert result.lower <= exact.lower <= exact.upper <= result.upper
+
+
+def test_database_files_are_checked(tmp_path):
+    variant = mancalab.variant("gabata")
+    built = retrograde.build(variant, 5)
+    path = retrograde.save(built, tmp_path)
+    assert path.name == "gabata-max_laps10000-5.db"
+    loaded = retrograde.load(path, variant)
+    assert np.array_equal(loaded.low, built.low) and np.array_equal(loaded.high, built.high)
+    with pytest.raises(DatabaseError, match="not"):
+        retrograde.load(path, mancalab.variant("gabata", max_laps=500))
+    with pytest.raises(DatabaseError, match="not"):
+        retrograde.load(path, mancalab.variant("gebeta"))
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 1
+    (tmp_path / "corrupt.db").write_bytes(bytes(data))
+    with pytest.raises(DatabaseError, match="corrupt"):
+        retrograde.load(tmp_path / "corrupt.db")
+    (tmp_path / "short.db").write_bytes(bytes(data[:-10]))
+    with pytest.raises(DatabaseError, match="truncated"):
+        retrograde.load(tmp_path / "short.db")
+    assert retrograde.best_available(variant, tmp_path).seeds == 5
+
+
+def test_bad_input_is_refused():
+    for game, seeds in [("gebeta", 49), ("gabata", -1), ("gabata", True), ("gebeta", 4.0)]:
+        with pytest.raises(DatabaseError, match="seeds"):
+            retrograde.build(mancalab.variant(game), seeds)
+    with pytest.raises(DatabaseError, match="no retrograde"):
+        retrograde.build(mancalab.variant("kalah"), 4)
+
+
+def test_the_commands(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    runner = CliRunner()
+    built = runner.invoke(app, ["db", "build", "gabata", "--seeds", "6"])
+    assert built.exit_code == 0 and "Wrote" in built.output, built.output
+    assert "gabata-max_laps10000-6.db  gabata" in runner.invoke(app, ["db", "list"]).output
+    state = random_position(mancalab.variant("gabata"), 9, random.Random(2))
+    position = ",".join(map(str, state.cells))
+    solved = runner.invoke(app, ["solve", "gabata", "--position", position, "--to-move",
+                                 str(state.to_move), "--json", "--moves"])
+    assert solved.exit_code == 0, solved.output
+    answer = json.loads(solved.stdout.strip().splitlines()[-1])
+    low, high = fixed_point(state)
+    key = state.board.tobytes()
+    assert (answer["lower"], answer["upper"]) == (low[key], high[key])
+    assert answer["database_seeds"] == 6
+    for args in (["db", "build", "gebeta", "--seeds", "49"],
+                 ["db", "build", "gebeta", "--seeds", "8", "--cluster", "tcp://nowhere:1"],
+                 ["solve", "gabata", "--position", "1,2,3"],
+                 ["solve", "gebeta", "--time", "nan"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "Traceback" not in result.output, args
