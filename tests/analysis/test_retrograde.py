@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 import mancalab
 from mancalab.cli import app
+from mancalab.players import player
 from mancalab.analysis import retrograde, solve as solving
 from mancalab.analysis.databases import DatabaseError, _pits_of, _unrank
 
@@ -116,16 +117,8 @@ def test_positions_that_depend_on_the_rule_for_endless_play_equal_the_fixed_poin
     seeds = 7  # the fewest marbles with such positions
     database = retrograde.build(variant, seeds)
     assert np.all(database.low <= database.high)
-    loops = np.flatnonzero(database.low != database.high)
-    loops = loops[loops >= database.offsets[seeds]]
-    assert len(loops) > 0
-    bars = np.empty(11, dtype=np.int64)
-    pits = np.empty(12, dtype=np.int64)
-    for entry in loops[:: max(1, len(loops) // 2)][:2]:
-        _unrank(int(entry - database.offsets[seeds]), seeds, 12, database.binom, bars)
-        _pits_of(bars, seeds, pits)
-        cells = [int(p) for p in pits[:6]] + [20] + [int(p) for p in pits[6:]] + [21]
-        state = variant.state(cells, 0)
+    assert np.count_nonzero(database.low != database.high) > 0
+    for state, _ in zip(endless_positions(seeds), range(2)):
         check_against_the_fixed_point(state, [empty_databases["gabata"],
                                               retrograde.build(variant, 5)])
         assert not solving.solve(state, database=database).exact
@@ -229,3 +222,34 @@ def test_the_commands(tmp_path, monkeypatch):
                  ["solve", "gebeta", "--time", "nan"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and "Traceback" not in result.output, args
+
+
+def endless_positions(seeds=7):
+    """Gabata positions with ``seeds`` marbles whose value depends on the rule for endless
+    play, from the database (A to move, the rest banked)."""
+    variant = mancalab.variant("gabata")
+    database = retrograde.build(variant, seeds)
+    loops = np.flatnonzero(database.low != database.high)
+    bars, pits = np.empty(11, dtype=np.int64), np.empty(12, dtype=np.int64)
+    for entry in loops[loops >= database.offsets[seeds]]:
+        _unrank(int(entry - database.offsets[seeds]), seeds, 12, database.binom, bars)
+        _pits_of(bars, seeds, pits)
+        cells = [int(p) for p in pits[:6]] + [20] + [int(p) for p in pits[6:]] + [21]
+        yield variant.state(cells, 0)
+
+
+def test_the_perfect_player_plays_the_best_bounds_where_endless_play_decides(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    state = next(endless_positions())
+    result = solving.solve(state, moves=True)
+    assert result.endless and not result.exact
+    perfect = player("perfect:time=5,seed=1", game="gabata")
+    move = perfect.choose(state)
+    assert result.moves[move] == max(result.moves.values())
+    assert perfect.last_info["endless"] and perfect.last_info["value"] is None
+    fallback = player("perfect:time=0.2,fallback=mcts,threads=2", game="gabata3")
+    fallback.choose(mancalab.variant("gabata3").start())
+    assert fallback.last_info["fallback"].startswith("mcts: exact solving covers")
+    with pytest.raises(mancalab.MancalabError, match="fallback"):
+        player("perfect:fallback=greedy")

@@ -3,7 +3,8 @@
 Each move it gives the solver half its time; when the position is solved, it plays one of the
 best moves (ties broken at random with its seed) and ``last_info`` holds the exact value. When
 it is not solved in time (the opening of Kalah(6,4) takes minutes), or the game has no exact
-solver yet (Urubugu, 3-row Gabata), it plays alpha-beta's move for the other half and says
+solver yet (Urubugu, 3-row Gabata), it plays the fallback player's move (``fallback``:
+alpha-beta, or MCTS on ``threads`` cores, the stronger on Gebeta) in the time left and says
 so: ``last_info["exact"]`` is False and ``last_info["fallback"]`` names the reason.
 
 In Gebeta and Gabata a solved position can still have no exact value: where neither player
@@ -17,9 +18,12 @@ from __future__ import annotations
 import random
 import time
 
-from ..core import MancalabError, Option, State, real
+from ..core import MancalabError, Option, State, real, whole
 from .alphabeta import AlphaBetaPlayer
 from .base import Player, new_seed, seed_option
+from .mcts import MCTSPlayer
+
+FALLBACKS = {"alphabeta": AlphaBetaPlayer, "mcts": MCTSPlayer}
 
 
 class PerfectPlayer(Player):
@@ -28,13 +32,19 @@ class PerfectPlayer(Player):
     option_specs = {
         "time": Option(2.0, real, lambda v: v > 0, "seconds a move, above 0"),
         "seed": seed_option("breaks ties among equally good moves"),
+        "fallback": Option("alphabeta", str, lambda v: v in FALLBACKS,
+                           "the player of a position not solved in time: alphabeta or mcts"),
+        "threads": Option(1, whole, lambda v: 1 <= v <= 64,
+                          "with fallback=mcts: its searches side by side, 1..64"),
     }
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
         seed = self.options["seed"]
         self.rng = random.Random(new_seed() if seed is None else seed)
-        self.fallback = AlphaBetaPlayer()
+        fallback = self.options["fallback"]
+        self.fallback = (MCTSPlayer(threads=self.options["threads"], seed=seed)
+                         if fallback == "mcts" else AlphaBetaPlayer())
         self._cancel = None
 
     def stop(self) -> None:
@@ -106,6 +116,6 @@ class PerfectPlayer(Player):
         self.fallback.cap = self.cap
         move = self.fallback.choose(state)
         self.last_info = {**self.fallback.last_info, "exact": False,
-                          "fallback": f"alpha-beta: {reason}",
+                          "fallback": f"{self.options['fallback']}: {reason}",
                           "seconds": time.perf_counter() - started}
         return move
