@@ -545,9 +545,11 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     return Graph(count, expanded, kinds, targets, gains, low, high, settled)
 
 
-def _edge_bounds(graph: Graph, database: Database | None, j: int) -> tuple[int, int]:
-    """Bounds on the root's move ``j`` for the root's mover (its gain included)."""
-    kind, gain, t = int(graph.kinds[0, j]), int(graph.gains[0, j]), int(graph.targets[0, j])
+def _edge_bounds(graph: Graph, database: Database | None, j: int,
+                 node: int = 0) -> tuple[int, int]:
+    """Bounds on ``node``'s move ``j`` for ``node``'s mover (its gain included)."""
+    kind, gain = int(graph.kinds[node, j]), int(graph.gains[node, j])
+    t = int(graph.targets[node, j])
     if kind == END:
         return gain, gain
     if kind in (NODE, NODE_SAME):
@@ -557,6 +559,43 @@ def _edge_bounds(graph: Graph, database: Database | None, j: int) -> tuple[int, 
     if kind in (NODE_SAME, STORED_SAME):
         return gain + lo, gain + hi
     return gain - hi, gain - lo
+
+
+def _stored_replies(variant: Variant, database: Database, pits: np.ndarray) -> list:
+    """Bounds on each move of a database position, for its mover."""
+    kinds, gains = np.zeros(6, dtype=np.int64), np.zeros(6, dtype=np.int64)
+    kid_pits, kid_seeds = np.zeros((6, PITS), dtype=np.int64), np.zeros(6, dtype=np.int64)
+    over = _moves(variant.params, slots_of(variant), pits, np.zeros(16, dtype=np.int64), kinds,
+                  gains, kid_pits, kid_seeds)
+    if over != NOT_OVER:
+        return [(int(over), int(over))]
+    found = []
+    for kind, gain, kid in zip(kinds, gains, kid_pits):
+        if kind == END:
+            found.append((int(gain), int(gain)))
+        elif kind != NONE:
+            lo, hi = database.bounds(kid)
+            found.append((int(gain) + lo, int(gain) + hi) if kind == NODE_SAME
+                         else (int(gain) - hi, int(gain) - lo))
+    return found
+
+
+def _reply_mean(graph: Graph, database: Database | None, state: State, j: int) -> float:
+    """What the root's move ``j`` guarantees on average (lower bounds, from the root's base)
+    when the opponent answers with any legal move at random: how much a fallible opponent can
+    give away after it."""
+    kind, gain, t = int(graph.kinds[0, j]), int(graph.gains[0, j]), int(graph.targets[0, j])
+    if kind != NODE and kind != STORED:  # the game ends, or the mover moves again
+        return float(_edge_bounds(graph, database, j)[0])
+    if kind == NODE:
+        replies = [_edge_bounds(graph, database, k, t) for k in range(6)
+                   if graph.kinds[t, k] != NONE]
+    else:
+        cell = layout_of(state.variant).slots[j + 6 * state.to_move]
+        replies = _stored_replies(state.variant, database, mover_view(state.play(cell)))
+    if not replies:  # not walked (the frontier of a walk cut short)
+        return float(_edge_bounds(graph, database, j)[0])
+    return sum(gain - high for _, high in replies) / len(replies)
 
 
 def capacity_for(time: float | None) -> int:
@@ -614,6 +653,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         if moves:
             result.moves[cell] = (base + lo, base + hi)
             result.move_names[cell] = state.move_name(cell)
+            result.replies[cell] = base + _reply_mean(graph, database, state, j)
         if exact and base + lo >= lower:
             result.best_moves.append(cell)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]

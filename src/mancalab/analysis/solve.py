@@ -388,6 +388,9 @@ class SolveResult:
     # the search finished: bounds still apart (of the position or a move) are those of the
     # rule for endless play (Gebeta, Gabata: ``mancalab.analysis.retrograde``)
     endless: bool = False
+    # with ``moves`` (Gebeta, Gabata): per move, what it guarantees on average when the
+    # opponent answers at random (lower bounds): how much a fallible opponent can give away
+    replies: dict[int, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         out = {"value": self.value, "exact": self.exact, "lower": self.lower,

@@ -217,8 +217,10 @@ class MCTSPlayer(Player):
         self._rng = np.random.default_rng(new_seed() if seed is None else seed)
         warm_up()
 
-    def choose(self, state: State) -> int:
-        legal = state.legal_moves()
+    def choose(self, state: State, among: list[int] | None = None) -> int:
+        """The move with the best playouts; with ``among`` (legal moves), the best of those
+        (the perfect player's tie-break among moves of one exact value)."""
+        legal = state.legal_moves() if among is None else among
         if not legal:
             raise MancalabError("the game is over: there is no move to choose")
         started = time.perf_counter()
@@ -238,7 +240,7 @@ class MCTSPlayer(Player):
             with ThreadPoolExecutor(threads, thread_name_prefix="mancalab-mcts") as pool:
                 trees = list(pool.map(lambda seed: self._search(state, seed, deadline, share),
                                       seeds))
-        move, visits, mean, proven = _merged(trees)
+        move, visits, mean, proven = _merged(trees, among)
         self.last_info = {"playouts": sum(done for _, done in trees),
                           "seconds": time.perf_counter() - started, "value": float(mean),
                           "visits": visits, "threads": threads,
@@ -259,16 +261,21 @@ class MCTSPlayer(Player):
         return tree, done
 
 
-def _merged(trees) -> tuple[int, int, float, int]:
-    """The move to play from one or more trees of the same root: a proven win first, a proven
-    loss last, else the best mean over all trees' playouts (then the most visits)."""
+def _merged(trees, among: list[int] | None = None) -> tuple[int, int, float, int]:
+    """The move to play (of ``among`` if given) from one or more trees of the same root: a
+    proven win first, a proven loss last, else the best mean over all trees' playouts (then
+    the most visits)."""
     visits, totals, proven = {}, {}, {}
     for tree, _ in trees:
         for move, count, mean, result in tree.root_children():
+            if among is not None and move not in among:
+                continue
             visits[move] = visits.get(move, 0) + count
             totals[move] = totals.get(move, 0.0) + mean * count
             if result:
                 proven[move] = result
     children = [(move, visits[move], totals[move] / visits[move], proven.get(move, 0))
                 for move in visits]
+    if not children:  # the tree was proven before it tried any of ``among``
+        return among[0], 0, 0.0, 0
     return max(children, key=lambda ch: (ch[3], ch[2], ch[1]))

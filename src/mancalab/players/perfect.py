@@ -11,6 +11,14 @@ In Gebeta and Gabata a solved position can still have no exact value: where neit
 can force the game to end, the value depends on the rule for endless play and the solver
 gives final bounds. The player then plays a move with the best guaranteed value (lower
 bound), then the best upper bound: nobody can do better without knowing the rule's outcome.
+
+Among moves of the best value it prefers (``traps``, Gebeta and Gabata) those after which
+the opponent's replies, taken at random, give away the most: the mean of their exact values.
+With ``fallback=mcts`` the MCTS search then breaks the remaining ties in the time left: of
+moves equal against perfect play it picks the one whose games go best against anyone, and,
+in positions that can repeat, moves that get on with the game rather than go round in
+circles (a random choice among equal moves can cycle until the rule for endless play ends
+the game at a worse result).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import random
 import time
 
 from ..core import MancalabError, Option, State, real, whole
+from ..variants.common import bool_option
 from .alphabeta import AlphaBetaPlayer
 from .base import Player, new_seed, seed_option
 from .mcts import MCTSPlayer
@@ -36,6 +45,9 @@ class PerfectPlayer(Player):
                            "the player of a position not solved in time: alphabeta or mcts"),
         "threads": Option(1, whole, lambda v: 1 <= v <= 64,
                           "with fallback=mcts: its searches side by side, 1..64"),
+        "traps": Option(True, bool_option, lambda v: True,
+                        "true or false: among moves of the best value, prefer those after "
+                        "which a random reply gives away the most (Gebeta, Gabata)"),
     }
 
     def __init__(self, **options) -> None:
@@ -79,10 +91,27 @@ class PerfectPlayer(Player):
         return solving.solve(state, time=seconds, moves=moves, build=not served,
                              cancel=self._cancel, parallel=not served)
 
-    def _choose_by_bounds(self, result, started: float) -> int:
+    def _traps(self, result, moves: list[int]) -> list[int]:
+        """Of ``moves``, those after which a random reply gives away the most (``traps``)."""
+        if not self.options["traps"] or not result.replies:
+            return moves
+        most = max(result.replies[m] for m in moves)
+        return [m for m in moves if result.replies[m] == most]
+
+    def _among(self, state: State, moves: list[int], budget: float, started: float) -> int:
+        """One of ``moves`` (all of one value): MCTS's choice in the time left with
+        ``fallback=mcts``, else one at random."""
+        if len(moves) == 1 or self.options["fallback"] != "mcts":
+            return self.rng.choice(moves)
+        self.fallback.options["time"] = max(0.01, budget - (time.perf_counter() - started))
+        self.fallback.cap = self.cap
+        return self.fallback.choose(state, among=moves)
+
+    def _choose_by_bounds(self, state: State, result, budget: float, started: float) -> int:
         """A move of the best final bounds, the lower (guaranteed) one first."""
         best = max(result.moves.values())
-        move = self.rng.choice([m for m, bounds in result.moves.items() if bounds == best])
+        move = self._among(state, self._traps(result, [
+            m for m, bounds in result.moves.items() if bounds == best]), budget, started)
         self.last_info = {"value": None, "exact": False, "lower": result.lower,
                           "upper": result.upper, "endless": True,
                           "best": [result.move_names[move]], "nodes": result.nodes,
@@ -102,13 +131,14 @@ class PerfectPlayer(Player):
             result = self._solve(state, budget / 2,
                                  moves=state.variant.name in solving.retrograde_games())
             if result.exact and result.best_moves:
-                move = self.rng.choice(result.best_moves)
+                move = self._among(state, self._traps(result, result.best_moves), budget,
+                                   started)
                 self.last_info = {"value": result.value, "exact": True,
                                   "best": result.best_move_names, "nodes": result.nodes,
                                   "seconds": time.perf_counter() - started}
                 return move
             if result.endless:
-                return self._choose_by_bounds(result, started)
+                return self._choose_by_bounds(state, result, budget, started)
             reason = (f"not solved in {budget / 2:g} s (the value is between "
                       f"{result.lower:+d} and {result.upper:+d})")
         left = max(0.01, budget - (time.perf_counter() - started))
