@@ -514,8 +514,10 @@ class Graph:
 
 
 def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
-              capacity: int, explore_halt: np.ndarray, sweep_halt: np.ndarray) -> Graph:
-    """Walk the graph of ``pits`` (at most ``capacity`` positions) and settle its bounds."""
+              capacity: int, explore_halt: np.ndarray, sweep_halt: np.ndarray,
+              exact_only: bool = False) -> Graph:
+    """Walk the graph of ``pits`` (at most ``capacity`` positions) and settle its bounds;
+    with ``exact_only`` a walk cut short is not settled (it cannot give an exact value)."""
     layout = layout_of(variant)
     size = 1 << max(4, (2 * capacity - 1).bit_length())
     keys = np.zeros(size, dtype=np.int64)
@@ -540,8 +542,10 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     del keys, ids, node_pits
     kinds, targets, gains = kinds[:count], targets[:count], gains[:count]
     low, high, fixed = low[:count], high[:count], fixed[:count]
-    settled = settle_bounds(kinds, targets, gains, low, high, fixed, stored_low, stored_high,
-                            sweep_halt)
+    settled = False
+    if expanded == count or not exact_only:
+        settled = settle_bounds(kinds, targets, gains, low, high, fixed, stored_low,
+                                stored_high, sweep_halt)
     return Graph(count, expanded, kinds, targets, gains, low, high, settled)
 
 
@@ -580,13 +584,13 @@ def _stored_replies(variant: Variant, database: Database, pits: np.ndarray) -> l
     return found
 
 
-def _reply_mean(graph: Graph, database: Database | None, state: State, j: int) -> float:
-    """What the root's move ``j`` guarantees on average (lower bounds, from the root's base)
-    when the opponent answers with any legal move at random: how much a fallible opponent can
-    give away after it."""
+def _reply_values(graph: Graph, database: Database | None, state: State,
+                  j: int) -> list[int]:
+    """What the root's move ``j`` guarantees (lower bounds, from the root's base) after each
+    legal reply of the opponent: what a fallible opponent can give away after it."""
     kind, gain, t = int(graph.kinds[0, j]), int(graph.gains[0, j]), int(graph.targets[0, j])
     if kind != NODE and kind != STORED:  # the game ends, or the mover moves again
-        return float(_edge_bounds(graph, database, j)[0])
+        return [_edge_bounds(graph, database, j)[0]]
     if kind == NODE:
         replies = [_edge_bounds(graph, database, k, t) for k in range(6)
                    if graph.kinds[t, k] != NONE]
@@ -594,8 +598,8 @@ def _reply_mean(graph: Graph, database: Database | None, state: State, j: int) -
         cell = layout_of(state.variant).slots[j + 6 * state.to_move]
         replies = _stored_replies(state.variant, database, mover_view(state.play(cell)))
     if not replies:  # not walked (the frontier of a walk cut short)
-        return float(_edge_bounds(graph, database, j)[0])
-    return sum(gain - high for _, high in replies) / len(replies)
+        return [_edge_bounds(graph, database, j)[0]]
+    return [gain - high for _, high in replies]
 
 
 def capacity_for(time: float | None) -> int:
@@ -608,10 +612,12 @@ def capacity_for(time: float | None) -> int:
 def solve(state: State, time: float | None = None, moves: bool = False,
           database: Database | None = None, build: bool = True,
           cancel: Cancel | None = None,
-          on_bounds: Callable[[int, int], None] | None = None) -> SolveResult:
+          on_bounds: Callable[[int, int], None] | None = None,
+          exact_only: bool = False) -> SolveResult:
     """The value of ``state`` (not over) for the player to move, or its proven bounds: see
     ``mancalab.analysis.solve.solve``. Bounds that stay apart after a complete walk mean the
-    value depends on the rule for endless play."""
+    value depends on the rule for endless play. ``exact_only``: a walk cut short by ``time``
+    returns at once, with the widest bounds (a player that only uses exact values)."""
     started = _time.perf_counter()
     variant = state.variant
     database = database or database_for(variant, build)
@@ -629,7 +635,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
             timers.append(timer)
     try:
         graph = reachable(variant, mover_view(state), database, capacity_for(time),
-                          explore_halt, sweep_halt)
+                          explore_halt, sweep_halt, exact_only)
     finally:
         for timer in timers:
             timer.cancel()
@@ -653,7 +659,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         if moves:
             result.moves[cell] = (base + lo, base + hi)
             result.move_names[cell] = state.move_name(cell)
-            result.replies[cell] = base + _reply_mean(graph, database, state, j)
+            result.replies[cell] = [base + v for v in _reply_values(graph, database, state, j)]
         if exact and base + lo >= lower:
             result.best_moves.append(cell)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]

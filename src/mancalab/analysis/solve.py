@@ -388,9 +388,9 @@ class SolveResult:
     # the search finished: bounds still apart (of the position or a move) are those of the
     # rule for endless play (Gebeta, Gabata: ``mancalab.analysis.retrograde``)
     endless: bool = False
-    # with ``moves`` (Gebeta, Gabata): per move, what it guarantees on average when the
-    # opponent answers at random (lower bounds): how much a fallible opponent can give away
-    replies: dict[int, float] = field(default_factory=dict)
+    # with ``moves`` (Gebeta, Gabata): per move, what it guarantees after each legal reply
+    # (lower bounds): what a fallible opponent can give away after it
+    replies: dict[int, list[int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         out = {"value": self.value, "exact": self.exact, "lower": self.lower,
@@ -707,7 +707,8 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           database: databases.Database | retrograde.Database | None = None,
           on_bounds: Callable[[int, int], None] | None = None,
           solver: Solver | None = None, build: bool = True,
-          cancel: Cancel | None = None, parallel: bool = True) -> SolveResult:
+          cancel: Cancel | None = None, parallel: bool = True,
+          exact_only: bool = False) -> SolveResult:
     """The exact value of ``state`` for the player to move (its final margin under perfect
     play, the stores banked included), its best moves, and with ``moves`` every legal move's
     value. ``time`` (seconds) bounds the search (a database built first on demand is not
@@ -715,7 +716,9 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     By default the solver of the game's rules kept in this process is used (its table warm
     from earlier solves), with the largest database built for those rules (``build``: one
     of ``ON_DEMAND_SEEDS`` is built if there is none). ``cancel`` stops it from another
-    thread; ``parallel`` False keeps all the work in the calling thread (a server's own
+    thread; ``exact_only`` (Gebeta, Gabata) gives up at once when the position cannot be
+    solved in ``time`` (a player that only uses exact values); ``parallel`` False keeps all
+    the work in the calling thread (a server's own
     low-priority search threads)."""
     _check_solvable(state, time)
     started = _time.perf_counter()
@@ -724,7 +727,8 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     if state.variant.name in retrograde_games():
         from . import retrograde  # it builds on this module's results and limits
 
-        return retrograde.solve(state, time, moves, database, build, cancel, on_bounds)
+        return retrograde.solve(state, time, moves, database, build, cancel, on_bounds,
+                                exact_only)
     solver = solver or solver_for(state.variant, database, build)
     solver.nodes = 0
     cancel = cancel or Cancel()

@@ -12,8 +12,10 @@ can force the game to end, the value depends on the rule for endless play and th
 gives final bounds. The player then plays a move with the best guaranteed value (lower
 bound), then the best upper bound: nobody can do better without knowing the rule's outcome.
 
-Among moves of the best value it prefers (``traps``, Gebeta and Gabata) those after which
-the opponent's replies, taken at random, give away the most: the mean of their exact values.
+Among moves of the best value it prefers (``traps``, Gebeta and Gabata) those after which a
+reply taken at random most often turns the result (win, draw, loss) our way, then gives away
+the most on average: against perfect play they are all the same, against a fallible opponent
+they are not.
 With ``fallback=mcts`` the MCTS search then breaks the remaining ties in the time left: of
 moves equal against perfect play it picks the one whose games go best against anyone, and,
 in positions that can repeat, moves that get on with the game rather than go round in
@@ -81,7 +83,8 @@ class PerfectPlayer(Player):
             entry["cell"] = cell
         return answer
 
-    def _solve(self, state: State, seconds: float, moves: bool = False):
+    def _solve(self, state: State, seconds: float, moves: bool = False,
+               exact_only: bool = False):
         """``solve`` for this player, stopped by ``stop``; a server (which caps its players)
         gets no database build and no extra threads."""
         from ..analysis import solve as solving
@@ -89,14 +92,22 @@ class PerfectPlayer(Player):
         served = self.cap is not None
         self._cancel = solving.Cancel()
         return solving.solve(state, time=seconds, moves=moves, build=not served,
-                             cancel=self._cancel, parallel=not served)
+                             cancel=self._cancel, parallel=not served,
+                             exact_only=exact_only)
 
     def _traps(self, result, moves: list[int]) -> list[int]:
-        """Of ``moves``, those after which a random reply gives away the most (``traps``)."""
+        """Of ``moves``, those after which a random reply is worth the most (``traps``): the
+        mean result (1 a win, 1/2 a draw), then the mean margin."""
         if not self.options["traps"] or not result.replies:
             return moves
-        most = max(result.replies[m] for m in moves)
-        return [m for m in moves if result.replies[m] == most]
+
+        def worth(move: int) -> tuple[float, float]:
+            values = result.replies[move]
+            return (sum((v > 0) + (v == 0) / 2 for v in values) / len(values),
+                    sum(values) / len(values))
+
+        most = max(worth(m) for m in moves)
+        return [m for m in moves if worth(m) == most]
 
     def _among(self, state: State, moves: list[int], budget: float, started: float) -> int:
         """One of ``moves`` (all of one value): MCTS's choice in the time left with
@@ -128,7 +139,7 @@ class PerfectPlayer(Player):
         budget = self.capped(self.options["time"])
         reason = solving.unsolvable(state.variant)
         if reason is None:
-            result = self._solve(state, budget / 2,
+            result = self._solve(state, budget / 2, exact_only=True,
                                  moves=state.variant.name in solving.retrograde_games())
             if result.exact and result.best_moves:
                 move = self._among(state, self._traps(result, result.best_moves), budget,
