@@ -45,3 +45,22 @@ def report(title: str, rows: list[dict], columns: list[str]) -> None:
                         for c in columns))
     console.print(table)
     print("JSON: " + json.dumps({"benchmark": title, "machine": info, "results": rows}))
+
+
+def rows_done(results) -> dict:
+    """The rows of a resumable results file (JSON lines), by their ``run``."""
+    found = {}
+    if results and results.exists():
+        for line in results.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                found[row["run"]] = row
+    return found
+
+
+def keep_row(results, row: dict) -> None:
+    """Print ``row`` and append it to the results file (if any) at once."""
+    print(json.dumps(row), flush=True)
+    if results:
+        with open(results, "a") as handle:
+            handle.write(json.dumps(row) + "\n")

@@ -16,12 +16,11 @@ figures, then one JSON line.
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import time
 from pathlib import Path
 
-from _report import report
+from _report import keep_row as keep, report, rows_done as done
 
 import mancalab
 from mancalab.analysis import retrograde
@@ -29,23 +28,6 @@ from mancalab.analysis import retrograde
 
 def peak_rss_gib() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2)
-
-
-def done(results: Path | None) -> dict:
-    found = {}
-    if results and results.exists():
-        for line in results.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                found[row["run"]] = row
-    return found
-
-
-def keep(results: Path | None, row: dict) -> None:
-    print(json.dumps(row), flush=True)
-    if results:
-        with open(results, "a") as handle:
-            handle.write(json.dumps(row) + "\n")
 
 
 def build_row(game: str, seeds: int) -> dict:

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _report import report
+from _report import keep_row as keep, report, rows_done as done
 
 import mancalab
 from mancalab.analysis import databases, solve as solving
@@ -34,23 +34,6 @@ from mancalab.variants.kalah import fair_boards
 
 def peak_rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-
-
-def done(results: Path | None) -> dict:
-    found = {}
-    if results and results.exists():
-        for line in results.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                found[row["run"]] = row
-    return found
-
-
-def keep(results: Path | None, row: dict) -> None:
-    print(json.dumps(row), flush=True)
-    if results:
-        with open(results, "a") as handle:
-            handle.write(json.dumps(row) + "\n")
 
 
 def cold_solve(seeds: int, empty_capture: bool, db_seeds: int) -> dict:

@@ -134,6 +134,18 @@ def _moves(params, slots, pits, board, kinds, gains, kid_pits, kid_seeds):
 
 
 @njit(cache=True, inline="always")
+def _start_bounds(i, over, bound, low, high, fixed):
+    """Position ``i``'s bounds before any sweep: its value if it is over (fixed), else the
+    widest, [-bound, bound]."""
+    if over != NOT_OVER:
+        low[i] = high[i] = over
+        fixed[i] = 1
+    else:
+        low[i], high[i] = -bound, bound
+        fixed[i] = 0
+
+
+@njit(cache=True, inline="always")
 def _stored_index(pits, seeds, offsets, binom):
     return offsets[seeds] + rank(pits, binom)
 
@@ -243,12 +255,7 @@ def level_edges(params, slots, level, count, binom, offsets, kinds, targets, gai
             _pits_of(bars, level, pits)
             over = _moves(params, slots, pits, board, move_kinds, move_gains, kid_pits,
                           kid_seeds)
-            if over != NOT_OVER:
-                low[r] = high[r] = over
-                fixed[r] = 1
-            else:
-                low[r], high[r] = -bound, bound
-                fixed[r] = 0
+            _start_bounds(r, over, bound, low, high, fixed)
             for j in range(6):
                 kind = move_kinds[j]
                 gains[r, j] = move_gains[j]
@@ -429,13 +436,7 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
         for i in range(PITS):
             pits[i] = node_pits[head, i]
         over = _moves(params, slots, pits, board, move_kinds, move_gains, kid_pits, kid_seeds)
-        if over != NOT_OVER:
-            low[head] = high[head] = over
-            fixed[head] = 1
-        else:
-            bound = pits.sum() // unit
-            low[head], high[head] = -bound, bound
-            fixed[head] = 0
+        _start_bounds(head, over, pits.sum() // unit, low, high, fixed)
         for j in range(6):
             kind = move_kinds[j]
             gains[head, j] = move_gains[j]
