@@ -192,9 +192,10 @@ def sweep(kinds, targets, gains, low, high, fixed, stored_low, stored_high, chun
 
 
 def settle_bounds(kinds, targets, gains, low, high, fixed, stored_low, stored_high,
-                  halt: np.ndarray | None = None) -> bool:
-    """Sweep until nothing changes (True) or ``halt[LIMIT]`` is 0 (False)."""
-    chunks = max(1, min(4096, low.shape[0] // 4096))
+                  halt: np.ndarray | None = None, parallel: bool = True) -> bool:
+    """Sweep until nothing changes (True) or ``halt[LIMIT]`` is 0 (False); ``parallel``
+    False sweeps in one chunk (one thread's work: a server's own search)."""
+    chunks = max(1, min(4096, low.shape[0] // 4096)) if parallel else 1
     while halt is None or halt[LIMIT] != 0:
         if sweep(kinds, targets, gains, low, high, fixed, stored_low, stored_high,
                  chunks) == 0:
@@ -516,7 +517,7 @@ class Graph:
 
 def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
               capacity: int, explore_halt: np.ndarray, sweep_halt: np.ndarray,
-              exact_only: bool = False) -> Graph:
+              exact_only: bool = False, parallel: bool = True) -> Graph:
     """Walk the graph of ``pits`` (at most ``capacity`` positions) and settle its bounds;
     with ``exact_only`` a walk cut short is not settled (it cannot give an exact value)."""
     layout = layout_of(variant)
@@ -546,7 +547,7 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     settled = False
     if expanded == count or not exact_only:
         settled = settle_bounds(kinds, targets, gains, low, high, fixed, stored_low,
-                                stored_high, sweep_halt)
+                                stored_high, sweep_halt, parallel)
     return Graph(count, expanded, kinds, targets, gains, low, high, settled)
 
 
@@ -614,7 +615,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           database: Database | None = None, build: bool = True,
           cancel: Cancel | None = None,
           on_bounds: Callable[[int, int], None] | None = None,
-          exact_only: bool = False) -> SolveResult:
+          exact_only: bool = False, parallel: bool = True) -> SolveResult:
     """The value of ``state`` (not over) for the player to move, or its proven bounds: see
     ``mancalab.analysis.solve.solve``. Bounds that stay apart after a complete walk mean the
     value depends on the rule for endless play. ``exact_only``: a walk cut short by ``time``
@@ -636,7 +637,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
             timers.append(timer)
     try:
         graph = reachable(variant, mover_view(state), database, capacity_for(time),
-                          explore_halt, sweep_halt, exact_only)
+                          explore_halt, sweep_halt, exact_only, parallel)
     finally:
         for timer in timers:
             timer.cancel()

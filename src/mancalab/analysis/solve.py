@@ -728,7 +728,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         from . import retrograde  # it builds on this module's results and limits
 
         return retrograde.solve(state, time, moves, database, build, cancel, on_bounds,
-                                exact_only)
+                                exact_only, parallel)
     solver = solver or solver_for(state.variant, database, build)
     solver.nodes = 0
     cancel = cancel or Cancel()

@@ -79,15 +79,17 @@ LEVELS: dict[str, str] = {
 }
 # Where the arena measured another order, a game's levels differ (docs/players.md has the
 # figures): on Kalah the perfect player (exact values where it can solve, alpha-beta before)
-# beat alpha-beta 16 games in 20, so there it is the expert; on Gebeta MCTS beats alpha-beta,
-# so there it is the expert, on both cores (root parallel: 85% against the reference
-# program's MCTS at 0.3 s a move, 80% on one core); on Urubugu the greedy
+# beat alpha-beta 16 games in 20, so there it is the expert; on Gebeta the expert is the
+# perfect player too (the game is solved from the middle game on), with MCTS on both cores
+# for the opening and to break ties: 90% against the reference program's MCTS at 0.3 s a
+# move (MCTS alone: 85%); on Urubugu the greedy
 # player beats the classic bot 86 games in 100, so there greedy is the medium level; on 3-row
 # Gabata MCTS's random playouts (games of hundreds of moves) tell it little: the classic bot
 # beats it 19 games in 20, so there MCTS is the easy level.
 GAME_LEVELS: dict[str, dict[str, str]] = {
     "kalah": {"expert": "perfect:time=1"},
-    "gebeta": {"hard": "alphabeta:time=1", "expert": "mcts:time=1,threads=2"},
+    "gebeta": {"hard": "alphabeta:time=1",
+               "expert": "perfect:time=1,fallback=mcts,threads=2"},
     "urubugu": {"easy": "classic:level=4", "medium": "greedy"},
     "gabata3": {"easy": "mcts:time=1", "medium": "greedy", "hard": "classic:level=4"},
 }
