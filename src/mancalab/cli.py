@@ -709,8 +709,9 @@ def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where t
             console.print(f"{name}  {entry['error']}", soft_wrap=True)
             continue
         rules = ", ".join(f"{k}={v}" for k, v in entry["rules"].items())
-        console.print(f"{name}  {entry['game']}  {rules}  {entry['seeds']} seeds  {entry['entries']:,} "
-                      f"positions  {entry['bytes'] / 1e6:.1f} MB", soft_wrap=True)
+        console.print(f"{name}  {entry['game']}  {rules}  {entry['seeds']} seeds  "
+                      f"{entry['entries']:,} positions  {entry['bytes'] / 1e6:.1f} MB",
+                      soft_wrap=True)
 
 
 @app.command()

@@ -44,7 +44,8 @@ from ..core import ONGOING, MancalabError, State, Variant
 from ..memory import available_memory, large_zeros
 from ..variants import variant as make_variant
 from .solve import LIMIT, Cancel, SolveResult
-from .databases import DatabaseError, _next_bars, _pits_of, _unrank, binomials, default_dir, rank
+from .databases import (DatabaseError, _next_bars, _pits_of, _unrank, binomials, default_dir,
+                        rank, read_header, write_whole)
 
 FORMAT = "mancalab-retrograde-1"
 PITS = 12  # both games: two rows of six
@@ -340,8 +341,6 @@ def path_of(variant: Variant, seeds: int, folder: str | Path | None = None) -> P
 
 def save(database: Database, folder: str | Path | None = None) -> Path:
     """Write ``database`` whole or not at all; its path."""
-    from .databases import write_whole
-
     path = path_of(database.variant, database.seeds, folder)
     header = {"format": FORMAT, "game": database.variant.name,
               "rules": rules_of(database.variant), "seeds": database.seeds,
@@ -354,8 +353,6 @@ def save(database: Database, folder: str | Path | None = None) -> Path:
 
 def load(path: str | Path, variant: Variant | None = None, verify: bool = True) -> Database:
     """Open a database file, checking its header (and with ``verify`` its checksum)."""
-    from .databases import read_header
-
     path = Path(path)
     header, offset = read_header(path, FORMAT)
     try:
@@ -421,8 +418,8 @@ def _slot(key, mask):
 def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, capacity,
             keys, ids, node_pits, kinds, targets, gains, low, high, fixed, halt):
     """Walk the positions ``root`` can reach above the database breadth first, at most
-    ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table. Returns (positions, expanded);
-    the positions not expanded are fixed at [-B, +B]."""
+    ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table.
+    Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
     mask = keys.shape[0] - 1
     board = np.empty(16, dtype=np.int64)
     kid_pits = np.empty((6, PITS), dtype=np.int64)

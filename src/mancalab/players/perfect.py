@@ -114,9 +114,13 @@ class PerfectPlayer(Player):
         ``fallback=mcts``, else one at random."""
         if len(moves) == 1 or self.options["fallback"] != "mcts":
             return self.rng.choice(moves)
+        return self._ready_fallback(budget, started).choose(state, among=moves)
+
+    def _ready_fallback(self, budget: float, started: float):
+        """The fallback player, given the time left of ``budget`` and this player's cap."""
         self.fallback.options["time"] = max(0.01, budget - (time.perf_counter() - started))
         self.fallback.cap = self.cap
-        return self.fallback.choose(state, among=moves)
+        return self.fallback
 
     def _choose_by_bounds(self, state: State, result, budget: float, started: float) -> int:
         """A move of the best final bounds, the lower (guaranteed) one first."""
@@ -152,10 +156,7 @@ class PerfectPlayer(Player):
                 return self._choose_by_bounds(state, result, budget, started)
             reason = (f"not solved in {budget / 2:g} s (the value is between "
                       f"{result.lower:+d} and {result.upper:+d})")
-        left = max(0.01, budget - (time.perf_counter() - started))
-        self.fallback.options["time"] = left
-        self.fallback.cap = self.cap
-        move = self.fallback.choose(state)
+        move = self._ready_fallback(budget, started).choose(state)
         self.last_info = {**self.fallback.last_info, "exact": False,
                           "fallback": f"{self.options['fallback']}: {reason}",
                           "seconds": time.perf_counter() - started}
