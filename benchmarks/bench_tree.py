@@ -3,9 +3,9 @@
     python benchmarks/bench_tree.py [--game gebeta] [--depth 18] [--jobs 2]
 
 Per level: distinct positions, seconds (and how they split: expanding the parents with the
-kernels, merging the children into the next level's table, growing that table), the bytes
-the level's tables held at their peak, and
-the process's peak resident memory so far (the figure to compare with the 6 GB target).
+kernels, growing the next level's table, scattering the children by hash group, merging them
+into the table), the bytes the level's tables held at their peak, and the process's peak
+resident memory so far (the figure to compare with the 6 GB target).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import resource
 import time
 
 from mancalab.analysis import tree_stats
+from mancalab.analysis.tree import PHASES
 
 from _report import report
 
@@ -34,8 +35,7 @@ def main() -> None:
         rows.append({"level": row.level, "turns": row.turns, "games": row.games,
                      "positions": row.positions, "seconds": round(row.seconds, 3),
                      "total seconds": round(time.perf_counter() - started, 3),
-                     "expand s": row.details["expand"], "merge s": row.details["merge"],
-                     "grow s": row.details["grow"],
+                     **{f"{phase} s": row.details[phase] for phase in PHASES},
                      "tables GiB": round(row.peak_bytes / 2**30, 3),
                      "peak RSS GiB": round(rss, 3)})
         found = "counted, not stored" if row.positions is None else f"{row.positions:,} positions"

@@ -8,10 +8,16 @@ its multiplicity. A level's table is expanded in batches of rows:
 
 1. in parallel, each parent's children are played with the game's kernels, packed and
    hashed; the finished games and the turns are added to per-thread totals;
-2. in parallel, the children are merged into the next level's table, which is split into
-   partitions by the high bits of the hash so that each thread owns its partitions; each
-   thread prefetches the rows of its next children, so that the waits for main memory
-   overlap.
+2. in parallel, the going-on children are scattered into GROUPS runs by the high bits of
+   their hash (with their multiplicity);
+3. in parallel, each run is merged into the next level's table, which is split into
+   partitions by the same high bits: a group's partitions (a few MB) stay in the CPU's cache
+   while its run goes in, and no two threads write the same partition. Inserting straight
+   from the expanded batch instead waited for main memory at every insert (twice as slow).
+
+The batch's working arrays are kept from level to level, and the helpers of the inner loops
+(packing, hashing, the switch over the games) are inlined: a call with arrays as arguments
+costs more than packing a Gebeta position. Where the time goes: docs/research.md.
 
 The next level is read straight from the table (no copying out), and the last level asked for
 is counted but never stored. Counting is exact at any depth: a multiplicity takes one 64-bit
@@ -45,13 +51,16 @@ STATUS_SLOT = (-1, A_WINS, B_WINS, DRAWS, TIMEOUTS)  # indexed by the status cod
 HEADER = "turns, level, games, agency, Awins, Bwins, draws, timeouts"
 PARTITION_BITS = 12
 PARTITIONS = 1 << PARTITION_BITS
-TARGET_LOAD = 0.5  # a new or grown table starts this full (short probe runs)
-MAX_LOAD = 0.75  # a table grows before it gets fuller
+GROUP_BITS = 8  # children are merged a group of PARTITIONS // GROUPS partitions at a time
+GROUPS = 1 << GROUP_BITS
+TARGET_LOAD = 0.6  # a new or grown table starts this full (short probe runs)
+MAX_LOAD = 0.8  # a table grows before it gets fuller
 EMPTY = np.uint64(0)  # a multiplicity of 0 marks an empty row
 WIDE_FROM = 1 << 64  # a level with this many sequences or more may hold a multiplicity
 # that needs two words
 CHUNKS = 64  # pieces of a batch that the threads share out
-PREFETCH_AHEAD = 8  # inserts announced ahead of time (measured best of 1, 4, 8, 16, 64)
+PHASES = ("expand", "grow", "scatter", "merge")  # how a level's time is split (TreeRow.details)
+PREFETCH_AHEAD = 8  # inserts announced ahead of time (8 and 16 measured alike)
 
 
 class TreeRow(NamedTuple):
@@ -111,7 +120,7 @@ def key_layout(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, in
 # Keys are passed as (array, row) rather than as a row view throughout: in parallel code a
 # view counts references on the shared array from every thread, which costs more than the work.
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _encode(params, board, word_of, shift_of, mask_of, keys, k):
     """Pack the board into ``keys[k]``; False when a value does not fit its field."""
     if params[0] == gebeta.GAME_ID:
@@ -126,7 +135,7 @@ def _encode(params, board, word_of, shift_of, mask_of, keys, k):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decode(params, keys, k, word_of, shift_of, mask_of, board):
     if params[0] == gebeta.GAME_ID:
         gebeta.unpack_key(keys, k, board)
@@ -136,7 +145,7 @@ def _decode(params, keys, k, word_of, shift_of, mask_of, board):
     board[-1] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hash(keys, k, n_words):
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(n_words):
@@ -151,6 +160,11 @@ def _hash(keys, k, n_words):
 @njit(cache=True, inline="always")
 def _partition(h):
     return np.int64(h >> np.uint64(64 - PARTITION_BITS))
+
+
+@njit(cache=True, inline="always")
+def _group(h):
+    return np.int64(h >> np.uint64(64 - GROUP_BITS))
 
 
 @njit(cache=True, inline="always")
@@ -292,36 +306,62 @@ def _insert(table, capacity, h, keys, k, n_words, count, count_hi):
             row -= capacity
 
 
+@njit(cache=True)
+def _group_offsets(chunk_incoming, offsets, group_start):
+    """Where each chunk writes its going-on children of each group (the groups one after the
+    other, the chunks in order within a group): ``offsets[chunk, group]``, ``group_start``."""
+    at = 0
+    per_group = PARTITIONS // GROUPS
+    for group in range(GROUPS):
+        group_start[group] = at
+        for chunk in range(CHUNKS):
+            offsets[chunk, group] = at
+            for part in range(group * per_group, (group + 1) * per_group):
+                at += chunk_incoming[chunk, part]
+    group_start[GROUPS] = at
+
+
 @njit(cache=True, parallel=True)
-def _merge(parents, first, n_words, max_children, child_keys, child_status, child_hash,
-           n_slots, table, capacity, fill, overflow, owners):
-    """Insert the batch's going-on children into the table. Thread ``t`` owns the partitions
-    ``p % owners == t``, so no two threads write the same partition; each thread prefetches
-    the rows of its next PREFETCH_AHEAD children before inserting them."""
-    for owner in prange(owners):
-        pending = np.empty(PREFETCH_AHEAD, dtype=np.int64)  # a ring of prefetched slots
-        n_pending = 0
-        head = 0
-        for slot in range(n_slots + PREFETCH_AHEAD):
-            if slot < n_slots:
-                if child_status[slot] != 0 or _partition(child_hash[slot]) % owners != owner:
+def _scatter(parents, first, last, n_words, max_children, child_keys, child_status,
+             child_hash, offsets, out_keys, out_counts):
+    """Copy each going-on child's key and multiplicity (its parent's) to its group's run of
+    ``out_keys``/``out_counts``, chunk by chunk as ``_expand`` made them."""
+    per_chunk = (last - first + CHUNKS - 1) // CHUNKS
+    wide = out_counts.shape[1] > 1
+    for chunk in prange(CHUNKS):
+        at = offsets[chunk]
+        for row in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
+            count, count_hi = _count(parents, row, n_words)
+            for slot in range((row - first) * max_children, (row - first + 1) * max_children):
+                if child_status[slot] != 0:
                     continue
-                prefetch_row(table, _home(child_hash[slot], capacity))
-                if n_pending < PREFETCH_AHEAD:
-                    pending[n_pending] = slot
-                    n_pending += 1
-                    continue
-            elif n_pending == 0:
-                break
-            else:
-                n_pending -= 1
-            ready = pending[head]
-            if slot < n_slots:
-                pending[head] = slot
-            head = (head + 1) % PREFETCH_AHEAD
-            h = child_hash[ready]
-            count, count_hi = _count(parents, first + ready // max_children, n_words)
-            added = _insert(table, capacity, h, child_keys, ready, n_words, count, count_hi)
+                group = _group(child_hash[slot])
+                to = at[group]
+                at[group] = to + 1
+                for w in range(n_words):
+                    out_keys[to, w] = child_keys[slot, w]
+                out_counts[to, 0] = count
+                if wide:
+                    out_counts[to, 1] = count_hi
+
+
+@njit(cache=True, parallel=True)
+def _merge(keys, counts, group_start, n_words, table, capacity, fill, overflow):
+    """Insert the scattered children into the table, a group at a time: a group's rows of the
+    table (GROUPS of them in all) stay in the CPU's cache while its children go in, and no two
+    threads write the same group. Each insert prefetches its row PREFETCH_AHEAD inserts ahead."""
+    wide = counts.shape[1] > 1
+    for group in prange(GROUPS):
+        begin, end = group_start[group], group_start[group + 1]
+        for k in range(begin, min(end, begin + PREFETCH_AHEAD)):
+            prefetch_row(table, _home(_hash(keys, k, n_words), capacity))
+        for k in range(begin, end):
+            ahead = k + PREFETCH_AHEAD
+            if ahead < end:
+                prefetch_row(table, _home(_hash(keys, ahead, n_words), capacity))
+            h = _hash(keys, k, n_words)
+            count_hi = counts[k, 1] if wide else EMPTY
+            added = _insert(table, capacity, h, keys, k, n_words, counts[k, 0], count_hi)
             if added < 0:
                 overflow[0] = 1
             else:
@@ -460,7 +500,7 @@ def _plain(options: dict) -> dict:
 
 
 def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None = None,
-               batch: int = 1 << 22,
+               batch: int = 1 << 20,
                on_progress: Callable[[int, int, int, int], None] | None = None,
                on_level: Callable[[TreeRow], None] | None = None,
                start_multiplicity: int = 1, checkpoint=None, **options) -> list[TreeRow]:
@@ -497,6 +537,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
         for slot, total in enumerate(rows[-1][1:8]):
             totals_lo[slot], totals_hi[slot] = total & (2**64 - 1), total >> 64
 
+    scratch = _Scratch()
     threads_before = get_num_threads()
     jobs = max(1, min(jobs or threads_before, threads_before))
     set_num_threads(jobs)
@@ -513,11 +554,12 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                     f"{expected:,} positions: the last level grew {growth:.2f} times), more "
                     f"than the {available_memory() / 2**30:.1f} GiB available here; levels "
                     f"1..{level - 1} are done", rows)
-            phases = {"expand": 0.0, "merge": 0.0, "grow": 0.0}
+            phases = dict.fromkeys(PHASES, 0.0)
             level_table, peak = _expand_level(
                 game, layout, level_table, batch, expected, keep, wide, totals_lo, totals_hi,
                 lambda done, total, found, at=level: on_progress and on_progress(at, done, total,
-                                                                                 found), phases)
+                                                                                 found),
+                phases, scratch)
             totals = [int(hi) << 64 | int(lo) for lo, hi in zip(totals_lo, totals_hi)]
             sequences = totals[TURNS] - (rows[-1].turns if rows else 0)
             positions = level_table.positions if keep else None
@@ -564,28 +606,49 @@ def needs_wide(sequences: int, game: Variant) -> bool:
     return sequences * game.max_moves >= WIDE_FROM
 
 
+class _Scratch:
+    """The working arrays of a batch, kept from level to level: a fresh set for every level
+    would be zeroed page by page by the system each time (a quarter of the run's time)."""
+
+    def __init__(self) -> None:
+        self.held: dict = {}
+
+    def arrays(self, slots: int, n_words: int, keep: bool, wide: bool) -> tuple:
+        """Children's keys, statuses and hashes; the scattered keys and multiplicities; the
+        per-chunk totals and partition counts; the groups' offsets and starts."""
+        shape = (slots, n_words, keep, wide)
+        if self.held.get("shape") != shape:
+            kept = slots if keep else 0
+            self.held = {"shape": shape, "arrays": (
+                np.zeros((kept, n_words), dtype=np.uint64), np.zeros(slots, dtype=np.int8),
+                np.zeros(kept, dtype=np.uint64), np.zeros((kept, n_words), dtype=np.uint64),
+                np.zeros((kept, 1 + wide), dtype=np.uint64),
+                np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64),
+                np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64),
+                np.zeros((CHUNKS, PARTITIONS), dtype=np.int64),
+                np.zeros((CHUNKS, GROUPS), dtype=np.int64),
+                np.zeros(GROUPS + 1, dtype=np.int64))}
+        return self.held["arrays"]
+
+
 def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo, totals_hi,
-                  progress, phases=None) -> tuple[_Level, int]:
+                  progress, phases=None, scratch=None) -> tuple[_Level, int]:
     """Expand every position of one level (``parents.table``: rows of key words and a
     multiplicity of one or two words); the next level (empty unless ``keep``; two-word
     multiplicities when ``wide``) and the bytes held at the peak. ``phases`` (a dict) gets
-    the seconds spent in each phase added."""
-    phases = {"expand": 0.0, "merge": 0.0, "grow": 0.0} if phases is None else phases
+    the seconds spent in each phase added; ``scratch``: working arrays kept between calls."""
+    phases = dict.fromkeys(PHASES, 0.0) if phases is None else phases
     clock = time.perf_counter
     word_of, shift_of, mask_of, n_words = layout
     max_children = game.max_moves
     n_rows = len(parents.table)
     children = _Level(n_words, expected, wide)
     batch = max(1, min(batch, n_rows))
-    slots = batch * max_children
-    child_keys = np.zeros((slots if keep else 0, n_words), dtype=np.uint64)
-    child_status = np.zeros(slots, dtype=np.int8)
-    child_hash = np.zeros(slots if keep else 0, dtype=np.uint64)
-    chunk_lo = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
-    chunk_hi = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
-    chunk_incoming = np.zeros((CHUNKS, PARTITIONS), dtype=np.int64)
+    scratch = _Scratch() if scratch is None else scratch
+    (child_keys, child_status, child_hash, out_keys, out_counts, chunk_lo, chunk_hi,
+     chunk_incoming, offsets, group_start) = scratch.arrays(batch * max_children, n_words,
+                                                            keep, wide)
     flags = np.zeros(2, dtype=np.int64)  # [bad key, overflow]
-    owners = get_num_threads()
     peak = 0
     for first in range(0, n_rows, batch):
         last = min(n_rows, first + batch)
@@ -602,15 +665,21 @@ def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo,
             children.make_room(chunk_incoming.sum(axis=0))
             grown = clock()
             phases["grow"] += grown - expanded
-            _merge(parents.table, first, n_words, max_children, child_keys, child_status,
-                   child_hash, (last - first) * max_children, children.table,
-                   children.capacity, children.fill, flags[1:2], owners)
+            _group_offsets(chunk_incoming, offsets, group_start)
+            going_on = group_start[GROUPS]
+            _scatter(parents.table, first, last, n_words, max_children, child_keys,
+                     child_status, child_hash, offsets, out_keys, out_counts)
+            scattered = clock()
+            phases["scatter"] += scattered - grown
+            _merge(out_keys[:going_on], out_counts[:going_on], group_start, n_words,
+                   children.table, children.capacity, children.fill, flags[1:2])
             if flags[1]:
                 raise TreeOverflowError("a position's multiplicity passed its "
                                         f"{64 * (1 + wide)} bits")
-            phases["merge"] += clock() - grown
+            phases["merge"] += clock() - scattered
         peak = max(peak, parents.nbytes + children.nbytes + child_keys.nbytes
-                   + child_status.nbytes + child_hash.nbytes)
+                   + child_status.nbytes + child_hash.nbytes + out_keys.nbytes
+                   + out_counts.nbytes)
         progress(last, n_rows, children.positions)
     return children, peak
 

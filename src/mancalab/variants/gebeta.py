@@ -120,7 +120,7 @@ def score(params, board, player):
 STRING_BITS = 59
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_key(board, keys, k):
     """Pack the position into ``keys[k, 0]``; False if it does not hold 48 counters."""
     key = np.uint64(0)
@@ -135,7 +135,7 @@ def pack_key(board, keys, k):
     return total == COUNTERS and board[12] < 16
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unpack_key(keys, k, board):
     """The position of ``keys[k, 0]`` (the inverse of pack_key), status ONGOING."""
     key = keys[k, 0]
