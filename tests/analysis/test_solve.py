@@ -298,3 +298,19 @@ def test_a_big_position_gets_a_bigger_database_built_first():
     assert solving.database_size_for(start) == solving.LARGE_ON_DEMAND_SEEDS
     small = mancalab.variant("kalah", seeds=3).start()
     assert solving.database_size_for(small) == solving.ON_DEMAND_SEEDS
+
+
+def test_games_bigger_than_kalah_6_4_get_a_bigger_table(monkeypatch, tmp_path):
+    memory = 1 << 40  # as if memory were plentiful: only the game's size decides
+    four = solving.table_bits_for(solving.table_memory(48), 48)
+    five = solving.table_bits_for(solving.table_memory(60), 60)
+    assert solving.table_memory(60) > solving.table_memory(48)
+    assert five > four
+    assert solving.table_bits_for(memory, 60) > five  # capped by the memory allowed, not the game
+    from mancalab.web import app as web
+
+    monkeypatch.setattr(solving, "TABLE_MEMORY", solving.TABLE_MEMORY)
+    monkeypatch.setattr(solving, "LARGE_TABLE_MEMORY", solving.LARGE_TABLE_MEMORY)
+    web.create_app(tmp_path / "games.db")  # a server keeps every solver table small
+    assert solving.table_memory(60) <= web.SOLVER_TABLE_MEMORY
+    assert solving.table_memory(48) <= web.SOLVER_TABLE_MEMORY

@@ -56,6 +56,10 @@ NODES, LIMIT, ABORTED, DEEP = 0, 1, 2, 3  # stats slots
 EXTRA_TURN_FIRST = 1000  # added to an extra turn's estimate: above any margin, so that the
 # extra turns are searched before the other moves (about 12% fewer nodes on Kalah(6,4))
 EMPTY_LOW, EMPTY_HIGH = -32000, 32000
+LARGE_GAME_SEEDS = 48  # games with more seeds than Kalah(6,4) take LARGE_TABLE_MEMORY
+LARGE_TABLE_MEMORY = 4 << 30  # Kalah(6,5) searches billions of nodes: a table 16 times too
+# small for Kalah(6,4) (2^22 entries) needed 89 M nodes against 46.5 M with 2^26 and 48.7 M
+# with 2^24 (no empty capture, 16-seed database)
 TABLE_MEMORY = 1 << 30  # the largest table a solver takes (bytes), at most a quarter of
 # the memory available: 2^26 entries. Kalah(6,4) from the start, 20-seed database, two runs
 # each: 2^26 entries 63 s and 83 s, 2^27 83 s and 107 s (a probe of a bigger table waits
@@ -170,10 +174,15 @@ def new_table(bits: int) -> np.ndarray:
     return large_zeros((1 << max(bits - 2, 0), 2 * BUCKET), np.uint64)
 
 
+def table_memory(seeds: int) -> int:
+    """The most memory a solver's table takes for a game of ``seeds``."""
+    return LARGE_TABLE_MEMORY if seeds > LARGE_GAME_SEEDS else TABLE_MEMORY
+
+
 def table_bits_for(memory: int, seeds: int = 1000) -> int:
     """The largest table that fits in ``memory`` bytes and that a game of ``seeds`` can use:
     2^(12 + seeds/3) entries, 2^24 for Kalah(6,3), 2^28 for Kalah(6,4) when ``memory`` allows
-    (a Solver gives at most TABLE_MEMORY; a big table costs its page faults: 2^27 entries
+    (a Solver gives at most ``table_memory(seeds)``; a big table costs its page faults: 2^27 entries
     make a solve of Kalah(3,2) 0.9 s instead of 2 ms)."""
     bits = 10
     while (2 << bits) * 16 <= memory and bits < min(32, 12 + seeds // 3):
@@ -459,8 +468,8 @@ class Solver:
                  table_bits: int | None = None, threads: int | None = None) -> None:
         self.variant = variant
         if table_bits is None:
-            table_bits = table_bits_for(min(TABLE_MEMORY, available_memory() // 4),
-                                        variant.total_seeds)
+            table_bits = table_bits_for(min(table_memory(variant.total_seeds),
+                                            available_memory() // 4), variant.total_seeds)
         self.table = new_table(table_bits)
         self.use(database)
         warm_up()
