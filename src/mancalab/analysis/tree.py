@@ -607,8 +607,8 @@ def needs_wide(sequences: int, game: Variant) -> bool:
 
 
 class _Scratch:
-    """The working arrays of a batch, kept from level to level: a fresh set for every level
-    would be zeroed page by page by the system each time (a quarter of the run's time)."""
+    """The working arrays of a batch, kept from level to level instead of a fresh set that the
+    system zeroes page by page at every level (about 0.8 GB a level from level 12 on)."""
 
     def __init__(self) -> None:
         self.held: dict = {}
