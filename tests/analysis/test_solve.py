@@ -301,16 +301,16 @@ def test_a_big_position_gets_a_bigger_database_built_first():
 
 
 def test_games_bigger_than_kalah_6_4_get_a_bigger_table(monkeypatch, tmp_path):
-    memory = 1 << 40  # as if memory were plentiful: only the game's size decides
+    # a server started by an earlier test lowers both limits for the whole process: set them
+    monkeypatch.setattr(solving, "TABLE_MEMORY", 1 << 30)
+    monkeypatch.setattr(solving, "LARGE_TABLE_MEMORY", 4 << 30)
     four = solving.table_bits_for(solving.table_memory(48), 48)
     five = solving.table_bits_for(solving.table_memory(60), 60)
     assert solving.table_memory(60) > solving.table_memory(48)
     assert five > four
-    assert solving.table_bits_for(memory, 60) > five  # capped by the memory allowed, not the game
+    assert solving.table_bits_for(1 << 40, 60) > five  # capped by the memory, not the game
     from mancalab.web import app as web
 
-    monkeypatch.setattr(solving, "TABLE_MEMORY", solving.TABLE_MEMORY)
-    monkeypatch.setattr(solving, "LARGE_TABLE_MEMORY", solving.LARGE_TABLE_MEMORY)
     web.create_app(tmp_path / "games.db")  # a server keeps every solver table small
     assert solving.table_memory(60) <= web.SOLVER_TABLE_MEMORY
     assert solving.table_memory(48) <= web.SOLVER_TABLE_MEMORY
