@@ -251,22 +251,3 @@ def test_the_tree_command_keeps_levels_and_writes_the_table_as_it_goes(tmp_path)
     out.unlink()
     assert CliRunner().invoke(app, args).exit_code == 0  # read back: nothing expanded again
     assert out.read_text() == HEADER + "\n" + PUBLISHED
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2**64 - 1), st.integers(1, 2**64 - 1),
-                          st.integers(0, 2**64 - 1)), max_size=200))
-def test_group_rows_sorts_every_row_into_its_group(rows):
-    from mancalab.analysis.tree import GROUPS, _group, _hash, _partition, group_rows
-
-    table = np.array(rows, dtype=np.uint64).reshape(-1, 3)
-    keys, counts, starts, per_partition = group_rows(table, 1)
-    assert sorted(map(tuple, np.hstack([keys, counts]).tolist())) == sorted(map(tuple, rows))
-    assert starts[0] == 0 and starts[GROUPS] == len(rows)
-    for group in range(GROUPS):
-        for k in range(starts[group], starts[group + 1]):
-            assert _group(np.uint64(_hash(keys, k, 1))) == group
-    expected = np.zeros(PARTITIONS, dtype=np.int64)
-    for k in range(len(rows)):
-        expected[_partition(np.uint64(_hash(keys, k, 1)))] += 1
-    assert (per_partition == expected).all()

@@ -368,32 +368,6 @@ def _merge(keys, counts, group_start, n_words, table, capacity, fill, overflow):
                 fill[_partition(h)] += added
 
 
-@njit(cache=True)
-def group_rows(rows, n_words):
-    """``rows`` (key words, multiplicity of one or two words) sorted into ``_merge``'s groups
-    by a counting sort: (keys, multiplicities, the groups' starts, rows per partition)."""
-    n = rows.shape[0]
-    groups = np.empty(n, dtype=np.int64)
-    per_partition = np.zeros(PARTITIONS, dtype=np.int64)
-    group_start = np.zeros(GROUPS + 1, dtype=np.int64)
-    for r in range(n):
-        h = _hash(rows, r, n_words)
-        groups[r] = _group(h)
-        per_partition[_partition(h)] += 1
-        group_start[groups[r] + 1] += 1
-    for group in range(GROUPS):
-        group_start[group + 1] += group_start[group]
-    at = group_start[:GROUPS].copy()
-    keys = np.empty((n, n_words), dtype=np.uint64)
-    counts = np.empty((n, rows.shape[1] - n_words), dtype=np.uint64)
-    for r in range(n):
-        to = at[groups[r]]
-        at[groups[r]] = to + 1
-        keys[to] = rows[r, :n_words]
-        counts[to] = rows[r, n_words:]
-    return keys, counts, group_start, per_partition
-
-
 @njit(cache=True, parallel=True)
 def _rehash(old, old_capacity, new, new_capacity, n_words):
     for part in prange(PARTITIONS):
