@@ -25,9 +25,7 @@ transposition are shared by positions that differ only in their stores.
   the measured rate) runs out or a timer cancels it, and reports the bounds proven so far,
   never a guess.
 - Two threads (a core each): MTD(f)'s tests at the value and just above it, and the tests of
-  the moves' values, run side by side on one lock-free table (see the table's comment); a
-  thread freed while a test is still needed starts the next threshold (``Solver._tests``),
-  and a thread leaves for last a child the other is searching (``_next_child``).
+  the moves' values, run side by side on one lock-free table (see the table's comment).
 """
 
 from __future__ import annotations
@@ -207,7 +205,7 @@ def test(params, root, gamma, db, binom, db_seeds, table, busy, stats):
     """Is g(``root``) >= ``gamma``? Returns (v, best move): v >= gamma and g >= v, or
     v < gamma and g <= v. ``root`` is in play and holds more seeds than the database.
     (0, -1) with ``stats[ABORTED]`` when the node budget ``stats[LIMIT]`` runs out.
-    ``busy`` marks the positions being searched (shared by the threads, see ``new_busy``).
+    ``busy`` marks the positions being searched (shared by the threads, see ``_busy``).
     An explicit stack, one frame a ply: numba cannot cache a recursive function."""
     m = params[kalah.P_PITS]
     n = 2 * m
