@@ -174,16 +174,6 @@ def new_table(bits: int) -> np.ndarray:
     return large_zeros((1 << max(bits - 2, 0), 2 * BUCKET), np.uint64)
 
 
-BUSY_BITS = 14  # slots marking the positions the threads are in (a few hundred at most)
-
-
-def new_busy() -> np.ndarray:
-    """The threads' shared marks of the positions each is searching: a slot holds the
-    table check of a position on some thread's path, 0 when none. Marks are hints for the
-    move order only (overwritten or left behind by a stopped test, they change no value)."""
-    return np.zeros(1 << BUSY_BITS, dtype=np.uint64)
-
-
 def table_memory(seeds: int) -> int:
     """The most memory a solver's table takes for a game of ``seeds``."""
     return LARGE_TABLE_MEMORY if seeds > LARGE_GAME_SEEDS else TABLE_MEMORY
@@ -201,17 +191,14 @@ def table_bits_for(memory: int, seeds: int = 1000) -> int:
 
 
 @njit(cache=True, nogil=True)
-def test(params, root, gamma, db, binom, db_seeds, table, busy, stats):
+def test(params, root, gamma, db, binom, db_seeds, table, stats):
     """Is g(``root``) >= ``gamma``? Returns (v, best move): v >= gamma and g >= v, or
     v < gamma and g <= v. ``root`` is in play and holds more seeds than the database.
     (0, -1) with ``stats[ABORTED]`` when the node budget ``stats[LIMIT]`` runs out.
-    ``busy`` marks the positions being searched (shared by the threads, see ``_busy``).
     An explicit stack, one frame a ply: numba cannot cache a recursive function."""
     m = params[kalah.P_PITS]
     n = 2 * m
     mask = np.uint64(table.shape[0] - 1)
-    busy_mask = np.uint64(busy.shape[0] - 1)
-    deferred = np.zeros((MAX_PLY, m), dtype=np.bool_)
     pits = np.empty((MAX_PLY, n), dtype=np.int64)
     gam = np.empty(MAX_PLY, dtype=np.int64)
     kids = np.empty((MAX_PLY, m, n), dtype=np.int64)
@@ -257,8 +244,6 @@ def test(params, root, gamma, db, binom, db_seeds, table, busy, stats):
                 continue
             started[ply] = stats[NODES]
             next_kid[ply] = 0
-            deferred[ply, :] = False
-            busy[checks[ply] & busy_mask] = checks[ply]
         else:  # the child searched last returned ``value``
             i = order[ply, next_kid[ply] - 1]
             v = kid_gain[ply, i] + value if kid_again[ply, i] else kid_gain[ply, i] - value
@@ -271,8 +256,7 @@ def test(params, root, gamma, db, binom, db_seeds, table, busy, stats):
                 stats[DEEP] = 1
                 stats[ABORTED] = 1
                 return 0, -1
-            i = _next_child(order[ply], next_kid[ply], n_kids[ply], kid_check[ply],
-                            deferred[ply], busy, busy_mask)
+            i = order[ply, next_kid[ply]]
             next_kid[ply] += 1
             pits[ply + 1] = kids[ply, i]
             slots[ply + 1], checks[ply + 1] = kid_slot[ply, i], kid_check[ply, i]
@@ -284,29 +268,10 @@ def test(params, root, gamma, db, binom, db_seeds, table, busy, stats):
         value = best[ply]
         _store(table, slots[ply], checks[ply], value, gam[ply], best_move[ply],
                _log2(stats[NODES] - started[ply]))
-        if busy[checks[ply] & busy_mask] == checks[ply]:
-            busy[checks[ply] & busy_mask] = 0
         if ply == 0:
             return value, (best_move[0] if value >= gamma else -1)
         ply -= 1
         entering = False
-
-
-@njit(cache=True, inline="always")
-def _next_child(order, k, count, kid_check, deferred, busy, busy_mask):
-    """The ``k``-th child to search. A child that another thread is searching right now
-    (``busy``) is put last, once, unless it is the first (ABDADA's rule): by the time this
-    thread comes back to it, the other has likely left its bound in the table. Kalah(6,4)
-    without empty capture, 18-seed database: 19.6 s against 21.0 s without (medians of 3)."""
-    i = order[k]
-    while k > 0 and k < count - 1 and not deferred[i] and \
-            busy[kid_check[i] & busy_mask] == kid_check[i]:
-        deferred[i] = True
-        for j in range(k, count - 1):
-            order[j] = order[j + 1]
-        order[count - 1] = i
-        i = order[k]
-    return i
 
 
 @njit(cache=True, inline="always")
@@ -462,7 +427,7 @@ def warm_up() -> None:
     stats[LIMIT] = 10
     test(variant.params, np.array([2, 2], dtype=np.int64), 0,
          _read_only(np.zeros(1, dtype=np.int8)), databases.binomials(4), -1, new_table(4),
-         new_busy(), stats)
+         stats)
 
 
 class Cancel:
@@ -506,7 +471,6 @@ class Solver:
             table_bits = table_bits_for(min(table_memory(variant.total_seeds),
                                             available_memory() // 4), variant.total_seeds)
         self.table = new_table(table_bits)
-        self.busy = new_busy()
         self.use(database)
         warm_up()
         self.threads = max(1, threads if threads is not None else min(2, os.cpu_count() or 1))
@@ -556,54 +520,31 @@ class Solver:
 
     def _tests(self, pits, gammas, deadline, bounds, cancel) -> tuple[bool, int]:
         """Run a test of each threshold at once, narrowing ``bounds`` as each answers; a test
-        the others made pointless is stopped. A thread set free by an answer while a test
-        still needed runs starts the next threshold MTD(f) would need (a second test of the
-        same threshold when none is left): without it one core idled while Kalah(6,4)'s test
-        of +10 ran 25 s alone after +8 was proven; with the test of +12 beside it (its fail-
-        soft bounds in the shared table cut the other's work) both ended within 18-20 s, and
-        a second test of +10 took 22-27 s (no empty capture, 18-seed database, three runs).
-        (whether all that were needed finished, the last value found)"""
+        the others made pointless is stopped. (whether all that were needed finished, the
+        last value found)."""
         if len(gammas) == 1:
             value, move = self._test(pits, gammas[0], deadline, cancel=cancel)
             if value is None:
                 return False, 0
             _narrow(bounds, gammas[0], value, move)
             return True, value
-        running: dict = {}
-
-        def start(gamma):
-            stats = np.zeros(4, dtype=np.int64)
-            future = self.pool().submit(self._test, pits, gamma, deadline, stats, cancel)
-            running[future] = (gamma, stats)
-
-        def needed(gamma):
-            return bounds["lower"] < gamma <= bounds["upper"]
-
-        for gamma in gammas:
-            start(gamma)
+        limits = [np.zeros(4, dtype=np.int64) for _ in gammas]
+        running = {self.pool().submit(self._test, pits, gamma, deadline, stats, cancel):
+                   (gamma, stats) for gamma, stats in zip(gammas, limits)}
         finished, last = True, 0
         while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
-            answered = False
             for future in done:
                 gamma, _stats = running.pop(future)
                 value, move = future.result()
                 if value is None:
-                    twin = any(g == gamma for g, _s in running.values())
-                    finished = finished and (twin or not needed(gamma))
+                    finished = finished and not (bounds["lower"] < gamma <= bounds["upper"])
                     continue
                 _narrow(bounds, gamma, value, move)
-                last, answered = value, True
+                last = value
             for gamma, stats in running.values():  # answered by the others: stop it
-                if not needed(gamma):
+                if not bounds["lower"] < gamma <= bounds["upper"]:
                     stats[LIMIT] = 0
-            still = [g for g, _s in running.values() if needed(g)]
-            if answered and still and not (cancel and cancel.cancelled) and \
-                    (deadline is None or _time.perf_counter() < deadline):
-                fresh = [g for g in _thresholds(bounds["lower"], bounds["upper"], last,
-                                                self.threads + len(still)) if g not in still]
-                for k in range(self.threads - len(running)):
-                    start(fresh[k] if k < len(fresh) else still[0])
         return finished, last
 
     def guess(self, pits: np.ndarray, deadline: float | None = None) -> int:
@@ -651,7 +592,7 @@ class Solver:
         started = _time.perf_counter()
         try:
             value, move = test(self.variant.params, pits, gamma, self.db, self.binom,
-                               self.db_seeds, self.table, self.busy, stats)
+                               self.db_seeds, self.table, stats)
         finally:
             if cancel is not None:
                 cancel.untrack(stats)
