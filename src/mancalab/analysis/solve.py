@@ -174,16 +174,20 @@ def new_table(bits: int) -> np.ndarray:
     return large_zeros((1 << max(bits - 2, 0), 2 * BUCKET), np.uint64)
 
 
+TABLE_CAP: int | None = None  # a process that keeps every table small (a server) sets it
+
+
 def table_memory(seeds: int) -> int:
-    """The most memory a solver's table takes for a game of ``seeds``."""
-    return LARGE_TABLE_MEMORY if seeds > LARGE_GAME_SEEDS else TABLE_MEMORY
+    """The most memory a solver's table takes for a game of ``seeds`` (at most TABLE_CAP)."""
+    memory = LARGE_TABLE_MEMORY if seeds > LARGE_GAME_SEEDS else TABLE_MEMORY
+    return memory if TABLE_CAP is None else min(memory, TABLE_CAP)
 
 
 def table_bits_for(memory: int, seeds: int = 1000) -> int:
     """The largest table that fits in ``memory`` bytes and that a game of ``seeds`` can use:
     2^(12 + seeds/3) entries, 2^24 for Kalah(6,3), 2^28 for Kalah(6,4) when ``memory`` allows
-    (a Solver gives at most ``table_memory(seeds)``; a big table costs its page faults: 2^27 entries
-    make a solve of Kalah(3,2) 0.9 s instead of 2 ms)."""
+    (a Solver gives at most ``table_memory(seeds)``; a big table costs its page faults: 2^27
+    entries make a solve of Kalah(3,2) 0.9 s instead of 2 ms)."""
     bits = 10
     while (2 << bits) * 16 <= memory and bits < min(32, 12 + seeds // 3):
         bits += 1

@@ -317,8 +317,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     limits.check()
     # the analysis and the perfect player share one solver table a game's rules: a server
     # keeps it small (its searches are capped at seconds anyway)
-    solving.TABLE_MEMORY = min(solving.TABLE_MEMORY, SOLVER_TABLE_MEMORY)
-    solving.LARGE_TABLE_MEMORY = min(solving.LARGE_TABLE_MEMORY, SOLVER_TABLE_MEMORY)
+    solving.TABLE_CAP = SOLVER_TABLE_MEMORY
     hub = Hub(Store(db_path), limits)
     limiter = Limiter(key_func=get_remote_address)
 
