@@ -463,7 +463,7 @@ def write_sample(game: str, count: int | None, out: str | None, seed: int, max_s
 
 @app.command()
 def solve(
-    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta or gabata")],
+    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta, gabata or urubugu")],
     position: Annotated[Optional[str], typer.Option(
         help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
     to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
@@ -472,7 +472,8 @@ def solve(
     moves: Annotated[bool, typer.Option("--moves", help="the value of every legal move")]
     = False,
     time: Annotated[Optional[float], typer.Option(
-        help="stop after these seconds and report the bounds proven")] = None,
+        help="stop after these seconds and report the bounds proven (Urubugu: 10 s unless "
+             "given)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     option: Annotated[list[str], typer.Option("--option", "-o",
                                               help="a game option NAME=VALUE (repeatable)")] = [],
@@ -544,6 +545,10 @@ def solve(
         console.print(f"Neither player can force the game to end: with perfect play the value "
                       f"for {who} is between {result.lower:+d} and {result.upper:+d}, and the "
                       "rule for endless play decides where.")
+    elif result.depth is not None:
+        console.print(f"No forced end found within {result.depth} moves ({result.seconds:.1f}"
+                      f" s): the value for {who} is between {result.lower:+d} and "
+                      f"{result.upper:+d} (not proven).")
     else:
         limit = f"within {time:g} s" if time is not None else "within the memory at hand"
         console.print(f"Not proven {limit}: the value for {who} is between "
@@ -551,8 +556,12 @@ def solve(
     for move, (lower, upper) in result.moves.items():
         console.print(f"  {result.move_names[move]}: "
                       f"{solving.describe_bounds(lower, upper, result.endless)}")
-    console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
-                  f"{result.database_seeds} seeds).")
+    if result.depth is not None:
+        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (forced ends searched "
+                      f"{result.depth} moves deep).")
+    else:
+        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
+                      f"{result.database_seeds} seeds).")
 
 
 @app.command()
@@ -652,7 +661,7 @@ def db_build(
 
     try:
         variant = make_variant(game, **parse_options(option))
-        reason = solving.unsolvable(variant)
+        reason = solving.no_databases(variant)
         if reason:
             fail(reason)
         repeats = variant.name in solving.retrograde_games()

@@ -192,7 +192,7 @@ def test_analysis_gives_every_moves_exact_value(client, tmp_path, monkeypatch):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no database: the search alone
     catalogue = client.get("/api/games").json()["games"]
-    assert catalogue["gebeta"]["solvable"] and not catalogue["urubugu"]["solvable"]
+    assert catalogue["urubugu"]["solvable"] and not catalogue["gabata3"]["solvable"]
     game = create(client, game="kalah", options={"pits": 3, "seeds": 2}, mode="local")
     url = f"/api/games/{game['id']}/analysis"
     assert client.post(url, json={}).status_code == 403  # a spectator
@@ -203,9 +203,13 @@ def test_analysis_gives_every_moves_exact_value(client, tmp_path, monkeypatch):
     assert {m["cell"]: m["value"] for m in answer["moves"]} == {
         cell: low for cell, (low, _) in solved.moves.items()}, answer
     assert answer["best_cells"] == solved.best_moves
-    other = create(client, game="urubugu")
+    other = create(client, game="gabata3")
     refused = client.post(f"/api/games/{other['id']}/analysis", json={"token": other["token"]})
-    assert refused.status_code == 409 and "not urubugu" in refused.json()["detail"]
+    assert refused.status_code == 409 and "not gabata3" in refused.json()["detail"]
+    urubugu = create(client, game="urubugu")  # a forced win for the first player
+    answer = client.post(f"/api/games/{urubugu['id']}/analysis",
+                         json={"token": urubugu["token"]}).json()
+    assert answer["exact"] and answer["value"] == 64 and answer["best_cells"], answer
 
 
 def test_urubugu_both_players_arrange_their_beads(client):

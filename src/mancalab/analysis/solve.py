@@ -404,12 +404,16 @@ class SolveResult:
     # with ``moves`` (Gebeta, Gabata): per move, what it guarantees after each legal reply
     # (lower bounds): what a fallible opponent can give away after it
     replies: dict[int, list[int]] = field(default_factory=dict)
+    # a search for forced ends (Urubugu: ``mancalab.analysis.forced``): the plies it reached
+    depth: int | None = None
 
     def to_dict(self) -> dict:
         out = {"value": self.value, "exact": self.exact, "lower": self.lower,
                "upper": self.upper, "endless": self.endless and not self.exact,
                "best_moves": self.best_move_names, "nodes": self.nodes,
                "seconds": round(self.seconds, 4), "database_seeds": self.database_seeds}
+        if self.depth is not None:
+            out["depth"] = self.depth
         if self.moves:
             out["moves"] = [{"move": self.move_names[m], "value": lo if lo == hi else None,
                              "lower": lo, "upper": hi, "endless": self.endless and lo != hi}
@@ -570,7 +574,7 @@ class Solver:
         state = variant.state(cells, 0)
         if state.is_over:
             return 0
-        seconds = self.guess_seconds
+        seconds = self.guess_time(int(pits.sum()))
         if deadline is not None:  # a short solve spends a quarter of its time on the guess
             seconds = min(seconds, max(0.01, (deadline - _time.perf_counter()) / 4))
         adviser = AlphaBetaPlayer(time=seconds)
@@ -584,6 +588,14 @@ class Solver:
 
     guess_seconds = 0.3
     guess_from_seeds = 30
+
+    @staticmethod
+    def guess_time(seeds: int) -> float:
+        """Seconds for the first guess: 0.3, or about 1% of the search when that is more.
+        The search doubles with every two seeds in play (Kalah(6,4), 48 seeds: about 20 s;
+        Kalah(6,5), 60: about 30 min), and a shallow guess is low by 2 to 4 on Kalah's
+        starts (+6 at 0.3 s for Kalah(6,5)'s +10, +9 at 10 s): a round of tests too many."""
+        return max(Solver.guess_seconds, 0.2 * 2.0 ** ((seeds - 48) / 2))
 
     def _test(self, pits, gamma, deadline, stats=None, cancel=None):
         """One null-window test; (None, -1) when its budget ran out or it was stopped."""
@@ -657,18 +669,31 @@ def retrograde_games() -> tuple[str, ...]:
     return ("gebeta", "gabata")
 
 
+def forced_games() -> tuple[str, ...]:
+    """The games solved by a search for forced ends, with no databases (every bead stays in
+    play): Urubugu (``mancalab.analysis.forced``)."""
+    return ("urubugu",)
+
+
 NOT_SOLVED = {
-    "urubugu": "every bead stays in play, so it needs a search of its own (not built yet)",
     "gabata3": "its reloads make the position depend on the round (not built yet)",
 }
 
 
 def unsolvable(variant: Variant) -> str | None:
     """Why ``variant`` has no exact solver yet, or None."""
-    if variant.name == "kalah" or variant.name in retrograde_games():
+    if variant.name == "kalah" or variant.name in retrograde_games() + forced_games():
         return None
     why = NOT_SOLVED.get(variant.name, "not built yet")
-    return f"exact solving covers Kalah, Gebeta and Gabata; not {variant.name}: {why}"
+    return f"exact solving covers Kalah, Gebeta, Gabata and Urubugu; not {variant.name}: {why}"
+
+
+def no_databases(variant: Variant) -> str | None:
+    """Why ``variant`` has no endgame databases, or None."""
+    if variant.name in forced_games():
+        return (f"{variant.name} keeps every bead in play, so there are no endgame databases "
+                "by beads in play: `mancalab solve` searches for forced ends instead")
+    return unsolvable(variant)
 
 
 def database_for(state: State, on_progress: Callable[[int, int, int], None] | None = None):
@@ -677,6 +702,8 @@ def database_for(state: State, on_progress: Callable[[int, int, int], None] | No
     reason = unsolvable(state.variant)
     if reason:
         raise SolveError(reason)
+    if state.variant.name in forced_games():
+        return None
     if state.variant.name in retrograde_games():
         from . import retrograde
 
@@ -725,7 +752,8 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     """The exact value of ``state`` for the player to move (its final margin under perfect
     play, the stores banked included), its best moves, and with ``moves`` every legal move's
     value. ``time`` (seconds) bounds the search (a database built first on demand is not
-    counted): what is not proven by then is returned as bounds, ``exact`` False. ``on_bounds(lower, upper)`` is told as the bounds tighten.
+    counted; Urubugu's search, which has no end of its own, takes ``forced.DEFAULT_TIME``
+    when none is given): what is not proven by then is returned as bounds, ``exact`` False. ``on_bounds(lower, upper)`` is told as the bounds tighten.
     By default the solver of the game's rules kept in this process is used (its table warm
     from earlier solves), with the largest database built for those rules (``build``: one
     of ``ON_DEMAND_SEEDS`` is built if there is none). ``cancel`` stops it from another
@@ -737,6 +765,10 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     started = _time.perf_counter()
     if state.is_over:
         return _over(state)
+    if state.variant.name in forced_games():
+        from . import forced  # it builds on this module's results and limits
+
+        return forced.solve(state, time, moves, cancel, on_bounds)
     if state.variant.name in retrograde_games():
         from . import retrograde  # it builds on this module's results and limits
 
