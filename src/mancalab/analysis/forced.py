@@ -34,6 +34,7 @@ from .solve import ABORTED, LIMIT, NODES, Cancel, SolveResult, _hashes, _timed
 BIG = 1 << 20  # "nothing forced within the depth", below any margin
 MAX_DEPTH = 64  # plies; far beyond what a search reaches in a session
 DEFAULT_TIME = 10.0  # seconds, when a solve gives none: the search never ends by itself
+BEST_MOVES_TIME = 0.2  # seconds at least for the other best moves of a proven position
 TABLE_BITS = 20  # entries (two words each): 16 MiB
 EXACT, LOWER, UPPER = 0, 1, 2
 HORIZON = 3  # stats slot: set when a position at the depth limit was still going on
@@ -330,7 +331,8 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           on_bounds: Callable[[int, int], None] | None = None) -> SolveResult:
     """The value of ``state`` (going on) for the player to move, or the bounds proven within
     ``time`` seconds (``DEFAULT_TIME`` when None): see ``mancalab.analysis.solve.solve``.
-    With ``moves`` the position takes half the time, and the moves share the rest."""
+    With ``moves`` the position takes half the time, and the moves share the rest; without,
+    the best moves other than the proving one are looked for as long as the proof took."""
     started = _time.perf_counter()
     search, tally = searcher(), [0]
     cancel = cancel or Cancel()
@@ -342,8 +344,13 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         exact = lower == upper
         result = SolveResult(lower if exact else None, exact, lower, upper, [], [],
                              depth=reached)
-        if exact or moves:
-            _moves(state, result, search, deadline, cancel, moves, tally)
+        if moves:
+            _moves(state, result, search, deadline, cancel, True, tally)
+        elif exact:  # the other best moves: a look as long as the proof took (moves that
+            # do not reach the value are never settled, so they would take all the time)
+            spent = _time.perf_counter() - started
+            _moves(state, result, search, min(deadline, _time.perf_counter() + max(
+                BEST_MOVES_TIME, spent)), cancel, False, tally)
     if exact and not result.best_moves and proving >= 0:
         result.best_moves.append(proving)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
