@@ -37,7 +37,6 @@ DEFAULT_TIME = 10.0  # seconds, when a solve gives none: the search never ends b
 BEST_MOVES_TIME = 0.2  # seconds at least for the other best moves of a proven position
 TABLE_BITS = 20  # entries (two words each): 16 MiB
 EXACT, LOWER, UPPER = 0, 1, 2
-HORIZON = 3  # stats slot: set when a position at the depth limit was still going on
 PLAYER_TAG = np.uint64(0x5851F42D4C957F2D)  # keys of the other forcing player differ
 WIDTH = 64  # moves are cells, below 64 (one more slot per ply holds a node's counts)
 
@@ -109,7 +108,8 @@ def forced(params, root, player, depth, total, table, stats):
     next_kid = np.zeros(depth + 1, dtype=np.int64)
     alpha = np.empty(depth + 1, dtype=np.int64)
     beta = np.empty(depth + 1, dtype=np.int64)
-    alpha0 = np.empty(depth + 1, dtype=np.int64)
+    alpha0 = np.empty(depth + 1, dtype=np.int64)  # the window the node was entered with
+    beta0 = np.empty(depth + 1, dtype=np.int64)
     best = np.empty(depth + 1, dtype=np.int64)
     best_move = np.empty(depth + 1, dtype=np.int64)
     slots = np.empty(depth + 1, dtype=np.int64)
@@ -131,7 +131,7 @@ def forced(params, root, player, depth, total, table, stats):
             board = boards[ply]
             maxing[ply] = board[size - 2] == player
             slots[ply], checks[ply] = _key(board, player, mask)
-            alpha0[ply] = alpha[ply]
+            alpha0[ply], beta0[ply] = alpha[ply], beta[ply]
             found, v, d, flag, first = _probe(table, slots[ply], checks[ply])
             settled = False
             if found and d >= left:
@@ -176,7 +176,7 @@ def forced(params, root, player, depth, total, table, stats):
             entering = True
             continue
         value = best[ply]
-        flag = (UPPER if value <= alpha0[ply] else LOWER if value >= beta[ply] else EXACT)
+        flag = (UPPER if value <= alpha0[ply] else LOWER if value >= beta0[ply] else EXACT)
         _store(table, slots[ply], checks[ply], value, depth - ply, flag, best_move[ply])
         if ply == 0:
             return value, (best_move[0] if maxing[0] and value > -BIG else -1)
@@ -211,7 +211,6 @@ def _children(params, board, player, left, maxing, alpha, beta, total, first, ta
             v = _margin(params, kid, player)
         elif left <= 1:
             v = -BIG
-            stats[HORIZON] = 1
         else:
             kid_slot, kid_check = _key(kid, player, mask)
             found, cv, cd, flag, _ = _probe(table, kid_slot, kid_check)
