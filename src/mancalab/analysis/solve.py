@@ -753,7 +753,8 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     play, the stores banked included), its best moves, and with ``moves`` every legal move's
     value. ``time`` (seconds) bounds the search (a database built first on demand is not
     counted; Urubugu's search, which has no end of its own, takes ``forced.DEFAULT_TIME``
-    when none is given): what is not proven by then is returned as bounds, ``exact`` False. ``on_bounds(lower, upper)`` is told as the bounds tighten.
+    when none is given): what is not proven by then is returned as bounds, ``exact`` False.
+    ``on_bounds(lower, upper)`` is told as the bounds tighten.
     By default the solver of the game's rules kept in this process is used (its table warm
     from earlier solves), with the largest database built for those rules (``build``: one
     of ``ON_DEMAND_SEEDS`` is built if there is none). ``cancel`` stops it from another
