@@ -86,7 +86,8 @@ def _store(table, slot, check, value, depth, flag, move):
 
 @njit(cache=True, inline="always")
 def _margin(params, board, player):
-    return kernels.score(params, board, player) - kernels.score(params, board, 1 - player)
+    margin = kernels.margin(params, board)  # player 0's
+    return margin if player == 0 else -margin
 
 
 @njit(cache=True, nogil=True)
@@ -362,7 +363,7 @@ def _deepen(search, state, player, deadline, cancel, tally, on_bounds=None):
     """Iterative deepening of the bounds on ``player``'s final margin from ``state`` until
     they meet or the time runs out: (lower, upper, the move proving the lower bound or -1,
     the depth reached)."""
-    total = int(sum(c for c in state.cells if c > 0))
+    total = int(sum(state.cells))
     if state.is_over:
         a, b = state.score
         return (a - b, a - b, -1, 0) if player == 0 else (b - a, b - a, -1, 0)
