@@ -268,3 +268,86 @@ def test_the_perfect_player_plays_the_best_bounds_where_endless_play_decides(tmp
     assert fallback.last_info["fallback"].startswith("mcts: exact solving covers")
     with pytest.raises(mancalab.MancalabError, match="fallback"):
         player("perfect:fallback=greedy")
+
+
+@pytest.mark.parametrize("game, seeds, database_seeds", [("gabata", 9, 4), ("gebeta", 20, 8)])
+def test_a_book_answers_as_the_walk_does(game, seeds, database_seeds, tmp_path, monkeypatch):
+    variant = mancalab.variant(game)
+    database = retrograde.build(variant, database_seeds)
+    rng = random.Random(seeds)
+    root = random_position(variant, seeds, rng)
+    book = retrograde.build_book(variant, database, root)
+    assert np.all(np.diff(book.keys) > 0) and book.seeds == database_seeds
+    if game == "gabata":  # against the independent fixed point
+        low, high = fixed_point(root)
+        base = margin(root, root.to_move)
+        lo, hi = book.bounds(retrograde.mover_view(root))
+        assert (base + lo, base + hi) == (low[root.board.tobytes()], high[root.board.tobytes()])
+    walked = []
+    state = root
+    while not state.is_over and len(walked) < 30:
+        walked.append((state, retrograde.solve(state, moves=True, database=database)))
+        state = state.play(rng.choice(state.legal_moves()))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(retrograde, "_BOOKS", {})
+    path = retrograde.save_book(book)
+    assert path == retrograde.book_path(variant) and path.name.endswith("-start.db")
+    for state, expected in walked:
+        looked_up = retrograde.solve(state, moves=True, database=database)
+        assert looked_up.nodes <= 1 + 6 + 36 < expected.nodes or expected.nodes <= 43
+        for field in ("value", "lower", "upper", "best_moves", "moves", "replies", "endless"):
+            assert getattr(looked_up, field) == getattr(expected, field), (field, state)
+
+
+def test_book_files_are_checked(tmp_path):
+    variant = mancalab.variant("gabata")
+    database = retrograde.build(variant, 5)
+    book = retrograde.build_book(variant, database,
+                                 random_position(variant, 9, random.Random(5)))
+    path = retrograde.save_book(book, tmp_path)
+    loaded = retrograde.load_book(path, variant)
+    assert np.array_equal(loaded.keys, book.keys) and np.array_equal(loaded.low, book.low)
+    with pytest.raises(DatabaseError, match="not the book"):
+        retrograde.load_book(path, mancalab.variant("gabata", max_laps=500))
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(DatabaseError, match="corrupt"):
+        retrograde.load_book(path, variant)
+    path.write_bytes(bytes(data[:-4]))
+    with pytest.raises(DatabaseError, match="truncated"):
+        retrograde.load_book(path, variant)
+    with pytest.raises(DatabaseError, match="not a mancalab database"):
+        retrograde.load_book(retrograde.save(database, tmp_path), variant)
+
+
+def test_the_book_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(retrograde, "_BOOKS", {})
+    variant = mancalab.variant("gabata")
+    root = random_position(variant, 10, random.Random(8))
+    build_book = retrograde.build_book
+    monkeypatch.setattr(retrograde, "build_book",  # the real start's graph takes minutes
+                        lambda variant, database: build_book(variant, database, root))
+    runner = CliRunner()
+    built = runner.invoke(app, ["db", "build", "gabata", "--seeds", "4", "--start"])
+    assert built.exit_code == 0 and "start reaches above 4 seeds" in built.output, built.output
+    listed = runner.invoke(app, ["db", "list"]).output
+    assert "gabata-max_laps10000-start.db  gabata  max_laps=10000  the start's book" in listed
+    state = root.play(root.legal_moves()[0])
+    position = ",".join(map(str, state.cells))
+    solved = runner.invoke(app, ["solve", "gabata", "--position", position, "--to-move",
+                                 str(state.to_move), "--json"])
+    answer = json.loads(solved.stdout.strip().splitlines()[-1])
+    low, high = fixed_point(state)
+    assert (answer["lower"], answer["upper"]) == (low[state.board.tobytes()],
+                                                  high[state.board.tobytes()])
+    assert answer["nodes"] <= 43  # looked up, not walked
+    monkeypatch.setattr(retrograde, "capacity_for", lambda time: 1000)
+    monkeypatch.setattr(retrograde, "build_book", build_book)
+    for args in (["db", "build", "gabata", "--seeds", "4", "--start"],
+                 ["db", "build", "kalah", "--seeds", "4", "--start"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        said = " ".join(result.output.split())
+        assert "memory" in said or "Kalah is searched" in said, said

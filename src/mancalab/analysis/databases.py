@@ -461,6 +461,7 @@ def listing(folder: str | Path | None = None) -> list[dict]:
             with open(path, "rb") as handle:
                 header = json.loads(handle.readline(4096))
             found.append({"file": str(path), "game": header.get("game", "kalah"),
+                          "kind": header.get("kind", "database"),
                           "rules": header["rules"], "seeds": header["seeds"],
                           "entries": header["entries"], "bytes": path.stat().st_size})
         except (OSError, ValueError, KeyError, TypeError):

@@ -414,6 +414,12 @@ def _slot(key, mask):
     return np.int64(mixed & np.uint64(mask))
 
 
+@njit(cache=True, inline="always")
+def graph_key(pits, seeds, big_binom):
+    """A position's key above the database, unique over all seed counts (never 0)."""
+    return big_binom[seeds - 1 + PITS, PITS] + rank(pits, big_binom) + 1
+
+
 @njit(cache=True, nogil=True)
 def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, capacity,
             keys, ids, node_pits, kinds, targets, gains, low, high, fixed, halt):
@@ -444,7 +450,7 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
                     targets[head, j] = _stored_index(kid_pits[j], seeds, offsets, binom)
                     kind += STORED - NODE
                 else:
-                    key = big_binom[seeds - 1 + PITS, PITS] + rank(kid_pits[j], big_binom) + 1
+                    key = graph_key(kid_pits[j], seeds, big_binom)
                     s = _slot(key, mask)
                     while keys[s] != 0 and keys[s] != key:
                         s = (s + 1) & mask
@@ -505,6 +511,7 @@ class Graph:
     low: np.ndarray
     high: np.ndarray
     settled: bool  # swept until nothing changed
+    keys: np.ndarray | None = None  # each position's ``graph_key`` when asked for
 
     @property
     def final(self) -> bool:
@@ -514,9 +521,11 @@ class Graph:
 
 def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
               capacity: int, explore_halt: np.ndarray, sweep_halt: np.ndarray,
-              exact_only: bool = False, parallel: bool = True) -> Graph:
+              exact_only: bool = False, parallel: bool = True,
+              with_keys: bool = False) -> Graph:
     """Walk the graph of ``pits`` (at most ``capacity`` positions) and settle its bounds;
-    with ``exact_only`` a walk cut short is not settled (it cannot give an exact value)."""
+    with ``exact_only`` a walk cut short is not settled (it cannot give an exact value);
+    ``with_keys``: the graph holds its positions' keys."""
     layout = layout_of(variant)
     size = 1 << max(4, (2 * capacity - 1).bit_length())
     keys = np.zeros(size, dtype=np.int64)
@@ -538,6 +547,12 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     count, expanded = explore(variant.params, slots_of(variant), pits, big_binom, stored_seeds,
                               offsets, binom, layout.unit, capacity, keys, ids, node_pits,
                               kinds, targets, gains, low, high, fixed, explore_halt)
+    node_keys = None
+    if with_keys:  # the root is not in the hash table: a cycle back to it makes a twin
+        node_keys = np.empty(count, dtype=np.int64)
+        taken = keys != 0
+        node_keys[ids[taken]] = keys[taken]
+        node_keys[0] = graph_key(pits, int(pits.sum()), big_binom)
     del keys, ids, node_pits
     kinds, targets, gains = kinds[:count], targets[:count], gains[:count]
     low, high, fixed = low[:count], high[:count], fixed[:count]
@@ -545,7 +560,7 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     if expanded == count or not exact_only:
         settled = settle_bounds(kinds, targets, gains, low, high, fixed, stored_low,
                                 stored_high, sweep_halt, parallel)
-    return Graph(count, expanded, kinds, targets, gains, low, high, settled)
+    return Graph(count, expanded, kinds, targets, gains, low, high, settled, node_keys)
 
 
 def _edge_bounds(graph: Graph, database: Database | None, j: int,
@@ -608,18 +623,163 @@ def capacity_for(time: float | None) -> int:
     return max(1000, most)
 
 
-def solve(state: State, time: float | None = None, moves: bool = False,
-          database: Database | None = None, build: bool = True,
-          cancel: Cancel | None = None,
-          on_bounds: Callable[[int, int], None] | None = None,
-          exact_only: bool = False, parallel: bool = True) -> SolveResult:
-    """The value of ``state`` (not over) for the player to move, or its proven bounds: see
-    ``mancalab.analysis.solve.solve``. Bounds that stay apart after a complete walk mean the
-    value depends on the rule for endless play. ``exact_only``: a walk cut short by ``time``
-    returns at once, with the widest bounds (a player that only uses exact values)."""
-    started = _time.perf_counter()
-    variant = state.variant
-    database = database or database_for(variant, build)
+# ----- the start's book: its whole graph, solved once and kept ---------------------------
+BOOK_FORMAT = "mancalab-retrograde-book-1"
+BOOK_BYTES_PER_POSITION = 8 + 2  # key, L, U
+
+
+@dataclass
+class Book:
+    """Every position the start reaches above the database of ``seeds`` seeds, with its bounds
+    (L, U), sorted by ``graph_key``: the start's graph solved once and kept on disk, so that a
+    position of any game from the start is looked up instead of walked (Gebeta's start walks
+    44.6 M positions in minutes)."""
+
+    variant: Variant
+    seeds: int
+    keys: np.ndarray  # int64, sorted
+    low: np.ndarray  # int8
+    high: np.ndarray
+    path: Path | None = None
+
+    def __post_init__(self) -> None:
+        self.big_binom = binomials(total_seeds(self.variant) + PITS + 1)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.keys.nbytes + self.low.nbytes + self.high.nbytes)
+
+    def bounds(self, pits) -> tuple[int, int] | None:
+        """(L, U) of ``pits`` as the mover sees them, or None when the book lacks them."""
+        pits = np.asarray(pits, dtype=np.int64)
+        key = graph_key(pits, int(pits.sum()), self.big_binom)
+        i = int(np.searchsorted(self.keys, key))
+        if i < len(self.keys) and self.keys[i] == key:
+            return int(self.low[i]), int(self.high[i])
+        return None
+
+
+_BOOKS: dict[tuple, Book | None] = {}
+
+
+def build_book(variant: Variant, database: Database, root: State | None = None) -> Book:
+    """Walk and settle the whole graph of ``variant``'s start (or of ``root``) above
+    ``database``: its Book. DatabaseError when the graph does not fit this machine's memory."""
+    root = mover_view(root or variant.start())
+    halt = np.ones(4, dtype=np.int64)
+    graph = reachable(variant, root, database, capacity_for(None), halt, halt.copy(),
+                      exact_only=True, with_keys=True)
+    if not graph.final:
+        raise DatabaseError(f"the {variant.name} start reaches more than {graph.count:,} "
+                            f"positions above the {database.seeds}-seed database: more than "
+                            "this machine's memory holds")
+    order = np.argsort(graph.keys)
+    keys = graph.keys[order]
+    first = np.ones(len(keys), dtype=bool)  # a twin of the root (equal bounds) kept once
+    first[1:] = keys[1:] != keys[:-1]
+    return Book(variant, database.seeds, keys[first], graph.low[order][first],
+                graph.high[order][first])
+
+
+def book_path(variant: Variant, folder: str | Path | None = None) -> Path:
+    return path_of(variant, 0, folder).with_name(file_name(variant, 0)[:-len("0.db")]
+                                                 + "start.db")
+
+
+def save_book(book: Book, folder: str | Path | None = None) -> Path:
+    """Write ``book`` whole or not at all; its path."""
+    path = book_path(book.variant, folder)
+    crc = zlib.crc32(book.high, zlib.crc32(book.low, zlib.crc32(book.keys)))
+    header = {"format": BOOK_FORMAT, "kind": "start", "game": book.variant.name,
+              "rules": rules_of(book.variant), "seeds": book.seeds,
+              "entries": int(book.keys.size), "crc32": crc & 0xFFFFFFFF}
+    write_whole(path, header, [book.keys, book.low, book.high])
+    book.path = path
+    return path
+
+
+def load_book(path: str | Path, variant: Variant, verify: bool = True) -> Book:
+    """Open a book file of ``variant``'s rules, checking its header (and its checksum)."""
+    path = Path(path)
+    header, offset = read_header(path, BOOK_FORMAT)
+    if header.get("game") != variant.name or header.get("rules") != rules_of(variant):
+        raise DatabaseError(f"{path} is not the book of {variant.name} with "
+                            f"{rules_of(variant)}")
+    entries, seeds = header.get("entries"), header.get("seeds")
+    if (not isinstance(entries, int) or not isinstance(seeds, int) or entries < 1
+            or path.stat().st_size != offset + BOOK_BYTES_PER_POSITION * entries):
+        raise DatabaseError(f"{path} is truncated or does not match its header")
+    keys = np.fromfile(path, dtype=np.int64, count=entries, offset=offset)
+    bounds = np.fromfile(path, dtype=np.int8, count=2 * entries, offset=offset + 8 * entries)
+    low, high = bounds[:entries], bounds[entries:]
+    crc = zlib.crc32(high, zlib.crc32(low, zlib.crc32(keys))) & 0xFFFFFFFF
+    if verify and crc != header.get("crc32"):
+        raise DatabaseError(f"{path} is corrupt: its checksum does not match")
+    return Book(variant, seeds, keys, low, high, path)
+
+
+def book_for(variant: Variant) -> Book | None:
+    """The start's book of ``variant``'s rules when one is built, kept open in this process."""
+    key = (variant.name, tuple(rules_of(variant).items()), default_dir())
+    with _DATABASES_LOCK:
+        if key not in _BOOKS:
+            path = book_path(variant)
+            _BOOKS[key] = load_book(path, variant, verify=False) if path.exists() else None
+        return _BOOKS[key]
+
+
+def _book_graph(variant: Variant, book: Book, database: Database | None,
+                pits: np.ndarray) -> Graph | None:
+    """The root ``pits``, its children and theirs, with bounds from the book and the
+    database: what ``solve`` reads of a walked graph; None when the book lacks one."""
+    root_bounds = book.bounds(pits)
+    if root_bounds is None:
+        return None
+    slots, params = slots_of(variant), variant.params
+    board = np.zeros(16, dtype=np.int64)
+    kids, seeds = np.zeros((6, PITS), dtype=np.int64), np.zeros(6, dtype=np.int64)
+    move_kinds, move_gains = np.zeros(6, dtype=np.int64), np.zeros(6, dtype=np.int64)
+    nodes, bounds, rows = [pits], [root_bounds], {}
+
+    def expand(node: int) -> bool:
+        _moves(params, slots, np.asarray(nodes[node], dtype=np.int64), board, move_kinds,
+               move_gains, kids, seeds)
+        kind, target = move_kinds.copy(), np.zeros(6, dtype=np.int64)
+        for j in range(6):
+            if kind[j] not in (NODE, NODE_SAME):
+                continue
+            if (database is not None and seeds[j] <= database.seeds
+                    and database.offsets[seeds[j]] >= 0):
+                kind[j] += STORED - NODE
+                target[j] = _stored_index(kids[j], seeds[j], database.offsets, database.binom)
+                continue
+            found = book.bounds(kids[j])
+            if found is None:
+                return False
+            target[j] = len(nodes)
+            nodes.append(kids[j].copy())
+            bounds.append(found)
+        rows[node] = (kind, target, move_gains.copy())
+        return True
+
+    if not expand(0):
+        return None
+    for j in range(6):
+        if rows[0][0][j] in (NODE, NODE_SAME) and not expand(int(rows[0][1][j])):
+            return None
+    count = len(nodes)
+    kinds, targets = np.zeros((count, 6), dtype=np.int8), np.zeros((count, 6), dtype=np.int32)
+    gains = np.zeros((count, 6), dtype=np.int8)
+    for node, (kind, target, gain) in rows.items():
+        kinds[node], targets[node], gains[node] = kind, target, gain
+    low = np.array([b[0] for b in bounds], dtype=np.int8)
+    high = np.array([b[1] for b in bounds], dtype=np.int8)
+    return Graph(count, count, kinds, targets, gains, low, high, settled=True)
+
+
+def _walk(state: State, time: float | None, database: Database | None,
+          cancel: Cancel | None, exact_only: bool, parallel: bool) -> Graph:
+    """The graph ``state`` reaches above ``database``, walked and settled within ``time``."""
     cancel = cancel or Cancel()
     explore_halt = np.ones(4, dtype=np.int64)
     sweep_halt = np.ones(4, dtype=np.int64)
@@ -633,13 +793,32 @@ def solve(state: State, time: float | None = None, moves: bool = False,
             timer.start()
             timers.append(timer)
     try:
-        graph = reachable(variant, mover_view(state), database, capacity_for(time),
-                          explore_halt, sweep_halt, exact_only, parallel)
+        return reachable(state.variant, mover_view(state), database, capacity_for(time),
+                         explore_halt, sweep_halt, exact_only, parallel)
     finally:
         for timer in timers:
             timer.cancel()
         cancel.untrack(explore_halt)
         cancel.untrack(sweep_halt)
+
+
+def solve(state: State, time: float | None = None, moves: bool = False,
+          database: Database | None = None, build: bool = True,
+          cancel: Cancel | None = None,
+          on_bounds: Callable[[int, int], None] | None = None,
+          exact_only: bool = False, parallel: bool = True) -> SolveResult:
+    """The value of ``state`` (not over) for the player to move, or its proven bounds: see
+    ``mancalab.analysis.solve.solve``. Bounds that stay apart after a complete walk mean the
+    value depends on the rule for endless play. ``exact_only``: a walk cut short by ``time``
+    returns at once, with the widest bounds (a player that only uses exact values). A
+    position the start's book holds is looked up there instead of walked."""
+    started = _time.perf_counter()
+    variant = state.variant
+    database = database or database_for(variant, build)
+    book = book_for(variant)
+    graph = _book_graph(variant, book, database, mover_view(state)) if book else None
+    if graph is None:
+        graph = _walk(state, time, database, cancel, exact_only, parallel)
     a, b = state.score
     base = a - b if state.to_move == 0 else b - a
     lower, upper = base + int(graph.low[0]), base + int(graph.high[0])
