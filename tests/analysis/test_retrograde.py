@@ -351,3 +351,23 @@ def test_the_book_command(tmp_path, monkeypatch):
         assert result.exit_code == 2 and "Traceback" not in result.output, result.output
         said = " ".join(result.output.split())
         assert "memory" in said or "Kalah is searched" in said, said
+
+
+def test_the_perfect_player_moves_on_among_equal_moves(tmp_path, monkeypatch):
+    """Moves of equal value can go round in circles: of them it takes one to a position the
+    game has seen the fewest times, and a position with more seeds begins a new game."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    variant = mancalab.variant("gabata")
+    database = retrograde.build(variant, 8)
+    rng = random.Random(4)
+    while True:
+        state = random_position(variant, 8, rng)
+        result = retrograde.solve(state, moves=True, database=database)
+        if result.exact and len(result.best_moves) >= 2:
+            break
+    perfect = player("perfect:traps=false,seed=3", game="gabata")
+    chosen = [perfect.choose(state) for _ in range(len(result.best_moves))]
+    assert sorted(chosen) == sorted(result.best_moves)  # each child seen once, then the next
+    fuller = random_position(variant, 10, rng)
+    perfect.choose(fuller)
+    assert sum(perfect._seen.values()) == 2  # a new game: only its position and the child

@@ -12,7 +12,12 @@ can force the game to end, the value depends on the rule for endless play and th
 gives final bounds. The player then plays a move with the best guaranteed value (lower
 bound), then the best upper bound: nobody can do better without knowing the rule's outcome.
 
-Among moves of the best value it prefers (``traps``, Gebeta and Gabata) those after which a
+Among moves of the best value it first prefers those to positions this game has not seen yet
+(the fewest times seen): a best value keeps the result but not always progress, and in
+Gebeta and Gabata moves of equal value can go round in circles until the rule for endless
+play ends the game, at a worse result than the value (the player remembers the positions of
+the game it plays; an unseen one with more seeds in play than the last begins a new game).
+Then it prefers (``traps``, Gebeta and Gabata) those after which a
 reply taken at random most often turns the result (win, draw, loss) our way, then gives away
 the most on average: against perfect play they are all the same, against a fallible opponent
 they are not.
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 
 from ..core import MancalabError, Option, State, real, whole
 from ..variants.common import bool_option
@@ -60,6 +66,8 @@ class PerfectPlayer(Player):
         self.fallback = (MCTSPlayer(threads=self.options["threads"], seed=seed)
                          if fallback == "mcts" else AlphaBetaPlayer())
         self._cancel = None
+        self._seen: Counter = Counter()  # the positions of this game: before and after a move
+        self._in_play = None  # seeds in play at the last move: more begin a new game
 
     def stop(self) -> None:
         super().stop()
@@ -95,6 +103,25 @@ class PerfectPlayer(Player):
                              cancel=self._cancel, parallel=not served,
                              exact_only=exact_only)
 
+    def _remember(self, state: State) -> None:
+        """Count ``state`` among this game's positions (one not seen with seeds come back
+        into play begins a new game)."""
+        in_play = sum(state.cells) - sum(state.score)
+        if self._in_play is not None and in_play > self._in_play and state not in self._seen:
+            self._seen.clear()
+        self._in_play = in_play
+        self._seen[state] += 1
+
+    def _fresh(self, state: State, moves: list[int]) -> list[int]:
+        """Of ``moves``, those to the positions this game has seen the fewest times."""
+        seen = {m: self._seen[state.play(m)] for m in moves}
+        fewest = min(seen.values())
+        return [m for m in moves if seen[m] == fewest]
+
+    def _played(self, state: State, move: int) -> int:
+        self._remember(state.play(move))
+        return move
+
     def _traps(self, result, moves: list[int]) -> list[int]:
         """Of ``moves``, those after which a random reply is worth the most (``traps``): the
         mean result (1 a win, 1/2 a draw), then the mean margin."""
@@ -125,8 +152,8 @@ class PerfectPlayer(Player):
     def _choose_by_bounds(self, state: State, result, budget: float, started: float) -> int:
         """A move of the best final bounds, the lower (guaranteed) one first."""
         best = max(result.moves.values())
-        move = self._among(state, self._traps(result, [
-            m for m, bounds in result.moves.items() if bounds == best]), budget, started)
+        move = self._among(state, self._traps(result, self._fresh(state, [
+            m for m, bounds in result.moves.items() if bounds == best])), budget, started)
         self.last_info = {"value": None, "exact": False, "lower": result.lower,
                           "upper": result.upper, "endless": True,
                           "best": [result.move_names[move]], "nodes": result.nodes,
@@ -140,24 +167,26 @@ class PerfectPlayer(Player):
         if not legal:
             raise MancalabError("the game is over: there is no move to choose")
         started = time.perf_counter()
+        self._remember(state)
         budget = self.capped(self.options["time"])
         reason = solving.unsolvable(state.variant)
         if reason is None:
             result = self._solve(state, budget / 2, exact_only=True,
                                  moves=state.variant.name in solving.retrograde_games())
             if result.exact and result.best_moves:
-                move = self._among(state, self._traps(result, result.best_moves), budget,
-                                   started)
+                move = self._among(state, self._traps(result, self._fresh(
+                    state, result.best_moves)), budget, started)
                 self.last_info = {"value": result.value, "exact": True,
                                   "best": result.best_move_names, "nodes": result.nodes,
                                   "seconds": time.perf_counter() - started}
-                return move
+                return self._played(state, move)
             if result.endless:
-                return self._choose_by_bounds(state, result, budget, started)
+                return self._played(state, self._choose_by_bounds(state, result, budget,
+                                                                  started))
             reason = (f"not solved in {budget / 2:g} s (the value is between "
                       f"{result.lower:+d} and {result.upper:+d})")
         move = self._ready_fallback(budget, started).choose(state)
         self.last_info = {**self.fallback.last_info, "exact": False,
                           "fallback": f"{self.options['fallback']}: {reason}",
                           "seconds": time.perf_counter() - started}
-        return move
+        return self._played(state, move)
