@@ -718,9 +718,14 @@ def load_book(path: str | Path, variant: Variant, verify: bool = True) -> Book:
     return Book(variant, seeds, keys, low, high, path)
 
 
+def book_key(variant: Variant) -> tuple:
+    """Where ``book_for`` keeps ``variant``'s book in this process."""
+    return variant.name, tuple(rules_of(variant).items()), default_dir()
+
+
 def book_for(variant: Variant) -> Book | None:
     """The start's book of ``variant``'s rules when one is built, kept open in this process."""
-    key = (variant.name, tuple(rules_of(variant).items()), default_dir())
+    key = book_key(variant)
     with _DATABASES_LOCK:
         if key not in _BOOKS:
             path = book_path(variant)

@@ -85,9 +85,10 @@ LEVELS: dict[str, str] = {
 # greedy; alpha-beta at 1 s, Gebeta's hard, 62.5% against it); on Kalah the perfect player
 # (exact values where it can solve, alpha-beta before) beat alpha-beta 16 games in 20, so
 # there it is the expert; on Gebeta the expert is the
-# perfect player too (the game is solved from the middle game on), with MCTS on both cores
-# for the opening and to break ties: 90% against the reference program's MCTS at 0.3 s a
-# move (MCTS alone: 85%); on Urubugu the greedy
+# perfect player too (the game is solved; with the start's book every move is exact), with
+# MCTS on both cores to break ties (traps off: with the book 95% against the reference
+# program's MCTS at 0.3 s a move over 40 games, with traps 76%; MCTS alone: 85%) and for the
+# opening when no book is built; on Urubugu the greedy
 # player beats the classic bot 86 games in 100, so there greedy is the medium level; on 3-row
 # Gabata MCTS's random playouts (games of hundreds of moves) tell it little: the classic bot
 # beats it 19 games in 20, so there MCTS is the easy level.
@@ -95,7 +96,7 @@ GAME_LEVELS: dict[str, dict[str, str]] = {
     "kalah": {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
               "expert": "perfect:time=1"},
     "gebeta": {"medium": "mcts:playouts=100", "hard": "alphabeta:time=1",
-               "expert": "perfect:time=1,fallback=mcts,threads=2"},
+               "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"},
     "urubugu": {"easy": "classic:level=4", "medium": "greedy"},
     "gabata3": {"easy": "mcts:time=1", "medium": "greedy", "hard": "classic:level=4"},
 }
