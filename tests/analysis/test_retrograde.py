@@ -272,6 +272,8 @@ def test_the_perfect_player_plays_the_best_bounds_where_endless_play_decides(tmp
 
 @pytest.mark.parametrize("game, seeds, database_seeds", [("gabata", 9, 4), ("gebeta", 20, 8)])
 def test_a_book_answers_as_the_walk_does(game, seeds, database_seeds, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no book yet
+    monkeypatch.setattr(retrograde, "_BOOKS", {})
     variant = mancalab.variant(game)
     database = retrograde.build(variant, database_seeds)
     rng = random.Random(seeds)
@@ -288,7 +290,6 @@ def test_a_book_answers_as_the_walk_does(game, seeds, database_seeds, tmp_path, 
     while not state.is_over and len(walked) < 30:
         walked.append((state, retrograde.solve(state, moves=True, database=database)))
         state = state.play(rng.choice(state.legal_moves()))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(retrograde, "_BOOKS", {})
     path = retrograde.save_book(book)
     assert path == retrograde.book_path(variant) and path.name.endswith("-start.db")

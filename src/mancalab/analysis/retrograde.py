@@ -29,6 +29,7 @@ already sound. Every move is played by the game's own kernels (``mancalab.kernel
 
 from __future__ import annotations
 
+import json
 import threading
 import time as _time
 import zlib
@@ -693,6 +694,8 @@ def save_book(book: Book, folder: str | Path | None = None) -> Path:
     header = {"format": BOOK_FORMAT, "kind": "start", "game": book.variant.name,
               "rules": rules_of(book.variant), "seeds": book.seeds,
               "entries": int(book.keys.size), "crc32": crc & 0xFFFFFFFF}
+    # the keys start at a multiple of 8 bytes, so that they are mapped, not read
+    header["pad"] = " " * (-(len(json.dumps(header)) + 1 + len(', "pad": ""')) % 8)
     write_whole(path, header, [book.keys, book.low, book.high])
     book.path = path
     return path
@@ -707,10 +710,12 @@ def load_book(path: str | Path, variant: Variant, verify: bool = True) -> Book:
                             f"{rules_of(variant)}")
     entries, seeds = header.get("entries"), header.get("seeds")
     if (not isinstance(entries, int) or not isinstance(seeds, int) or entries < 1
-            or path.stat().st_size != offset + BOOK_BYTES_PER_POSITION * entries):
+            or offset % 8 or path.stat().st_size != offset + BOOK_BYTES_PER_POSITION * entries):
         raise DatabaseError(f"{path} is truncated or does not match its header")
-    keys = np.fromfile(path, dtype=np.int64, count=entries, offset=offset)
-    bounds = np.fromfile(path, dtype=np.int8, count=2 * entries, offset=offset + 8 * entries)
+    # mapped: processes share the pages, and only the pages looked up are read
+    keys = np.memmap(path, dtype=np.int64, mode="r", offset=offset, shape=(entries,))
+    bounds = np.memmap(path, dtype=np.int8, mode="r", offset=offset + 8 * entries,
+                       shape=(2 * entries,))
     low, high = bounds[:entries], bounds[entries:]
     crc = zlib.crc32(high, zlib.crc32(low, zlib.crc32(keys))) & 0xFFFFFFFF
     if verify and crc != header.get("crc32"):
