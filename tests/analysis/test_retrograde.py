@@ -270,7 +270,7 @@ def test_the_perfect_player_plays_the_best_bounds_where_endless_play_decides(tmp
         player("perfect:fallback=greedy")
 
 
-@pytest.mark.parametrize("game, seeds, database_seeds", [("gabata", 9, 4), ("gebeta", 20, 8)])
+@pytest.mark.parametrize("game, seeds, database_seeds", [("gabata", 7, 3), ("gebeta", 20, 8)])
 def test_a_book_answers_as_the_walk_does(game, seeds, database_seeds, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no book yet
     monkeypatch.setattr(retrograde, "_BOOKS", {})
