@@ -694,7 +694,8 @@ def db_build(
 
         try:
             if repeats:
-                path = retrograde.save(retrograde.build(variant, seeds, done), folder)
+                database = retrograde.build(variant, seeds, done)
+                path = retrograde.save(database, folder)
             else:
                 with cluster_errors(cluster, "nothing was written"):
                     database = databases.build(variant, seeds, cluster=cluster,
@@ -706,11 +707,11 @@ def db_build(
     console.print(f"Wrote {path}: {count:,} positions in {seconds:.1f} s "
                   f"({count / max(seconds, 1e-9) / 1e6:.1f} M a second).")
     if start:
-        _build_book(variant, path)
+        _build_book(database, path.parent)
 
 
-def _build_book(variant, database_path) -> None:
-    """``db build --start``: the book of the start over the database just written."""
+def _build_book(database, folder: Path) -> None:
+    """``db build --start``: the book of the start over the database just built."""
     import time as clock
 
     from .analysis import retrograde
@@ -720,9 +721,8 @@ def _build_book(variant, database_path) -> None:
                   console=console) as progress:
         progress.add_task("", total=None)  # one compiled walk: its length is not known
         try:
-            database = retrograde.load(database_path, variant)
-            book = retrograde.build_book(variant, database)
-            path = retrograde.save_book(book, database_path.parent)
+            book = retrograde.build_book(database.variant, database)
+            path = retrograde.save_book(book, folder)
         except MancalabError as error:
             fail(str(error))
     seconds = clock.perf_counter() - started

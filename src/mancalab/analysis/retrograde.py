@@ -331,12 +331,13 @@ def rules_of(variant: Variant) -> dict:
     return dict(sorted(variant.options.items()))
 
 
-def file_name(variant: Variant, seeds: int) -> str:
+def file_name(variant: Variant, seeds: int | str) -> str:
+    """The database of ``seeds`` seeds, or ("start") the start's book."""
     options = "-".join(f"{k}{v}" for k, v in rules_of(variant).items())
     return f"{variant.name}-{options}-{seeds}.db"
 
 
-def path_of(variant: Variant, seeds: int, folder: str | Path | None = None) -> Path:
+def path_of(variant: Variant, seeds: int | str, folder: str | Path | None = None) -> Path:
     return (Path(folder) if folder else default_dir()) / file_name(variant, seeds)
 
 
@@ -683,8 +684,7 @@ def build_book(variant: Variant, database: Database, root: State | None = None) 
 
 
 def book_path(variant: Variant, folder: str | Path | None = None) -> Path:
-    return path_of(variant, 0, folder).with_name(file_name(variant, 0)[:-len("0.db")]
-                                                 + "start.db")
+    return path_of(variant, "start", folder)
 
 
 def save_book(book: Book, folder: str | Path | None = None) -> Path:
