@@ -22,3 +22,19 @@ def java_engine(tmp_path_factory) -> str:
     subprocess.run(["javac", "-d", str(classes), str(EXAMPLES / "GreedyKalah.java")],
                    check=True)
     return f"java -cp {classes} GreedyKalah"
+
+
+@pytest.fixture
+def small_databases(monkeypatch, tmp_path):
+    """A fresh cache whose databases built on first use are small (Kalah 4 seeds, Gebeta 8
+    counters, Gabata 6 marbles), and no solver or database kept from other tests: a test
+    of what happens on first use does not spend its time building."""
+    from mancalab.analysis import retrograde, solve
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(solve, "ON_DEMAND_SEEDS", 4)
+    monkeypatch.setattr(solve, "LARGE_ON_DEMAND_SEEDS", 4)
+    monkeypatch.setattr(solve, "_SOLVERS", {})
+    monkeypatch.setattr(retrograde, "ON_DEMAND_SEEDS", {"gebeta": 8, "gabata": 6})
+    monkeypatch.setattr(retrograde, "_DATABASES", {})
+    monkeypatch.setattr(retrograde, "_BOOKS", {})

@@ -193,7 +193,11 @@ class Variant:
 
     @property
     def key(self) -> tuple:
-        return (self.name, tuple(sorted(self.options.items())))
+        """The game and its options (kept after the first use: every State holds it)."""
+        key = self.__dict__.get("_key")
+        if key is None:
+            key = self._key = (self.name, tuple(sorted(self.options.items())))
+        return key
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Variant) and self.key == other.key
@@ -263,8 +267,15 @@ class Variant:
     # ----- kernels from Python -----------------------------------------------------
     def legal_moves_of(self, board: np.ndarray) -> list[int]:
         """The legal moves in the game's move order (cell order unless the game says)."""
-        return sorted(movemask.to_list(self.kernels.legal_mask(self.params, board)),
-                      key=self.move_rank)
+        moves = movemask.to_list(self.kernels.legal_mask(self.params, board))
+        if type(self).move_rank is Variant.move_rank:  # cell order already
+            return moves
+        return sorted(moves, key=self.move_rank)
+
+    def is_legal_on(self, board: np.ndarray, move: object) -> bool:
+        """Whether ``move`` (a cell number) is legal on ``board``."""
+        return (isinstance(move, (int, np.integer)) and 0 <= move < 64
+                and bool(int(self.kernels.legal_mask(self.params, board)) >> int(move) & 1))
 
     def move_rank(self, cell: int) -> int:
         """Where a move comes in the game's list of moves (Urubugu lists them by hole)."""
@@ -377,11 +388,21 @@ class State:
     __slots__ = ("variant", "_board", "_key")
 
     def __init__(self, variant: Variant, board: np.ndarray) -> None:
-        board = np.array(board, dtype=np.int64)
+        self._own(variant, np.array(board, dtype=np.int64))
+
+    def _own(self, variant: Variant, board: np.ndarray) -> None:
+        """Take ``board`` (a fresh int64 array no one else holds) as this state's."""
         board.setflags(write=False)
         self.variant = variant
         self._board = board
         self._key = (variant.key, board.tobytes())
+
+    @classmethod
+    def _after(cls, variant: Variant, board: np.ndarray) -> State:
+        """A state of a board the caller made and lets go of (no copy)."""
+        state = cls.__new__(cls)
+        state._own(variant, board)
+        return state
 
     @property
     def board(self) -> np.ndarray:
@@ -432,14 +453,14 @@ class State:
             raise IllegalMoveError(f"{self.variant.name} has no rule for endless play")
         board = self.board
         self.variant.kernels.stop(self.variant.params, board)
-        return State(self.variant, board)
+        return State._after(self.variant, board)
 
     def play(self, move: int) -> State:
         """The state after ``move``; raises IllegalMoveError and leaves this state unchanged."""
         self._check_legal(move)
         board = self.board
         self.variant.kernels.play(self.variant.params, board, int(move))
-        return State(self.variant, board)
+        return State._after(self.variant, board)
 
     def sowing(self, move: int, limit: int = 100_000) -> list[Step] | None:
         """``move`` step by step, as the rules play it: every lift, seed dropped, capture and
@@ -451,8 +472,8 @@ class State:
         return read_trace(trace, self.variant.n_cells)
 
     def _check_legal(self, move: int) -> None:
-        legal = self.legal_moves()
-        if not isinstance(move, (int, np.integer)) or int(move) not in legal:
+        if not self.variant.is_legal_on(self._board, move):
+            legal = self.legal_moves()
             if self.is_over:
                 raise IllegalMoveError(f"the game is over; no move {move!r} can be played")
             if isinstance(move, (int, np.integer)) and 0 <= move < self.variant.n_cells \

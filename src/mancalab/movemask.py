@@ -59,5 +59,9 @@ def to_array(mask, out):
 
 def to_list(mask: int) -> list[int]:
     """The set cells of a mask, in cell order (from Python)."""
-    mask = int(mask)
-    return [cell for cell in range(64) if mask >> cell & 1]
+    mask, cells = int(mask), []
+    while mask:
+        low = mask & -mask
+        cells.append(low.bit_length() - 1)
+        mask ^= low
+    return cells

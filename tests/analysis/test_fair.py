@@ -15,15 +15,6 @@ from mancalab.variants.kalah import fair_boards, screened_boards
 from .test_solve import brute, positions
 
 
-@pytest.fixture
-def small_solver(monkeypatch, tmp_path):
-    """A fresh cache, and databases of only 4 seeds: the null-window tests do the work."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(solving, "ON_DEMAND_SEEDS", 4)
-    monkeypatch.setattr(solving, "LARGE_ON_DEMAND_SEEDS", 4)
-    monkeypatch.setattr(solving, "_SOLVERS", {})
-
-
 def test_candidates_of_kalah_6_4_hold_every_fairkalah_board():
     variant = mancalab.variant("kalah")
     one, two = fair.candidates(variant, 1), fair.candidates(variant, 2)
@@ -44,7 +35,7 @@ def test_seeds_moved_must_be_one_or_two(bad):
         fair.candidates(mancalab.variant("kalah"), bad)
 
 
-def test_decide_settles_whether_the_value_is_the_target(small_solver):
+def test_decide_settles_whether_the_value_is_the_target(small_databases):
     variant = mancalab.variant("kalah", pits=3, seeds=2)
     for state in positions(variant, 12, seed=3):
         value = brute(state)
@@ -55,7 +46,7 @@ def test_decide_settles_whether_the_value_is_the_target(small_solver):
             assert result.lower > target or result.upper < target or value == target
 
 
-def test_screen_finds_the_boards_brute_force_calls_fair(small_solver, tmp_path):
+def test_screen_finds_the_boards_brute_force_calls_fair(small_databases, tmp_path):
     variant = mancalab.variant("kalah", pits=3, seeds=2, empty_capture=False)
     found = fair.screen(variant, 2, tmp_path / "screen.jsonl")
     boards = fair.candidates(variant, 2)
@@ -65,7 +56,7 @@ def test_screen_finds_the_boards_brute_force_calls_fair(small_solver, tmp_path):
     assert found.nodes > 0  # the tests searched: the database holds only 4 seeds
 
 
-def test_a_stopped_screen_goes_on_from_its_file(small_solver, tmp_path):
+def test_a_stopped_screen_goes_on_from_its_file(small_databases, tmp_path):
     variant = mancalab.variant("kalah", pits=3, seeds=2)
     path = tmp_path / "screen.jsonl"
     whole = fair.screen(variant, 1, path)
@@ -82,7 +73,7 @@ def test_a_stopped_screen_goes_on_from_its_file(small_solver, tmp_path):
         fair.screen(variant, 2, path)
 
 
-def test_worker_processes_find_the_same_boards(small_solver, tmp_path):
+def test_worker_processes_find_the_same_boards(small_databases, tmp_path):
     variant = mancalab.variant("kalah", pits=2, seeds=2)
     alone = fair.screen(variant, 2, tmp_path / "one.jsonl", jobs=1)
     shared = fair.screen(variant, 2, tmp_path / "two.jsonl", jobs=2)
@@ -133,7 +124,7 @@ def test_the_kalah_6_4_list_without_empty_capture_is_its_screen():
     assert fair_boards(6, 4, empty_capture=False) == fair_boards()  # board=N keeps FairKalah's
 
 
-def test_fair_command(small_solver, tmp_path):
+def test_fair_command(small_databases, tmp_path):
     runner = CliRunner()
     out = tmp_path / "f.jsonl"
     result = runner.invoke(app, ["fair", "kalah", "-o", "pits=2", "-o", "seeds=2", "--out",

@@ -212,8 +212,7 @@ def test_the_solve_command(tmp_path, monkeypatch):
         assert result.exit_code == 2 and "Traceback" not in result.output, args
 
 
-def test_hint_perfect_shows_every_moves_exact_value(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+def test_hint_perfect_shows_every_moves_exact_value(small_databases):
     result = CliRunner().invoke(app, ["play", "kalah", "-o", "pits=3", "-o", "seeds=2",
                                       "--a", "Ann", "--b", "Bo"],
                                 input="hint perfect\n2\nhint perfect\nquit\n")
@@ -234,11 +233,9 @@ def test_hint_perfect_shows_every_moves_exact_value(tmp_path, monkeypatch):
     assert "Hint from perfect" in rows.output  # no exact solver: alpha-beta's move
 
 
-def test_the_perfect_player_plays_a_best_move_and_says_when_it_falls_back(tmp_path,
-                                                                          monkeypatch):
+def test_the_perfect_player_plays_a_best_move_and_says_when_it_falls_back(small_databases):
     from mancalab.players import player
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     variant = mancalab.variant("kalah", pits=3, seeds=3, empty_capture=False)
     perfect = player("perfect:time=5,seed=3")
     for state in [variant.start()] + positions(variant, 5, seed=11):

@@ -185,11 +185,9 @@ def test_fair_boards_of_other_sizes(pits, seeds, empty_capture, count):
         mancalab.variant("kalah", board=count + 1, **rules)
 
 
-def test_shipped_fair_boards_are_drawn_and_their_neighbours_are_not(monkeypatch, tmp_path):
+def test_shipped_fair_boards_are_drawn_and_their_neighbours_are_not(small_databases):
     from mancalab.analysis import fair, solve as solving
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(solving, "_SOLVERS", {})
     for rules in (dict(pits=6, seeds=3, empty_capture=True),
                   dict(pits=5, seeds=4, empty_capture=False)):
         boards = fair_boards(**rules)
