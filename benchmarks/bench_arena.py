@@ -7,7 +7,8 @@ Every pairing plays ``--per-pairing`` games (each start twice, colours swapped) 
 arena's rules (mancalab.analysis.arena). Prints per game and pairing: A's score, the mean
 margin and the Elo difference with its 95% confidence interval; then one JSON line.
 With ``--results`` each pairing is appended to a JSON-lines file as it ends, and pairings
-already there are not played again, so a long round robin can be stopped and resumed.
+already there are not played again; each game is kept as it ends in FILE.GAME-A-B.games.jsonl, so a
+pairing stopped in the middle goes on from its next game instead of starting again.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import argparse
 import dataclasses
 import itertools
 import json
+import re
 import time
 from pathlib import Path
 
 from _report import report
 
 from mancalab.analysis import arena
+from mancalab.analysis.journal import Journal
 from mancalab.players import with_time
 
 PLAYERS = ["random", "greedy", "classic", "mcts", "alphabeta"]
@@ -50,7 +53,7 @@ def main() -> None:
             schedule = [dataclasses.replace(s, max_plies=args.max_plies) for s in
                         arena.schedule(*specs, game, {}, args.per_pairing, args.seed)]
             started = time.perf_counter()
-            summary = arena.summarize(arena.run(schedule, args.jobs))
+            summary = arena.summarize(_play(schedule, args, specs))
             rows.append({"game": game, "A": specs[0], "B": specs[1], "games": summary.games,
                          "A W-D-L": f"{summary.wins}-{summary.draws}-{summary.losses}",
                          "A score %": round(100 * summary.score, 1),
@@ -64,6 +67,24 @@ def main() -> None:
                 with args.results.open("a") as handle:
                     handle.write(json.dumps(rows[-1]) + "\n")
     report(f"round robin at {args.time} s a move", rows, list(rows[0]))
+
+
+def _play(schedule: list, args: argparse.Namespace, specs: list) -> list:
+    """The pairing's games: those kept in its games file, then the rest, each kept as it
+    ends (the whole file is written again when the pairing is done)."""
+    if args.results is None:
+        return arena.run(schedule, args.jobs)
+    game = schedule[0].game
+    header = {"game": game, "A": specs[0], "B": specs[1], "games": len(schedule),
+              "seed": args.seed, "max plies": args.max_plies}
+    name = re.sub(r"[^A-Za-z0-9=.,-]+", "_", f"{game}-{specs[0]}-{specs[1]}")
+    journal = Journal(args.results.with_name(f"{args.results.stem}.{name}.games.jsonl"),
+                      header, key=lambda row: row["number"])
+    left = [spec for spec in schedule if spec.number not in journal]
+    with journal:
+        arena.run(left, args.jobs, on_result=lambda r: journal.add(dataclasses.asdict(r)))
+    rows = journal.finish(spec.number for spec in schedule)
+    return [arena.GameResult(**row) for row in rows]
 
 
 def _load(path: Path | None) -> dict:
