@@ -152,6 +152,12 @@ def _stored_index(pits, seeds, offsets, binom):
     return offsets[seeds] + rank(pits, binom)
 
 
+@njit(cache=True, inline="always")
+def _in_database(seeds, stored_seeds, offsets):
+    """Whether the database holds the positions of ``seeds`` seeds (else they are walked)."""
+    return seeds <= stored_seeds and offsets[seeds] >= 0
+
+
 # ----- sweeping an edge table to its fixed point ----------------------------------------
 @njit(cache=True, parallel=True, nogil=True)
 def sweep(kinds, targets, gains, low, high, fixed, stored_low, stored_high, chunks):
@@ -448,7 +454,7 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
             gains[head, j] = move_gains[j]
             if kind == NODE or kind == NODE_SAME:
                 seeds = kid_seeds[j]
-                if seeds <= stored_seeds and offsets[seeds] >= 0:
+                if _in_database(seeds, stored_seeds, offsets):
                     targets[head, j] = _stored_index(kid_pits[j], seeds, offsets, binom)
                     kind += STORED - NODE
                 else:
@@ -758,8 +764,8 @@ def _book_graph(variant: Variant, book: Book, database: Database | None,
         for j in range(6):
             if kind[j] not in (NODE, NODE_SAME):
                 continue
-            if (database is not None and seeds[j] <= database.seeds
-                    and database.offsets[seeds[j]] >= 0):
+            if database is not None and _in_database(seeds[j], database.seeds,
+                                                     database.offsets):
                 kind[j] += STORED - NODE
                 target[j] = _stored_index(kids[j], seeds[j], database.offsets, database.binom)
                 continue
