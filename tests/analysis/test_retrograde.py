@@ -374,3 +374,18 @@ def test_the_perfect_player_moves_on_among_equal_moves(tmp_path, monkeypatch):
     fuller = random_position(variant, 10, rng)
     perfect.choose(fuller)
     assert sum(perfect._seen.values()) == 2  # a new game: only its position and the child
+
+
+def test_play_says_how_to_build_the_book_the_perfect_player_lacks(small_databases,
+                                                                  monkeypatch):
+    def play(bot):
+        return CliRunner().invoke(app, ["play", "gebeta", "--a", "Ann", "--b", "Computer",
+                                        "--bot", bot], input="quit\n")
+
+    said = " ".join(play("expert").output.split())
+    assert "mancalab db build gebeta --seeds 16 --start" in said, said
+    assert "db build" not in play("mcts").output  # only the perfect player uses the book
+    monkeypatch.setattr(retrograde, "book_for", lambda variant: object())  # one is built
+    assert "db build" not in play("expert").output
+    assert retrograde.book_advice(mancalab.variant("gebeta", lap_limit=10)) is None
+    assert retrograde.book_advice(mancalab.variant("gabata")) is None

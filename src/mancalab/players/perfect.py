@@ -75,6 +75,15 @@ class PerfectPlayer(Player):
         if self._cancel is not None:
             self._cancel.cancel()
 
+    def advice(self, state: State) -> str | None:
+        """What would make this player stronger on ``state``'s game (the start's book when
+        it can be built and is not), or None."""
+        from ..analysis import retrograde, solve as solving
+
+        if state.variant.name not in solving.retrograde_games():
+            return None
+        return retrograde.book_advice(state.variant)
+
     def analyse(self, state: State) -> dict:
         """Every legal move's exact value for the player to move, or its bounds when not
         proven in the player's time: ``SolveResult.to_dict`` with the moves' cells.
