@@ -130,7 +130,7 @@ class TerminalGame:
     def run(self) -> None:
         """Play until the game ends or the person stops (EndSession)."""
         advice = getattr(self.bot, "advice", None)
-        if advice and (COMPUTER in self.names) and (said := advice(self.record.state)):
+        if advice and COMPUTER in self.names and (said := advice(self.record.state)):
             self.console.print(f"[dim]Note: {said}.[/dim]")
         while self.record.state.outcome is None:
             self.console.print()

@@ -78,10 +78,8 @@ class PerfectPlayer(Player):
     def advice(self, state: State) -> str | None:
         """What would make this player stronger on ``state``'s game (the start's book when
         it can be built and is not), or None."""
-        from ..analysis import retrograde, solve as solving
+        from ..analysis import retrograde  # loads only when a game asks
 
-        if state.variant.name not in solving.retrograde_games():
-            return None
         return retrograde.book_advice(state.variant)
 
     def analyse(self, state: State) -> dict:
