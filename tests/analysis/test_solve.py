@@ -190,6 +190,17 @@ def test_database_files_are_checked(tmp_path):
     assert any("error" in entry for entry in databases.listing(tmp_path))
 
 
+@pytest.mark.parametrize("name_length", range(8))
+def test_a_file_written_aligned_starts_its_arrays_at_a_multiple_of_the_alignment(
+        tmp_path, name_length):
+    header = {"format": "test", "name": "x" * name_length}
+    keys = np.arange(3, dtype=np.int64)
+    databases.write_whole(tmp_path / "f.db", header, [keys], align=8)
+    read, offset = databases.read_header(tmp_path / "f.db", "test")
+    assert read == header and offset % 8 == 0
+    assert np.array_equal(np.fromfile(tmp_path / "f.db", dtype=np.int64, offset=offset), keys)
+
+
 def test_the_solve_command(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     runner = CliRunner()

@@ -374,9 +374,12 @@ def level_start(binom: np.ndarray, level: int, n: int) -> int:
     return int(binom[level - 1 + n, n]) if level > 0 else 0
 
 
-def write_whole(path: Path, header: dict, arrays: list[np.ndarray]) -> None:
+def write_whole(path: Path, header: dict, arrays: list[np.ndarray], align: int = 1) -> None:
     """A JSON header line, then ``arrays``' bytes: written whole or not at all (a temporary
-    file, then a rename)."""
+    file, then a rename). The header line is padded with spaces so that the arrays start at a
+    multiple of ``align`` bytes (where they are mapped as wider integers)."""
+    line = json.dumps(header)
+    line += " " * (-(len(line) + 1) % align) + "\n"  # json.dumps writes ASCII only
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -385,7 +388,7 @@ def write_whole(path: Path, header: dict, arrays: list[np.ndarray]) -> None:
     tmp = folder / f".{path.name}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as handle:
-            handle.write((json.dumps(header) + "\n").encode())
+            handle.write(line.encode())
             for array in arrays:
                 handle.write(array.tobytes())
             handle.flush()

@@ -29,7 +29,6 @@ already sound. Every move is played by the game's own kernels (``mancalab.kernel
 
 from __future__ import annotations
 
-import json
 import threading
 import time as _time
 import zlib
@@ -701,8 +700,7 @@ def save_book(book: Book, folder: str | Path | None = None) -> Path:
               "rules": rules_of(book.variant), "seeds": book.seeds,
               "entries": int(book.keys.size), "crc32": crc & 0xFFFFFFFF}
     # the keys start at a multiple of 8 bytes, so that they are mapped, not read
-    header["pad"] = " " * (-(len(json.dumps(header)) + 1 + len(', "pad": ""')) % 8)
-    write_whole(path, header, [book.keys, book.low, book.high])
+    write_whole(path, header, [book.keys, book.low, book.high], align=8)
     book.path = path
     return path
 
