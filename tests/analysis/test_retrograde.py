@@ -385,7 +385,9 @@ def test_play_says_how_to_build_the_book_the_perfect_player_lacks(small_database
     said = " ".join(play("expert").output.split())
     assert "mancalab db build gebeta --seeds 16 --start" in said, said
     assert "db build" not in play("mcts").output  # only the perfect player uses the book
+    other_rules = retrograde.book_advice(mancalab.variant("gebeta", lap_limit=10))
+    assert "mancalab db build gebeta --seeds 16 --start -o lap_limit=10'" in other_rules
+    assert retrograde.book_advice(mancalab.variant("gabata")) is None
     monkeypatch.setattr(retrograde, "book_for", lambda variant: object())  # one is built
     assert "db build" not in play("expert").output
     assert retrograde.book_advice(mancalab.variant("gebeta", lap_limit=10)) is None
-    assert retrograde.book_advice(mancalab.variant("gabata")) is None

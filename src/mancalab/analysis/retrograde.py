@@ -740,12 +740,15 @@ def book_advice(variant: Variant) -> str | None:
     """How to build the start's book of ``variant``'s rules when it can be built here and is
     not yet: without it the perfect player searches until few counters are left."""
     seeds = BOOK_SEEDS.get(variant.name)
-    if seeds is None or variant.options != make_variant(variant.name).options \
-            or book_for(variant) is not None:
+    if seeds is None or book_for(variant) is not None:
         return None
+    defaults = make_variant(variant.name).options
+    rules = "".join(f" -o {name}={str(value).lower() if isinstance(value, bool) else value}"
+                    for name, value in variant.options.items() if defaults.get(name) != value)
+    cost = BOOK_COST + ("" if not rules else ", for the default rules")
     return (f"the perfect player plays exactly from the first move with the start's book: "
-            f"build it with 'mancalab db build {variant.name} --seeds {seeds} --start' "
-            f"({BOOK_COST})")
+            f"build it with 'mancalab db build {variant.name} --seeds {seeds} --start{rules}' "
+            f"({cost})")
 
 
 def book_for(variant: Variant) -> Book | None:
