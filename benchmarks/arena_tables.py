@@ -2,6 +2,9 @@
 
     python benchmarks/arena_tables.py benchmarks/results/round_robin_1s.jsonl [more.jsonl ...]
 
+The files may also be those of bench_levels.py --results (pairs of levels) and of
+`mancalab arena A B --json` (one pairing, a .json file).
+
 For each game a cross table: the row player's score against the column player (wins plus half
 the draws, over the games of the pairing), then the row player's mean score over the
 opponents measured. A pairing found in several files is taken from the last. Pairings not yet
@@ -25,17 +28,30 @@ ORDER = ["classic:level=-1", "random", "greedy", "classic", "mcts", "alphabeta"]
 def load(paths: list[Path]) -> dict[tuple[str, str, str], dict]:
     rows = {}
     for path in paths:
-        for line in path.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                rows[row["game"], _name(row["A"]), _name(row["B"])] = row
+        lines = [path.read_text()] if path.suffix == ".json" else path.read_text().splitlines()
+        for line in filter(str.strip, lines):
+            row = _pairing(json.loads(line))
+            game = row["game"]
+            rows[game, _name(row["A"], game), _name(row["B"], game)] = row
     return rows
 
 
+def _pairing(row: dict) -> dict:
+    """A pairing as bench_arena.py writes it, from any of the files that measure one."""
+    if "upper" in row:  # a pair of levels, from bench_levels.py
+        return {**row, "A": row["upper"], "B": row["lower"], "A score %": row["score %"]}
+    if "a" in row:  # one run of `mancalab arena A B --json`
+        return {**row, "A": row["a"], "B": row["b"], "A score %": round(100 * row["score"], 1)}
+    return row
+
+
 @lru_cache(maxsize=None)
-def _name(spec: str) -> str:
-    """The player's canonical spec without the 1 s a move the timed players share."""
-    return player(spec).spec.replace(":time=1.0", "")
+def _name(spec: str, game: str) -> str:
+    """The player's canonical spec (a level's in ``game``) without the 1 s a move the timed
+    players share."""
+    name, _, options = player(spec, game).spec.partition(":")
+    options = ",".join(o for o in options.split(",") if o and o != "time=1.0")
+    return f"{name}:{options}" if options else name
 
 
 def scores(rows: dict, game: str) -> tuple[list[str], dict[tuple[str, str], float]]:
@@ -72,7 +88,7 @@ def levels_table(rows: dict, games: list[str]) -> str:
     lines = ["| game | " + " | ".join(LEVELS) + " |", "|---|" + "---|" * len(LEVELS)]
     for game in games:
         _, score = scores(rows, game)
-        names = [_name(level_spec(level, game)) for level in LEVELS]
+        names = [_name(level_spec(level, game), game) for level in LEVELS]
         cells = [f"`{names[0]}`"]
         for below, name in zip(names, names[1:]):
             measured = f"{score[name, below]:g}%" if (name, below) in score else "·"

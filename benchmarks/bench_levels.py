@@ -4,7 +4,8 @@
         [--games-per-pair 40] [--jobs 2] [--results FILE.jsonl]
 
 Each pair plays the two levels' players (``mancalab.players.level_spec``: a game's own levels
-where they differ) over the arena's starts, each start twice with colours swapped. Prints the
+where they differ) over the arena's starts, each start twice with colours swapped (``--jobs``
+games at once, but one at a time where a level thinks on both cores). Prints the
 upper level's score with its 95% interval and whether it reaches the 55% the levels promise
 (issue 19), then one JSON line. With ``--results`` each pair is appended to a JSON-lines file
 as it ends (keyed by the players' specs, so a changed level is played again) and pairs already
@@ -22,15 +23,22 @@ from _report import report
 
 from mancalab.analysis import arena
 from mancalab.analysis.metrics import wilson
-from mancalab.players import LEVELS, level_spec
+from mancalab.players import LEVELS, level_spec, parse_spec
 
 GAMES = ["gebeta", "kalah", "gabata", "urubugu", "gabata3"]
 PAIRS = [f"{low}-{high}" for low, high in zip(list(LEVELS), list(LEVELS)[1:])]
 ORDERED = 0.55  # the upper level's score that the levels promise
 
 
+def threads(spec: str) -> int:
+    """The cores a player spec thinks on."""
+    return int(parse_spec(spec)[1].get("threads", 1))
+
+
 def play(game: str, low: str, high: str, games: int, jobs: int, seed: int) -> dict:
     specs = (level_spec(high, game), level_spec(low, game))
+    if max(map(threads, specs)) > 1:
+        jobs = 1  # a player on both cores gets them to itself, as where a person plays it
     started = time.perf_counter()
     summary = arena.summarize(arena.run(arena.schedule(*specs, game, {}, games, seed), jobs))
     points = 2 * summary.wins + summary.draws  # half-points: the interval is over them

@@ -82,26 +82,34 @@ LEVELS: dict[str, str] = {
 # 100 games), so their medium level is a player measured between easy and hard: on Kalah
 # alpha-beta 2 plies deep (72.5% against greedy; alpha-beta at 1 s a move, Kalah's hard, 95%
 # against it; MCTS at 1 s only 50%), on Gebeta MCTS of 100 playouts a move (77.5% against
-# greedy; alpha-beta at 1 s, Gebeta's hard, 62.5% against it); on Kalah the perfect player
+# greedy; there hard stays MCTS at 1 s a move: alpha-beta at 1 s, stronger than MCTS on no
+# other game but weaker on Gebeta, scored only 53.8% against the medium level over 40
+# games); on Kalah the perfect player
 # (exact values where it can solve, alpha-beta before) beat alpha-beta 16 games in 20, so
 # there it is the expert; on Gebeta the expert is the
 # perfect player too (the game is solved; with the start's book every move is exact), with
 # MCTS on both cores to break ties (traps off: with the book 95% against the reference
 # program's MCTS at 0.3 s a move over 40 games, with traps 76%; MCTS alone: 85%) and for the
-# opening when no book is built; on Urubugu the greedy
+# opening when no book is built; on Gabata (short games) MCTS and alpha-beta at 1 s a move
+# were even (50%), and the perfect player did not beat MCTS at 1 s either (51% over 40), so
+# there hard is MCTS at 0.1 s a move (85% against classic) and expert the perfect player
+# (58.8% against it over 80 games); on Urubugu the greedy
 # player beats the classic bot 86 games in 100, so there greedy is the medium level; on 3-row
 # Gabata MCTS's random playouts (games of hundreds of moves) tell it little: the classic bot
-# beats it 19 games in 20, so there MCTS is the easy level; there the classic bot did not
+# beats it 19 games in 20, so there MCTS at 0.1 s a move is the easy level (98.8% against
+# beginner, greedy 72.5% against it); there the classic bot did not
 # beat greedy (47%) but alpha-beta 2 plies deep did (90% over 40 games), so it is the hard
 # level, and alpha-beta at 0.1 s a move beat it (67.5% over 40) while 1 s a move was not
 # measurably stronger than 0.1 s (50% over 20): the expert thinks 0.1 s there.
 GAME_LEVELS: dict[str, dict[str, str]] = {
     "kalah": {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
               "expert": "perfect:time=1"},
-    "gebeta": {"medium": "mcts:playouts=100", "hard": "alphabeta:time=1",
+    "gebeta": {"medium": "mcts:playouts=100",
+               "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"},
+    "gabata": {"hard": "mcts:time=0.1",
                "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"},
     "urubugu": {"easy": "classic:level=4", "medium": "greedy"},
-    "gabata3": {"easy": "mcts:time=1", "medium": "greedy", "hard": "alphabeta:depth=2",
+    "gabata3": {"easy": "mcts:time=0.1", "medium": "greedy", "hard": "alphabeta:depth=2",
                 "expert": "alphabeta:time=0.1"},
 }
 
