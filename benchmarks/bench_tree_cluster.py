@@ -46,6 +46,18 @@ def stored_levels(path: Path, depth: int) -> list[dict]:
     return rows
 
 
+def run_here(game, depth: int) -> tuple[list[dict], float, list[float]]:
+    """The levels on one machine (2 threads): their totals, the seconds in all, and the
+    process's peak resident memory (GiB) after each level."""
+    tree.tree_stats(game, 3)  # compile or load the kernels
+    started = time.perf_counter()
+    rss: list[float] = []
+    rows = tree.tree_stats(game, depth, on_level=lambda row: rss.append(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20))
+    seconds = time.perf_counter() - started
+    return [dict(zip(TOTALS + ("seconds",), row[:10])) for row in rows], seconds, rss
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="gebeta")
@@ -72,13 +84,7 @@ def main() -> None:
             one_machine = sum(row["seconds"] for row in here)
             rss = [row["peak_rss_gib"] for row in here]
         else:
-            tree.tree_stats(game, 3)  # compile or load the kernels
-            started = time.perf_counter()
-            rss: list[float] = []
-            here = [dict(zip(TOTALS + ("seconds",), row[:10]))
-                    for row in tree.tree_stats(game, args.depth, on_level=lambda row: rss.append(
-                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20))]
-            one_machine = time.perf_counter() - started
+            here, one_machine, rss = run_here(game, args.depth)
         started = time.perf_counter()
         there = tree_cluster.tree_stats(game, args.depth, cluster.scheduler_address,
                                         on_level=on_level)
