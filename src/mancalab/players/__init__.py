@@ -77,30 +77,23 @@ LEVELS: dict[str, str] = {
     "hard": "mcts:time=1",
     "expert": "alphabeta:time=1",
 }
-# Where the arena measured another order, a game's levels differ (docs/players.md has the
-# figures): on Kalah and Gebeta the classic bot lost to the greedy player (43.5% and 45.5% over
-# 100 games), so their medium level is a player measured between easy and hard: on Kalah
-# alpha-beta 2 plies deep (72.5% against greedy; alpha-beta at 1 s a move, Kalah's hard, 95%
-# against it; MCTS at 1 s only 50%), on Gebeta MCTS of 100 playouts a move (77.5% against
-# greedy; there hard stays MCTS at 1 s a move: alpha-beta at 1 s, stronger than MCTS on no
-# other game but weaker on Gebeta, scored only 53.8% against the medium level over 40
-# games); on Kalah the perfect player
-# (exact values where it can solve, alpha-beta before) beat alpha-beta 16 games in 20, so
-# there it is the expert; on Gebeta the expert is the
-# perfect player too (the game is solved; with the start's book every move is exact), with
-# MCTS on both cores to break ties (traps off: with the book 95% against the reference
-# program's MCTS at 0.3 s a move over 40 games, with traps 76%; MCTS alone: 85%) and for the
-# opening when no book is built; on Gabata (short games) MCTS and alpha-beta at 1 s a move
-# were even (50%), and the perfect player did not beat MCTS at 1 s either (51% over 40), so
-# there hard is MCTS at 0.1 s a move (85% against classic) and expert the perfect player
-# (58.8% against it over 80 games); on Urubugu the greedy
-# player beats the classic bot 86 games in 100, so there greedy is the medium level; on 3-row
-# Gabata MCTS's random playouts (games of hundreds of moves) tell it little: the classic bot
-# beats it 19 games in 20, so there MCTS at 0.1 s a move is the easy level (98.8% against
-# beginner, greedy 72.5% against it); there the classic bot did not
-# beat greedy (47%) but alpha-beta 2 plies deep did (90% over 40 games), so it is the hard
-# level, and alpha-beta at 0.1 s a move beat it (67.5% over 40) while 1 s a move was not
-# measurably stronger than 0.1 s (50% over 20): the expert thinks 0.1 s there.
+# Where the arena measured another order, a game's levels differ (each step measured at 55% or
+# more by benchmarks/bench_levels.py; figures in docs/players.md):
+# - Kalah: the classic bot lost to greedy (43.5% over 100 games), so medium is alpha-beta 2
+#   plies deep and hard alpha-beta at 1 s a move; the perfect player beat it, so it is expert.
+# - Gebeta: the classic bot lost to greedy too (45.5%), so medium is MCTS of 100 playouts a move;
+#   hard stays MCTS at 1 s (alpha-beta at 1 s, weaker than MCTS on Gebeta, scored only 53.8%
+#   against medium); expert is the perfect player (the game is solved; with the start's book
+#   every move is exact), with MCTS on both cores to break ties (traps off: with traps it
+#   scored 76% against the reference program, without 95%) and for the opening without a book.
+# - Gabata: games are short; MCTS and alpha-beta at 1 s were even (50%) and the perfect player
+#   did not beat MCTS at 1 s (51% over 40), so hard is MCTS at 0.1 s a move and expert the
+#   perfect player (58.8% against it over 80 games).
+# - Urubugu: greedy beat the classic bot 86 games in 100, so greedy is the medium level.
+# - 3-row Gabata: random playouts of games hundreds of moves long tell MCTS little (the classic
+#   bot beat it 19 games in 20), so MCTS at 0.1 s a move is easy; the classic bot did not beat
+#   greedy (47%) but alpha-beta 2 plies deep did (90%), so it is hard; alpha-beta at 0.1 s a
+#   move beat that, and 1 s a move was not measurably stronger than 0.1 s (50% over 20).
 GAME_LEVELS: dict[str, dict[str, str]] = {
     "kalah": {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
               "expert": "perfect:time=1"},
