@@ -31,8 +31,7 @@ from mancalab.analysis import tree, tree_cluster
 from _report import machine, report
 
 
-TOTALS = ("level", "turns", "games", "agency", "a_wins", "b_wins", "draws", "timeouts",
-          "positions")
+TOTALS = tree.TreeRow._fields[:9]  # level, the counts, positions: what must be equal
 RESULTS = Path(__file__).parent / "results"
 
 
@@ -55,7 +54,7 @@ def run_here(game, depth: int) -> tuple[list[dict], float, list[float]]:
     rows = tree.tree_stats(game, depth, on_level=lambda row: rss.append(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20))
     seconds = time.perf_counter() - started
-    return [dict(zip(TOTALS + ("seconds",), row[:10])) for row in rows], seconds, rss
+    return [row._asdict() for row in rows], seconds, rss
 
 
 def main() -> None:

@@ -742,9 +742,8 @@ def book_advice(variant: Variant) -> str | None:
     seeds = BOOK_SEEDS.get(variant.name)
     if seeds is None or book_for(variant) is not None:
         return None
-    defaults = make_variant(variant.name).options
-    rules = "".join(f" -o {name}={str(value).lower() if isinstance(value, bool) else value}"
-                    for name, value in variant.options.items() if defaults.get(name) != value)
+    rules = "".join(f" -o {name}={value}"
+                    for name, value in variant.non_default_options().items())
     cost = BOOK_COST + ("" if not rules else ", for the default rules")
     return (f"the perfect player plays exactly from the first move with the start's book: "
             f"build it with 'mancalab db build {variant.name} --seeds {seeds} --start{rules}' "
