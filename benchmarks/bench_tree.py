@@ -3,8 +3,8 @@
     python benchmarks/bench_tree.py [--game gebeta] [--depth 18] [--jobs 2]
 
 Per level: distinct positions, seconds (and how they split: expanding the parents with the
-kernels, growing the next level's table, scattering the children by hash group, merging them
-into the table), the bytes the level's tables held at their peak, and the process's peak
+kernels and sorting their children by hash group, growing the next level's table, merging the
+children into it), the bytes the level's tables held at their peak, and the process's peak
 resident memory so far (the figure to compare with the 6 GB target).
 """
 
@@ -15,7 +15,7 @@ import resource
 import time
 
 from mancalab.analysis import tree_stats
-from mancalab.analysis.tree import PHASES
+from mancalab.analysis.tree import PHASES, warm_up
 
 from _report import report
 
@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=18)
     parser.add_argument("--jobs", type=int, default=None)
     args = parser.parse_args()
-    tree_stats(args.game, 3)  # compile or load the kernels outside the measurement
+    warm_up(args.game)  # compile or load the kernels outside the measurement
     rows = []
     started = time.perf_counter()
 

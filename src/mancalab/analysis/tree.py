@@ -6,18 +6,19 @@ with its multiplicity (the number of sequences that reach it), in a hash table: 
 the position packed into a fixed number of 64-bit words (the variant's ``key_widths``) and
 its multiplicity. A level's table is expanded in batches of rows:
 
-1. in parallel, each parent's children are played with the game's kernels, packed and
-   hashed; the finished games and the turns are added to per-thread totals;
-2. in parallel, the going-on children are scattered into GROUPS runs by the high bits of
-   their hash (with their multiplicity);
-3. in parallel, each run is merged into the next level's table, which is split into
-   partitions by the same high bits: a group's partitions (a few MB) stay in the CPU's cache
-   while its run goes in, and no two threads write the same partition. Inserting straight
-   from the expanded batch instead waited for main memory at every insert (twice as slow).
+1. in parallel, each chunk of parents plays its children with the game's kernels, packs and
+   hashes them (the finished games and the turns go to per-chunk totals), holds the going-on
+   ones in its thread's buffers, which stay in the CPU's cache, and writes them out sorted by
+   the high bits of their hash into GROUPS runs (with their multiplicity);
+2. in parallel, each group's runs are merged into the next level's table, which is split into
+   partitions by the same high bits: no two threads write the same partition, and a group's
+   inserts are prefetched a few ahead, since its rows of the table are rarely still in cache.
+   Inserting straight from the expansion instead waited for main memory at every insert.
 
 The batch's working arrays are kept from level to level, and the helpers of the inner loops
-(packing, hashing, the switch over the games) are inlined: a call with arrays as arguments
-costs more than packing a Gebeta position. Where the time goes: docs/research.md.
+(packing, hashing, inserting, the switch over the games, Gebeta's sowing) are inlined: a
+call with arrays as arguments costs more than the work (an insert made as a call took 4 times
+as long as inlined). Where the time goes: docs/research.md.
 
 The next level is read straight from the table (no copying out), and the last level asked for
 is counted but never stored. Counting is exact at any depth: a multiplicity takes one 64-bit
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from numba import get_num_threads, njit, prange, set_num_threads
+from numba import config, get_num_threads, get_thread_id, njit, prange, set_num_threads
 
 from .. import kernels, movemask
 from ..core import MancalabError, Variant
@@ -59,7 +60,7 @@ EMPTY = np.uint64(0)  # a multiplicity of 0 marks an empty row
 WIDE_FROM = 1 << 64  # a level with this many sequences or more may hold a multiplicity
 # that needs two words
 CHUNKS = 64  # pieces of a batch that the threads share out
-PHASES = ("expand", "grow", "scatter", "merge")  # how a level's time is split (TreeRow.details)
+PHASES = ("expand", "grow", "merge")  # how a level's time is split (TreeRow.details)
 PREFETCH_AHEAD = 8  # inserts announced ahead of time (8 and 16 measured alike)
 
 
@@ -176,7 +177,7 @@ def _home(h, capacity):
 
 # ----- 128-bit totals ---------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add128(lo, hi, slot, amount):
     """totals[slot] += amount, with the carry into the high word."""
     before = lo[slot]
@@ -203,38 +204,41 @@ def _count(table, row, n_words):
 
 @njit(cache=True, parallel=True)
 def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, board_size,
-            max_children, keep, child_keys, child_status, child_hash, chunk_lo, chunk_hi,
-            chunk_incoming, bad_key):
-    """Play every move of the parent rows first..last-1 (empty rows have none); write child j
-    of row r at slot (r-first)*max_children+j: its status, and when ``keep`` its key and hash.
-    Each chunk adds its turns and finished games to its own row of ``chunk_lo``/``chunk_hi``
-    and counts its going-on children per partition in ``chunk_incoming``."""
+            max_children, keep, held_keys, held_counts, held_groups, out_keys, out_counts, runs,
+            chunk_lo, chunk_hi, chunk_incoming, bad_key):
+    """Play every move of the parent rows first..last-1 (empty rows have none). Each chunk
+    adds its turns and finished games to its own row of ``chunk_lo``/``chunk_hi``. When
+    ``keep``, a chunk holds its going-on children (key, multiplicity, hash group) in its
+    thread's ``held_*`` buffers, which stay in cache, then writes them sorted by group to its
+    own stretch of ``out_keys``/``out_counts`` (from slot chunk * per_chunk * max_children):
+    group g's run is ``runs[chunk, g]`` to ``runs[chunk, g + 1]``; and it counts them per
+    partition in ``chunk_incoming``. (Writing the children to a batch-wide array and sorting
+    them by group in a pass of its own moved every child through main memory twice more.)"""
     per_chunk = (last - first + CHUNKS - 1) // CHUNKS
+    wide = out_counts.shape[1] > 1
     for chunk in prange(CHUNKS):
         board = np.empty(board_size, dtype=np.int64)
         child = np.empty(board_size, dtype=np.int64)
-        lo, hi, incoming = chunk_lo[chunk], chunk_hi[chunk], chunk_incoming[chunk]
+        lo, hi, incoming, run = chunk_lo[chunk], chunk_hi[chunk], chunk_incoming[chunk], runs[chunk]
         lo[:] = 0
         hi[:] = 0
         incoming[:] = 0
+        run[:] = 0
+        thread = get_thread_id()
+        keys, counts, groups = held_keys[thread], held_counts[thread], held_groups[thread]
+        held = 0
         for row in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
-            base = (row - first) * max_children
             count, count_hi = _count(parents, row, n_words)
             legal = movemask.NONE
             if count != EMPTY or count_hi != EMPTY:
                 _decode(params, parents, row, word_of, shift_of, mask_of, board)
                 legal = kernels.legal_mask(params, board)
-            for j in range(max_children):
-                slot = base + j
-                if legal == movemask.NONE:
-                    child_status[slot] = -1
-                    continue
+            while legal != movemask.NONE:
                 move = movemask.lowest(legal)
                 legal &= legal - movemask.ONE
                 child[:] = board
                 kernels.play(params, child, move)
                 status = child[-1]
-                child_status[slot] = status
                 if status != 0:
                     add_count(lo, hi, GAMES, count, count_hi)
                     add_count(lo, hi, STATUS_SLOT[status], count, count_hi)
@@ -244,11 +248,36 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
                 if replies & (replies - movemask.ONE) != movemask.NONE:
                     add_count(lo, hi, AGENCY, count, count_hi)
                 if keep:
-                    if not _encode(params, child, word_of, shift_of, mask_of, child_keys, slot):
+                    if not _encode(params, child, word_of, shift_of, mask_of, keys, held):
                         bad_key[0] = 1
-                    h = _hash(child_keys, slot, n_words)
-                    child_hash[slot] = h
+                    h = _hash(keys, held, n_words)
                     incoming[_partition(h)] += 1
+                    group = _group(h)
+                    groups[held] = group
+                    run[group + 1] += 1
+                    counts[held, 0] = count
+                    if wide:
+                        counts[held, 1] = count_hi
+                    held += 1
+        if keep:
+            run[0] = chunk * per_chunk * max_children
+            for group in range(GROUPS):
+                run[group + 1] += run[group]
+            _write_grouped(keys, counts, groups, held, run, out_keys, out_counts, wide)
+
+
+@njit(cache=True, inline="always")
+def _write_grouped(keys, counts, groups, held, run, out_keys, out_counts, wide):
+    """Copy the ``held`` children to their groups' runs (``run[g]``: where group g starts)."""
+    cursor = run[:GROUPS].copy()
+    for i in range(held):
+        to = cursor[groups[i]]
+        cursor[groups[i]] = to + 1
+        for w in range(keys.shape[1]):
+            out_keys[to, w] = keys[i, w]
+        out_counts[to, 0] = counts[i, 0]
+        if wide:
+            out_counts[to, 1] = counts[i, 1]
 
 
 @njit(cache=True)
@@ -259,7 +288,7 @@ def _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi):
             totals_hi[slot] += chunk_hi[chunk, slot]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _insert(table, capacity, h, keys, k, n_words, count, count_hi):
     """Add the multiplicity (``count``, ``count_hi``: low and high words) to the row of
     ``keys[k]`` (linear probing within its partition); 1 when the key is new, -1 when the sum
@@ -306,59 +335,36 @@ def _insert(table, capacity, h, keys, k, n_words, count, count_hi):
             row -= capacity
 
 
-@njit(cache=True)
-def _group_offsets(chunk_incoming, offsets, group_start):
-    """Where each chunk writes its going-on children of each group (the groups one after the
-    other, the chunks in order within a group): ``offsets[chunk, group]``, ``group_start``."""
-    at = 0
-    per_group = PARTITIONS // GROUPS
-    for group in range(GROUPS):
-        group_start[group] = at
-        for chunk in range(CHUNKS):
-            offsets[chunk, group] = at
-            for part in range(group * per_group, (group + 1) * per_group):
-                at += chunk_incoming[chunk, part]
-    group_start[GROUPS] = at
+@njit(cache=True, inline="always")
+def _step(runs, group, chunk, k):
+    """The slot after ``k`` in ``group``'s runs, chunk after chunk: (chunk, slot); the chunk
+    is CHUNKS past the last one."""
+    k += 1
+    while chunk < CHUNKS and k >= runs[chunk, group + 1]:
+        chunk += 1
+        if chunk < CHUNKS:
+            k = runs[chunk, group]
+    return chunk, k
 
 
 @njit(cache=True, parallel=True)
-def _scatter(parents, first, last, n_words, max_children, child_keys, child_status,
-             child_hash, offsets, out_keys, out_counts):
-    """Copy each going-on child's key and multiplicity (its parent's) to its group's run of
-    ``out_keys``/``out_counts``, chunk by chunk as ``_expand`` made them."""
-    per_chunk = (last - first + CHUNKS - 1) // CHUNKS
-    wide = out_counts.shape[1] > 1
-    for chunk in prange(CHUNKS):
-        at = offsets[chunk]
-        for row in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
-            count, count_hi = _count(parents, row, n_words)
-            for slot in range((row - first) * max_children, (row - first + 1) * max_children):
-                if child_status[slot] != 0:
-                    continue
-                group = _group(child_hash[slot])
-                to = at[group]
-                at[group] = to + 1
-                for w in range(n_words):
-                    out_keys[to, w] = child_keys[slot, w]
-                out_counts[to, 0] = count
-                if wide:
-                    out_counts[to, 1] = count_hi
-
-
-@njit(cache=True, parallel=True)
-def _merge(keys, counts, group_start, n_words, table, capacity, fill, overflow):
-    """Insert the scattered children into the table, a group at a time: a group's rows of the
-    table (GROUPS of them in all) stay in the CPU's cache while its children go in, and no two
-    threads write the same group. Each insert prefetches its row PREFETCH_AHEAD inserts ahead."""
+def _merge(keys, counts, runs, n_words, table, capacity, fill, overflow):
+    """Insert the grouped children into the table, a group at a time (its run in every chunk):
+    a group's rows of the table (GROUPS of them in all) stay in the CPU's cache while its
+    children go in, and no two threads write the same group. Each insert prefetches its row
+    PREFETCH_AHEAD inserts ahead."""
     wide = counts.shape[1] > 1
     for group in prange(GROUPS):
-        begin, end = group_start[group], group_start[group + 1]
-        for k in range(begin, min(end, begin + PREFETCH_AHEAD)):
-            prefetch_row(table, _home(_hash(keys, k, n_words), capacity))
-        for k in range(begin, end):
-            ahead = k + PREFETCH_AHEAD
-            if ahead < end:
+        chunk, k = _step(runs, group, 0, runs[0, group] - 1)
+        ahead_chunk, ahead = chunk, k
+        for _ in range(PREFETCH_AHEAD):
+            if ahead_chunk < CHUNKS:
                 prefetch_row(table, _home(_hash(keys, ahead, n_words), capacity))
+                ahead_chunk, ahead = _step(runs, group, ahead_chunk, ahead)
+        while chunk < CHUNKS:
+            if ahead_chunk < CHUNKS:
+                prefetch_row(table, _home(_hash(keys, ahead, n_words), capacity))
+                ahead_chunk, ahead = _step(runs, group, ahead_chunk, ahead)
             h = _hash(keys, k, n_words)
             count_hi = counts[k, 1] if wide else EMPTY
             added = _insert(table, capacity, h, keys, k, n_words, counts[k, 0], count_hi)
@@ -366,6 +372,7 @@ def _merge(keys, counts, group_start, n_words, table, capacity, fill, overflow):
                 overflow[0] = 1
             else:
                 fill[_partition(h)] += added
+            chunk, k = _step(runs, group, chunk, k)
 
 
 @njit(cache=True, parallel=True)
@@ -580,6 +587,16 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     return rows
 
 
+def warm_up(variant_or_name: Variant | str, **options) -> None:
+    """Compile or load every kernel of the tree statistics (a few levels and a table growth),
+    so that a measurement that follows times the work, not the compiler."""
+    game = (make_variant(variant_or_name, **options) if isinstance(variant_or_name, str)
+            else variant_or_name)
+    tree_stats(game, 3)
+    level = _Level(key_layout(game)[3], 16)
+    level.make_room(np.full(PARTITIONS, level.capacity, dtype=np.int64))
+
+
 def start_level(game: Variant, count: int = 1) -> _Level:
     """Level 0: the start position, reached ``count`` times (none if the game is over)."""
     layout = key_layout(game)
@@ -608,26 +625,31 @@ def needs_wide(sequences: int, game: Variant) -> bool:
 
 class _Scratch:
     """The working arrays of a batch, kept from level to level instead of a fresh set that the
-    system zeroes page by page at every level (about 0.8 GB a level from level 12 on)."""
+    system zeroes page by page at every level (about 0.4 GB a level from level 12 on)."""
 
     def __init__(self) -> None:
         self.held: dict = {}
 
-    def arrays(self, slots: int, n_words: int, keep: bool, wide: bool) -> tuple:
-        """Children's keys, statuses and hashes; the scattered keys and multiplicities; the
-        per-chunk totals and partition counts; the groups' offsets and starts."""
-        shape = (slots, n_words, keep, wide)
+    def arrays(self, parents: int, max_children: int, n_words: int, keep: bool,
+               wide: bool) -> tuple:
+        """Each thread's held children (keys, multiplicities, groups); the grouped keys and
+        multiplicities of the batch and the chunks' runs; the per-chunk totals and
+        partition counts."""
+        shape = (parents, max_children, n_words, keep, wide)
         if self.held.get("shape") != shape:
-            kept = slots if keep else 0
+            held = ((parents + CHUNKS - 1) // CHUNKS * max_children) if keep else 0
+            slots = parents * max_children if keep else 0
+            threads = config.NUMBA_NUM_THREADS
             self.held = {"shape": shape, "arrays": (
-                np.zeros((kept, n_words), dtype=np.uint64), np.zeros(slots, dtype=np.int8),
-                np.zeros(kept, dtype=np.uint64), np.zeros((kept, n_words), dtype=np.uint64),
-                np.zeros((kept, 1 + wide), dtype=np.uint64),
+                np.zeros((threads, held, n_words), dtype=np.uint64),
+                np.zeros((threads, held, 1 + wide), dtype=np.uint64),
+                np.zeros((threads, held), dtype=np.uint16),
+                np.zeros((slots, n_words), dtype=np.uint64),
+                np.zeros((slots, 1 + wide), dtype=np.uint64),
+                np.zeros((CHUNKS, GROUPS + 1), dtype=np.int64),
                 np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64),
                 np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64),
-                np.zeros((CHUNKS, PARTITIONS), dtype=np.int64),
-                np.zeros((CHUNKS, GROUPS), dtype=np.int64),
-                np.zeros(GROUPS + 1, dtype=np.int64))}
+                np.zeros((CHUNKS, PARTITIONS), dtype=np.int64))}
         return self.held["arrays"]
 
 
@@ -645,17 +667,17 @@ def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo,
     children = _Level(n_words, expected, wide)
     batch = max(1, min(batch, n_rows))
     scratch = _Scratch() if scratch is None else scratch
-    (child_keys, child_status, child_hash, out_keys, out_counts, chunk_lo, chunk_hi,
-     chunk_incoming, offsets, group_start) = scratch.arrays(batch * max_children, n_words,
-                                                            keep, wide)
+    arrays = scratch.arrays(batch, max_children, n_words, keep, wide)
+    (held_keys, held_counts, held_groups, out_keys, out_counts, runs, chunk_lo, chunk_hi,
+     chunk_incoming) = arrays
     flags = np.zeros(2, dtype=np.int64)  # [bad key, overflow]
     peak = 0
     for first in range(0, n_rows, batch):
         last = min(n_rows, first + batch)
         began = clock()
         _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of, n_words,
-                game.board_size, max_children, keep, child_keys, child_status, child_hash,
-                chunk_lo, chunk_hi, chunk_incoming, flags[0:1])
+                game.board_size, max_children, keep, held_keys, held_counts, held_groups,
+                out_keys, out_counts, runs, chunk_lo, chunk_hi, chunk_incoming, flags[0:1])
         if flags[0]:
             raise TreeOverflowError("a position does not fit the position key of this game")
         _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi)
@@ -665,21 +687,13 @@ def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo,
             children.make_room(chunk_incoming.sum(axis=0))
             grown = clock()
             phases["grow"] += grown - expanded
-            _group_offsets(chunk_incoming, offsets, group_start)
-            going_on = group_start[GROUPS]
-            _scatter(parents.table, first, last, n_words, max_children, child_keys,
-                     child_status, child_hash, offsets, out_keys, out_counts)
-            scattered = clock()
-            phases["scatter"] += scattered - grown
-            _merge(out_keys[:going_on], out_counts[:going_on], group_start, n_words,
-                   children.table, children.capacity, children.fill, flags[1:2])
+            _merge(out_keys, out_counts, runs, n_words, children.table, children.capacity,
+                   children.fill, flags[1:2])
             if flags[1]:
                 raise TreeOverflowError("a position's multiplicity passed its "
                                         f"{64 * (1 + wide)} bits")
-            phases["merge"] += clock() - scattered
-        peak = max(peak, parents.nbytes + children.nbytes + child_keys.nbytes
-                   + child_status.nbytes + child_hash.nbytes + out_keys.nbytes
-                   + out_counts.nbytes)
+            phases["merge"] += clock() - grown
+        peak = max(peak, parents.nbytes + children.nbytes + sum(a.nbytes for a in arrays))
         progress(last, n_rows, children.positions)
     return children, peak
 

@@ -10,7 +10,7 @@ from ..movemask import NONE, bit
 from ..sowing import BANK, CAPTURE, note
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nonempty_pits(board, first, count):
     """The mask of the non-empty pits ``first .. first+count-1`` (see ``mancalab.movemask``)."""
     mask = NONE
@@ -20,7 +20,7 @@ def nonempty_pits(board, first, count):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pit_sum(board, first, count):
     """The counters in pits ``first .. first+count-1``."""
     total = 0

@@ -40,7 +40,7 @@ GAME_ID = 0  # params[0], see mancalab.kernels
 P_LAP_LIMIT = 1  # params[1]: the lap limit (50 in the reference program)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(params, board):
     """The mover's non-empty homes."""
     if board[STATUS] != ONGOING:
@@ -48,7 +48,7 @@ def legal_mask(params, board):
     return nonempty_pits(board, 6 * board[TO_MOVE], 6)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sow(params, board, pit, mover, trace):
     """Relay-sow from ``pit``; False when the lap limit is passed (a timeout)."""
     laps = 0
@@ -78,12 +78,12 @@ def _sow(params, board, pit, mover, trace):
             return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _row_sum(board, player):
     return pit_sum(board, 6 * player, 6)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish(board, player, trace):
     """``player`` banks the families left in their row; decide the result."""
     board[FAMILIES + player] += _row_sum(board, player) // 4
@@ -92,7 +92,7 @@ def _finish(board, player, trace):
     board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(params, board, move, trace=None):
     """Play the legal move ``move`` in place (noting each change in ``trace``, see sowing)."""
     mover = board[TO_MOVE]
