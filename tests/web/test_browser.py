@@ -198,8 +198,11 @@ def test_every_board_is_drawn_and_playable_with_the_keyboard(server, context, ga
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     new_game(page, server, game, "local")
     state = api_state(server, page)
-    drawn = page.locator("#board .hole").count()
-    assert drawn == sum(cell is not None for row in state["grid"] for cell in row)
+    holes = sum(cell is not None for row in state["grid"] for cell in row)
+    # the board is drawn when the game's first view arrives (later than the panel on a busy
+    # machine): wait for some holes, then every one of them must be there
+    wait_until(lambda: page.locator("#board .hole").count() > 0, what="the board")
+    assert page.locator("#board .hole").count() == holes
     first = wait_until(lambda: playable(page), what="a playable hole")
     assert sorted(first) == sorted(state["legal"])
     page.focus(f"[data-cell='{first[0]}']")

@@ -29,7 +29,7 @@ def pit_sum(board, first, count):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bank_hole(board, hole, store, trace):
     """Move the seeds of ``hole`` into ``store`` (the sweep at the end of a game or round)."""
     seeds = board[hole]

@@ -40,7 +40,7 @@ FAIR_BOARDS = 254
 MAX_PITS = 30  # the legal moves of any position fit core.MAX_MOVES
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(params, board):
     """The mover's non-empty pits."""
     if board[-1] != ONGOING:
@@ -49,12 +49,12 @@ def legal_mask(params, board):
     return nonempty_pits(board, board[-2] * (m + 1), m)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _side_sum(board, m, player):
     return pit_sum(board, player * (m + 1), m)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sweep(board, m, trace):
     """Each player banks the seeds left on their own side; the larger store wins."""
     for player in range(2):
@@ -65,7 +65,7 @@ def _sweep(board, m, trace):
     board[-1] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_end_rule(params, board, trace):
     m = params[P_PITS]
     if params[P_END_RULE] == 0:  # side_empty: either side empty ends the game
@@ -75,7 +75,7 @@ def _apply_end_rule(params, board, trace):
         _sweep(board, m, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(params, board, move, trace=None):
     """Sow one lap from ``move`` (skipping the opponent's store), capture, extra turn, end.
     Each change is noted in ``trace`` (see mancalab.sowing)."""
