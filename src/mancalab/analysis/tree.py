@@ -18,7 +18,7 @@ its multiplicity. A level's table is expanded in batches of rows:
 The batch's working arrays are kept from level to level, and the helpers of the inner loops
 (packing, hashing, inserting, the switch over the games, Gebeta's sowing) are inlined: a
 call with arrays as arguments costs more than the work (an insert made as a call took 4 times
-as long as inlined). Where the time goes: docs/research.md.
+as long as inlined). Where the time goes: the README, "Game-tree statistics".
 
 The next level is read straight from the table (no copying out), and the last level asked for
 is counted but never stored. Counting is exact at any depth: a multiplicity takes one 64-bit
