@@ -48,7 +48,7 @@ def stored_levels(path: Path, depth: int) -> list[dict]:
 def run_here(game, depth: int) -> tuple[list[dict], float, list[float]]:
     """The levels on one machine (2 threads): their totals, the seconds in all, and the
     process's peak resident memory (GiB) after each level."""
-    tree.tree_stats(game, 3)  # compile or load the kernels
+    tree.warm_up(game)  # compile or load the kernels
     started = time.perf_counter()
     rss: list[float] = []
     rows = tree.tree_stats(game, depth, on_level=lambda row: rss.append(
