@@ -8,8 +8,7 @@ from typer.testing import CliRunner
 
 import mancalab
 from mancalab.analysis import tree_stats
-from mancalab.analysis.tree import (HEADER, PARTITIONS, _insert, add128, key_layout,
-                                    needs_wide)
+from mancalab.analysis.tree import HEADER, _insert, add128, key_layout, needs_wide
 from mancalab.cli import app
 
 PUBLISHED = """\
@@ -92,25 +91,25 @@ def test_128_bit_totals_carry():
 
 
 def test_multiplicity_overflow_is_reported_not_wrapped():
-    table = np.zeros((PARTITIONS * 8, 3), dtype=np.uint64)  # two key words, one count word
+    table = np.zeros((64, 3), dtype=np.uint64)  # two key words, one count word
     keys = np.array([[1, 2]], dtype=np.uint64)
     h, zero = np.uint64(12345), np.uint64(0)
-    assert _insert(table, 8, h, keys, 0, 2, np.uint64(2**64 - 2), zero) == 1
-    assert _insert(table, 8, h, keys, 0, 2, np.uint64(1), zero) == 0
-    assert _insert(table, 8, h, keys, 0, 2, np.uint64(1), zero) == -1
-    assert _insert(table, 8, h + np.uint64(1), keys, 0, 2, zero, np.uint64(1)) == -1
+    assert _insert(table, h, keys, 0, 2, np.uint64(2**64 - 2), zero) == 1
+    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == 0
+    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == -1
+    assert _insert(table, h + np.uint64(1), keys, 0, 2, zero, np.uint64(1)) == -1
 
 
 def test_two_word_multiplicities_carry_and_overflow_is_reported():
-    table = np.zeros((PARTITIONS * 8, 4), dtype=np.uint64)  # two key words, two count words
+    table = np.zeros((64, 4), dtype=np.uint64)  # two key words, two count words
     keys = np.array([[1, 2]], dtype=np.uint64)
     h, zero, top = np.uint64(12345), np.uint64(0), np.uint64(2**64 - 1)
-    assert _insert(table, 8, h, keys, 0, 2, top, zero) == 1
-    assert _insert(table, 8, h, keys, 0, 2, np.uint64(3), np.uint64(5)) == 0
+    assert _insert(table, h, keys, 0, 2, top, zero) == 1
+    assert _insert(table, h, keys, 0, 2, np.uint64(3), np.uint64(5)) == 0
     row = int(np.flatnonzero(table[:, 2] | table[:, 3])[0])
     assert int(table[row, 3]) << 64 | int(table[row, 2]) == 2**64 - 1 + 3 + 5 * 2**64
-    assert _insert(table, 8, h, keys, 0, 2, zero, top) == -1  # past 2**128
-    assert _insert(table, 8, h, keys, 0, 2, zero, zero) == 0
+    assert _insert(table, h, keys, 0, 2, zero, top) == -1  # past 2**128
+    assert _insert(table, h, keys, 0, 2, zero, zero) == 0
 
 
 @pytest.mark.parametrize("name, options, depth", [("gebeta", {}, 9),

@@ -4,21 +4,18 @@ Level L holds every move sequence of length L from the start. Instead of walking
 sequences (117 billion at Gebeta level 18), each level keeps every *distinct* position once,
 with its multiplicity (the number of sequences that reach it), in a hash table: a row holds
 the position packed into a fixed number of 64-bit words (the variant's ``key_widths``) and
-its multiplicity. A level's table is expanded in batches of rows:
+its multiplicity. A level's table is expanded in batches of rows, in parallel: each chunk
+of parents plays its children with the game's kernels, adds the finished games and the turns
+to its own totals, packs and hashes each going-on child and inserts it into the next level's
+table a few children later, once the row it asked the CPU to prefetch has arrived (the table
+is far bigger than the caches: without the prefetch, every insert would wait for main memory).
+All threads insert into the one table at once, with atomic operations (``mancalab.atomic``):
+the children need no pass of their own to be sorted by the part of the table they go to.
 
-1. in parallel, each chunk of parents plays its children with the game's kernels, packs and
-   hashes them (the finished games and the turns go to per-chunk totals), holds the going-on
-   ones in its thread's buffers, which stay in the CPU's cache, and writes them out sorted by
-   the high bits of their hash into GROUPS runs (with their multiplicity);
-2. in parallel, each group's runs are merged into the next level's table, which is split into
-   partitions by the same high bits: no two threads write the same partition, and a group's
-   inserts are prefetched a few ahead, since its rows of the table are rarely still in cache.
-   Inserting straight from the expansion instead waited for main memory at every insert.
-
-The batch's working arrays are kept from level to level, and the helpers of the inner loops
-(packing, hashing, inserting, the switch over the games, Gebeta's sowing) are inlined: a
-call with arrays as arguments costs more than the work (an insert made as a call took 4 times
-as long as inlined). Where the time goes: the README, "Game-tree statistics".
+The helpers of the inner loop (packing, hashing, inserting, the switch over the games,
+Gebeta's sowing) are inlined: a call with arrays as arguments costs more than the work (an
+insert made as a call took 4 times as long as inlined). Where the time goes: the README,
+"Game-tree statistics".
 
 The next level is read straight from the table (no copying out), and the last level asked for
 is counted but never stored. Counting is exact at any depth: a multiplicity takes one 64-bit
@@ -36,9 +33,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from numba import config, get_num_threads, get_thread_id, njit, prange, set_num_threads
+from numba import get_num_threads, njit, prange, set_num_threads
 
 from .. import kernels, movemask
+from ..atomic import compare_and_swap, fetch_add, load_acquire
 from ..core import MancalabError, Variant
 from ..memory import available_memory
 from ..prefetch import prefetch_row
@@ -50,18 +48,18 @@ TURNS, GAMES, AGENCY, A_WINS, B_WINS, DRAWS, TIMEOUTS = range(7)
 N_TOTALS = 7
 STATUS_SLOT = (-1, A_WINS, B_WINS, DRAWS, TIMEOUTS)  # indexed by the status code
 HEADER = "turns, level, games, agency, Awins, Bwins, draws, timeouts"
-PARTITION_BITS = 12
+PARTITION_BITS = 12  # the top bits of a hash, by which a cluster shards a level
 PARTITIONS = 1 << PARTITION_BITS
-GROUP_BITS = 8  # children are merged a group of PARTITIONS // GROUPS partitions at a time
-GROUPS = 1 << GROUP_BITS
 TARGET_LOAD = 0.6  # a new or grown table starts this full (short probe runs)
 MAX_LOAD = 0.8  # a table grows before it gets fuller
-EMPTY = np.uint64(0)  # a multiplicity of 0 marks an empty row
+EMPTY = np.uint64(0)  # a first key word of 0 (and a multiplicity of 0) marks an empty row
+PRESENT = np.uint64(1)  # bit 0 of the first word of a key packed field by field
 WIDE_FROM = 1 << 64  # a level with this many sequences or more may hold a multiplicity
 # that needs two words
 CHUNKS = 64  # pieces of a batch that the threads share out
-PHASES = ("expand", "grow", "merge")  # how a level's time is split (TreeRow.details)
-PREFETCH_AHEAD = 8  # inserts announced ahead of time (8 and 16 measured alike)
+PHASES = ("expand", "grow")  # how a level's time is split (TreeRow.details)
+AHEAD = 16  # children played before the first of them goes into the table (a power of two)
+BAD_KEY, OVERFLOW = 0, 1  # the flags a batch raises
 
 
 class TreeRow(NamedTuple):
@@ -103,10 +101,11 @@ class TreeMemoryError(MancalabError):
 
 def key_layout(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """For every board slot but the status: its word, its shift and its mask; the word count
-    (the game's own ``key_words`` when it packs its positions itself)."""
+    (the game's own ``key_words`` when it packs its positions itself). Bit 0 of the first
+    word is always set, so that no key has a first word of 0 (an empty row, see ``_insert``)."""
     widths = variant.key_widths()
     word_of, shift_of, mask_of = [], [], []
-    word, used = 0, 0
+    word, used = 0, 1
     for width in widths:
         if used + width > 64:
             word, used = word + 1, 0
@@ -123,11 +122,13 @@ def key_layout(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, in
 
 @njit(cache=True, inline="always")
 def _encode(params, board, word_of, shift_of, mask_of, keys, k):
-    """Pack the board into ``keys[k]``; False when a value does not fit its field."""
+    """Pack the board into ``keys[k]``; False when a value does not fit its field, or when
+    the first word is 0 (which marks an empty row: Gebeta's only such key is a finished game)."""
     if params[0] == gebeta.GAME_ID:
-        return gebeta.pack_key(board, keys, k)
+        return gebeta.pack_key(board, keys, k) and keys[k, 0] != EMPTY
     for w in range(keys.shape[1]):
         keys[k, w] = 0
+    keys[k, 0] = PRESENT
     for f in range(word_of.shape[0]):
         value = np.uint64(board[f])
         if board[f] < 0 or value > mask_of[f]:
@@ -160,19 +161,14 @@ def _hash(keys, k, n_words):
 
 @njit(cache=True, inline="always")
 def _partition(h):
+    """The top bits of a hash: a cluster shards a level by them (``tree_cluster``)."""
     return np.int64(h >> np.uint64(64 - PARTITION_BITS))
 
 
 @njit(cache=True, inline="always")
-def _group(h):
-    return np.int64(h >> np.uint64(64 - GROUP_BITS))
-
-
-@njit(cache=True, inline="always")
-def _home(h, capacity):
-    """The first row a key with hash ``h`` probes: in its partition, by the low 32 bits."""
-    offset = np.int64(((h & np.uint64(0xFFFFFFFF)) * np.uint64(capacity)) >> np.uint64(32))
-    return _partition(h) * capacity + offset
+def _home(h, n_rows):
+    """The first row a key with hash ``h`` probes (the high 32 bits scaled to the table)."""
+    return np.int64(((h >> np.uint64(32)) * np.uint64(n_rows)) >> np.uint64(32))
 
 
 # ----- 128-bit totals ---------------------------------------------------------------
@@ -204,30 +200,25 @@ def _count(table, row, n_words):
 
 @njit(cache=True, parallel=True)
 def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, board_size,
-            max_children, keep, held_keys, held_counts, held_groups, out_keys, out_counts, runs,
-            chunk_lo, chunk_hi, chunk_incoming, bad_key):
+            keep, table, chunk_lo, chunk_hi, chunk_new, flags):
     """Play every move of the parent rows first..last-1 (empty rows have none). Each chunk
     adds its turns and finished games to its own row of ``chunk_lo``/``chunk_hi``. When
-    ``keep``, a chunk holds its going-on children (key, multiplicity, hash group) in its
-    thread's ``held_*`` buffers, which stay in cache, then writes them sorted by group to its
-    own stretch of ``out_keys``/``out_counts`` (from slot chunk * per_chunk * max_children):
-    group g's run is ``runs[chunk, g]`` to ``runs[chunk, g + 1]``; and it counts them per
-    partition in ``chunk_incoming``. (Writing the children to a batch-wide array and sorting
-    them by group in a pass of its own moved every child through main memory twice more.)"""
+    ``keep``, every going-on child is inserted into ``table`` (all threads at once, see
+    ``_insert``) AHEAD children after it was played: its row is prefetched when it is
+    played, so the insert rarely waits for main memory. ``chunk_new[chunk]``: the rows the
+    chunk added; ``flags``: [a position did not fit the key, a multiplicity overflowed]."""
     per_chunk = (last - first + CHUNKS - 1) // CHUNKS
-    wide = out_counts.shape[1] > 1
+    n_rows = table.shape[0]
     for chunk in prange(CHUNKS):
         board = np.empty(board_size, dtype=np.int64)
         child = np.empty(board_size, dtype=np.int64)
-        lo, hi, incoming = chunk_lo[chunk], chunk_hi[chunk], chunk_incoming[chunk]
-        run = runs[chunk]
+        keys = np.empty((AHEAD, n_words), dtype=np.uint64)  # the children waiting to go in
+        counts = np.empty((AHEAD, 2), dtype=np.uint64)
+        hashes = np.empty(AHEAD, dtype=np.uint64)
+        lo, hi = chunk_lo[chunk], chunk_hi[chunk]
         lo[:] = 0
         hi[:] = 0
-        incoming[:] = 0
-        run[:] = 0
-        thread = get_thread_id()
-        keys, counts, groups = held_keys[thread], held_counts[thread], held_groups[thread]
-        held = 0
+        new, played = 0, 0
         for row in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
             count, count_hi = _count(parents, row, n_words)
             legal = movemask.NONE
@@ -237,7 +228,8 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
             while legal != movemask.NONE:
                 move = movemask.lowest(legal)
                 legal &= legal - movemask.ONE
-                child[:] = board
+                for cell in range(board_size):
+                    child[cell] = board[cell]
                 kernels.play(params, child, move)
                 status = child[-1]
                 if status != 0:
@@ -249,36 +241,33 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
                 if replies & (replies - movemask.ONE) != movemask.NONE:
                     add_count(lo, hi, AGENCY, count, count_hi)
                 if keep:
-                    if not _encode(params, child, word_of, shift_of, mask_of, keys, held):
-                        bad_key[0] = 1
-                    h = _hash(keys, held, n_words)
-                    incoming[_partition(h)] += 1
-                    group = _group(h)
-                    groups[held] = group
-                    run[group + 1] += 1
-                    counts[held, 0] = count
-                    if wide:
-                        counts[held, 1] = count_hi
-                    held += 1
-        if keep:
-            run[0] = chunk * per_chunk * max_children
-            for group in range(GROUPS):
-                run[group + 1] += run[group]
-            _write_grouped(keys, counts, groups, held, run, out_keys, out_counts, wide)
+                    slot = played & (AHEAD - 1)
+                    if played >= AHEAD:
+                        new += _insert_counted(table, hashes[slot], keys, slot, n_words,
+                                               counts[slot, 0], counts[slot, 1], flags)
+                    if not _encode(params, child, word_of, shift_of, mask_of, keys, slot):
+                        flags[BAD_KEY] = 1
+                        continue
+                    hashes[slot] = _hash(keys, slot, n_words)
+                    prefetch_row(table, _home(hashes[slot], n_rows))
+                    counts[slot, 0] = count
+                    counts[slot, 1] = count_hi
+                    played += 1
+        for waiting in range(max(0, played - AHEAD), played):
+            slot = waiting & (AHEAD - 1)
+            new += _insert_counted(table, hashes[slot], keys, slot, n_words, counts[slot, 0],
+                                   counts[slot, 1], flags)
+        chunk_new[chunk] = new
 
 
 @njit(cache=True, inline="always")
-def _write_grouped(keys, counts, groups, held, run, out_keys, out_counts, wide):
-    """Copy the ``held`` children to their groups' runs (``run[g]``: where group g starts)."""
-    cursor = run[:GROUPS].copy()
-    for i in range(held):
-        to = cursor[groups[i]]
-        cursor[groups[i]] = to + 1
-        for w in range(keys.shape[1]):
-            out_keys[to, w] = keys[i, w]
-        out_counts[to, 0] = counts[i, 0]
-        if wide:
-            out_counts[to, 1] = counts[i, 1]
+def _insert_counted(table, h, keys, k, n_words, count, count_hi, flags):
+    """Insert as ``_insert`` does; 1 for a new row, else 0 (an overflow raises the flag)."""
+    added = _insert(table, h, keys, k, n_words, count, count_hi)
+    if added < 0:
+        flags[OVERFLOW] = 1
+        return 0
+    return added
 
 
 @njit(cache=True)
@@ -290,147 +279,161 @@ def _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi):
 
 
 @njit(cache=True, inline="always")
-def _insert(table, capacity, h, keys, k, n_words, count, count_hi):
+def _insert(table, h, keys, k, n_words, count, count_hi):
     """Add the multiplicity (``count``, ``count_hi``: low and high words) to the row of
-    ``keys[k]`` (linear probing within its partition); 1 when the key is new, -1 when the sum
-    does not fit the table's multiplicity (one word or two), else 0.
+    ``keys[k]`` (linear probing); 1 when the key is new, -1 when the sum does not fit the
+    table's multiplicity (one word or two), else 0. Safe from several threads at once.
 
-    A row holds the key words then the multiplicity (0: an empty row), so that one probe
-    touches one cache line.
+    A row holds the key words then the multiplicity, so that one probe touches one cache
+    line. A row is empty while its first key word is 0 (no key has a first word of 0, see
+    ``_encode``); a thread claims it by swapping its first word in, writes the other key
+    words, then adds the multiplicity, which is never 0: a thread that finds the same first
+    word waits for a multiplicity before it compares the other words.
     """
     wide = table.shape[1] > n_words + 1
-    row = _home(h, capacity)
-    part_end = (_partition(h) + 1) * capacity
+    if count_hi != EMPTY and not wide:
+        return -1
+    n_rows = table.shape[0]
+    row = _home(h, n_rows)
+    word = keys[k, 0]
     while True:
-        low, high = _count(table, row, n_words)
-        if low == EMPTY and high == EMPTY:
-            if count_hi != EMPTY and not wide:
-                return -1
-            for w in range(n_words):
-                table[row, w] = keys[k, w]
-            table[row, n_words] = count
-            if wide:
-                table[row, n_words + 1] = count_hi
-            return 1
-        same = True
-        for w in range(n_words):
-            if table[row, w] != keys[k, w]:
-                same = False
-                break
-        if same:
-            total = low + count
-            carry = np.uint64(1) if total < low else EMPTY
-            if not wide:
-                if carry != EMPTY or count_hi != EMPTY:
-                    return -1
-                table[row, n_words] = total
-                return 0
-            total_hi = high + count_hi
-            if total_hi < high or total_hi + carry < total_hi:
-                return -1
-            table[row, n_words] = total
-            table[row, n_words + 1] = total_hi + carry
-            return 0
+        held = load_acquire(table, row, 0)
+        if held == EMPTY:
+            held = compare_and_swap(table, row, 0, EMPTY, word)
+            if held == EMPTY:
+                for w in range(1, n_words):
+                    table[row, w] = keys[k, w]
+                return _add_multiplicity(table, row, n_words, wide, count, count_hi, 1)
+        if held == word and _rest_equal(table, row, keys, k, n_words, wide):
+            return _add_multiplicity(table, row, n_words, wide, count, count_hi, 0)
         row += 1
-        if row == part_end:
-            row -= capacity
+        if row == n_rows:
+            row = 0
 
 
 @njit(cache=True, inline="always")
-def _step(runs, group, chunk, k):
-    """The slot after ``k`` in ``group``'s runs, chunk after chunk: (chunk, slot), with
-    chunk == CHUNKS after the last one."""
-    k += 1
-    while chunk < CHUNKS and k >= runs[chunk, group + 1]:
-        chunk += 1
-        if chunk < CHUNKS:
-            k = runs[chunk, group]
-    return chunk, k
+def _rest_equal(table, row, keys, k, n_words, wide):
+    """Whether the row's key words after the first are those of ``keys[k]`` (once the thread
+    that claimed the row has written them: its multiplicity is no longer 0)."""
+    if n_words == 1:
+        return True
+    while (load_acquire(table, row, n_words) == EMPTY
+           and (not wide or load_acquire(table, row, n_words + 1) == EMPTY)):
+        pass
+    for w in range(1, n_words):
+        if table[row, w] != keys[k, w]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _add_multiplicity(table, row, n_words, wide, count, count_hi, added):
+    """Add (``count``, ``count_hi``) to the row's multiplicity atomically; ``added``, or -1
+    when the sum passes the multiplicity's one or two words."""
+    before = fetch_add(table, row, n_words, count)
+    carry = np.uint64(1) if before + count < before else EMPTY
+    if not wide:
+        return -1 if carry != EMPTY else added
+    if count_hi == ~EMPTY and carry != EMPTY:
+        return -1
+    high = count_hi + carry
+    if high != EMPTY:
+        before_hi = fetch_add(table, row, n_words + 1, high)
+        if before_hi + high < before_hi:
+            return -1
+    return added
 
 
 @njit(cache=True, parallel=True)
-def _merge(keys, counts, runs, n_words, table, capacity, fill, overflow):
-    """Insert the grouped children into the table, a group at a time (its run in every chunk),
-    so that no two threads write the same partition. Each insert prefetches its row
-    PREFETCH_AHEAD inserts ahead: a batch brings about a third of an insert to each line of
-    a big level's table, so the rows are rarely still in cache (without it: twice as slow)."""
-    wide = counts.shape[1] > 1
-    for group in prange(GROUPS):
-        chunk, k = _step(runs, group, 0, runs[0, group] - 1)
-        ahead_chunk, ahead = chunk, k
-        for _ in range(PREFETCH_AHEAD):
-            if ahead_chunk < CHUNKS:
-                prefetch_row(table, _home(_hash(keys, ahead, n_words), capacity))
-                ahead_chunk, ahead = _step(runs, group, ahead_chunk, ahead)
-        while chunk < CHUNKS:
-            if ahead_chunk < CHUNKS:
-                prefetch_row(table, _home(_hash(keys, ahead, n_words), capacity))
-                ahead_chunk, ahead = _step(runs, group, ahead_chunk, ahead)
-            h = _hash(keys, k, n_words)
-            count_hi = counts[k, 1] if wide else EMPTY
-            added = _insert(table, capacity, h, keys, k, n_words, counts[k, 0], count_hi)
-            if added < 0:
-                overflow[0] = 1
-            else:
-                fill[_partition(h)] += added
-            chunk, k = _step(runs, group, chunk, k)
-
-
-@njit(cache=True, parallel=True)
-def _rehash(old, old_capacity, new, new_capacity, n_words):
-    for part in prange(PARTITIONS):
-        for row in range(part * old_capacity, (part + 1) * old_capacity):
-            count, count_hi = _count(old, row, n_words)
+def _insert_rows(rows, table, n_words, chunk_new, flags):
+    """Insert every non-empty row of ``rows`` (key words, multiplicity) into ``table``: a
+    table's growth, or the pieces a cluster worker gathers."""
+    per_chunk = (rows.shape[0] + CHUNKS - 1) // CHUNKS
+    for chunk in prange(CHUNKS):
+        new = 0
+        for row in range(chunk * per_chunk, min(rows.shape[0], (chunk + 1) * per_chunk)):
+            count, count_hi = _count(rows, row, n_words)
             if count != EMPTY or count_hi != EMPTY:
-                _insert(new, new_capacity, _hash(old, row, n_words), old, row, n_words, count,
-                        count_hi)
+                new += _insert_counted(table, _hash(rows, row, n_words), rows, row, n_words,
+                                       count, count_hi, flags)
+        chunk_new[chunk] = new
 
 
 # ----- the driver -------------------------------------------------------------------
 
 class _Level:
-    """A level's hash table: PARTITIONS tables of ``capacity`` rows each, stored as one 2-D
-    array; a row is the ``n_words`` key words then the multiplicity in one word, or two when
-    ``wide`` (0: empty)."""
+    """A level's hash table: rows of ``n_words`` key words then the multiplicity in one word,
+    or two when ``wide`` (an empty row is all 0)."""
 
     def __init__(self, n_words: int, expected: int, wide: bool = False) -> None:
         self.n_words = n_words
-        self.capacity = max(16, int(expected / PARTITIONS / TARGET_LOAD) + 1)
-        self.table = np.zeros((PARTITIONS * self.capacity, n_words + 1 + wide), dtype=np.uint64)
-        self.fill = np.zeros(PARTITIONS, dtype=np.int64)
+        self.table = _table(n_words, expected / TARGET_LOAD, wide)
+        self.fill = 0
 
     @classmethod
     def single(cls, key: np.ndarray, count: int = 1) -> _Level:
         """A one-row level holding ``key`` ``count`` times (the start position)."""
         level = cls.__new__(cls)
         level.n_words = len(key)
-        level.capacity = 0  # never inserted into
         words = [count & 0xFFFFFFFFFFFFFFFF] + ([count >> 64] if count >> 64 else [])
         level.table = np.append(key, np.array(words, dtype=np.uint64)).reshape(1, -1)
-        level.fill = np.array([1], dtype=np.int64)
+        level.fill = 1 if count else 0
         return level
 
     @property
     def positions(self) -> int:
-        return int(self.fill.sum())
+        return self.fill
 
     @property
     def nbytes(self) -> int:
         return self.table.nbytes
 
-    def make_room(self, incoming: np.ndarray) -> None:
-        """Grow the tables when a partition could pass MAX_LOAD after the incoming children."""
-        needed = int(np.max(self.fill + incoming))
-        if needed <= MAX_LOAD * self.capacity:
-            return
-        capacity = int(max(needed / TARGET_LOAD, 1.5 * self.capacity)) + 1
-        table = np.zeros((PARTITIONS * capacity, self.table.shape[1]), dtype=np.uint64)
-        _rehash(self.table, self.capacity, table, capacity, self.n_words)
-        self.table, self.capacity = table, capacity
+    @property
+    def wide(self) -> bool:
+        return self.table.shape[1] > self.n_words + 1
+
+    def room(self) -> int:
+        """The rows that may still be added before the table is fuller than MAX_LOAD."""
+        return int(MAX_LOAD * len(self.table)) - self.fill
+
+    def grow(self, more: int) -> None:
+        """Move to a bigger table, with room for ``more`` rows beyond those it holds."""
+        rows = max(1.5 * len(self.table), (self.fill + more) / TARGET_LOAD)
+        old, self.table, self.fill = self.table, _table(self.n_words, rows, self.wide), 0
+        self._insert(old)
+
+    def absorb(self, rows: np.ndarray) -> None:
+        """Add ``rows`` (key words, multiplicity; none empty) to the table."""
+        if len(rows) > self.room():
+            self.grow(len(rows))
+        self._insert(rows)
+
+    def _insert(self, rows: np.ndarray) -> None:
+        chunk_new = np.zeros(CHUNKS, dtype=np.int64)
+        flags = np.zeros(2, dtype=np.int64)
+        _insert_rows(rows, self.table, self.n_words, chunk_new, flags)
+        _check(flags, self.wide)
+        self.fill += int(chunk_new.sum())
 
     def rows(self) -> np.ndarray:
         """The rows in use (a copy)."""
         return self.table[self.table[:, self.n_words:].any(axis=1)]
+
+
+def _table(n_words: int, rows: float, wide: bool) -> np.ndarray:
+    """An empty table of about ``rows`` rows (at least 16)."""
+    rows = max(16, int(rows) + 1)
+    if rows >= 1 << 32:  # _home scales 32 bits of the hash
+        raise TreeMemoryError(f"a table of {rows:,} rows is more than one level may hold "
+                              "(2**32 rows)", [])
+    return np.zeros((rows, n_words + 1 + wide), dtype=np.uint64)
+
+
+def _check(flags: np.ndarray, wide: bool) -> None:
+    if flags[BAD_KEY]:
+        raise TreeOverflowError("a position does not fit the position key of this game")
+    if flags[OVERFLOW]:
+        raise TreeOverflowError(f"a position's multiplicity passed its {64 * (1 + wide)} bits")
 
 
 class LevelRows:
@@ -544,7 +547,6 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
         for slot, total in enumerate(rows[-1][1:8]):
             totals_lo[slot], totals_hi[slot] = total & (2**64 - 1), total >> 64
 
-    scratch = _Scratch()
     threads_before = get_num_threads()
     jobs = max(1, min(jobs or threads_before, threads_before))
     set_num_threads(jobs)
@@ -566,7 +568,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                 game, layout, level_table, batch, expected, keep, wide, totals_lo, totals_hi,
                 lambda done, total, found, at=level: on_progress and on_progress(at, done, total,
                                                                                  found),
-                phases, scratch)
+                phases)
             totals = [int(hi) << 64 | int(lo) for lo, hi in zip(totals_lo, totals_hi)]
             sequences = totals[TURNS] - (rows[-1].turns if rows else 0)
             positions = level_table.positions if keep else None
@@ -598,8 +600,7 @@ def warm_up(variant_or_name: Variant | str, **options) -> None:
     so that a measurement that follows times the work, not the compiler."""
     game = _game(variant_or_name, options)
     tree_stats(game, 3)
-    level = _Level(key_layout(game)[3], 16)
-    level.make_room(np.full(PARTITIONS, level.capacity, dtype=np.int64))
+    _Level(key_layout(game)[3], 16).grow(16)
 
 
 def start_level(game: Variant, count: int = 1) -> _Level:
@@ -628,80 +629,51 @@ def needs_wide(sequences: int, game: Variant) -> bool:
     return sequences * game.max_moves >= WIDE_FROM
 
 
-class _Scratch:
-    """The working arrays of a batch, kept from level to level instead of a fresh set that the
-    system zeroes page by page at every level (about 0.1 GB for Gebeta's batches of 2**20
-    parents: their children's keys and multiplicities)."""
-
-    def __init__(self) -> None:
-        self.held: dict = {}
-
-    def arrays(self, parents: int, max_children: int, n_words: int, keep: bool,
-               wide: bool) -> tuple:
-        """Each thread's held children (keys, multiplicities, groups); the grouped keys and
-        multiplicities of the batch and the chunks' runs; the per-chunk totals and
-        partition counts."""
-        shape = (parents, max_children, n_words, keep, wide)
-        if self.held.get("shape") != shape:
-            held = ((parents + CHUNKS - 1) // CHUNKS * max_children) if keep else 0
-            slots = parents * max_children if keep else 0
-            threads = config.NUMBA_NUM_THREADS
-            self.held = {"shape": shape, "arrays": (
-                np.zeros((threads, held, n_words), dtype=np.uint64),
-                np.zeros((threads, held, 1 + wide), dtype=np.uint64),
-                np.zeros((threads, held), dtype=np.uint16),
-                np.zeros((slots, n_words), dtype=np.uint64),
-                np.zeros((slots, 1 + wide), dtype=np.uint64),
-                np.zeros((CHUNKS, GROUPS + 1), dtype=np.int64),
-                np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64),
-                np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64),
-                np.zeros((CHUNKS, PARTITIONS), dtype=np.int64))}
-        return self.held["arrays"]
-
-
 def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo, totals_hi,
-                  progress, phases=None, scratch=None) -> tuple[_Level, int]:
+                  progress, phases=None) -> tuple[_Level, int]:
     """Expand every position of one level (``parents.table``: rows of key words and a
     multiplicity of one or two words); the next level (empty unless ``keep``; two-word
     multiplicities when ``wide``) and the bytes held at the peak. ``phases`` (a dict) gets
-    the seconds spent in each phase added; ``scratch``: working arrays kept between calls."""
+    the seconds spent in each phase added."""
     phases = dict.fromkeys(PHASES, 0.0) if phases is None else phases
     clock = time.perf_counter
     word_of, shift_of, mask_of, n_words = layout
-    max_children = game.max_moves
     n_rows = len(parents.table)
-    children = _Level(n_words, expected, wide)
+    children = _Level(n_words, expected if keep else 0, wide)
     batch = max(1, min(batch, n_rows))
-    scratch = _Scratch() if scratch is None else scratch
-    arrays = scratch.arrays(batch, max_children, n_words, keep, wide)
-    (held_keys, held_counts, held_groups, out_keys, out_counts, runs, chunk_lo, chunk_hi,
-     chunk_incoming) = arrays
-    flags = np.zeros(2, dtype=np.int64)  # [bad key, overflow]
-    peak = 0
-    for first in range(0, n_rows, batch):
-        last = min(n_rows, first + batch)
+    chunk_lo = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
+    chunk_hi = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
+    chunk_new = np.zeros(CHUNKS, dtype=np.int64)
+    flags = np.zeros(2, dtype=np.int64)
+    peak, first = 0, 0
+    while first < n_rows:
         began = clock()
-        _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of, n_words,
-                game.board_size, max_children, keep, held_keys, held_counts, held_groups,
-                out_keys, out_counts, runs, chunk_lo, chunk_hi, chunk_incoming, flags[0:1])
-        if flags[0]:
-            raise TreeOverflowError("a position does not fit the position key of this game")
-        _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi)
-        expanded = clock()
-        phases["expand"] += expanded - began
+        last = min(n_rows, first + batch)
         if keep:
-            children.make_room(chunk_incoming.sum(axis=0))
-            grown = clock()
-            phases["grow"] += grown - expanded
-            _merge(out_keys, out_counts, runs, n_words, children.table, children.capacity,
-                   children.fill, flags[1:2])
-            if flags[1]:
-                raise TreeOverflowError("a position's multiplicity passed its "
-                                        f"{64 * (1 + wide)} bits")
-            phases["merge"] += clock() - grown
-        peak = max(peak, parents.nbytes + children.nbytes + sum(a.nbytes for a in arrays))
+            last = _batch_end(children, first, last, game.max_moves, batch)
+        grown = clock()
+        phases["grow"] += grown - began
+        _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of, n_words,
+                game.board_size, keep, children.table, chunk_lo, chunk_hi, chunk_new, flags)
+        _check(flags, wide)
+        _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi)
+        children.fill += int(chunk_new.sum())
+        phases["expand"] += clock() - grown
+        peak = max(peak, parents.nbytes + children.nbytes)
         progress(last, n_rows, children.positions)
+        first = last
     return children, peak
+
+
+def _batch_end(children: _Level, first: int, last: int, max_children: int, batch: int) -> int:
+    """Where the batch of parents from ``first`` ends: at ``last`` at most, and before the
+    children could fill the table past MAX_LOAD (each parent adds at most ``max_children``
+    rows, and a full table would never end a probe). The table grows when its room left
+    would cut the batch to less than an eighth."""
+    wanted = last - first
+    if children.room() // max_children < min(wanted, max(1, batch // 8)):
+        children.grow(wanted * max_children)
+    return first + min(wanted, children.room() // max_children)
 
 
 def write_csv(rows: list[TreeRow], path) -> None:

@@ -50,12 +50,9 @@ def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: b
                                      wide, totals_lo, totals_hi, lambda *progress: None)
     pieces = []
     if keep:
-        n_words = layout[3]
-        capacity = children.capacity
-        bounds = _bounds(shards)
-        for t in range(shards):
-            region = children.table[bounds[t] * capacity: bounds[t + 1] * capacity]
-            pieces.append(region[region[:, n_words:].any(axis=1)])
+        rows = children.rows()
+        shard = np.searchsorted(_bounds(shards), _partitions(rows, layout[3]), side="right") - 1
+        pieces = [rows[shard == t] for t in range(shards)]
     return totals_lo, totals_hi, pieces
 
 
@@ -68,36 +65,20 @@ def totals_of(expanded: tuple) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _absorb(rows, n_words, table, capacity, fill, overflow):
+def _partitions(rows, n_words):
+    """The partition of each row's position (the top bits of its hash)."""
+    parts = np.empty(rows.shape[0], dtype=np.int64)
     for r in range(rows.shape[0]):
-        h = tree._hash(rows, r, n_words)
-        count, count_hi = tree._count(rows, r, n_words)
-        added = tree._insert(table, capacity, h, rows, r, n_words, count, count_hi)
-        if added < 0:
-            overflow[0] = 1
-        else:
-            fill[tree._partition(h)] += added
-
-
-@njit(cache=True)
-def _per_partition(rows, n_words):
-    counts = np.zeros(tree.PARTITIONS, dtype=np.int64)
-    for r in range(rows.shape[0]):
-        counts[tree._partition(tree._hash(rows, r, n_words))] += 1
-    return counts
+        parts[r] = tree._partition(tree._hash(rows, r, n_words))
+    return parts
 
 
 def merge_shard(n_words: int, *pieces: np.ndarray) -> np.ndarray:
     """One shard of the next level: the pieces sent to it (``n_words`` key words a row),
     equal positions added up."""
     rows = np.concatenate(pieces)
-    wide = rows.shape[1] > n_words + 1
-    level = tree._Level(n_words, 16, wide)
-    level.make_room(_per_partition(rows, n_words))  # a shard fills only its own partitions
-    overflow = np.zeros(1, dtype=np.int64)
-    _absorb(rows, n_words, level.table, level.capacity, level.fill, overflow)
-    if overflow[0]:
-        raise tree.TreeOverflowError(f"a position's multiplicity passed {64 * (1 + wide)} bits")
+    level = tree._Level(n_words, len(rows), rows.shape[1] > n_words + 1)
+    level.absorb(rows)
     return level.rows()
 
 
