@@ -167,8 +167,9 @@ def _partition(h):
 
 @njit(cache=True, inline="always")
 def _home(h, n_rows):
-    """The first row a key with hash ``h`` probes (the high 32 bits scaled to the table)."""
-    return np.int64(((h >> np.uint64(32)) * np.uint64(n_rows)) >> np.uint64(32))
+    """The first row a key with hash ``h`` probes: its low 32 bits scaled to the table (not
+    the high bits: a cluster's shard holds the keys of a narrow range of those)."""
+    return np.int64(((h & np.uint64(0xFFFFFFFF)) * np.uint64(n_rows)) >> np.uint64(32))
 
 
 # ----- 128-bit totals ---------------------------------------------------------------
