@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 import mancalab
 from mancalab.analysis import tree_stats
+from mancalab.analysis import tree
 from mancalab.analysis.tree import HEADER, _insert, add128, key_layout, needs_wide
 from mancalab.cli import app
 
@@ -137,6 +138,26 @@ def test_levels_switch_to_two_word_counts_before_they_could_overflow():
     assert [r[1:8] for r in scaled] == [tuple(times * x for x in r[1:8]) for r in plain]
 
 
+@pytest.mark.parametrize("name", ["gebeta", "kalah"])
+def test_a_table_that_starts_far_too_small_grows_and_counts_the_same(name):
+    """Every level's table starts with room for 16 positions and batches of 50 parents: the
+    batches stop short of a full table and the table grows, many times a level; the levels
+    hold the same positions as a normal run, each once."""
+    game = mancalab.variant(name, **({"pits": 4, "seeds": 3} if name == "kalah" else {}))
+    layout = key_layout(game)
+    level = tree.start_level(game)
+    totals = np.zeros((2, tree.N_TOTALS), dtype=np.uint64)
+    sizes = []
+    for _ in range(7):
+        level, _ = tree._expand_level(game, layout, level, 50, 16, True, False, *totals,
+                                      lambda *progress: None)
+        rows = level.rows()
+        assert len(rows) == level.positions
+        assert len(np.unique(rows[:, :layout[3]], axis=0)) == len(rows)
+        sizes.append(level.positions)
+    assert sizes == [row.positions for row in tree_stats(game, 8)[:7]]
+
+
 def test_key_layout_fits_gebeta_in_one_word_and_kalah_field_by_field():
     assert key_layout(mancalab.variant("gebeta"))[3] == 1
     word_of, shift_of, mask_of, n_words = key_layout(mancalab.variant("kalah"))
@@ -233,6 +254,12 @@ def test_a_checkpoint_of_another_run_or_damaged_is_refused(tmp_path):
     tree_stats("gebeta", 5, checkpoint=tmp_path)
     with pytest.raises(mancalab.MancalabError, match="another run"):
         tree_stats("gebeta", 6, checkpoint=tmp_path, lap_limit=3)
+    index = tmp_path / "tree.json"
+    saved = index.read_text()
+    index.write_text(saved.replace('"key_format": 2', '"key_format": 1'))
+    with pytest.raises(mancalab.MancalabError, match="older mancalab"):
+        tree_stats("gebeta", 6, checkpoint=tmp_path)
+    index.write_text(saved)
     level = tmp_path / "level-4.npy"
     level.write_bytes(level.read_bytes()[:-8])
     with pytest.raises(mancalab.MancalabError, match="checkpoint"):

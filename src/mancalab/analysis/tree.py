@@ -50,15 +50,15 @@ STATUS_SLOT = (-1, A_WINS, B_WINS, DRAWS, TIMEOUTS)  # indexed by the status cod
 HEADER = "turns, level, games, agency, Awins, Bwins, draws, timeouts"
 PARTITION_BITS = 12  # the top bits of a hash, by which a cluster shards a level
 PARTITIONS = 1 << PARTITION_BITS
-TARGET_LOAD = 0.6  # a new or grown table starts this full (short probe runs)
-MAX_LOAD = 0.8  # a table grows before it gets fuller
+TARGET_LOAD = 0.65  # a new or grown table starts this full (short probe runs)
+MAX_LOAD = 0.85  # batches stop short of it; the table grows before it gets fuller
 EMPTY = np.uint64(0)  # a first key word of 0 (and a multiplicity of 0) marks an empty row
 PRESENT = np.uint64(1)  # bit 0 of the first word of a key packed field by field
 WIDE_FROM = 1 << 64  # a level with this many sequences or more may hold a multiplicity
 # that needs two words
 CHUNKS = 64  # pieces of a batch that the threads share out
 PHASES = ("expand", "grow")  # how a level's time is split (TreeRow.details)
-AHEAD = 16  # children played before the first of them goes into the table (a power of two)
+AHEAD = 8  # children played before the first of them goes into the table (a power of two)
 BAD_KEY, OVERFLOW = 0, 1  # the flags a batch raises
 
 
@@ -116,6 +116,8 @@ def key_layout(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray, in
     return (np.array(word_of, dtype=np.int64), np.array(shift_of, dtype=np.uint64),
             np.array(mask_of, dtype=np.uint64), variant.key_words or word + 1)
 
+
+KEY_FORMAT = 2  # kept with a checkpoint: 2 since keys packed field by field set bit 0
 
 # Keys are passed as (array, row) rather than as a row view throughout: in parallel code a
 # view counts references on the shared array from every thread, which costs more than the work.
@@ -461,7 +463,7 @@ class Checkpoint:
     def __init__(self, directory, game: Variant, start_multiplicity: int = 1) -> None:
         self.directory = Path(directory)
         self.identity = {"game": game.name, "options": _plain(game.options),
-                         "start_multiplicity": start_multiplicity}
+                         "start_multiplicity": start_multiplicity, "key_format": KEY_FORMAT}
 
     def load(self) -> tuple[list[TreeRow], LevelRows] | None:
         """The rows and the last level kept, or None when the folder holds no run yet."""
@@ -470,6 +472,10 @@ class Checkpoint:
             return None
         try:
             saved = json.loads(index.read_text())
+            if saved.get("key_format") != KEY_FORMAT:
+                raise MancalabError(
+                    f"the checkpoint in {self.directory} was written by an older mancalab, "
+                    "whose position keys differ; start the run again in a new folder")
             if {k: saved.get(k) for k in self.identity} != self.identity:
                 raise MancalabError(
                     f"the checkpoint in {self.directory} is of another run "
