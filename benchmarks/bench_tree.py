@@ -3,8 +3,8 @@
     python benchmarks/bench_tree.py [--game gebeta] [--depth 18] [--jobs 2]
 
 Per level: distinct positions, seconds (and how they split: expanding the parents with the
-kernels and sorting their children by hash group, growing the next level's table, merging the
-children into it), the bytes the level's tables held at their peak, and the process's peak
+kernels, which inserts their children into the next level's table as they are played, and
+growing that table), the bytes the level's tables held at their peak, and the process's peak
 resident memory so far (the figure to compare with the 6 GB target).
 """
 
