@@ -67,3 +67,17 @@ def load_acquire(typingctx, array, row, col):
         return builder.load_atomic(pointer, "acquire", 8)
 
     return types.uint64(array, row, col), codegen
+
+
+@intrinsic
+def store_release(typingctx, array, row, col, value):
+    """Set ``array[row, col]`` to ``value``, after every write the thread made before it."""
+    if not _is_word_array(array, row, col):
+        return None
+
+    def codegen(context, builder, signature, args):
+        pointer = _word(context, builder, signature, args)
+        builder.store_atomic(args[3], pointer, "release", 8)
+        return context.get_dummy_value()
+
+    return types.void(array, row, col, types.uint64), codegen

@@ -97,7 +97,9 @@ def test_multiplicity_overflow_is_reported_not_wrapped():
     h, zero = np.uint64(12345), np.uint64(0)
     assert _insert(table, h, keys, 0, 2, np.uint64(2**64 - 2), zero) == 1
     assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == 0
-    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == -1
+    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == -1  # wraps to 0 exactly,
+    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == -1  # which is not left there
+    # (a thread that finds the key waits while its multiplicity is 0)
     assert _insert(table, h + np.uint64(1), keys, 0, 2, zero, np.uint64(1)) == -1
 
 
