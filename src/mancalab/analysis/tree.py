@@ -291,7 +291,7 @@ def _insert(table, h, keys, k, n_words, count, count_hi):
     line. A row is empty while its first key word is 0 (no key has a first word of 0, see
     ``_encode``); a thread claims it by swapping its first word in, writes the other key
     words, then the multiplicity, which is never 0 (a plain store when it is one word: an
-    atomic add costs more, 0.3 s of Gebeta's level 17): a thread that finds the same first
+    atomic add cost 0.6 s more at Gebeta's level 17): a thread that finds the same first
     word waits for a multiplicity before it compares the other words or adds its own.
     """
     wide = table.shape[1] > n_words + 1
