@@ -50,9 +50,9 @@ def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: b
                                      wide, totals_lo, totals_hi, lambda *progress: None)
     pieces = []
     if keep:
-        rows = children.rows()
-        shard = np.searchsorted(_bounds(shards), _partitions(rows, layout[3]), side="right") - 1
-        pieces = [rows[shard == t] for t in range(shards)]
+        owner = np.searchsorted(_bounds(shards), np.arange(tree.PARTITIONS), side="right") - 1
+        rows, starts = _cut(children.table, layout[3], owner, shards)
+        pieces = [rows[starts[t]:starts[t + 1]] for t in range(shards)]
     return totals_lo, totals_hi, pieces
 
 
@@ -65,12 +65,26 @@ def totals_of(expanded: tuple) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _partitions(rows, n_words):
-    """The partition of each row's position (the top bits of its hash)."""
-    parts = np.empty(rows.shape[0], dtype=np.int64)
-    for r in range(rows.shape[0]):
-        parts[r] = tree._partition(tree._hash(rows, r, n_words))
-    return parts
+def _cut(table, n_words, owner, shards):
+    """The rows in use of ``table`` in one array, shard after shard (``owner``: the shard of
+    each partition), and where each shard's rows start (and the end): two passes over the
+    table, where a mask per shard took one per shard and a copy."""
+    shard = np.full(table.shape[0], -1, dtype=np.int64)
+    starts = np.zeros(shards + 1, dtype=np.int64)
+    for r in range(table.shape[0]):
+        count, count_hi = tree._count(table, r, n_words)
+        if count != tree.EMPTY or count_hi != tree.EMPTY:
+            shard[r] = owner[tree._partition(tree._hash(table, r, n_words))]
+            starts[shard[r] + 1] += 1
+    for t in range(shards):
+        starts[t + 1] += starts[t]
+    rows = np.empty((starts[shards], table.shape[1]), dtype=np.uint64)
+    cursor = starts[:shards].copy()
+    for r in range(table.shape[0]):
+        if shard[r] >= 0:
+            rows[cursor[shard[r]]] = table[r]
+            cursor[shard[r]] += 1
+    return rows, starts
 
 
 def merge_shard(n_words: int, *pieces: np.ndarray) -> np.ndarray:
