@@ -48,8 +48,6 @@ TURNS, GAMES, AGENCY, A_WINS, B_WINS, DRAWS, TIMEOUTS = range(7)
 N_TOTALS = 7
 STATUS_SLOT = (-1, A_WINS, B_WINS, DRAWS, TIMEOUTS)  # indexed by the status code
 HEADER = "turns, level, games, agency, Awins, Bwins, draws, timeouts"
-PARTITION_BITS = 12  # the top bits of a hash, by which a cluster shards a level
-PARTITIONS = 1 << PARTITION_BITS
 TARGET_LOAD = 0.65  # a new or grown table starts this full (short probe runs)
 MAX_LOAD = 0.85  # batches stop short of it; the table grows before it gets fuller
 EMPTY = np.uint64(0)  # a first key word of 0 (and a multiplicity of 0) marks an empty row
@@ -159,12 +157,6 @@ def _hash(keys, k, n_words):
         h *= np.uint64(0x94D049BB133111EB)
         h ^= h >> np.uint64(32)
     return h
-
-
-@njit(cache=True, inline="always")
-def _partition(h):
-    """The top bits of a hash: a cluster shards a level by them (``tree_cluster``)."""
-    return np.int64(h >> np.uint64(64 - PARTITION_BITS))
 
 
 @njit(cache=True, inline="always")

@@ -3,7 +3,7 @@ workers by the hash of their key.
 
 A level is held as ``shards`` arrays of rows (key words, multiplicity of one or two words, as
 in ``tree``), shard ``t`` holding
-the positions whose hash falls in its range of the one-machine tree's partitions. Each level:
+the positions whose hash falls in its range of PARTITIONS (the hash's top bits). Each level:
 
 1. every shard is expanded where it lies, with the one-machine code (``tree._expand_level``:
    the compiled kernels, the same totals); its children, merged once there, are cut into
@@ -29,11 +29,13 @@ from ..variants import variant as make_variant
 from . import tree
 
 BATCH = 1 << 20
+PARTITION_BITS = 12  # a level is sharded by these top bits of a position's hash
+PARTITIONS = 1 << PARTITION_BITS
 
 
 def _bounds(shards: int) -> list[int]:
     """The first partition of each shard, and the end."""
-    return [t * tree.PARTITIONS // shards for t in range(shards + 1)]
+    return [t * PARTITIONS // shards for t in range(shards + 1)]
 
 
 def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: bool,
@@ -50,7 +52,7 @@ def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: b
                                      wide, totals_lo, totals_hi, lambda *progress: None)
     pieces = []
     if keep:
-        owner = np.searchsorted(_bounds(shards), np.arange(tree.PARTITIONS), side="right") - 1
+        owner = np.searchsorted(_bounds(shards), np.arange(PARTITIONS), side="right") - 1
         rows, starts = _cut(children.table, layout[3], owner, shards)
         pieces = [rows[starts[t]:starts[t + 1]] for t in range(shards)]
     return totals_lo, totals_hi, pieces
@@ -64,6 +66,12 @@ def totals_of(expanded: tuple) -> tuple[np.ndarray, np.ndarray]:
     return expanded[0], expanded[1]
 
 
+@njit(cache=True, inline="always")
+def _partition(h):
+    """The top bits of a hash (the tree's tables probe from the low ones)."""
+    return np.int64(h >> np.uint64(64 - PARTITION_BITS))
+
+
 @njit(cache=True)
 def _cut(table, n_words, owner, shards):
     """The rows in use of ``table`` in one array, shard after shard (``owner``: the shard of
@@ -74,7 +82,7 @@ def _cut(table, n_words, owner, shards):
     for r in range(table.shape[0]):
         count, count_hi = tree._count(table, r, n_words)
         if count != tree.EMPTY or count_hi != tree.EMPTY:
-            shard[r] = owner[tree._partition(tree._hash(table, r, n_words))]
+            shard[r] = owner[_partition(tree._hash(table, r, n_words))]
             starts[shard[r] + 1] += 1
     for t in range(shards):
         starts[t + 1] += starts[t]
