@@ -538,9 +538,10 @@ def solve(
         console.print(f"The game is over: {solving.describe(result.value)} for {who}.")
         return
     if result.exact:
+        best = (f"Best: {', '.join(result.best_move_names)}." if result.best_move_names
+                else "No move proven best in the time given.")
         console.print(f"With perfect play the player to move ({who}) [bold]"
-                      f"{solving.describe(result.value)}[/] ({result.value:+d}). Best: "
-                      f"{', '.join(result.best_move_names)}.")
+                      f"{solving.describe(result.value)}[/] ({result.value:+d}). {best}")
     elif result.endless:
         console.print(f"Neither player can force the game to end: with perfect play the value "
                       f"for {who} is between {result.lower:+d} and {result.upper:+d}, and the "

@@ -197,7 +197,9 @@ def table_bits_for(memory: int, seeds: int = 1000) -> int:
 @njit(cache=True, nogil=True)
 def test(params, root, gamma, db, binom, db_seeds, table, stats):
     """Is g(``root``) >= ``gamma``? Returns (v, best move): v >= gamma and g >= v, or
-    v < gamma and g <= v. ``root`` is in play and holds more seeds than the database.
+    v < gamma and g <= v. The move is one proven to reach v when v >= gamma, -1 otherwise
+    or when the root was settled by the table alone (its stored move is an ordering hint,
+    not a proof). ``root`` is in play and holds more seeds than the database.
     (0, -1) with ``stats[ABORTED]`` when the node budget ``stats[LIMIT]`` runs out.
     An explicit stack, one frame a ply: numba cannot cache a recursive function."""
     m = params[kalah.P_PITS]
@@ -287,6 +289,7 @@ def _enter(params, p, g, slot, check, db, binom, db_seeds, table, mask, board, k
     Returns (value, True) when that settles the test, else (0, False) with the children
     left to search in ``order`` (``n_kids[0]`` of them) and the best so far in ``best[0]``."""
     m = params[kalah.P_PITS]
+    best_move[0] = -1  # a node settled without playing a move proves no move
     seeds = 0
     for i in range(2 * m):
         seeds += p[i]
@@ -391,7 +394,9 @@ class SolveResult:
     exact: bool
     lower: int
     upper: int
-    best_moves: list[int]  # cells; empty when not proven
+    # cells of moves proven to reach ``value`` (each one's own lower bound is the value);
+    # empty when the value is not exact, or is but no move's proof finished in time
+    best_moves: list[int]
     best_move_names: list[str]
     moves: dict[int, tuple[int, int]] = field(default_factory=dict)  # move: (lower, upper)
     move_names: dict[int, str] = field(default_factory=dict)
