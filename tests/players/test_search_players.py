@@ -173,7 +173,8 @@ def test_alphabeta_keeps_to_its_time():
     bot = mancalab.player("alphabeta:time=0.3")
     started = time.perf_counter()
     bot.choose(s)
-    assert time.perf_counter() - started < 2 * 0.3 + 0.2  # generous: the machine may be busy
+    # it stops (uncapped: minutes); the margin is for a machine busy with other tests
+    assert time.perf_counter() - started < 0.3 + 1.5
     assert bot.last_info["depth"] >= 1
 
 

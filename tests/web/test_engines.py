@@ -35,12 +35,25 @@ def test_a_named_engine_plays_a_person(tmp_path):
 
 
 def test_a_visitor_cannot_run_a_program_or_a_file(tmp_path):
+    """The refusal names the operator whatever the spec's length (a long path included)."""
+    long_path = "/" + "/".join(["a-rather-long-folder-name"] * 12)
+    specs = ["engine:cmd=rm -rf /", "my_player.py:TwoPly", " Engine:cmd=x",
+             f"engine:cmd=python3 {long_path}/engine.py", f"{long_path}/player.py:Bot"]
+    assert any(len(spec) > 200 for spec in specs)
     with TestClient(create_app(tmp_path / "games.sqlite3", Limits())) as client:
-        for bot in (ENGINE, "my_player.py:TwoPly", "engine:cmd=rm -rf /"):
-            response = client.post("/api/games", json={"game": "kalah", "mode": "computer",
-                                                       "bot": bot})
-            assert response.status_code in (400, 422), response.text
-            assert "operator" in response.text
+        game = create(client, game="kalah", mode="computer", bot="random")
+        for spec in specs:
+            for response in (
+                    client.post("/api/games", json={"game": "kalah", "mode": "computer",
+                                                    "bot": spec}),
+                    client.post(f"/api/games/{game['id']}/hint",
+                                json={"token": game["token"], "player": spec}),
+                    client.post(f"/api/games/{game['id']}/computer",
+                                json={"token": game["token"], "bot": spec})):
+                assert response.status_code in (400, 422), response.text
+                assert "operator" in response.text, response.text
+        long_level = client.post("/api/games", json={"game": "kalah", "bot": "x" * 101})
+        assert long_level.status_code == 422 and "100 characters" in long_level.text
 
 
 def test_serve_checks_its_named_players():

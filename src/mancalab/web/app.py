@@ -22,8 +22,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
-from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr,
-                      StringConstraints)
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt,
+                      StrictStr, StringConstraints)
 from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
 from slowapi.util import get_remote_address
@@ -35,7 +35,8 @@ from ..records import NAME_LENGTH, GameRecord
 from ..variants import VARIANTS
 from .rooms import MODES, ConflictError, NotAllowedError, Room
 from .store import Store
-from .thinking import READY, BusyError, Limits, Thinker, warm_up
+from .thinking import (OPERATOR_ONLY, READY, BusyError, Limits, Thinker, names_a_program,
+                       warm_up)
 
 STATIC = Path(__file__).parent / "static"
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
@@ -46,6 +47,21 @@ GAMES = tuple(VARIANTS)
 Text = Annotated[StrictStr, StringConstraints(max_length=100)]
 Short = Annotated[StrictStr, StringConstraints(max_length=40)]
 Seat = Annotated[StrictInt, Field(ge=0, le=1)]
+SPEC_LENGTH = 100
+
+
+def _visitor_spec(spec: str) -> str:
+    """A player spec a visitor may send: the reason a program or a file is refused comes
+    first (whatever its length), then the length."""
+    if names_a_program(spec):
+        raise ValueError(OPERATOR_ONLY)
+    if len(spec) > SPEC_LENGTH:
+        raise ValueError(f"a player spec has at most {SPEC_LENGTH} characters")
+    return spec
+
+
+PlayerSpec = Annotated[StrictStr, AfterValidator(_visitor_spec),
+                       Field(json_schema_extra={"maxLength": SPEC_LENGTH})]
 OptionValue = Union[StrictBool, Annotated[StrictInt, Field(ge=-LARGEST, le=LARGEST)], Short]
 
 
@@ -74,7 +90,8 @@ class NewGame(Body):
         default_factory=dict, description="the game's options")
     mode: Literal[MODES] = Field("local", description="local (two on one screen), computer "
                                                       "or online")
-    bot: Text | None = Field(None, description="the computer player: a level or a player spec")
+    bot: PlayerSpec | None = Field(None, description="the computer player: a level or a player "
+                                                     "spec")
     human_seat: Seat = Field(0, description="the creator's seat: 0 (A, moves first) or 1 (B)")
     automove: StrictBool = Field(True, description="the computer plays its own moves (else "
                                                    "the person plays the move it shows)")
@@ -87,7 +104,7 @@ class NewGame(Body):
 class LoadGame(Body):
     record: StrictStr = Field(description="a game record (the text of a saved game)")
     mode: Literal[MODES] = "local"
-    bot: Text | None = None
+    bot: PlayerSpec | None = None
     human_seat: Seat = 0
     automove: StrictBool = True
 
@@ -105,7 +122,7 @@ class Move(Token):
 
 
 class BotChange(Token):
-    bot: Text | None = None
+    bot: PlayerSpec | None = None
     automove: StrictBool | None = None
 
 
@@ -117,7 +134,7 @@ class Setting(Token):
 
 
 class Hint(Token):
-    player: Text = "expert"
+    player: PlayerSpec = "expert"
 
 
 # ----- the rooms the server holds -----------------------------------------------------

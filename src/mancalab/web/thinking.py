@@ -77,6 +77,16 @@ class Limits:
 
 
 SEARCH_NICENESS = 10
+OPERATOR_ONLY = ("this server runs programs and player files only when its operator names "
+                 "them (mancalab serve --player NAME=SPEC)")
+
+
+def names_a_program(spec: str) -> bool:
+    """Whether a player ``spec`` asks for a program (an engine) or a Python file: only the
+    operator may name those. Read from the spec's head alone, so that the answer does not
+    depend on the spec's length or on options that do not parse."""
+    head = spec.strip().partition(":")[0].strip().lower()
+    return head == "engine" or ".py:" in spec
 
 
 def _background() -> None:
@@ -108,10 +118,8 @@ class Thinker:
         name = parse_spec(spec)[0]
         if name in self.limits.players:
             spec = self.limits.players[name]  # as the operator wrote it, options and all
-        elif name == "engine" or ".py:" in name:
-            raise MancalabError(
-                "this server runs programs and player files only when its operator names "
-                "them (mancalab serve --player NAME=SPEC)")
+        elif names_a_program(spec):
+            raise MancalabError(OPERATOR_ONLY)
         made = make_player(spec, game)
         # a time written in the spec beyond the cap is refused (the person asked for it);
         # a level's own time is capped like everything else
