@@ -1,11 +1,19 @@
 """Fixtures shared by the test folders."""
 
 import os
+from collections import OrderedDict
 import shutil
 import subprocess
 from pathlib import Path
 
+import numba
 import pytest
+
+import mancalab  # noqa: F401 - names numba's cache folder (mancalab._cache)
+
+# One compiled cache for the whole session, worker processes and commands included: a test
+# that moves XDG_CACHE_HOME (for a fresh database folder) must not move the kernels too.
+os.environ.setdefault("NUMBA_CACHE_DIR", numba.config.CACHE_DIR)
 
 EXAMPLES = Path(__file__).parents[1] / "docs" / "examples"
 
@@ -34,7 +42,7 @@ def small_databases(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(solve, "ON_DEMAND_SEEDS", 4)
     monkeypatch.setattr(solve, "LARGE_ON_DEMAND_SEEDS", 4)
-    monkeypatch.setattr(solve, "_SOLVERS", {})
+    monkeypatch.setattr(solve, "_SOLVERS", OrderedDict())
     monkeypatch.setattr(retrograde, "ON_DEMAND_SEEDS", {"gebeta": 8, "gabata": 6})
     monkeypatch.setattr(retrograde, "_DATABASES", {})
     monkeypatch.setattr(retrograde, "_BOOKS", {})

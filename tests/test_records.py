@@ -58,6 +58,8 @@ def test_log_matches_the_spec():
     ('[A "x"]\n\nA1\n', 1, "no [Variant"),
     ('[Variant "gebeta"]\n\nA1 * A2\n', 3, "after the result"),
     ('[Variant "gebeta"]\n\nA1\nB1\n', 4, "player 1"),
+    ('[Variant "gebeta"]\n[Date "yesterday"]\n', 2, "YYYY.MM.DD"),
+    ('[Variant "gebeta"]\n[Date "2026.1.5"]\n', 2, "YYYY.MM.DD"),
 ])
 def test_malformed_records_name_the_line(text, line, words):
     with pytest.raises(RecordError) as info:

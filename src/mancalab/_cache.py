@@ -2,8 +2,10 @@
 
 numba's cache checks only the source file of each cached function, not the files of the
 functions it calls, so a changed rule kernel could leave a stale compiled search behind. The
-cache folder is therefore named after a digest of all of mancalab's sources: any change to
-the code starts a fresh cache. It lives in the user's cache folder, so that it also works when
+cache folder is therefore named after a digest of the kernel sources (every module that
+imports numba, and ``core.py``, whose status codes the kernels read as constants): a change to
+any kernel starts a fresh cache, while a change to the command line, the server or the page
+keeps every compiled kernel. It lives in the user's cache folder, so that it also works when
 the package folder is read-only. ``NUMBA_CACHE_DIR`` set by the user wins.
 """
 
@@ -11,15 +13,26 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import numba
+
+_USES_NUMBA = re.compile(rb"^(from numba\b|import numba\b)", re.MULTILINE)
+
+
+def kernel_sources() -> list[Path]:
+    """The package's files that compiled code depends on, in a fixed order."""
+    package = Path(__file__).parent
+    return [path for path in sorted(package.rglob("*.py"))
+            if path.name == "core.py" and path.parent == package
+            or _USES_NUMBA.search(path.read_bytes())]
 
 
 def source_digest() -> str:
     digest = hashlib.sha1(numba.__version__.encode())
     package = Path(__file__).parent
-    for path in sorted(package.rglob("*.py")):
+    for path in kernel_sources():
         digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -1042,15 +1042,18 @@ def serve(
         "--player", help="a computer player people may choose by NAME, e.g. "
         "greedy-java='engine:cmd=java -cp examples GreedyKalah' or mine=my_player.py:TwoPly "
         "(repeat for more)")] = None,
+    limit: Annotated[Optional[list[str]], typer.Option(
+        "--limit", help="any other limit of a public server, NAME=VALUE, e.g. "
+        "client_sockets=8 (repeat for more; the names and defaults: README, Running a "
+        "public server)")] = None,
 ) -> None:
     """Play in the browser: start the web server and print its address."""
     import math
     import socket
 
-    import uvicorn
     from limits import parse
 
-    from .web import create_app, default_db_path
+    from .web import create_app, default_db_path, serving
     from .web.thinking import warm_up as server_warm_up
 
     if not 0 < port < 65536:
@@ -1063,7 +1066,8 @@ def serve(
         except ValueError:
             fail(f"bad {name} {rate!r}: write a count per time, e.g. 30/minute")
     limits = Limits(max_think=max_think, searches=searches, create_rate=create_rate,
-                    hint_rate=hint_rate, players=_named_players(player or []))
+                    hint_rate=hint_rate, players=_named_players(player or []),
+                    **_other_limits(limit or []))
     try:
         limits.check()
         with socket.create_server((host, port)):  # say a busy port before anything else
@@ -1084,7 +1088,35 @@ def serve(
         server_warm_up()
     console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
                   "Ctrl-C stops it.")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    serving.run(application, host, port, limits)
+
+
+def _other_limits(pairs: list[str]) -> dict:
+    """``NAME=VALUE`` pairs of ``serve --limit``, each a field of Limits of its type."""
+    import dataclasses
+    import math
+
+    from .web.thinking import Limits
+
+    fields = {f.name: f for f in dataclasses.fields(Limits)
+              if f.type in ("int", "float") and f.name not in ("max_think", "searches")}
+    chosen = {}
+    for pair in pairs:
+        name, eq, text = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq or name not in fields:
+            fail(f"bad --limit {pair!r}: write NAME=VALUE with NAME one of "
+                 f"{', '.join(sorted(fields))}")
+        kind = int if fields[name].type == "int" else float
+        try:
+            value = kind(text.strip())
+        except ValueError:
+            fail(f"--limit {name} must be a {'whole ' if kind is int else ''}number, "
+                 f"got {text!r}")
+        if not math.isfinite(value) or value <= 0 or value > 1 << 40:
+            fail(f"--limit {name} must be above 0 and finite, got {text!r}")
+        chosen[name] = value
+    return chosen
 
 
 def _named_players(pairs: list[str]) -> dict[str, str]:

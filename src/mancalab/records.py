@@ -32,6 +32,8 @@ from pathlib import Path
 from .core import MancalabError, State, Variant, whole
 from .variants import variant as make_variant
 
+# PGN's form: "2026.11.22", or with "??" for the parts not known; "?" alone
+DATE = re.compile(r"\?|(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})")
 RESULTS = ("A", "B", "D", "T", "*")
 NAME_LENGTH = 40
 MAX_RECORD_BYTES = 1 << 20  # a record file larger than this is refused, not read whole
@@ -250,7 +252,11 @@ class GameRecord:
                 names.append(check_name(name))
             except MancalabError as error:
                 raise RecordError(f"line {line}: {error}") from None
-        record = cls(variant, start, (names[0], names[1]), date=headers.get("Date", (0, "?"))[1])
+        line, date = headers.get("Date", (0, "?"))
+        if not DATE.fullmatch(date):
+            raise RecordError(f'line {line}: a date is written "YYYY.MM.DD" (? for a part not '
+                              f"known), not {date[:40]!r}")
+        record = cls(variant, start, (names[0], names[1]), date=date)
         result, result_line = None, 0
         for line, text in move_lines:
             for token in text.split():

@@ -27,11 +27,12 @@ def serving(db, limits=None):
     """The mancalab web app served by uvicorn in a thread; yields its base address."""
     import uvicorn
 
-    from mancalab.web import create_app
+    from mancalab.web import create_app, serving as served
+    from mancalab.web.thinking import Limits
 
     port = free_port()
-    config = uvicorn.Config(create_app(db, limits), host="127.0.0.1", port=port,
-                            log_level="warning")
+    limits = limits or Limits()
+    config = served.config(create_app(db, limits), "127.0.0.1", port, limits)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -3,8 +3,10 @@ froze it, lost a game or answered 500 is here, answered as it must be now."""
 
 import json
 import time
+from collections import OrderedDict
 
 import pytest
+import mancalab
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -84,6 +86,7 @@ def test_every_player_keeps_to_the_servers_cap():
 
     state = variant("kalah").start()
     for spec in ["alphabeta:depth=40", "mcts:playouts=100000000", "classic:level=8"]:
+        player(spec, "kalah").limit(0.01).choose(state)  # compiled first: not timed
         capped = player(spec, "kalah").limit(0.3)
         started = time.perf_counter()
         assert capped.choose(state) in state.legal_moves()
@@ -284,3 +287,304 @@ def test_the_api_page_works_offline(client):
     assets = re.findall(r'(?:src|href)="([^"]+)"', page)
     assert assets and all(url.startswith("/") for url in assets)  # nothing from elsewhere
     assert all(client.get(url).status_code == 200 for url in assets)
+
+
+# ----- round 2 (issue 41): numbers and text that are not what they seem ---------------
+def _bodies(game):
+    """Every field a visitor fills, as raw JSON with X where the value goes."""
+    url, token = f"/api/games/{game['id']}", game["token"]
+    return [("/api/games", '{"game": "kalah", "options": {"pits": X}}'),
+            ("/api/games", '{"game": "kalah", "mode": "computer", "human_seat": X}'),
+            ("/api/games", '{"game": "kalah", "names": [X, "B"]}'),
+            ("/api/games", '{"game": "kalah", "options": {X: 4}}'),
+            ("/api/games", '{"game": X}'),
+            ("/api/games", '{"game": "kalah", "mode": "computer", "bot": X}'),
+            (f"{url}/moves", f'{{"token": "{token}", "move": X, "ply": 0}}'),
+            (f"{url}/moves", f'{{"token": "{token}", "move": 0, "ply": X}}'),
+            (f"{url}/moves", '{"token": X, "move": 0}'),
+            (f"{url}/setup", f'{{"token": "{token}", "seat": X, "setting": [2]}}'),
+            (f"{url}/setup", f'{{"token": "{token}", "seat": 0, "setting": [X]}}'),
+            (f"{url}/hint", f'{{"token": "{token}", "player": X}}'),
+            ("/api/games/load", '{"record": X}')]
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e400", "-1e400",
+                                   "1" * 5000, '"\\ud800"', '"A\\udfffB"'])
+def test_non_finite_numbers_and_lone_surrogates_are_a_4xx_everywhere(client, value):
+    game = create(client, game="kalah", mode="online")
+    for url, body in _bodies(game):
+        answer = client.post(url, content=body.replace("X", value),
+                             headers={"content-type": "application/json"})
+        assert 400 <= answer.status_code < 500, (url, body, answer.text)
+        assert answer.json()["detail"], answer.text
+    assert state(client, game)["ply"] == 0  # nothing changed
+
+
+def test_a_lone_surrogate_in_a_records_header_or_over_the_websocket_is_refused(client):
+    gebeta = mancalab.variant("gebeta")
+    record = GameRecord(gebeta, gebeta.start(), ("Almaz", "Bekele")).to_text()
+    text = json.dumps({"record": record.replace("Almaz", "\ud800")})
+    answer = client.post("/api/games/load", content=text,
+                         headers={"content-type": "application/json"})
+    assert answer.status_code == 400 and "surrogate" in answer.json()["detail"]
+    game = create(client, game="kalah", mode="online")
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['token']}") as ws:
+        ws.receive_json()
+        for text in ('{"type": "move", "move": "\\ud800"}', '{"type": "move", "move": NaN}',
+                     '{"type": "move", "move": 0, "ply": 1e400}'):
+            ws.send_text(text)
+            assert ws.receive_json()["type"] == "error"
+    assert state(client, game)["ply"] == 0
+
+
+def test_a_chunked_body_over_the_limit_gets_413(client):
+    def chunks():
+        for _ in range(200):
+            yield b" " * 1024
+
+    answer = client.post("/api/games", content=chunks(),
+                         headers={"content-type": "application/json"})
+    assert answer.status_code == 413
+
+
+def test_answers_carry_the_security_headers(client):
+    for url in ("/", "/api/games", "/docs"):
+        headers = client.get(url).headers
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "no-referrer"
+        assert "default-src 'self'" in headers["content-security-policy"]
+
+
+# ----- round 2: options that scale a move's work, processes, threads, queues ----------
+LAP_OPTIONS = [("gebeta", "lap_limit"), ("urubugu", "max_laps"), ("gabata", "max_laps"),
+               ("gabata3", "max_laps")]
+# the issue's endless Gebeta relay: its last move goes round until the lap limit
+ENDLESS = "C1 E2 F1 E2 F1 E2 D1 B2 A1 C2 B1 A2 F1 E2".split()
+
+
+@pytest.mark.parametrize("game, option", LAP_OPTIONS)
+def test_options_that_scale_a_moves_work_are_bounded(client, game, option):
+    from mancalab.variants.common import MAX_LAPS
+
+    for laps in (MAX_LAPS + 1, 10**9):
+        answer = client.post("/api/games", json={"game": game, "options": {option: laps}})
+        assert answer.status_code == 400 and f"{MAX_LAPS:,}" in answer.json()["detail"]
+    record = GameRecord(mancalab.variant(game), mancalab.variant(game).start(),
+                        ("A", "B")).to_text()
+    record = record.replace("[A ", f'[Option "{option}=100000000"]\n[A ', 1)
+    answer = client.post("/api/games/load", json={"record": record})
+    assert answer.status_code == 400 and option in answer.json()["detail"]
+    assert client.post("/api/games", json={"game": game, "options": {option: MAX_LAPS}}
+                       ).status_code == 201
+
+
+def test_the_longest_relay_allowed_does_not_hold_up_other_games(db):
+    """The endless relay at the largest lap limit, played while another visitor's game is
+    read again and again: every read is answered within a second."""
+    import threading
+
+    import httpx2 as httpx
+
+    from mancalab.variants.common import MAX_LAPS
+
+    from .conftest import serving
+
+    state = mancalab.variant("gebeta", lap_limit=MAX_LAPS).start()
+    for name in ENDLESS:  # compiled before the clock starts (a server warms up first)
+        move_ = state.parse_move(name)
+        state.sowing(move_)
+        state = state.play(move_)
+    with serving(db, Limits(**FAST)) as address, httpx.Client(base_url=address,
+                                                              timeout=60) as http:
+        other = http.post("/api/games", json={"game": "kalah"}).json()
+        game = http.post("/api/games", json={"game": "gebeta",
+                                              "options": {"lap_limit": MAX_LAPS}}).json()
+        slowest, done = [0.0], threading.Event()
+
+        def read_other():
+            while not done.is_set():
+                started = time.perf_counter()
+                assert http.get(f"/api/games/{other['id']}").status_code == 200
+                slowest[0] = max(slowest[0], time.perf_counter() - started)
+
+        reader = threading.Thread(target=read_other)
+        reader.start()
+        try:
+            for ply, name in enumerate(ENDLESS):
+                answer = http.post(f"/api/games/{game['id']}/moves",
+                                   json={"token": game["token"], "move": name, "ply": ply})
+                assert answer.status_code == 200, answer.text
+        finally:
+            done.set()
+            reader.join()
+        assert answer.json()["result"] is not None  # the relay ran to the lap limit
+        assert slowest[0] < 1.0, slowest[0]
+
+
+def _engine_processes() -> int:
+    from pathlib import Path
+
+    count = 0
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            count += b"random_engine.py" in cmdline.read_bytes()
+        except OSError:
+            pass
+    return count
+
+
+def test_a_program_started_for_a_request_ends_with_it(db):
+    from .test_engines import ENGINE
+
+    before = _engine_processes()
+    with serve(db, players={"randy": ENGINE}) as client:
+        game = create(client, game="kalah", mode="computer", bot="randy", human_seat=0)
+        for _ in range(3):
+            answer = client.post(f"/api/games/{game['id']}/hint",
+                                 json={"player": "randy", "token": game["token"]})
+            assert answer.status_code == 200, answer.text
+        client.post(f"/api/games/{game['id']}/end", json={"token": game["token"]})
+        deadline = time.monotonic() + 5
+        while _engine_processes() > before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _engine_processes() == before  # the game's own engine starts on its turn
+
+
+def test_a_players_threads_are_capped_by_the_server(client):
+    hub = client.app.state.hub
+    player = hub.thinker.player("mcts:threads=64,playouts=200", "kalah")
+    player.choose(mancalab.variant("kalah").start())
+    assert player.last_info["threads"] == 1
+
+
+def test_searches_queue_fairly_between_clients():
+    import threading
+
+    from mancalab.web.thinking import FairPool
+
+    pool, order, gate = FairPool(1), [], threading.Event()
+
+    def job(name):
+        gate.wait(5)
+        order.append(name)
+
+    futures = [pool.submit("greedy", job, f"greedy-{i}") for i in range(5)]
+    futures.append(pool.submit("other", job, "other"))
+    gate.set()
+    for future in futures:
+        future.result(timeout=10)
+    pool.shutdown()
+    assert order.index("other") <= 1, order  # not behind all five of the first client's
+
+
+def test_a_computer_move_that_cannot_be_saved_is_shown_and_retried(db, monkeypatch):
+    import sqlite3
+
+    with serve(db, retry_seconds=0.2) as client:
+        store = client.app.state.hub.store
+        real, failures = store.add_move, [0]
+
+        def full_disk(*args):
+            if failures[0] < 2:
+                failures[0] += 1
+                raise sqlite3.OperationalError("database or disk is full")
+            return real(*args)
+
+        monkeypatch.setattr(store, "add_move", full_disk)
+        game = create(client, game="kalah", mode="computer", bot="greedy", human_seat=1)
+        seen = wait_for(client, game, game["token"], lambda v: v["error"] is not None)
+        assert "disk is full" in seen["error"]
+        view = wait_for(client, game, game["token"], lambda v: v["ply"] >= 1)
+        assert view["error"] is None and failures[0] == 2
+
+
+def test_solver_tables_are_kept_within_a_memory_budget(db, monkeypatch):
+    from mancalab.analysis import solve as solving
+
+    monkeypatch.setattr(solving, "_SOLVERS", OrderedDict())
+    for name in ("TABLE_CAP", "SOLVER_MEMORY"):  # restored after the test
+        monkeypatch.setattr(solving, name, getattr(solving, name))
+    with serve(db, solver_memory=64 << 20) as client:
+        for pits in range(1, 7):
+            game = create(client, game="kalah", options={"pits": pits, "seeds": 3})
+            answer = client.post(f"/api/games/{game['id']}/analysis",
+                                 json={"token": game["token"]})
+            assert answer.status_code == 200, answer.text
+        assert solving.kept_solver_memory() <= 64 << 20
+        assert len(solving._SOLVERS) < 6
+
+
+def test_the_small_things(db):
+    with serve(db, create_rate="3/minute", hint_rate="2/minute") as client:
+        assert client.head("/").status_code == 200 and client.head("/").content == b""
+        game = create(client, game="kalah", mode="computer", bot="greedy")
+        record = client.get(f"/api/games/{game['id']}/record").text
+        loads = [client.post("/api/games/load", json={"record": record}) for _ in range(3)]
+        assert loads[-1].status_code == 429  # creating and loading share one budget
+        assert int(loads[-1].headers["retry-after"]) >= 1
+        ends = [client.post(f"/api/games/{game['id']}/end", json={"token": game["token"]})
+                for _ in range(3)]
+        assert ends[-1].status_code == 429  # an end asks the computer's search too
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect(f"/api/games/{game['id']}/ws",
+                                          headers={"origin": "http://elsewhere.example"}) as ws:
+                ws.receive_json()
+        assert refused.value.code == 4403
+
+
+# ----- round 2: connections and frames, on a real server ------------------------------
+def test_a_big_websocket_frame_is_refused_by_the_protocol(db):
+    import contextlib
+
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    from .conftest import serving
+
+    with serving(db, Limits(**FAST)) as address:
+        import httpx2 as httpx
+
+        game = httpx.post(f"{address}/api/games", json={"game": "kalah"}).json()
+        url = address.replace("http", "ws") + f"/api/games/{game['id']}/ws"
+        with connect(url, max_size=None) as socket:
+            socket.recv(timeout=5)
+            with pytest.raises(ConnectionClosed) as closed:
+                socket.send("x" * (1 << 20))
+                socket.recv(timeout=5)
+            assert closed.value.rcvd is None or closed.value.rcvd.code == 1009
+        with contextlib.ExitStack() as stack:
+            for _ in range(Limits.client_sockets):
+                stack.enter_context(connect(url)).recv(timeout=5)
+            with pytest.raises(InvalidStatus):  # refused before it is accepted
+                connect(url)
+        with connect(url) as socket:  # the others closed: room again
+            assert json.loads(socket.recv(timeout=5))["type"] == "state"
+
+
+def test_connections_from_one_address_and_half_sent_requests_are_bounded(db):
+    import socket
+
+    import httpx2 as httpx
+
+    from .conftest import serving
+
+    limits = Limits(**FAST, client_connections=8, head_seconds=1.0)
+    with serving(db, limits) as address:
+        host, port = address.removeprefix("http://").split(":")
+        idle = [socket.create_connection((host, int(port))) for _ in range(12)]
+        try:
+            for held in idle:
+                held.settimeout(5)
+                held.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
+            closed = 0
+            for held in idle:  # the ones over the cap at once, the rest after a second
+                try:
+                    closed += held.recv(1024) == b""
+                except (ConnectionResetError, TimeoutError):
+                    closed += 1
+            assert closed == len(idle)
+        finally:
+            for held in idle:
+                held.close()
+        assert httpx.get(f"{address}/api/games").status_code == 200

@@ -29,7 +29,7 @@ from numba import njit
 
 from .. import kernels, movemask
 from ..core import ONGOING, State
-from .solve import ABORTED, LIMIT, NODES, Cancel, SolveResult, _hashes, _timed
+from .solve import ABORTED, LIMIT, NODES, Cancel, SolveResult, _hashes, _timed, settle_moves
 
 BIG = 1 << 20  # "nothing forced within the depth", below any margin
 MAX_DEPTH = 64  # plies; far beyond what a search reaches in a session
@@ -353,6 +353,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
                 BEST_MOVES_TIME, spent)), cancel, False, tally)
     if exact and not result.best_moves and proving >= 0:
         result.best_moves.append(proving)
+    settle_moves(result)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
     result.nodes = tally[0]
     result.seconds = _time.perf_counter() - started

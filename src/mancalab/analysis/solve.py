@@ -34,6 +34,7 @@ import contextlib
 import os
 import threading
 import time as _time
+from collections import OrderedDict
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
@@ -502,6 +503,19 @@ class Solver:
             self.db, self.db_seeds = _read_only(database.values), database.seeds
             self.binom = database.binom
 
+    @property
+    def memory(self) -> int:
+        """Bytes of the table and the database (at most: a table's pages are taken when
+        first used)."""
+        return int(self.table.nbytes) + (0 if self.database is None
+                                         else self.database.nbytes)
+
+    def close(self) -> None:
+        """Let the threads go; the tables go with the last reference."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
     def pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="mancalab-solve")
@@ -658,8 +672,15 @@ def _narrow(bounds: dict, gamma: int, value: int, move: int) -> None:
         bounds["upper"] = value
 
 
-_SOLVERS: dict[tuple, Solver] = {}
+_SOLVERS: OrderedDict[tuple, Solver] = OrderedDict()  # the least recently used first
 _SOLVERS_LOCK = threading.Lock()
+SOLVER_MEMORY: int | None = None  # bytes of solvers kept at most (a server sets it): the
+# least recently used rule sets are let go first, the one in use always kept
+
+
+def kept_solver_memory() -> int:
+    """Bytes the solvers kept in this process hold (tables and databases)."""
+    return sum(solver.memory for solver in list(_SOLVERS.values()))
 
 
 def database_size_for(state: State) -> int:
@@ -727,10 +748,20 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
         key += (database.seeds,)
     with _SOLVERS_LOCK:
         if key not in _SOLVERS:
-            _SOLVERS[key] = Solver(variant, database or databases.best_available(variant))
+            database = database or databases.best_available(variant)
+            bits = None
+            if SOLVER_MEMORY is not None:  # the table and the database within the budget
+                room = SOLVER_MEMORY - (database.nbytes if database else 0)
+                bits = table_bits_for(min(table_memory(variant.total_seeds), room,
+                                          available_memory() // 4), variant.total_seeds)
+            _SOLVERS[key] = Solver(variant, database, table_bits=bits)
         solver = _SOLVERS[key]
+        _SOLVERS.move_to_end(key)
         if solver.database is None and build:
             solver.use(databases.ensure(variant, ON_DEMAND_SEEDS))
+        while (SOLVER_MEMORY is not None and len(_SOLVERS) > 1
+               and kept_solver_memory() > SOLVER_MEMORY):
+            _SOLVERS.popitem(last=False)[1].close()  # a search running on it finishes first
     return solver
 
 
@@ -890,10 +921,21 @@ def _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started)
         # the moves' own tests ran out of time: the move that proved the value is one
         m = state.variant.options["pits"]
         result.best_moves.append(proving if state.to_move == 0 else m + 1 + proving)
+    settle_moves(result)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
     result.nodes = solver.nodes
     result.seconds = _time.perf_counter() - started
     return result
+
+
+def settle_moves(result: SolveResult) -> None:
+    """What an exact value proves of the moves' bounds: no move is worth more than the value,
+    and a best move (proven by the root's own search) is worth exactly the value."""
+    if not result.exact:
+        return
+    for move, (lower, upper) in result.moves.items():
+        result.moves[move] = ((result.value if move in result.best_moves else lower),
+                              min(upper, result.value))
 
 
 def describe(value: int) -> str:

@@ -39,21 +39,29 @@ class Player:
     def __init__(self, **options: Any) -> None:
         self.options = resolve_options(f"the player {self.name}", self.option_specs, options)
         self.last_info: dict[str, Any] = {}
-        # Set by a server (``limit``): no move may take longer, whatever the options say.
+        # Set by a server (``limit``): no move may take longer, or use more threads,
+        # whatever the options say.
         self.cap: float | None = None
+        self.thread_cap: int | None = None
         # Set by a referee with a game clock before each move: seconds left to each player
         # (player 0, player 1). Engines are told it; mancalab's players keep their own clock.
         self.clock: tuple[float, float] | None = None
         self.stopped = False
 
-    def limit(self, seconds: float) -> Player:
-        """Never think longer than ``seconds`` a move (playouts, depths and clocks included)."""
+    def limit(self, seconds: float, threads: int | None = None) -> Player:
+        """Never think longer than ``seconds`` a move (playouts, depths and clocks included),
+        nor (``threads``) in more threads than that."""
         self.cap = seconds
+        self.thread_cap = threads
         return self
 
     def capped(self, seconds: float) -> float:
         """``seconds``, or the cap if that is shorter."""
         return seconds if self.cap is None else min(seconds, self.cap)
+
+    def capped_threads(self, threads: int) -> int:
+        """``threads``, or the thread cap if that is fewer."""
+        return threads if self.thread_cap is None else min(threads, self.thread_cap)
 
     def stop(self) -> None:
         """Ask a ``choose`` running in another thread to end soon (its game was closed or the

@@ -227,7 +227,7 @@ class MCTSPlayer(Player):
         if len(legal) == 1:  # nothing to think about
             self.last_info = {"playouts": 0, "seconds": 0.0, "value": None, "visits": 0}
             return legal[0]
-        threads = self.options["threads"]
+        threads = self.capped_threads(self.options["threads"])
         # numba's generator is global to each thread: every search seeds its own from this
         # player's stream, so a player's choices depend only on its seed and the positions
         seeds = [int(seed) for seed in self._rng.integers(2**31, size=threads)]

@@ -153,7 +153,7 @@ class PerfectPlayer(Player):
     def _ready_fallback(self, budget: float, started: float):
         """The fallback player, given the time left of ``budget`` and this player's cap."""
         self.fallback.options["time"] = max(0.01, budget - (time.perf_counter() - started))
-        self.fallback.cap = self.cap
+        self.fallback.cap, self.fallback.thread_cap = self.cap, self.thread_cap
         return self.fallback
 
     def _choose_by_bounds(self, state: State, result, budget: float, started: float) -> int:

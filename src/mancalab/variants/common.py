@@ -68,9 +68,20 @@ def flag(default: bool) -> Option:
     return Option(default, bool_option, lambda v: True, "true or false")
 
 
-def lap_guard(default: int = 10_000) -> Option:
+MAX_LAPS = 10_000  # the most laps any lap option allows: a real game's relay ends within
+# a few dozen, and a move of 10,000 laps still takes milliseconds (a billion took a minute)
+
+
+def laps_option(default: int, why: str = "") -> Option:
+    """An option that cuts a move off after so many laps: bounded by ``MAX_LAPS``, since the
+    work of one move grows with it."""
+    return Option(default, whole, lambda v: 1 <= v <= MAX_LAPS,
+                  f"a whole number of laps, 1..{MAX_LAPS:,}{why}")
+
+
+def lap_guard(default: int = MAX_LAPS) -> Option:
     """The ``max_laps`` option: a move still going after this many laps is cut off."""
-    return Option(default, whole, lambda v: v >= 1, "a whole number of laps, at least 1")
+    return laps_option(default)
 
 
 def store_grid(m: int) -> list[list[int | None]]:

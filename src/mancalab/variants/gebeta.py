@@ -19,15 +19,13 @@ from ..core import (
     IllegalMoveError,
     InvalidPositionError,
     Kernels,
-    Option,
     State,
     Variant,
-    whole,
 )
 from .. import movemask
 from ..sowing import BANK, CAPTURE, DROP, LIFT, note
 from ..movemask import NONE
-from .common import nonempty_pits, pit_sum
+from .common import laps_option, nonempty_pits, pit_sum
 
 HOMES = 12
 FAMILIES = 12  # cells[12] (A) and cells[13] (B)
@@ -178,8 +176,7 @@ class Gebeta(Variant):
     score_noun = "families"
     move_hint = "a home (A-F)"
     option_specs = {
-        "lap_limit": Option(50, whole, lambda v: v >= 1,
-                            "a whole number of laps, at least 1 (the reference program uses 50)"),
+        "lap_limit": laps_option(50, " (the reference program uses 50)"),
     }
     kernels = Kernels(legal_mask, play, score, settle, stop=stop)
 

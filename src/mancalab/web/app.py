@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Annotated, Literal, Union
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
@@ -35,7 +38,7 @@ from ..records import NAME_LENGTH, GameRecord
 from ..variants import VARIANTS
 from .rooms import MODES, ConflictError, NotAllowedError, Room
 from .store import Store
-from .thinking import (OPERATOR_ONLY, READY, BusyError, Limits, Thinker, names_a_program,
+from .thinking import (CLIENT, OPERATOR_ONLY, READY, BusyError, Limits, Thinker, names_a_program,
                        warm_up)
 
 STATIC = Path(__file__).parent / "static"
@@ -151,6 +154,7 @@ class Hub:
         self.watchers: dict[str, set[tuple[WebSocket, str | None]]] = {}
         self.tasks: set[asyncio.Task] = set()
         self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
+        self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
 
     def room(self, game_id: str) -> Room:
         """The game ``game_id``, loaded from the store if it is not in memory. Called on the
@@ -244,12 +248,22 @@ class Hub:
             async with self.lock(room.id):
                 if room.version != version:  # switched or changed meanwhile: think again if
                     continue                 # it is still the computer's turn
-                if room.automove:
-                    room.play(self.store, None, move, by_computer=True)
-                else:
-                    room.suggestion = move
+                try:
+                    if room.automove:
+                        room.play(self.store, None, move, by_computer=True)
+                    else:
+                        room.suggestion = move
+                        room.version += 1
+                    saved = True
+                except Exception as error:  # noqa: BLE001 - a full disk: said, then retried
+                    room.error = (f"the computer's move could not be saved ({error}); trying "
+                                  f"again every {self.limits.retry_seconds:g} s")
                     room.version += 1
+                    saved = False
             await self.broadcast(room)
+            if not saved:  # nothing was changed (the move is stored before it is made)
+                await asyncio.sleep(self.limits.retry_seconds)
+                room.error = None
         await self.broadcast(room)  # no longer thinking
 
     async def hint(self, game_id: str, token: str | None, spec: str) -> dict:
@@ -258,7 +272,10 @@ class Hub:
         room.check_token(token)
         adviser = self.thinker.player(spec, room.game)
         state = room.state
-        move = await self.thinker.choose(room.id, adviser, state)
+        try:
+            move = await self.thinker.choose(room.id, adviser, state)
+        finally:
+            adviser.close()  # an engine's program ends with the request it was started for
         return {"move": move, "name": state.move_name(move), "player": adviser.spec,
                 "value": adviser.last_info.get("value")}
 
@@ -283,9 +300,12 @@ class Hub:
         agrees = None
         if room.mode == "computer" and room.record is not None and not room.state.is_over:
             judge = self.thinker.player(room.bot, room.game)
-            agrees = await self.thinker.run(
-                room.id, judge, lambda state: judge.accepts_end(state, room.bot_seat),
-                room.state)
+            try:
+                agrees = await self.thinker.run(
+                    room.id, judge, lambda state: judge.accepts_end(state, room.bot_seat),
+                    room.state)
+            finally:
+                judge.close()
         return await self.change(game_id, token, lambda r: r.end(self.store, token, agrees))
 
     def sweep(self) -> None:
@@ -334,7 +354,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     limits.check()
     # the analysis and the perfect player share one solver table a game's rules: a server
     # keeps it small (its searches are capped at seconds anyway)
-    solving.TABLE_CAP = SOLVER_TABLE_MEMORY
+    solving.TABLE_CAP = min(SOLVER_TABLE_MEMORY, limits.solver_memory)
+    solving.SOLVER_MEMORY = limits.solver_memory
     hub = Hub(Store(db_path), limits)
     limiter = Limiter(key_func=get_remote_address)
 
@@ -358,7 +379,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
                                      "/api/games/{id}/ws?token=...")
     app.state.hub = hub
     app.state.limiter = limiter
-    app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_middleware(RequestGuard, limit=limits.body_bytes)
 
     @app.exception_handler(MancalabError)
     async def bad_request(request: Request, error: MancalabError) -> JSONResponse:
@@ -369,8 +390,10 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
 
     @app.exception_handler(RateLimitExceeded)
     async def too_many(request: Request, error: RateLimitExceeded) -> JSONResponse:
+        retry = max(1, math.ceil(error.limit.limit.get_expiry() if error.limit else 60))
         return JSONResponse({"detail": f"too many requests: at most {error.detail}; try "
-                                       "again later"}, status_code=429)
+                                       "again later"}, status_code=429,
+                            headers={"Retry-After": str(retry)})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -379,6 +402,14 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
             headers["Allow"] = ", ".join(sorted(_methods_of(app, request.scope)))
         return JSONResponse({"detail": error.detail}, status_code=error.status_code,
                             headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input, which need not be JSON (a lone surrogate):
+        # where and what is enough
+        return JSONResponse({"detail": [{"loc": list(e.get("loc", ())), "msg": str(e["msg"]),
+                                         "type": str(e["type"])} for e in error.errors()]},
+                            status_code=422)
 
     @app.exception_handler(RecursionError)
     async def too_deep(request: Request, error: RecursionError) -> JSONResponse:
@@ -398,8 +429,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
                 "players": sorted(set(PLAYERS) - {"engine"}) + sorted(limits.players),
                 "max_think": limits.max_think}
 
+    new_games = limiter.shared_limit(limits.create_rate, scope="new games")
+    searches = limiter.shared_limit(limits.hint_rate, scope="searches")
+
     @app.post("/api/games", status_code=201, summary="Create a game")
-    @limiter.limit(limits.create_rate)
+    @new_games
     async def create_game(request: Request, body: NewGame) -> dict:
         if body.mode == "computer":
             hub.thinker.player(body.bot or "medium", body.game.strip().lower())
@@ -409,7 +443,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         return _created(hub, room, body.human_seat)
 
     @app.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
-    @limiter.limit(limits.create_rate)
+    @new_games
     async def load_game(request: Request, body: LoadGame) -> dict:
         # replaying a long record is Python work: in a thread, so other games go on
         record = await asyncio.to_thread(GameRecord.from_text, body.record)
@@ -439,7 +473,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/end", summary="End the game by the rule for endless play "
                                                   "(online: propose, then agree; the computer "
                                                   "agrees by its evaluation)")
-    async def end(game_id: str, body: Token) -> dict:
+    @searches
+    async def end(request: Request, game_id: str, body: Token) -> dict:
         state = await hub.end(game_id, body.token)
         return {"end": "ended" if state["result"] else "asked", "state": state}
 
@@ -462,14 +497,14 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/hint", summary="The move a player would make here "
                                                    "(for a player holding a seat)")
-    @limiter.limit(limits.hint_rate)
+    @searches
     async def hint(request: Request, game_id: str, body: Hint) -> dict:
         return await hub.hint(game_id, body.token, body.player)
 
     @app.post("/api/games/{game_id}/analysis",
               summary="Every legal move's exact value for the player to move, or its bounds "
                       "when not proven in time (Kalah; for a player holding a seat)")
-    @limiter.limit(limits.hint_rate)
+    @searches
     async def analysis(request: Request, game_id: str, body: Token) -> dict:
         return await hub.analysis(game_id, body.token)
 
@@ -491,10 +526,18 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         except HTTPException:
             await socket.close(code=4404, reason="no such game")
             return
+        if not _same_origin(socket):
+            await socket.close(code=4403, reason="a page of another site may not connect")
+            return
         watchers = hub.watchers.setdefault(game_id, set())
         if len(watchers) >= limits.watchers:
             await socket.close(code=4429, reason="too many watchers of this game")
             return
+        client = socket.client.host if socket.client else None
+        if hub.sockets_by_client[client] >= limits.client_sockets:
+            await socket.close(code=4429, reason="too many live connections from one address")
+            return
+        hub.sockets_by_client[client] += 1
         await socket.accept()
         watcher = (socket, token)
         watchers.add(watcher)
@@ -509,6 +552,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
             pass
         finally:
             watchers.discard(watcher)
+            hub.sockets_by_client[client] -= 1
+            if hub.sockets_by_client[client] <= 0:
+                del hub.sockets_by_client[client]
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -516,6 +562,13 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _same_origin(socket: WebSocket) -> bool:
+    """Whether a websocket comes from this server's own page (or from a program, which sends
+    no Origin): a page of another site must not act with a visitor's link."""
+    origin = socket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == socket.headers.get("host")
 
 
 def _methods_of(app: FastAPI, scope) -> set[str]:
@@ -543,10 +596,6 @@ def _created(hub: Hub, room: Room, seat: int) -> dict:
 WS_MESSAGE = 1000  # characters: a move message is a few dozen
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number here")
-
-
 async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
                   text: str | None) -> None:
     """A move sent over the websocket: ``{"type": "move", "move": ..., "ply": ...}``; the
@@ -557,7 +606,7 @@ async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
             raise MancalabError("send text frames holding JSON")
         if len(text) > WS_MESSAGE:
             raise MancalabError(f"a message has at most {WS_MESSAGE} characters")
-        message = json.loads(text, parse_constant=_no_constant)
+        message = parse_json(text)
         if not isinstance(message, dict) or message.get("type") != "move":
             raise MancalabError('send {"type": "move", "move": M, "ply": N}')
         move, ply = message.get("move"), message.get("ply")
@@ -578,52 +627,153 @@ async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
     hub.after_change(room)
 
 
-class BodyLimit:
-    """Refuse a request body larger than ``limit`` bytes with 413, before it is read whole
-    (a plain ASGI middleware: it counts what arrives, so a missing or false Content-Length
-    does not get past it)."""
+class RequestGuard:
+    """Reads every HTTP request body first, whole and bounded, before the app sees it: one
+    larger than ``limit`` bytes gets 413 (a declared length or a counted one: chunked bodies
+    too), and a JSON body that holds a non-finite number (NaN, Infinity, 1e400), a whole
+    number of more than ``DIGITS`` digits or a lone surrogate gets 400 naming it (they would
+    pass the models' types and fail later, in a response or in SQLite). The app then reads
+    the body from memory. Every answer carries the security headers."""
 
     def __init__(self, app, limit: int) -> None:
         self.app, self.limit = app, limit
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            CLIENT.set((scope.get("client") or (None,))[0])
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        send = _with_headers(send, scope)
+        if scope["method"] == "HEAD":  # answered as GET, without the body
+            scope, send = {**scope, "method": "GET"}, _headers_only(send)
         declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > self.limit:
-            await self._refuse(send)
+            await _refuse(send, 413, self._too_large())
             return
-        received = 0
-        started = False
-
-        async def counted_receive():
-            nonlocal received
+        chunks, size, more = [], 0, True
+        while more:
             message = await receive()
-            received += len(message.get("body", b""))
-            if received > self.limit:
-                raise _TooLarge
-            return message
+            if message["type"] == "http.disconnect":
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await _refuse(send, 413, self._too_large())
+                return
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        problem = json_problem(body) if body and _json_type(scope) else None
+        if problem:
+            await _refuse(send, 400, problem)
+            return
+        delivered = False
 
-        async def watched_send(message):
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
+        async def replay():
+            nonlocal delivered
+            if delivered:
+                return await receive()  # the disconnect, when it comes
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
-        try:
-            await self.app(scope, counted_receive, watched_send)
-        except _TooLarge:
-            if not started:
-                await self._refuse(send)
+        await self.app(scope, replay, send)
 
-    async def _refuse(self, send) -> None:
-        body = json.dumps({"detail": f"the request body is larger than {self.limit:,} bytes "
-                                     "(or its length is not a number)"}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+    def _too_large(self) -> str:
+        return (f"the request body is larger than {self.limit:,} bytes (or its length is not a "
+                "number)")
 
 
-class _TooLarge(Exception):
+DIGITS = 30  # the longest whole number a request may hold (LARGEST has 10)
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),  # the links carry the seats' tokens
+]
+# the page loads only its own files; the API's page (/docs) runs an inline script
+PAGE_POLICY = (b"default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; "
+               b"object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+DOCS_POLICY = (b"default-src 'self'; img-src 'self' data:; script-src 'self' 'unsafe-inline'; "
+               b"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+
+
+def _with_headers(send, scope):
+    policy = DOCS_POLICY if scope.get("path", "").startswith(("/docs", "/redoc")) \
+        else PAGE_POLICY
+
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *SECURITY_HEADERS,
+                                              (b"content-security-policy", policy)]}
+        await send(message)
+
+    return sending
+
+
+def _headers_only(send):
+    async def sending(message):
+        if message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return sending
+
+
+def _json_type(scope) -> bool:
+    """Whether the body is read as JSON (FastAPI reads one without a content type so)."""
+    kind = dict(scope.get("headers", ())).get(b"content-type", b"")
+    return not kind or b"json" in kind
+
+
+class _Refused(ValueError):
     pass
+
+
+def _refuse_constant(name: str):
+    raise _Refused(f"{name} is not a number here: numbers must be finite")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise _Refused(f"{text} is too large: numbers must be finite")
+    return number
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > DIGITS:
+        raise _Refused(f"a whole number of {len(text)} digits: at most {DIGITS}")
+    return int(text)
+
+
+def parse_json(text: str):
+    """JSON as a request may hold it: finite numbers, whole numbers of at most ``DIGITS``
+    digits and valid Unicode only; ValueError (its message for the client) otherwise."""
+    value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite,
+                       parse_int=_bounded_int)
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise _Refused("the text holds a lone surrogate (\\ud800-\\udfff alone is not a "
+                       "character)") from error
+    return value
+
+
+def json_problem(body: bytes) -> str | None:
+    """What makes a request's JSON body unacceptable, or None (malformed JSON is left to the
+    app, which says where it breaks)."""
+    try:
+        parse_json(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "the body is not UTF-8 text"
+    except _Refused as error:
+        return str(error)
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+async def _refuse(send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict, deque
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from ..core import MancalabError, State
@@ -23,6 +25,9 @@ from ..players import player as make_player
 
 
 READY = threading.Event()  # set once the rules and searches are compiled (warm_up)
+# the address of the client whose request is being answered (set for each request; a
+# computer's turn started by a request keeps it): the searches queue fairly by it
+CLIENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("client", default=None)
 
 
 def warm_up() -> None:
@@ -61,6 +66,16 @@ class Limits:
     idle_player: float = 120.0  # seconds before an idle game's computer player is freed
     idle_room: float = 900.0  # seconds before an idle, unwatched game leaves memory
     players_kept: int = 8  # computer players (with their search tables) kept at most
+    solver_memory: int = 1 << 30  # bytes of exact solvers' tables and databases kept at
+    # most (the least recently used rule sets are dropped first)
+    connections: int = 1000  # open connections in all; beyond them a 503
+    client_connections: int = 32  # open HTTP connections from one address; more are closed
+    client_sockets: int = 16  # websockets open from one address
+    head_seconds: float = 10.0  # a request's head must arrive within this, or it is closed
+    keep_alive: int = 5  # seconds an idle connection is kept open
+    head_bytes: int = 16 * 1024  # the largest request head
+    ws_frame_bytes: int = 4096  # the largest websocket message (a move is a few dozen)
+    retry_seconds: float = 5.0  # a computer's move that could not be saved is tried again
     # Players the operator named (mancalab serve --player NAME=SPEC): only these may be
     # engines (a program run on this machine) or players from Python files.
     players: dict[str, str] = field(default_factory=dict)
@@ -70,7 +85,8 @@ class Limits:
         if not 0 < self.max_think <= 3600:
             raise MancalabError(f"--max-think must be above 0 and at most 3600 seconds, "
                                 f"got {self.max_think}")
-        for name in ("searches", "queue", "watchers", "players_kept"):
+        for name in ("searches", "queue", "watchers", "players_kept", "connections",
+                     "client_connections", "client_sockets"):
             value = getattr(self, name)
             if not 1 <= value <= 100_000:
                 raise MancalabError(f"{name} must be 1..100000, got {value}")
@@ -97,20 +113,77 @@ def _background() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICENESS)
 
 
+class FairPool:
+    """Search threads that take the queued searches client by client in turn: a client
+    with twenty searches queued waits behind its own, while another client's one search
+    goes next (a plain thread pool serves them in the order they came)."""
+
+    def __init__(self, threads: int) -> None:
+        self._queues: OrderedDict[object, deque] = OrderedDict()
+        self._ready = threading.Condition()
+        self._closed = False
+        self._threads = [threading.Thread(target=self._work, name=f"mancalab-search-{i}",
+                                          daemon=True) for i in range(threads)]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, client, work, *args) -> Future:
+        future: Future = Future()
+        with self._ready:
+            if self._closed:
+                raise RuntimeError("the search threads are stopped")
+            self._queues.setdefault(client, deque()).append((future, work, args))
+            self._ready.notify()
+        return future
+
+    def _next(self):
+        """The next search: the first client's oldest; that client goes to the back."""
+        with self._ready:
+            while not self._queues and not self._closed:
+                self._ready.wait()
+            if self._closed:
+                return None
+            client, queue = self._queues.popitem(last=False)
+            job = queue.popleft()
+            if queue:
+                self._queues[client] = queue
+            return job
+
+    def _work(self) -> None:
+        _background()
+        while (job := self._next()) is not None:
+            future, work, args = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(work(*args))
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting request
+                future.set_exception(error)
+
+    def shutdown(self) -> None:
+        """Cancel what is queued; running searches end when their players are stopped."""
+        with self._ready:
+            self._closed = True
+            for queue in self._queues.values():
+                for future, _, _ in queue:
+                    future.cancel()
+            self._queues.clear()
+            self._ready.notify_all()
+
+
 class Thinker:
     """Runs players' ``choose`` in the search threads, each capped at ``max_think``."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.pool: ThreadPoolExecutor | None = None
+        self.pool: FairPool | None = None
         self.games: set[str] = set()  # games with a search queued or running
         self.running: set[Player] = set()
 
     def open(self) -> None:
         """Start the search threads (again, after ``close``)."""
         if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.limits.searches, initializer=_background,
-                                           thread_name_prefix="mancalab-search")
+            self.pool = FairPool(self.limits.searches)
 
     def player(self, spec: str, game: str) -> Player:
         """A player built from ``spec`` (so a bad spec fails now, not when it moves) and capped;
@@ -128,17 +201,18 @@ class Thinker:
             raise MancalabError(
                 f"{spec!r} asks {asked:g} s a move; this server allows at most "
                 f"{self.limits.max_think:g} s (mancalab serve --max-think)")
-        return made.limit(self.limits.max_think)
+        return made.limit(self.limits.max_think, threads=1)
 
     async def choose(self, game_id: str, player: Player, state: State,
-                     wait: bool = False) -> int:
+                     wait: bool = False, client=None) -> int:
         """``player``'s move in ``state``, worked out in a search thread. A game has one
         search at a time: with ``wait`` (the computer's own move) it waits for the one
-        running; without (a hint) BusyError, also when the queue is full."""
-        return await self.run(game_id, player, player.choose, state, wait)
+        running; without (a hint) BusyError, also when the queue is full. Searches queue
+        fairly between ``client``s (an address)."""
+        return await self.run(game_id, player, player.choose, state, wait, client)
 
     async def run(self, game_id: str, player: Player, work, state: State,
-                  wait: bool = False):
+                  wait: bool = False, client=None):
         """``work(state)`` (a method of ``player``, stopped by ``player.stop``) in a search
         thread, one search a game at a time, as ``choose`` says."""
         if wait:
@@ -152,8 +226,8 @@ class Thinker:
         self.games.add(game_id)
         self.open()
         try:
-            future = asyncio.get_running_loop().run_in_executor(self.pool, self._run, player,
-                                                                 work, state)
+            future = asyncio.wrap_future(self.pool.submit(
+                CLIENT.get() if client is None else client, self._run, player, work, state))
             try:
                 return await asyncio.shield(future)
             except asyncio.CancelledError:  # the game closed or the server stops
@@ -174,5 +248,5 @@ class Thinker:
         for player in list(self.running):
             player.stop()
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool.shutdown()
             self.pool = None
