@@ -17,6 +17,8 @@ from mancalab.analysis import (arena, counter, databases, databases_cluster, met
                                tree_cluster)
 from mancalab.cli import app
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
 
 @pytest.fixture(scope="module")
 def cluster():

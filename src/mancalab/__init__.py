@@ -6,6 +6,8 @@
     bot = mancalab.player("mcts:playouts=20000,seed=1")
 """
 
+from __future__ import annotations
+
 from ._cache import configure_numba_cache
 
 configure_numba_cache()  # before any kernel module is imported
@@ -17,5 +19,15 @@ from .variants import variant, variants  # noqa: E402
 
 __version__ = "0.1.0"
 
-__all__ = ["variant", "variants", "player", "State", "Outcome", "Variant", "MancalabError",
+
+def solve(state: State, time: float | None = None, moves: bool = False, **options):
+    """The exact value of ``state`` for the player to move with perfect play (its final
+    margin), the moves that keep it and, with ``moves``, every move's value; with ``time``
+    (seconds) the bounds proven by then. See ``mancalab.analysis.solve.solve``."""
+    from .analysis import solve as solving  # the solver loads only when asked for
+
+    return solving.solve(state, time=time, moves=moves, **options)
+
+
+__all__ = ["variant", "variants", "player", "solve", "State", "Outcome", "Variant", "MancalabError",
            "IllegalMoveError", "InvalidPositionError", "UnknownOptionError", "__version__"]

@@ -62,6 +62,7 @@ def test_kalah_starts_from_fairkalah_boards():
     assert all(1 <= b <= 254 and s.opening == () for b, s in zip(boards, specs))
 
 
+@pytest.mark.slow
 def test_results_are_scored_from_a_side_and_records_replay():
     results = arena.run(arena.schedule("classic:level=3", "random", "gabata", {}, 4, seed=2))
     for r in results:
@@ -151,6 +152,7 @@ def test_balanced_openings_are_shipped_and_played():
         arena.schedule("random", "greedy", "kalah", {}, 2, 1, "lopsided")
 
 
+@pytest.mark.slow
 def test_a_balanced_opening_is_valued_near_zero_by_its_search():
     from mancalab.analysis import openings
 

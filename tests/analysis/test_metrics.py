@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from typer.testing import CliRunner
 
 from mancalab.analysis import metrics
 from mancalab.cli import app
 
 
+@pytest.mark.slow
 def test_a_measured_game_counts_what_happened():
     row = metrics.play_measured("kalah", {}, "random", seed=3)
     again = metrics.play_measured("kalah", {}, "random", seed=3)

@@ -26,6 +26,7 @@ PUBLISHED = """\
 """
 
 
+@pytest.mark.slow
 def test_gebeta_levels_1_to_10_match_the_published_table():
     rows = tree_stats("gebeta", 10)
     assert "".join(r.csv() + "\n" for r in rows) == PUBLISHED
@@ -240,6 +241,7 @@ def test_a_level_that_would_not_fit_in_memory_is_refused_with_an_estimate(monkey
     assert len(done) < 5 and [row.level for row in done] == list(range(1, len(done) + 1))
 
 
+@pytest.mark.slow
 def test_a_checkpointed_run_goes_on_from_the_deepest_level_kept(tmp_path):
     game = mancalab.variant("gebeta")
     whole = tree_stats(game, 9)

@@ -8,6 +8,8 @@ import pytest
 
 from .conftest import ARTIFACTS
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 
 def api_state(server, page):
     game_id = page.evaluate("new URLSearchParams(location.search).get('game')")

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings, strategies as st
 from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 
 from mancalab.web import create_app
@@ -48,3 +48,45 @@ def test_requests_on_real_games_never_fail(case):
     # (a request made invalid on purpose may have become valid with the real token: the
     # refusal of invalid data is checked by the test above)
     case.call_and_validate(excluded_checks=[positive_data_acceptance, negative_data_rejection])
+
+
+HOSTILE = ["NaN", "Infinity", "-Infinity", "1e400", "-1e999", "9" * 40, '"\\ud800"',
+           '"x\\udc00y"', '{"k": NaN}', '["\\udbff"]']
+
+
+def _body_fields():
+    """(path, property names) of every route that takes a JSON body, from the API's schema."""
+    spec = APP.openapi()
+    found = []
+    for path, methods in spec["paths"].items():
+        for operation in methods.values():
+            body = operation.get("requestBody", {}).get("content", {})
+            ref = body.get("application/json", {}).get("schema", {}).get("$ref")
+            if ref:
+                model = spec["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+                found.append((path, sorted(model["properties"])))
+    return found
+
+
+ROUTES = _body_fields()
+
+
+def test_every_body_route_is_fuzzed_below():
+    assert len(ROUTES) >= 10 and any(path == "/api/games" for path, _ in ROUTES)
+
+
+@given(route=st.sampled_from(ROUTES), value=st.sampled_from(HOSTILE), data=st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+def test_non_finite_numbers_and_lone_surrogates_anywhere_get_a_4xx(route, value, data):
+    from fastapi.testclient import TestClient
+
+    path, fields = route
+    field = data.draw(st.sampled_from(fields))
+    game = data.draw(st.sampled_from(GAMES))
+    body = f'{{"token": "{game["token"]}", "{field}": {value}}}' if field != "token" \
+        else f'{{"{field}": {value}}}'
+    with TestClient(APP) as client:
+        answer = client.post(path.replace("{game_id}", game["id"]), content=body,
+                             headers={"content-type": "application/json"})
+    assert 400 <= answer.status_code < 500, (path, body, answer.text)
+    assert answer.json()["detail"]

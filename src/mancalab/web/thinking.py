@@ -66,7 +66,7 @@ class Limits:
     idle_player: float = 120.0  # seconds before an idle game's computer player is freed
     idle_room: float = 900.0  # seconds before an idle, unwatched game leaves memory
     players_kept: int = 8  # computer players (with their search tables) kept at most
-    solver_memory: int = 1 << 30  # bytes of exact solvers' tables and databases kept at
+    solver_memory: int = 512 << 20  # bytes of exact solvers' tables and databases kept at
     # most (the least recently used rule sets are dropped first)
     connections: int = 1000  # open connections in all; beyond them a 503
     client_connections: int = 32  # open HTTP connections from one address; more are closed
