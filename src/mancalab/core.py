@@ -112,12 +112,28 @@ def real(value: Any) -> float:
 
 
 class Option(NamedTuple):
-    """One game option: its default, a converter and a check with a message."""
+    """One game option: its default, a converter and a check with a message; what a form
+    shows for it (``choices``, a whole number's ``low`` and ``high``) when the check has that
+    shape."""
 
     default: Any
     convert: Callable[[Any], Any]
     check: Callable[[Any], bool]
     rule: str  # what a valid value is, for the error message
+    choices: tuple = ()
+    low: int | None = None
+    high: int | None = None
+
+
+def choice(default: str, values: tuple[str, ...], rule: str | None = None) -> Option:
+    """An option that takes one of ``values`` (words)."""
+    return Option(default, str, lambda v: v in values, rule or " or ".join(values),
+                  choices=tuple(values))
+
+
+def whole_range(default: int, low: int, high: int, rule: str) -> Option:
+    """A whole number option in ``low..high``."""
+    return Option(default, whole, lambda v: low <= v <= high, rule, low=low, high=high)
 
 
 def resolve_options(owner: str, specs: dict[str, Option], given: dict[str, Any]) -> dict[str, Any]:

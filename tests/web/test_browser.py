@@ -17,20 +17,29 @@ def api_state(server, page):
         return json.load(response)
 
 
-def new_game(page, server, game, mode="local", options=None, bot=None, seat=0, setup=False):
+def new_game(page, server, game, mode="local", options=None, bot=None, seat=0, setup=False,
+             speed="0"):
     page.goto(server)
-    page.select_option("#game", game)
-    for name, value in (options or {}).items():
-        page.fill(f"[data-option={name}]", str(value))
+    page.check(f"input[name=game][value={game}]")
     page.check(f"input[name=mode][value={mode}]")
-    if bot:
-        page.select_option("#bot", bot)
-    page.select_option("#seat", str(seat))
+    if options:
+        page.click("#advanced summary")  # the game's options are folded away
+        for name, value in options.items():
+            page.fill(f"[data-option={name}]", str(value))
+    if mode == "computer":
+        page.select_option("#bot", bot or "medium")
+        page.select_option("#seat", str(seat))
     if setup:
         page.check("#setup")
     page.click("#new-game button[type=submit]")
     page.wait_for_selector("#play:not([hidden])")
-    page.select_option("#speed", "0")
+    open_more(page)
+    page.select_option("#speed", speed)
+
+
+def open_more(page):
+    """Unfold the play screen's further controls (level, animation speed, exact values)."""
+    page.evaluate("document.getElementById('more').open = true")
 
 
 def playable(page):
@@ -62,6 +71,7 @@ def test_two_players_in_two_browsers_play_a_whole_game_with_a_spectator(server, 
         assert "token=" in invite and "token=" not in watch
         second = guest.new_page()
         second.goto(invite)
+        open_more(second)
         second.select_option("#speed", "0")
         spectator = watcher.new_page()
         spectator.goto(watch)
@@ -81,9 +91,14 @@ def test_two_players_in_two_browsers_play_a_whole_game_with_a_spectator(server, 
                        what="the move to arrive")
         final = api_state(server, first)
         wait_until(lambda: moves_shown(spectator) == plies, what="the spectator's moves")
-        word = "wins" if final["result"]["kind"] == "win" else "Draw"
-        for page in (first, second, spectator):
-            wait_until(lambda: word in page.inner_text("#status"), what="the result")
+        for page in (first, second, spectator):  # the end: the score and how it ended
+            wait_until(lambda: page.is_visible("#end-dialog"), what="the end dialog")
+            score = page.inner_text("#end-score")
+            assert f"{final['score'][0]} – {final['score'][1]}" in score, score
+        winner = final["result"]["winner"]
+        if winner is not None:
+            assert "You win" in pages[winner].inner_text("#end-title")
+            assert "wins" in pages[1 - winner].inner_text("#end-title")
     finally:
         for opened in (host, guest, watcher):
             opened.close()
@@ -93,6 +108,7 @@ def test_a_player_who_reloads_gets_the_seat_back(server, context):
     page = context.new_page()
     new_game(page, server, "gebeta", "online")
     page.goto(page.url.split("&token=")[0])  # the link without the token: storage keeps it
+    open_more(page)
     page.select_option("#speed", "0")
     holes = wait_until(lambda: playable(page), what="the seat after the reload")
     page.click(f"[data-cell='{holes[0]}']")
@@ -154,7 +170,7 @@ def test_the_analysis_switch_marks_every_playable_hole_with_its_exact_value(serv
                    or api_state(server, page)["ply"] > 1, what="the move played")
     lost = solved.value - solved.moves[worst][0]
     wait_until(lambda: page.is_visible("#losses-block"), what="the end screen")
-    assert f"Move 1, A played {start.move_name(worst)}: lost {lost}" in page.inner_text(
+    assert f"Move 1, First player played {start.move_name(worst)}: lost {lost}" in page.inner_text(
         "#losses")
 
 
@@ -183,7 +199,7 @@ def test_the_language_can_be_changed_and_is_remembered(server, context):
     page = context.new_page()
     page.goto(server)
     # the language box acts once the page has its texts and games (a busy machine is slow)
-    wait_until(lambda: page.locator("#game option").count() > 0, what="the new-game form")
+    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
     page.select_option("#language", "fr")
     wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
                what="French")
@@ -233,8 +249,7 @@ RECORD_STEPS = """() => {
 
 def test_a_move_is_animated_seed_by_seed_and_can_be_skipped(server, context):
     page = context.new_page()
-    new_game(page, server, "gebeta", "local")
-    page.select_option("#speed", "80")  # fast: 80 ms a step
+    new_game(page, server, "gebeta", "local", speed="80")  # fast: 80 ms a step
     wait_until(lambda: playable(page), what="the board")
     page.evaluate(RECORD_STEPS)
     page.click("[data-cell='0']")  # 31 steps: four laps of relay sowing
@@ -262,7 +277,7 @@ def test_a_move_is_animated_seed_by_seed_and_can_be_skipped(server, context):
     # counts follow them one by one, A's passing through 1 before it settles at 2
     page.evaluate("""() => {
       window.scores = [];
-      const record = () => window.scores.push([...document.querySelectorAll(".player .score")]
+      const record = () => window.scores.push([...document.querySelectorAll(".player-bar .score")]
         .map((e) => e.dataset.seat + e.textContent));
       for (const id of ["player-top", "player-bottom"]) {
         new MutationObserver(record).observe(document.getElementById(id),
@@ -274,8 +289,8 @@ def test_a_move_is_animated_seed_by_seed_and_can_be_skipped(server, context):
     wait_until(lambda: moves_shown(page) == 2 and not page.evaluate(
         "document.body.classList.contains('animating')"), what="B's move")
     seen = [set(line) for line in page.evaluate("window.scores")]
-    assert any("0families: 1" in line for line in seen)
-    assert {"0families: 2", "1families: 1"} <= seen[-1]
+    assert any("01 family" in line for line in seen)
+    assert {"02 families", "11 family"} <= seen[-1]
     # a slow animation ends at once with Skip, showing the position after the move
     page.select_option("#speed", "450")
     holes = wait_until(lambda: playable(page), what="A's holes")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..core import IllegalMoveError, Option, whole
+from ..core import IllegalMoveError, Option, whole_range
 from ..movemask import NONE, bit
 from ..sowing import BANK, CAPTURE, note
 
@@ -75,8 +75,7 @@ MAX_LAPS = 10_000  # the most laps any lap option allows: a real game's relay en
 def laps_option(default: int, why: str = "") -> Option:
     """An option that cuts a move off after so many laps: bounded by ``MAX_LAPS``, since the
     work of one move grows with it."""
-    return Option(default, whole, lambda v: 1 <= v <= MAX_LAPS,
-                  f"a whole number of laps, 1..{MAX_LAPS:,}{why}")
+    return whole_range(default, 1, MAX_LAPS, f"a whole number of laps, 1..{MAX_LAPS:,}{why}")
 
 
 def lap_guard(default: int = MAX_LAPS) -> Option:

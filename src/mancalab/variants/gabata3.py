@@ -32,9 +32,9 @@ from ..core import (
     IllegalMoveError,
     InvalidPositionError,
     Kernels,
-    Option,
     State,
     Variant,
+    choice,
     whole,
 )
 from ..movemask import NONE, bit
@@ -375,13 +375,12 @@ class Gabata3(Variant):
     score_noun = "seeds in store"
     move_hint = "a hole (column A-F and row 1-3, e.g. D2)"
     option_specs = {
-        "route": Option("loop", str, lambda v: v in ROUTES, " or ".join(ROUTES)),
-        "race": Option("lap_alternating", str, lambda v: v in RACES, ", ".join(RACES)),
+        "route": choice("loop", ROUTES),
+        "race": choice("lap_alternating", RACES, ", ".join(RACES)),
         "capture_in_any_empty_hole": flag(False),
-        "after_capture": Option("move_on", str, lambda v: v in AFTER_CAPTURE,
-                                " or ".join(AFTER_CAPTURE)),
-        "round_end": Option("to_move", str, lambda v: v in ROUND_ENDS, " or ".join(ROUND_ENDS)),
-        "rounds": Option("multi", str, lambda v: v in ROUNDS, " or ".join(ROUNDS)),
+        "after_capture": choice("move_on", AFTER_CAPTURE),
+        "round_end": choice("to_move", ROUND_ENDS),
+        "rounds": choice("multi", ROUNDS),
         "max_laps": lap_guard(),
     }
     kernels = Kernels(legal_mask, play, score, settle, holdings, stop)

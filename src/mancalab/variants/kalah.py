@@ -27,7 +27,9 @@ from ..core import (
     State,
     UnknownOptionError,
     Variant,
+    choice,
     whole,
+    whole_range,
 )
 from ..movemask import NONE
 from ..sowing import BANK, CAPTURE, DROP, LIFT, note
@@ -196,15 +198,15 @@ class Kalah(Variant):
     title = "Kalah (FairKalah rules)"
     score_noun = "seeds in store"
     option_specs = {
-        "pits": Option(6, whole, lambda v: 1 <= v <= MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
-        "seeds": Option(4, whole, lambda v: 1 <= v <= 100, "seeds per pit at the start, 1..100"),
+        "pits": whole_range(6, 1, MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
+        "seeds": whole_range(4, 1, 100, "seeds per pit at the start, 1..100"),
         "empty_capture": flag(True),
-        "end_rule": Option("side_empty", str, lambda v: v in END_RULES,
-                           "side_empty or no_move"),
+        "end_rule": choice("side_empty", END_RULES),
         "board": Option("standard", _board_option,
                         lambda v: v in ("standard", "random") or v >= 1,
                         f"standard, random or a fair board number (1..{FAIR_BOARDS} for "
-                        "Kalah(6,4): the FairKalah boards; other sizes: docs/kalah.md)"),
+                        "Kalah(6,4): the FairKalah boards; other sizes: docs/kalah.md)",
+                        choices=("standard", "random"), low=1, high=FAIR_BOARDS),
     }
     kernels = Kernels(legal_mask, play, score, settle, stop=stop)
 

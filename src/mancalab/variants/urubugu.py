@@ -22,9 +22,9 @@ from ..core import (
     IllegalMoveError,
     InvalidPositionError,
     Kernels,
-    Option,
     State,
     Variant,
+    choice,
 )
 from ..movemask import NONE, bit
 from ..sowing import CAPTURE, DROP, LIFT, note
@@ -202,8 +202,7 @@ class Urubugu(Variant):
         "singletons_playable": flag(True),
         "capture_requires_occupied_landing": flag(False),
         "capture_requires_both_opposite": flag(False),
-        "captured_sow_origin": Option("lap_origin", str, lambda v: v in ORIGINS,
-                                      "lap_origin or turn_origin"),
+        "captured_sow_origin": choice("lap_origin", ORIGINS),
         "wipeout_ends_move": flag(True),
         "max_laps": lap_guard(),
     }

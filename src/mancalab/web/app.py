@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import math
 import threading
@@ -102,6 +103,9 @@ class NewGame(Body):
         None, description=f"the names of A and B (at most {NAME_LENGTH} characters each)")
     setup: StrictBool = Field(False, description="Urubugu: the players arrange their beads "
                                                  "first")
+    helpers: StrictBool | None = Field(None, description="hints and exact values allowed "
+                                                         "(default: not between two people "
+                                                         "online)")
 
 
 class LoadGame(Body):
@@ -187,14 +191,23 @@ class Hub:
         watchers = list(self.watchers.get(room.id, ()))
         if not watchers:
             return
-        shared = room.shared_view()
+        shared = {**room.shared_view(), "present": self.present(room)}
         texts: dict[int | None, str] = {}
         for _, token in watchers:
             seat = room.seat_of(token)
             if seat not in texts:
-                texts[seat] = json.dumps({"type": "state", "state": {**shared, "seat": seat}})
+                texts[seat] = json.dumps({"type": "state",
+                                          "state": room.view(token, shared)})
         await asyncio.gather(*(_send(socket, texts[room.seat_of(token)])
                                for socket, token in watchers))
+
+    def present(self, room: Room) -> list[bool]:
+        """Whether each seat has a page open on the game (a websocket holding its token)."""
+        seats = {room.seat_of(token) for _, token in self.watchers.get(room.id, ())}
+        return [0 in seats, 1 in seats]
+
+    def view(self, room: Room, token: str | None) -> dict:
+        return {**room.view(token), "present": self.present(room)}
 
     async def change(self, game_id: str, token: str | None, action) -> dict:
         """Run ``action(room)`` under the room's lock (it stores what it changes), tell the
@@ -203,7 +216,7 @@ class Hub:
         async with self.lock(game_id):
             action(room)
         self.after_change(room)
-        return room.view(token)
+        return self.view(room, token)
 
     def after_change(self, room: Room) -> None:
         """Tell the watchers, and let the computer move if it is its turn."""
@@ -270,6 +283,7 @@ class Hub:
         """What player ``spec`` would play in the game, for a player holding a seat."""
         room = self.room(game_id)
         room.check_token(token)
+        _check_helpers(room)
         adviser = self.thinker.player(spec, room.game)
         state = room.state
         try:
@@ -277,13 +291,15 @@ class Hub:
         finally:
             adviser.close()  # an engine's program ends with the request it was started for
         return {"move": move, "name": state.move_name(move), "player": adviser.spec,
-                "value": adviser.last_info.get("value")}
+                "value": adviser.last_info.get("value"),
+                "exact": bool(adviser.last_info.get("exact"))}
 
     async def analysis(self, game_id: str, token: str | None) -> dict:
         """Every legal move's exact value for the player to move (Kalah), for a player
         holding a seat: the perfect player's analysis, capped like any search."""
         room = self.room(game_id)
         room.check_token(token)
+        _check_helpers(room)
         state = room.state
         reason = solving.unsolvable(state.variant)
         if reason is not None:
@@ -330,6 +346,37 @@ class Hub:
         while True:
             await asyncio.sleep(pause)
             self.sweep()
+
+
+@functools.lru_cache(maxsize=None)
+def _example(game: str) -> dict:
+    """The start of ``game`` and the move of its first player that shows the most of its
+    sowing (at most 60 steps), as the page draws them."""
+    start = VARIANTS[game]().start()
+    shown = []
+    for move in start.legal_moves():
+        steps = start.sowing(move, limit=60)
+        if steps is not None:
+            shown.append((len(steps), -move, move, steps))
+    _, _, move, steps = max(shown)
+    return {"before": Room._board_view(start), "move": move, "name": start.move_name(move),
+            "after": Room._board_view(start.play(move)), "sowing": [list(s) for s in steps]}
+
+
+def _option_form(option) -> dict:
+    """How a form shows a game option: a checkbox, a menu, a number, or a menu with a number
+    (Kalah's board: standard, random or a board's number)."""
+    kind = ("bool" if isinstance(option.default, bool) else
+            "choice_or_number" if option.choices and option.low is not None else
+            "choice" if option.choices else "number" if option.low is not None else "text")
+    return {"default": option.default, "values": option.rule, "kind": kind,
+            "choices": list(option.choices), "min": option.low, "max": option.high}
+
+
+def _check_helpers(room: Room) -> None:
+    if not room.helpers:
+        raise ConflictError("hints and exact values are off in this game (between two people "
+                            "they are on only when the game was made with them)")
 
 
 def _free(room: Room) -> None:
@@ -420,9 +467,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         games = {}
         for name, cls in VARIANTS.items():
             games[name] = {"title": cls.title,
-                           "options": {k: {"default": o.default, "values": o.rule}
-                                       for k, o in cls.option_specs.items()},
-                           "solvable": solving.unsolvable(cls()) is None}
+                           "options": {k: _option_form(o) for k, o in cls.option_specs.items()},
+                           "solvable": solving.unsolvable(cls()) is None,
+                           "score_noun": cls.score_noun}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
                 "game_levels": GAME_LEVELS, "languages": LANGUAGES,
                 # mancalab's players, then those the operator named (engines, files)
@@ -432,6 +479,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     new_games = limiter.shared_limit(limits.create_rate, scope="new games")
     searches = limiter.shared_limit(limits.hint_rate, scope="searches")
 
+    @app.get("/api/examples/{game}", summary="A game's start and one move played on it, step "
+                                             "by step (for the page's how-to-play)")
+    async def example(game: Literal[GAMES]) -> dict:
+        return _example(game)
+
     @app.post("/api/games", status_code=201, summary="Create a game")
     @new_games
     async def create_game(request: Request, body: NewGame) -> dict:
@@ -439,7 +491,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
             hub.thinker.player(body.bot or "medium", body.game.strip().lower())
         room = Room.create(body.game, body.options, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove, names=body.names,
-                           setup=body.setup)
+                           setup=body.setup, helpers=body.helpers)
         return _created(hub, room, body.human_seat)
 
     @app.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
@@ -456,7 +508,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}", summary="A game as the holder of the token sees it")
     async def get_game(game_id: str, token: str | None = None) -> dict:
-        return hub.room(game_id).view(token)
+        return hub.view(hub.room(game_id), token)
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
     async def play(game_id: str, body: Move) -> dict:
@@ -477,6 +529,28 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     async def end(request: Request, game_id: str, body: Token) -> dict:
         state = await hub.end(game_id, body.token)
         return {"end": "ended" if state["result"] else "asked", "state": state}
+
+    @app.post("/api/games/{game_id}/decline",
+              summary="Online: refuse the other player's request to take back or to end")
+    async def decline(game_id: str, body: Token) -> dict:
+        return await hub.change(game_id, body.token,
+                                lambda room: room.decline(hub.store, body.token))
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201,
+              summary="The next game between the same players, seats swapped")
+    @new_games
+    async def rematch(request: Request, game_id: str, body: Token) -> dict:
+        old = hub.room(game_id)
+        async with hub.lock(game_id):
+            room = old.new_rematch(body.token)
+            old.save(hub.store)
+        seat = old.seat_of(body.token)
+        created = _created(hub, room, 0)
+        token = old.rematch["tokens"][seat]
+        hub.after_change(old)  # the other player's page offers the rematch
+        return {**created, "token": token, "links": {
+            **created["links"], "play": f"/?game={room.id}&token={token}"},
+            "state": hub.view(room, token)}
 
     @app.post("/api/games/{game_id}/switch", summary="Swap sides with the computer")
     async def switch(game_id: str, body: Token) -> dict:
@@ -542,7 +616,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         watcher = (socket, token)
         watchers.add(watcher)
         try:
-            await socket.send_json({"type": "state", "state": room.view(token)})
+            hub.after_change(room)  # the others see who is here
+            await socket.send_json({"type": "state", "state": hub.view(room, token)})
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -552,6 +627,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
             pass
         finally:
             watchers.discard(watcher)
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                hub.after_change(room)
             hub.sockets_by_client[client] -= 1
             if hub.sockets_by_client[client] <= 0:
                 del hub.sockets_by_client[client]
@@ -590,7 +667,7 @@ def _created(hub: Hub, room: Room, seat: int) -> dict:
     links = {"play": f"/?game={room.id}&token={token}", "watch": f"/?game={room.id}"}
     if room.mode == "online":
         links["invite"] = f"/?game={room.id}&token={room.tokens[1 - seat]}"
-    return {"id": room.id, "token": token, "links": links, "state": room.view(token)}
+    return {"id": room.id, "token": token, "links": links, "state": hub.view(room, token)}
 
 
 WS_MESSAGE = 1000  # characters: a move message is a few dozen

@@ -59,6 +59,8 @@ class Room:
     undo_request: int | None = None  # the seat that asked to take back the last move
     end_request: int | None = None  # the seat that proposed to end the game by the rule
     agreed: bool = False  # the players agreed to end the game (the record says "agreement")
+    helpers: bool = True  # hints and exact values (online: only when both agreed at creation)
+    rematch: dict | None = None  # the next game: {"id": ..., "tokens": [by this game's seat]}
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
     created: float = field(default_factory=time.time)
@@ -76,7 +78,8 @@ class Room:
     @classmethod
     def create(cls, game: str, options: dict, mode: str, *, bot: str | None = None,
                human_seat: int = 0, automove: bool = True, names: list[str] | None = None,
-               setup: bool = False, record: GameRecord | None = None) -> Room:
+               setup: bool = False, record: GameRecord | None = None,
+               helpers: bool | None = None) -> Room:
         """A new room; raises MancalabError naming a bad game, option, mode or player."""
         if mode not in MODES:
             raise MancalabError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
@@ -91,7 +94,8 @@ class Room:
             raise MancalabError(f"the two players need different names (both are {names[0]!r})")
         room = cls(id=secrets.token_urlsafe(6), mode=mode, tokens=[token, token],
                    names=names, record=record, game=variant.name,
-                   options=variant.non_default_options())
+                   options=variant.non_default_options(),
+                   helpers=mode != "online" if helpers is None else helpers)
         if mode == "computer":
             # the server checked the player before (Thinker.player: levels, specs and the
             # players its operator named), so a bad one fails before any game
@@ -130,7 +134,8 @@ class Room:
                 "options": self.options, "bot": self.bot, "bot_seat": self.bot_seat,
                 "automove": self.automove, "settings": self.settings,
                 "setup_done": self.setup_done, "undo_request": self.undo_request,
-                "end_request": self.end_request, "agreed": self.agreed}
+                "end_request": self.end_request, "agreed": self.agreed,
+                "helpers": self.helpers, "rematch": self.rematch}
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -281,6 +286,45 @@ class Room:
         self.record.end("agreement")
         self.version += 1
 
+    def decline(self, store: Store, token: str | None) -> None:
+        """Online: refuse the other player's request to take back a move or to end."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+        asked = [name for name in ("undo_request", "end_request")
+                 if getattr(self, name) == 1 - seat]
+        if not asked:
+            raise ConflictError("the other player has asked for nothing to decline")
+        for name in asked:
+            setattr(self, name, None)
+        self.save(store)
+        self.version += 1
+
+    def new_rematch(self, token: str | None) -> Room:
+        """The next game between the same players with the same rules, the seats swapped (the
+        one who played second moves first); this room remembers it, so that the other player
+        finds it. MancalabError before the game has ended or when it has one already."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+        if self.record is None or not self.record.state.is_over:
+            raise ConflictError("a rematch follows a finished game")
+        if self.rematch is not None:
+            raise ConflictError("this game has its rematch already")
+        if self.mode == "computer":  # the person takes the other seat
+            human = 1 - self.bot_seat
+            room = Room.create(self.game, dict(self.options), self.mode, bot=self.bot,
+                               human_seat=1 - human, automove=self.automove,
+                               names=[self.names[human]] * 2, helpers=self.helpers)
+            tokens = [room.tokens[1 - human]] * 2
+        else:  # the players swap seats: each keeps their name, on the other side
+            room = Room.create(self.game, dict(self.options), self.mode,
+                               names=self.names[::-1], helpers=self.helpers)
+            tokens = [room.tokens[1], room.tokens[0]]
+        self.rematch = {"id": room.id, "tokens": tokens}
+        self.version += 1
+        return room
+
     def switch(self, store: Store, token: str | None) -> None:
         """The person takes the computer's side and the computer theirs."""
         self._require_computer(token)
@@ -325,9 +369,14 @@ class Room:
         self.version += 1
 
     # ----- the view sent to the page -------------------------------------------------
-    def view(self, token: str | None = None) -> dict:
-        """Everything the page draws, as seen by the holder of ``token``."""
-        return {**self.shared_view(), "seat": self.seat_of(token)}
+    def view(self, token: str | None = None, shared: dict | None = None) -> dict:
+        """Everything the page draws, as seen by the holder of ``token`` (``shared``: the
+        shared view, when it was built already)."""
+        seat = self.seat_of(token)
+        out = {**(shared or self.shared_view()), "seat": seat}
+        if self.rematch is not None and seat is not None:
+            out["rematch"] = {"id": self.rematch["id"], "token": self.rematch["tokens"][seat]}
+        return out
 
     def shared_view(self) -> dict:
         """The view without the viewer's seat: the same for every watcher, built once for
@@ -337,7 +386,8 @@ class Room:
                "bot": self.bot, "bot_seat": self.bot_seat, "automove": self.automove,
                "thinking": self.thinking, "error": self.error, "preparing": not READY.is_set(),
                "undo_request": self.undo_request, "end_request": self.end_request,
-               "version": self.version, "setup_done": self.setup_done, "ply": self.ply}
+               "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
+               "helpers": self.helpers, "rematch": None}
         if self.record is None:
             variant = make_variant(self.game, **self.options)
             out.update(self._board_view(variant.start()), started=False, moves=[])

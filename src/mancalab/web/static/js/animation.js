@@ -1,0 +1,68 @@
+// A move shown as the rules played it (state.sowing from the server: lift, drop, capture,
+// bank, set; each with the cell's new count and the seeds in hand), one step after another:
+// the pebbles leave the lifted hole, drop one by one, captured heaps empty. The speed menu
+// sets the time a step (a long relay goes faster: a move takes at most MAX_MOVE_MS); Skip
+// ends it. A move too long to send step by step changes the holes at once.
+import {drawSeeds, el} from "./board.js";
+import {t} from "./texts.js";
+
+const MAX_MOVE_MS = 15000;
+let running = null;  // {timer, finish}
+
+export function animating() {
+  return running !== null;
+}
+
+export function skip() {
+  if (!running) return;
+  clearTimeout(running.timer);
+  running.finish();
+}
+
+// ``place``: where each cell is drawn (board.layout); ``onScore(seat, count)``: a count kept
+// beside the board changed (Gebeta's families); ``hand``: the element that says the seeds in
+// hand. Resolves when the move has been shown.
+export function animate(svg, place, before, after, {pace, hand, onScore}) {
+  if (!pace) return Promise.resolve();
+  const steps = after.sowing || changedHoles(before, after);
+  const delay = Math.max(8, Math.min(pace, MAX_MOVE_MS / Math.max(1, steps.length)));
+  document.body.classList.add("animating");
+  const marker = el("circle", {class: "hand", r: 16, cx: -100, cy: -100}, svg);
+  return new Promise((resolve) => {
+    let k = 0, lit = null;
+    const tick = () => {
+      if (lit) lit.classList.remove("step-lift", "step-drop", "step-capture", "step-bank", "step-set");
+      if (k >= steps.length) { finish(); return; }
+      const [kind, cell, count, inHand] = steps[k++];
+      lit = svg.querySelector(`.hole[data-cell="${cell}"], .hole[data-spot="${cell}"]`);
+      if (lit && place[cell]) {
+        drawSeeds(lit, cell, count, place[cell]);
+        lit.classList.add(`step-${kind}`);
+        const spot = place[cell];
+        marker.setAttribute("cx", spot.x + spot.w / 2);
+        marker.setAttribute("cy", spot.y + spot.h / 2);
+      } else if (kind === "bank") {
+        onScore(after.owners[cell], count);
+      }
+      marker.classList.toggle("empty", !(inHand > 0));
+      hand.textContent = inHand > 0 ? t("in_hand", {count: inHand}) : "";
+      running.timer = setTimeout(tick, delay);
+    };
+    const finish = () => {
+      running = null;
+      marker.remove();
+      hand.textContent = "";
+      document.body.classList.remove("animating");
+      resolve();
+    };
+    running = {timer: setTimeout(tick, 0), finish};
+  });
+}
+
+function changedHoles(before, after) {
+  const steps = [];
+  after.cells.forEach((count, cell) => {
+    if (count !== before.cells[cell]) steps.push(["set", cell, count, 0]);
+  });
+  return steps;
+}

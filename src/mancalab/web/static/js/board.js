@@ -1,0 +1,174 @@
+// The board as SVG: holes, stores and deposits where the game's grid puts them, every seed
+// drawn as a pebble (class "seed"), the count always legible, owners by colour. A pure
+// drawing of a state the server sent: it knows no rule.
+import {t, plural} from "./texts.js";
+
+const NS = "http://www.w3.org/2000/svg";
+export const UNIT = 100;          // a hole's square, in SVG units
+const GAP = 28;                   // between two rows of different owners
+const PEBBLE_KINDS = 6;           // gradients in <defs>, one per stone colour
+
+export function el(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.append(node);
+  return node;
+}
+
+// Where each cell goes: {cell: {x, y, w, h, store}}, seen by ``view`` (its rows at the bottom).
+export function layout(state, view) {
+  let rows = state.grid.map((row) => row.slice());
+  if (view === 1) rows = rows.reverse().map((row) => row.reverse());
+  const columns = rows[0].length;
+  const place = {};
+  const tops = [];
+  let y = 0;
+  rows.forEach((row, r) => {
+    if (r > 0 && ownerOfRow(state, rows[r - 1]) !== ownerOfRow(state, row)) y += GAP;
+    tops.push(y);
+    y += UNIT;
+  });
+  const height = y;
+  rows.forEach((row, r) => row.forEach((cell, c) => {
+    if (cell === null) return;
+    const alone = rows.length > 1 && rows.every((other, k) => k === r || other[c] === null);
+    place[cell] = alone ? {x: c * UNIT, y: 0, w: UNIT, h: height, store: true}
+                        : {x: c * UNIT, y: tops[r], w: UNIT, h: UNIT, store: false};
+  }));
+  return {place, width: columns * UNIT, height};
+}
+
+function ownerOfRow(state, row) {
+  const owners = new Set(row.filter((cell) => cell !== null).map((cell) => state.owners[cell]));
+  return owners.size === 1 ? [...owners][0] : "mixed";
+}
+
+// Pebble positions in a hole: a sunflower spiral, the same for the same count, so that a
+// redraw does not shuffle the stones.
+function pebbleSpots(count, spot) {
+  const round = !spot.store;
+  const cx = spot.x + spot.w / 2, cy = spot.y + spot.h / 2 + (round ? 2 : 0);
+  const rx = spot.w * 0.3, ry = round ? spot.h * 0.2 : spot.h * 0.5 - spot.w * 0.45;
+  const size = Math.max(5, Math.min(15, 34 / Math.sqrt(Math.max(1, count)) + 2));
+  const spots = [];
+  for (let i = 0; i < count; i++) {
+    const r = Math.sqrt((i + 0.5) / Math.max(count, 1));
+    const angle = i * 2.399963;
+    spots.push([cx + Math.cos(angle) * r * rx, cy + Math.sin(angle) * r * ry, size]);
+  }
+  return spots;
+}
+
+export function drawSeeds(group, cell, count, spot, prefix) {
+  let seeds = group.querySelector("g.seeds");
+  if (!seeds) seeds = el("g", {class: "seeds", "aria-hidden": "true"}, group);
+  seeds.replaceChildren();
+  prefix = prefix || group.ownerSVGElement.dataset.pebbles;
+  pebbleSpots(count, spot).forEach(([x, y, r], i) => {
+    const kind = (cell * 7 + i * 5) % PEBBLE_KINDS;
+    el("circle", {class: "seed", cx: x.toFixed(1), cy: y.toFixed(1), r: r.toFixed(1),
+                  fill: `url(#${prefix}-${kind})`}, seeds);
+  });
+  const label = group.querySelector("text.count");
+  if (label) label.textContent = count;
+}
+
+let drawings = 0;  // each SVG its own gradient ids: a hidden one's would not paint
+
+function defs(svg) {
+  if (!svg.dataset.pebbles) svg.dataset.pebbles = `pebble${++drawings}`;
+  const block = el("defs", {}, svg);
+  const stones = [["#f4f1ea", "#b9b2a3"], ["#d9c7a3", "#8f7a55"], ["#9fb7c9", "#4e6a80"],
+                  ["#c98f6b", "#7d4a2e"], ["#b7c89f", "#62774a"], ["#e2d3b8", "#9c8767"]];
+  stones.forEach(([light, dark], k) => {
+    const gradient = el("radialGradient", {id: `${svg.dataset.pebbles}-${k}`, cx: "35%", cy: "30%",
+                                           r: "75%"}, block);
+    el("stop", {offset: "0%", "stop-color": "#ffffff", "stop-opacity": "0.9"}, gradient);
+    el("stop", {offset: "35%", "stop-color": light}, gradient);
+    el("stop", {offset: "100%", "stop-color": dark}, gradient);
+  });
+}
+
+// The whole board for ``state`` seen from ``options.view``; ``options``: view, playable (a
+// Set of cells), last (the last move's cell), path (cells the last move sowed into), values
+// ({cell: text} of the analysis), best (a Set), suggested, names (the players' names),
+// reader (whose notation labels the holes: a seat, or null for each hole's owner), picture
+// (a drawing that is not the board in play).
+export function drawBoard(svg, state, options) {
+  const {place, width, height} = layout(state, options.view);
+  const pad = 12;
+  svg.setAttribute("viewBox", `${-pad} ${-pad} ${width + 2 * pad} ${height + 2 * pad}`);
+  svg.replaceChildren();
+  defs(svg);
+  el("rect", {class: "board-frame", x: -pad, y: -pad, width: width + 2 * pad,
+              height: height + 2 * pad, rx: 40}, svg);
+  for (const [key, spot] of Object.entries(place)) {
+    const cell = Number(key);
+    drawHole(svg, state, cell, spot, options);
+  }
+  return place;
+}
+
+function drawHole(svg, state, cell, spot, options) {
+  const owner = state.owners[cell];
+  const classes = ["hole", `owner${owner}`, spot.store ? "store" : "pit"];
+  if (options.playable.has(cell)) classes.push("playable");
+  if (options.last === cell) classes.push("last");
+  if (options.path && options.path.has(cell)) classes.push("path");
+  if (options.suggested === cell) classes.push("suggested");
+  if (options.best && options.best.has(cell)) classes.push("best");
+  // a picture (a card, the rules' example) marks its holes apart from the board in play
+  const group = el("g", {class: classes.join(" "),
+                         [options.picture ? "data-spot" : "data-cell"]: cell});
+  const inset = 6;
+  el("rect", {class: "cup", x: spot.x + inset, y: spot.y + inset, width: spot.w - 2 * inset,
+              height: spot.h - 2 * inset, rx: (spot.w - 2 * inset) / 2}, group);
+  drawSeeds(group, cell, state.cells[cell], spot, svg.dataset.pebbles);
+  const countY = spot.y + spot.h - 12;
+  el("rect", {class: "badge", x: spot.x + spot.w / 2 - 19, y: countY - 21, width: 38,
+              height: 26, rx: 13}, group);
+  el("text", {class: "count", x: spot.x + spot.w / 2, y: countY - 1}, group).textContent =
+    state.cells[cell];
+  const label = holeLabel(state, cell, options);
+  if (spot.store) {
+    const name = options.names ? options.names[owner] : "";
+    el("text", {class: "label store-label", x: spot.x + spot.w / 2, y: spot.y + 30},
+       group).textContent = shorten(name, 8);
+  } else if (label) {
+    el("text", {class: "label", x: spot.x + 3, y: spot.y + 19}, group).textContent = label;
+  }
+  if (options.values && options.values[cell] !== undefined) {
+    el("text", {class: "value", x: spot.x + spot.w / 2, y: spot.y + spot.h / 2 + 9},
+       group).textContent = options.values[cell];
+  }
+  const name = accessibleName(state, cell, spot, label, options);
+  el("title", {}, group).textContent = name;
+  group.setAttribute("aria-label", name);
+  if (options.playable.has(cell)) {
+    group.setAttribute("tabindex", "0");
+    group.setAttribute("role", "button");
+  } else {
+    group.setAttribute("role", "img");
+  }
+  svg.append(group);  // whole: a watcher of the board sees the hole once, not its parts
+}
+
+function holeLabel(state, cell, options) {
+  const reader = options.reader === null ? state.owners[cell] : options.reader;
+  return reader === null || reader === undefined ? null : state.labels[reader][cell];
+}
+
+function shorten(text, size) {
+  return text.length > size ? `${text.slice(0, size - 1)}…` : text;
+}
+
+// What a screen reader says of a hole: whose, which, how many, whether it can be played.
+export function accessibleName(state, cell, spot, label, options) {
+  const owner = options.names ? options.names[state.owners[cell]] : "";
+  const count = plural("seeds", state.cells[cell]);
+  if (spot.store) return t("store_name", {owner, count});
+  const playable = options.playable.has(cell) ? t("can_play") : "";
+  return [t("hole_name", {owner, label: label || cell, count}), playable,
+          options.values && options.values[cell] !== undefined ? options.valueWords[cell] : ""]
+    .filter(Boolean).join(", ");
+}

@@ -1,0 +1,53 @@
+// mancalab in the browser: the page draws what the server sends; every rule is the server's.
+import {retranslateHome, showHome, useCatalogue} from "./home.js";
+import {currentGame, openGame, rerender} from "./play.js";
+import {showRules} from "./rules.js";
+import {api} from "./server.js";
+import {setSound, soundOn} from "./sound.js";
+import {onLanguage, preferredLanguage, setLanguage} from "./texts.js";
+
+const $ = (id) => document.getElementById(id);
+
+function useDesign(design) {
+  document.documentElement.dataset.design = design;
+  localStorage.setItem("mancalab.design", design);
+}
+
+function openCreated(created) {
+  localStorage.setItem(`mancalab.token.${created.id}`, created.token);
+  if (created.links.invite) {
+    localStorage.setItem(`mancalab.invite.${created.id}`, location.origin + created.links.invite);
+  }
+  history.pushState({}, "", created.links.play);
+  openGame(catalogue, created.id, created.token);
+}
+
+let catalogue = null;
+
+async function main() {
+  catalogue = await api("/api/games");
+  useCatalogue(catalogue);
+  const select = $("language");
+  for (const [code, name] of Object.entries(catalogue.languages)) select.add(new Option(name, code));
+  select.value = preferredLanguage();
+  select.onchange = () => setLanguage(select.value);
+  $("design").value = localStorage.getItem("mancalab.design") || "wood";
+  useDesign($("design").value);
+  $("design").onchange = () => useDesign($("design").value);
+  $("sound").setAttribute("aria-pressed", String(soundOn()));
+  $("sound").onclick = () => {
+    setSound(!soundOn());
+    $("sound").setAttribute("aria-pressed", String(soundOn()));
+  };
+  await setLanguage(select.value);
+  onLanguage(() => { retranslateHome(); rerender(); });
+  $("rules").onclick = () => showRules(currentGame().game);
+  $("home-rules").onclick = () => showRules(
+    document.querySelector("input[name=game]:checked").value);
+  const params = new URLSearchParams(location.search);
+  const game = params.get("game");
+  if (game) openGame(catalogue, game, params.get("token"));
+  else await showHome(openCreated);
+}
+
+main();

@@ -1,0 +1,478 @@
+// The play screen: the board, the players, what is going on, the controls, the requests
+// between players, the end of the game. Every rule is the server's: the page draws the
+// states it is sent and sends the moves the player makes.
+import {animate, skip} from "./animation.js";
+import {drawBoard} from "./board.js";
+import {fillLevels, gameName, levelName} from "./home.js";
+import {api, live} from "./server.js";
+import {plural, t} from "./texts.js";
+import {sound} from "./sound.js";
+
+const $ = (id) => document.getElementById(id);
+let catalogue = null;
+let game = null;          // the last state shown
+let gameId = null;
+let token = null;
+let connection = null;
+let flipped = false;
+let place = {};           // where each cell is drawn
+let analysing = false;
+let endShown = null;      // the game whose end dialog was shown
+let announcedPly = null;  // the last move announced to screen readers
+const analysedPlies = {}; // "id:ply" -> the exact values of that position
+
+export function openGame(theCatalogue, id, seatToken) {
+  catalogue = theCatalogue;
+  gameId = id;
+  token = seatToken || localStorage.getItem(`mancalab.token.${id}`);
+  if (token) localStorage.setItem(`mancalab.token.${id}`, token);
+  $("home").hidden = true;
+  $("play").hidden = false;
+  $("download").href = `/api/games/${id}/record`;
+  fillLevels($("level"));
+  wireControls();
+  if (connection) connection.close();
+  game = null;
+  connection = live(id, token, {
+    onState: receive,
+    onError: showError,
+    onLine: (up) => {
+      $("status").classList.toggle("offline", !up);
+      if (!up) $("status").textContent = t("reconnecting");
+    },
+  });
+}
+
+export function rerender() {
+  if (game) render(game);
+  if (catalogue) {
+    const level = $("level").value;
+    fillLevels($("level"));
+    $("level").value = level;
+  }
+}
+
+function showError(error) {
+  $("message").textContent = error ? String(error.message || error) : "";
+}
+
+// States are shown in the order they arrive: a move's animation ends before the next begins.
+let shown = Promise.resolve();
+function receive(state) {
+  shown = shown.then(() => show(state)).catch((error) => showError(error));
+}
+
+async function show(state) {
+  const before = game;
+  game = state;
+  if (before && before.id === state.id && before.started && state.started &&
+      state.ply === before.ply + 1) {
+    render({...state, cells: before.cells, score: before.score, legal: [], suggestion: null,
+            animatingMove: true});
+    sound("sow");
+    await animate($("board"), place, before, state, {
+      pace: Number($("speed").value), hand: $("hand"),
+      onScore: (seat, count) => {
+        const score = document.querySelector(`.score[data-seat="${seat}"]`);
+        if (score) {
+          score.textContent = plural(`score_${state.game}`, count);
+          score.classList.add("scored");
+        }
+      }});
+  }
+  if (game === state) render(state);
+}
+
+// ----- drawing ----------------------------------------------------------------------------
+function viewer(state) {
+  const own = state.seat === null || state.local ? 0 : state.seat;
+  return flipped ? 1 - own : own;
+}
+
+function mayMove(state) {
+  if (!state.started || state.result || state.thinking || state.seat === null) return false;
+  if (state.animatingMove) return false;
+  if (state.local) return true;
+  if (state.mode === "computer") return state.to_move !== state.bot_seat || state.suggestion !== null;
+  return state.to_move === state.seat;
+}
+
+function names(state) {
+  return state.names.map((name, seat) =>
+    state.mode === "computer" && seat === state.bot_seat ? t("computer") : name);
+}
+
+function render(state) {
+  const exact = analysed(state);
+  const legal = new Set(mayMove(state) ? state.legal : []);
+  const values = {}, valueWords = {};
+  if (exact && mayMove(state)) {
+    for (const entry of exact.moves) {
+      values[entry.cell] = entry.value === null ? "?" : signed(entry.value);
+      valueWords[entry.cell] = moveWords(entry);
+    }
+  }
+  const last = state.moves && state.moves.length ? state.moves[state.moves.length - 1].move : null;
+  const path = new Set((state.sowing || []).filter((s) => s[0] === "drop").map((s) => s[1]));
+  place = drawBoard($("board"), state, {
+    view: viewer(state), playable: legal, last, path: state.animatingMove ? null : path,
+    values, valueWords, best: exact && mayMove(state) ? new Set(exact.best_cells) : null,
+    suggested: state.suggestion, names: names(state),
+    reader: state.local || state.seat === null ? null : viewer(state)});
+  $("board").setAttribute("aria-label", t("board_name", {mover: names(state)[state.to_move]}));
+  drawPlayers(state);
+  drawStatus(state);
+  drawRequest(state);
+  drawWaiting(state);
+  drawMoves(state);
+  drawSetup(state);
+  drawControls(state);
+  drawLosses(state);
+  announce(state);
+  if (!state.animatingMove) {
+    requestAnalysis(state);
+    showEnd(state);
+  }
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+function drawPlayers(state) {
+  const view = viewer(state);
+  const shownNames = names(state);
+  const bar = (element, seat) => {
+    element.className = `player-bar seat${seat}` +
+      (state.started && !state.result && state.to_move === seat ? " turn" : "");
+    element.replaceChildren();
+    const dot = Object.assign(document.createElement("span"), {className: "dot"});
+    const name = Object.assign(document.createElement("span"), {className: "name",
+                                                                textContent: shownNames[seat]});
+    element.append(dot, name);
+    if (state.mode === "online" && state.present) {
+      const presence = Object.assign(document.createElement("span"), {className: "presence",
+        textContent: `(${t(state.present[seat] ? "present_here" : "present_away")})`});
+      element.append(presence);
+    }
+    const score = Object.assign(document.createElement("span"), {className: "score",
+      textContent: plural(`score_${state.game}`, state.score[seat])});
+    score.dataset.seat = seat;
+    element.append(score);
+  };
+  bar($("player-top"), 1 - view);
+  bar($("player-bottom"), view);
+}
+
+function drawStatus(state) {
+  const shownNames = names(state);
+  let status;
+  if (!state.started) status = t("waiting_setup", {name: waitingFor(state)});
+  else if (state.result) status = resultTitle(state);
+  else if (state.error) status = t("computer_failed", {reason: state.error});
+  else if (state.thinking || (state.animatingMove && state.mode === "computer" &&
+                              state.to_move === state.bot_seat)) {
+    status = t(state.preparing ? "thinking_first" : "thinking");
+  } else if (state.suggestion !== null && state.suggestion !== undefined) {
+    status = t("suggested", {move: state.suggestion_name});
+  } else if (state.seat !== null && !state.local && state.to_move === state.seat &&
+             !state.animatingMove) status = t("your_turn");
+  else status = t("to_move", {name: shownNames[state.to_move]});
+  if (state.seat === null) status += ` · ${t("spectator")}`;
+  $("status").textContent = status;
+}
+
+function waitingFor(state) {
+  const seat = state.setup_done.findIndex((done) => !done);
+  return names(state)[seat < 0 ? 0 : seat];
+}
+
+function resultTitle(state) {
+  return winnerText(state) +
+    (state.result.termination ? ` · ${t("ended_" + state.result.termination)}` : "");
+}
+
+function winnerText(state) {
+  if (state.result.kind !== "win") return t(state.result.kind === "draw" ? "draw" : "timeout");
+  const mine = state.seat !== null && !state.local && state.result.winner === state.seat;
+  return mine ? t("you_win") : t("wins", {name: names(state)[state.result.winner]});
+}
+
+// The other player's request (take back, end) with Accept and Decline; one's own, waiting.
+function drawRequest(state) {
+  const box = $("request");
+  const other = (seat) => names(state)[seat];
+  let text = null, mine = false;
+  for (const [field, asked, waiting] of [["undo_request", "undo_asked", "undo_waiting"],
+                                         ["end_request", "end_asked", "end_waiting"]]) {
+    const seat = state[field];
+    if (seat === null || seat === undefined || state.result || state.seat === null) continue;
+    mine = seat === state.seat;
+    text = mine ? t(waiting, {name: other(1 - seat)}) : t(asked, {name: other(seat)});
+    box.dataset.kind = field === "undo_request" ? "undo" : "end";
+    break;
+  }
+  box.hidden = text === null;
+  $("request-text").textContent = text || "";
+  $("request-accept").hidden = mine;
+  $("request-decline").hidden = mine;
+}
+
+function drawWaiting(state) {
+  const invite = localStorage.getItem(`mancalab.invite.${state.id}`);
+  const other = state.seat === null ? null : 1 - state.seat;
+  const alone = state.mode === "online" && invite && other !== null && state.present &&
+    !state.present[other] && state.ply === 0 && !state.result;
+  $("waiting").hidden = !alone;
+  $("invite-link").value = invite || "";
+  $("share-invite").hidden = !navigator.share;
+}
+
+function drawMoves(state) {
+  $("move-list").replaceChildren(...state.moves.map((m) => {
+    const item = document.createElement("li");
+    item.textContent = `${names(state)[m.seat]}: ${m.name}`;
+    return item;
+  }));
+}
+
+// The computer's (or the other player's) move, said to screen readers once.
+function announce(state) {
+  if (!state.started || !state.moves.length || state.animatingMove) return;
+  const key = `${state.id}:${state.ply}`;
+  if (announcedPly === key) return;
+  const first = announcedPly === null || !announcedPly.startsWith(`${state.id}:`);
+  announcedPly = key;
+  if (first) return;
+  const last = state.moves[state.moves.length - 1];
+  if (state.seat !== null && !state.local && last.seat === state.seat) return;
+  $("announce").textContent = state.mode === "computer" && last.seat === state.bot_seat
+    ? t("computer_played", {move: last.name}) : t("played", {name: names(state)[last.seat],
+                                                             move: last.name});
+}
+
+// ----- Urubugu's setting: the grid laid out as the player's rows on the board -------------
+function drawSetup(state) {
+  const panel = $("setup-panel");
+  panel.hidden = state.started;
+  if (state.started) return;
+  const seats = state.local ? [0, 1] : [state.seat];
+  const mine = seats.find((s) => s !== null && !state.setup_done[s]);
+  const waiting = mine === undefined;
+  $("setup-wait").hidden = !waiting;
+  $("setup-wait").textContent = waiting ? t("waiting_setup", {name: waitingFor(state)}) : "";
+  $("setup-done").hidden = waiting;
+  $("setup-default").hidden = waiting;
+  const holes = $("setup-holes");
+  if (waiting) { holes.replaceChildren(); holes.dataset.seat = ""; return; }
+  if (holes.dataset.seat !== String(mine)) {
+    holes.dataset.seat = String(mine);
+    const inputs = Array.from({length: 16}, (_, k) => {
+      const input = Object.assign(document.createElement("input"), {type: "number", min: 0,
+                                                                    max: 32, value: 2});
+      input.setAttribute("aria-label", `${k + 1}`);
+      input.oninput = updateSetupSum;
+      return input;
+    });
+    // as on the board, seen from the player's seat: the back row (holes 9-16, right to
+    // left) above, the front row (holes 1-8, left to right) below
+    holes.replaceChildren(...inputs.slice(8).reverse(), ...inputs.slice(0, 8));
+    holes.inputsInHoleOrder = inputs;
+  }
+  updateSetupSum();
+}
+
+function updateSetupSum() {
+  const inputs = $("setup-holes").inputsInHoleOrder || [];
+  const sum = inputs.reduce((total, input) => total + (Number(input.value) || 0), 0);
+  $("setup-sum").textContent = sum;
+  $("setup-done").disabled = sum !== 32 || inputs.some((i) => !(Number(i.value) >= 0));
+}
+
+function drawControls(state) {
+  const computer = state.mode === "computer";
+  const seated = state.seat !== null;
+  $("switch").hidden = !computer || !seated;
+  $("level-row").hidden = !computer || !seated;
+  $("automove-row").hidden = !computer || !seated;
+  $("undo").hidden = !seated || !state.started || Boolean(state.result);
+  $("end-game").hidden = !seated || !state.started || Boolean(state.result);
+  $("hint").hidden = !seated || !state.helpers || Boolean(state.result) || !state.started;
+  const info = catalogue.games[state.game];
+  $("analysis-row").hidden = !(info && info.solvable) || !seated || !state.helpers;
+  $("skip").hidden = !state.animatingMove;
+  if (computer) {
+    if (![...$("level").options].some((o) => o.value === state.bot)) {
+      $("level").add(new Option(levelName(state.bot), state.bot));
+    }
+    $("level").value = state.bot;
+    $("game-automove").checked = state.automove;
+  }
+  $("links").hidden = state.mode !== "online";
+  $("watch-link").value = `${location.origin}/?game=${state.id}`;
+}
+
+// ----- the end of a game: the score, how it ended, a rematch ------------------------------
+function showEnd(state) {
+  if (!state.result) { endShown = null; return; }
+  const dialog = $("end-dialog");
+  if (state.rematch && state.rematch.id && dialog.open) {
+    $("end-rematch").textContent = t("play_rematch");
+  }
+  if (endShown === state.id) return;
+  endShown = state.id;
+  sound("end");
+  const shownNames = names(state);
+  const kind = state.result.kind;
+  $("end-title").textContent = kind === "win" ? winnerText(state)
+    : t(kind === "draw" ? "end_title_draw" : "end_title_timeout");
+  $("end-score").textContent = `${shownNames[0]} ${state.score[0]} – ${state.score[1]} ${shownNames[1]}`;
+  const why = state.result.termination ? `reason_${state.result.termination}`
+    : kind === "timeout" ? "reason_timeout" : "reason_over";
+  $("end-reason").textContent = t(why);
+  $("end-rematch").textContent = t(state.rematch ? "play_rematch" : "rematch");
+  $("end-rematch").hidden = state.seat === null;
+  if (!dialog.open) dialog.showModal();
+}
+
+async function rematch() {
+  if (game.rematch) { go(game.rematch.id, game.rematch.token); return; }
+  const created = await post("rematch");
+  if (created) go(created.id, created.token);
+}
+
+function go(id, seatToken) {
+  $("end-dialog").close();
+  localStorage.setItem(`mancalab.token.${id}`, seatToken);
+  history.pushState({}, "", `/?game=${id}&token=${seatToken}`);
+  openGame(catalogue, id, seatToken);
+}
+
+// ----- exact values (solved games) and hints in words --------------------------------------
+function wantsAnalysis(state) {
+  const info = catalogue.games[state.game];
+  return $("analysis").checked && Boolean(info && info.solvable) && mayMove(state);
+}
+
+function analysed(state) {
+  return $("analysis").checked ? analysedPlies[`${state.id}:${state.ply}`] || null : null;
+}
+
+async function requestAnalysis(state) {
+  if (analysing || !wantsAnalysis(state) || analysed(state)) return;
+  analysing = true;
+  $("hover-info").textContent = t("analysis_busy");
+  const answer = await post("analysis");
+  analysing = false;
+  $("hover-info").textContent = "";
+  if (!answer) { $("analysis").checked = false; return; }
+  analysedPlies[`${state.id}:${answer.ply}`] = answer;
+  if (game) render(game);
+}
+
+function moveWords(entry) {
+  if (entry.value === null) {
+    return t(entry.endless ? "analysis_endless" : "analysis_between",
+             {low: signed(entry.lower), high: signed(entry.upper)});
+  }
+  if (entry.value === 0) return t("draw");
+  return t(entry.value > 0 ? "analysis_wins" : "analysis_loses", {n: Math.abs(entry.value)});
+}
+
+// An evaluation in words: exact values as exact, an estimate as the computer's estimate.
+function valueInWords(answer) {
+  const value = answer.value;
+  if (value === null || value === undefined) return "";
+  if (answer.exact) {
+    if (value === 0) return t("eval_exact_draw");
+    return t(value > 0 ? "eval_exact_win" : "eval_exact_loss", {count: Math.abs(value)});
+  }
+  if (Math.abs(value) >= 100000) return t(value > 0 ? "eval_won" : "eval_lost");
+  if (Math.abs(value) < 0.5) return t("eval_even");
+  return t(value > 0 ? "eval_ahead" : "eval_behind");
+}
+
+function drawLosses(state) {
+  const rows = [];
+  if (state.result) {
+    state.moves.forEach((played, ply) => {
+      const answer = analysedPlies[`${state.id}:${ply}`];
+      if (!answer || !answer.exact) return;
+      const entry = answer.moves.find((m) => m.cell === played.move);
+      if (!entry || entry.value === null || entry.value >= answer.value) return;
+      rows.push(t("lost_value", {ply: ply + 1, name: names(state)[played.seat], move: played.name,
+        lost: answer.value - entry.value,
+        best: answer.best_moves.length ? answer.best_moves.join(", ") : t("no_best")}));
+    });
+  }
+  $("losses").replaceChildren(...rows.map((text) => Object.assign(document.createElement("li"),
+                                                                  {textContent: text})));
+  $("losses-block").hidden = rows.length === 0;
+}
+
+// ----- actions -----------------------------------------------------------------------------
+async function post(path, body = {}) {
+  showError(null);
+  try { return await api(`/api/games/${gameId}/${path}`, {token, ...body}); }
+  catch (error) { showError(error); return null; }
+}
+
+function play(cell) {
+  if (!game || !mayMove(game)) return;
+  post("moves", {move: cell, ply: game.ply});
+}
+
+let wired = false;
+function wireControls() {
+  if (wired) return;
+  wired = true;
+  const board = $("board");
+  board.addEventListener("click", (event) => {
+    const hole = event.target.closest(".hole.playable");
+    if (hole) play(Number(hole.dataset.cell));
+  });
+  board.addEventListener("keydown", (event) => {
+    const hole = event.target.closest(".hole.playable");
+    if (hole && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      play(Number(hole.dataset.cell));
+    }
+  });
+  const describe = (event) => {
+    const hole = event.target.closest(".hole");
+    if (hole) $("hover-info").textContent = hole.getAttribute("aria-label");
+  };
+  board.addEventListener("mouseover", describe);
+  board.addEventListener("focusin", describe);
+  board.addEventListener("mouseleave", () => { $("hover-info").textContent = ""; });
+  $("undo").onclick = () => post("undo");
+  $("end-game").onclick = () => {
+    if (game.mode === "local" && !confirm(t("end_confirm_local"))) return;
+    post("end");
+  };
+  $("request-accept").onclick = () => post($("request").dataset.kind === "undo" ? "undo" : "end");
+  $("request-decline").onclick = () => post("decline");
+  $("switch").onclick = () => post("switch");
+  $("flip").onclick = () => { flipped = !flipped; render(game); };
+  $("skip").onclick = skip;
+  $("analysis").onchange = () => render(game);
+  $("level").onchange = () => post("computer", {bot: $("level").value});
+  $("game-automove").onchange = () => post("computer", {automove: $("game-automove").checked});
+  $("hint").onclick = async () => {
+    const answer = await post("hint", {player: "expert"});
+    if (answer) $("hover-info").textContent = t("hint_is", {move: answer.name, why: valueInWords(answer)});
+  };
+  $("setup-default").onclick = () => {
+    for (const input of $("setup-holes").inputsInHoleOrder) input.value = "2";
+    updateSetupSum();
+  };
+  $("setup-done").onclick = () => post("setup", {
+    seat: Number($("setup-holes").dataset.seat),
+    setting: $("setup-holes").inputsInHoleOrder.map((input) => Number(input.value))});
+  $("end-rematch").onclick = rematch;
+  $("end-close").onclick = () => $("end-dialog").close();
+  $("share-invite").onclick = () => navigator.share?.({url: $("invite-link").value,
+                                                       title: gameName(game.game)});
+}
+
+export function currentGame() {
+  return game;
+}

@@ -1,0 +1,38 @@
+// Talking to the server: the JSON API and a game's live websocket (reconnecting).
+export async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
+      : data.detail;
+    throw new Error(detail || response.statusText);
+  }
+  return data;
+}
+
+// Follow game ``id`` live: ``onState(state)`` for every state, ``onError(text)`` for a
+// refused message, ``onLine(connected)`` when the connection drops or comes back.
+export function live(id, token, {onState, onError, onLine}) {
+  let socket = null;
+  let closed = false;
+  const open = (attempt) => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws${query}`);
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") onState(message.state);
+      else if (message.type === "error") onError(message.message);
+    };
+    socket.onopen = () => { attempt = 0; onLine(true); };
+    socket.onclose = (event) => {
+      if (closed) return;
+      if (event.code === 4404) { onError(event.reason); return; }
+      onLine(false);
+      setTimeout(() => open(attempt + 1), Math.min(5000, 250 * 2 ** attempt));
+    };
+  };
+  open(0);
+  return {close: () => { closed = true; socket.close(); }};
+}
