@@ -3,6 +3,7 @@
 import json
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -124,6 +125,8 @@ def test_against_the_computer_with_switch_and_show_me_its_move(server, context):
                what="the computer's answer")
     assert api_state(server, page)["ply"] >= 2
     page.uncheck("#game-automove")
+    wait_until(lambda: not api_state(server, page)["automove"]
+               and not api_state(server, page)["thinking"], what="automove off")
     page.click("#switch")  # now the person is B and it is the computer's (A's) turn
     wait_until(lambda: page.locator(".hole.suggested").count() == 1, what="the suggestion")
     assert "play it" in page.inner_text("#status")
@@ -223,7 +226,7 @@ def test_every_board_is_drawn_and_playable_with_the_keyboard(server, context, ga
     assert page.locator("#board .hole").count() == holes
     first = wait_until(lambda: playable(page), what="a playable hole")
     assert sorted(first) == sorted(state["legal"])
-    page.focus(f"[data-cell='{first[0]}']")
+    page.focus(f"[data-cell='{first[0]}'] .cup")  # the hole's button
     page.keyboard.press("Enter")
     wait_until(lambda: moves_shown(page) == 1, what="the keyboard move")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -338,3 +341,126 @@ def test_a_person_plays_the_java_example_engine(java_engine, browser, tmp_path):
         assert view["bot"] == "greedy-java" and not view["error"]
         assert any(m["seat"] == 1 for m in view["moves"])  # the engine moved
         page.close()
+
+
+# ----- the board people choose (issue 42): every game at a phone's and a desktop's width ---
+GAMES = ["gebeta", "urubugu", "gabata", "kalah", "gabata3"]
+WIDTHS = [(390, 844), (1280, 800)]
+SCREENSHOTS = ARTIFACTS.parent / "docs-screenshots"
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
+
+
+def no_sideways_scroll(page):
+    return page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+
+
+def serious_violations(page):
+    """axe-core's serious and critical findings on the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(content=AXE)
+    found = page.evaluate("async () => (await axe.run()).violations"
+                          ".filter(v => ['serious', 'critical'].includes(v.impact))"
+                          ".map(v => v.id + ': ' + v.nodes.map(n => n.target).join(' '))")
+    return found
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_at_a_phone_and_a_desktop_width(server, browser, game, width, height):
+    # axe-core is injected as a script of the test's: the page's own policy would refuse it
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
+    try:
+        page.goto(server)
+        wait_until(lambda: page.locator(".card").count() == 5, what="the game cards")
+        assert no_sideways_scroll(page)
+        assert serious_violations(page) == []
+        if width == 390:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "home-390.png"), full_page=True)
+        new_game(page, server, game, "local")
+        state = api_state(server, page)
+        on_board = {cell for row in state["grid"] for cell in row if cell is not None}
+        wait_until(lambda: page.locator("#board .hole").count() == len(on_board),
+                   what="the board")
+        # every seed in play is a pebble on the board
+        assert page.locator("#board .seed").count() == sum(state["cells"][c] for c in on_board)
+        assert no_sideways_scroll(page)
+        for name in page.eval_on_selector_all("#board .hole .cup", "els => els.map(e => "
+                                                                    "e.getAttribute('aria-label'))"):
+            assert name and any(ch.isdigit() for ch in name), name  # owner, hole and count
+        assert serious_violations(page) == []
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{game}-{width}.png"), full_page=True)
+    finally:
+        page.close()
+
+
+def test_a_finished_game_shows_the_score_and_offers_a_rematch(server, browser):
+    page = browser.new_page(bypass_csp=True)
+    new_game(page, server, "kalah", "computer", {"pits": 1, "seeds": 1}, bot="random")
+    page.click("[data-cell='0']")  # Kalah(1,1): one move ends the game
+    wait_until(lambda: page.is_visible("#end-dialog"), what="the end dialog")
+    final = api_state(server, page)
+    assert f"{final['score'][0]} – {final['score'][1]}" in page.inner_text("#end-score")
+    assert page.inner_text("#end-reason")
+    assert serious_violations(page) == []
+    page.click("#end-rematch")
+    wait_until(lambda: api_state(server, page)["id"] != final["id"], what="the rematch")
+    again = api_state(server, page)
+    assert again["bot_seat"] == 1 - final["bot_seat"] and again["ply"] <= 1  # seats swapped
+
+
+def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
+    host, guest = browser.new_context(), browser.new_context()
+    try:
+        first = host.new_page()
+        new_game(first, server, "gebeta", "online")
+        assert first.is_visible("#waiting")  # the friend has not come yet
+        assert "away" in first.inner_text("#player-top")
+        invite = first.input_value("#invite-link")
+        second = guest.new_page()
+        second.goto(invite)
+        wait_until(lambda: "here" in first.inner_text("#player-top"), what="the friend here")
+        assert not first.is_visible("#waiting")
+        assert first.locator("#hint").is_hidden()  # not between two people unless agreed
+        holes = wait_until(lambda: playable(first), what="the first move")
+        first.click(f"[data-cell='{holes[0]}']")
+        wait_until(lambda: moves_shown(second) == 1, what="the move on the other page")
+        first.click("#undo")  # asks; the other page offers Accept and Decline
+        wait_until(lambda: second.is_visible("#request-decline"), what="the request")
+        second.click("#request-decline")
+        wait_until(lambda: not first.is_visible("#request"), what="the request declined")
+        assert api_state(server, first)["ply"] == 1
+        first.click("#undo")
+        wait_until(lambda: second.is_visible("#request-accept"), what="the request again")
+        second.click("#request-accept")
+        wait_until(lambda: api_state(server, first)["ply"] == 0, what="the move taken back")
+        second.close()
+        wait_until(lambda: "away" in first.inner_text("#player-top"), what="the friend gone")
+    finally:
+        host.close()
+        guest.close()
+
+
+ENGLISH = ["Choose a game", "Against the computer", "Start", "How to play", "More options",
+           "Medium", "Undo", "Hint", "End game", "to move", "seeds", "families", "Computer"]
+
+
+@pytest.mark.parametrize("language", ["fr", "rn", "am"])
+def test_a_page_in_another_language_shows_no_english_word(server, browser, language):
+    context = browser.new_context(locale={"fr": "fr-FR", "rn": "rn-BI", "am": "am-ET"}[language])
+    try:
+        page = context.new_page()
+        page.goto(server)  # the browser's language picks the page's
+        wait_until(lambda: page.evaluate("document.documentElement.lang") == language,
+                   what="the browser's language")
+        wait_until(lambda: page.locator(".card").count() == 5, what="the cards")
+        text = page.inner_text("body")
+        new_game(page, server, "gebeta", "computer", bot="easy")
+        wait_until(lambda: playable(page), what="the board")
+        text += page.inner_text("body") + " ".join(page.eval_on_selector_all(
+            "#board .cup", "els => els.map(e => e.getAttribute('aria-label'))"))
+        found = [word for word in ENGLISH if word in text]
+        assert found == [], found
+    finally:
+        context.close()

@@ -5,7 +5,7 @@ import {t, plural} from "./texts.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const UNIT = 100;          // a hole's square, in SVG units
-const GAP = 28;                   // between two rows of different owners
+const GAP = 22;                   // between two rows of different owners
 const PEBBLE_KINDS = 6;           // gradients in <defs>, one per stone colour
 
 export function el(name, attributes = {}, parent = null) {
@@ -20,20 +20,25 @@ export function layout(state, view) {
   let rows = state.grid.map((row) => row.slice());
   if (view === 1) rows = rows.reverse().map((row) => row.reverse());
   const columns = rows[0].length;
+  // a store is alone in its column and spans the board's height; a row of stores only
+  // (Kalah's and Gabata's middle) takes no height of its own
+  const alone = (r, c) => rows.length > 1 && rows.every((other, k) => k === r || other[c] === null);
+  const holesIn = rows.map((row, r) => row.some((cell, c) => cell !== null && !alone(r, c)));
   const place = {};
   const tops = [];
-  let y = 0;
+  let y = 0, previous = null;
   rows.forEach((row, r) => {
-    if (r > 0 && ownerOfRow(state, rows[r - 1]) !== ownerOfRow(state, row)) y += GAP;
+    if (!holesIn[r]) { tops.push(y); return; }
+    if (previous !== null && ownerOfRow(state, rows[previous]) !== ownerOfRow(state, row)) y += GAP;
     tops.push(y);
     y += UNIT;
+    previous = r;
   });
   const height = y;
   rows.forEach((row, r) => row.forEach((cell, c) => {
     if (cell === null) return;
-    const alone = rows.length > 1 && rows.every((other, k) => k === r || other[c] === null);
-    place[cell] = alone ? {x: c * UNIT, y: 0, w: UNIT, h: height, store: true}
-                        : {x: c * UNIT, y: tops[r], w: UNIT, h: UNIT, store: false};
+    place[cell] = alone(r, c) ? {x: c * UNIT, y: 0, w: UNIT, h: height, store: true}
+                              : {x: c * UNIT, y: tops[r], w: UNIT, h: UNIT, store: false};
   }));
   return {place, width: columns * UNIT, height};
 }
@@ -47,7 +52,7 @@ function ownerOfRow(state, row) {
 // redraw does not shuffle the stones.
 function pebbleSpots(count, spot) {
   const round = !spot.store;
-  const cx = spot.x + spot.w / 2, cy = spot.y + spot.h / 2 + (round ? 2 : 0);
+  const cx = spot.x + spot.w / 2, cy = spot.y + spot.h / 2 - (round ? 6 : 0);
   const rx = spot.w * 0.3, ry = round ? spot.h * 0.2 : spot.h * 0.5 - spot.w * 0.45;
   const size = Math.max(5, Math.min(15, 34 / Math.sqrt(Math.max(1, count)) + 2));
   const spots = [];
@@ -121,34 +126,39 @@ function drawHole(svg, state, cell, spot, options) {
   const group = el("g", {class: classes.join(" "),
                          [options.picture ? "data-spot" : "data-cell"]: cell});
   const inset = 6;
-  el("rect", {class: "cup", x: spot.x + inset, y: spot.y + inset, width: spot.w - 2 * inset,
-              height: spot.h - 2 * inset, rx: (spot.w - 2 * inset) / 2}, group);
+  // the cup is what a keyboard or a screen reader meets: the hole's name and its button
+  const cup = el("rect", {class: "cup", x: spot.x + inset, y: spot.y + inset,
+                          width: spot.w - 2 * inset, height: spot.h - 2 * inset,
+                          rx: (spot.w - 2 * inset) / 2}, group);
   drawSeeds(group, cell, state.cells[cell], spot, svg.dataset.pebbles);
-  const countY = spot.y + spot.h - 12;
-  el("rect", {class: "badge", x: spot.x + spot.w / 2 - 19, y: countY - 21, width: 38,
-              height: 26, rx: 13}, group);
-  el("text", {class: "count", x: spot.x + spot.w / 2, y: countY - 1}, group).textContent =
+  const countY = spot.y + spot.h - 10;
+  el("rect", {class: "badge", x: spot.x + spot.w / 2 - 24, y: countY - 26, width: 48,
+              height: 33, rx: 16}, group);
+  // the texts say what the hole's name says already: for the eye only
+  el("text", {class: "count", x: spot.x + spot.w / 2, y: countY - 1, "aria-hidden": "true"},
+     group).textContent =
     state.cells[cell];
   const label = holeLabel(state, cell, options);
   if (spot.store) {
     const name = options.names ? options.names[owner] : "";
-    el("text", {class: "label store-label", x: spot.x + spot.w / 2, y: spot.y + 30},
-       group).textContent = shorten(name, 8);
+    el("text", {class: "label store-label", x: spot.x + spot.w / 2, y: spot.y + 30,
+                "aria-hidden": "true"}, group).textContent = shorten(name, 8);
   } else if (label) {
-    el("text", {class: "label", x: spot.x + 3, y: spot.y + 19}, group).textContent = label;
+    el("text", {class: "label", x: spot.x - 2, y: spot.y + 22, "aria-hidden": "true"},
+       group).textContent = label;
   }
   if (options.values && options.values[cell] !== undefined) {
-    el("text", {class: "value", x: spot.x + spot.w / 2, y: spot.y + spot.h / 2 + 9},
-       group).textContent = options.values[cell];
+    el("text", {class: "value", x: spot.x + spot.w / 2, y: spot.y + spot.h / 2 + 9,
+                "aria-hidden": "true"}, group).textContent = options.values[cell];
   }
   const name = accessibleName(state, cell, spot, label, options);
-  el("title", {}, group).textContent = name;
-  group.setAttribute("aria-label", name);
+  group.dataset.name = name;
+  cup.setAttribute("aria-label", name);
   if (options.playable.has(cell)) {
-    group.setAttribute("tabindex", "0");
-    group.setAttribute("role", "button");
+    cup.setAttribute("tabindex", "0");
+    cup.setAttribute("role", "button");
   } else {
-    group.setAttribute("role", "img");
+    cup.setAttribute("role", "img");
   }
   svg.append(group);  // whole: a watcher of the board sees the hole once, not its parts
 }

@@ -438,7 +438,7 @@ function wireControls() {
   });
   const describe = (event) => {
     const hole = event.target.closest(".hole");
-    if (hole) $("hover-info").textContent = hole.getAttribute("aria-label");
+    if (hole) $("hover-info").textContent = hole.dataset.name;
   };
   board.addEventListener("mouseover", describe);
   board.addEventListener("focusin", describe);
