@@ -352,3 +352,77 @@ def test_the_computer_agrees_to_end_when_it_expects_no_better(client):
     assert ended.status_code == 200, ended.text
     assert ended.json()["state"]["result"]["termination"] == "agreement"
     # (when it declines, the answer is a 409 naming why: tests/test_endless.py has the rule)
+
+
+# ----- what the redesigned page asks of the server -------------------------------------
+def test_every_language_file_has_every_text_and_the_page_uses_only_those():
+    import json
+    import re
+    from pathlib import Path
+
+    static = Path(mancalab.__file__).parent / "web" / "static"
+    files = {p.stem: json.loads(p.read_text()) for p in (static / "i18n").glob("*.json")}
+    assert set(files) == {"en", "fr", "rn", "am"}
+    for code, texts in files.items():
+        assert set(texts) == set(files["en"]), code
+        for key, text in texts.items():  # a plural is an object with at least "other"
+            assert isinstance(text, str) or "other" in text, (code, key)
+    used = set()
+    for source in [static / "index.html", *(static / "js").glob("*.js")]:
+        used |= set(re.findall(r'data-i18n(?:-label|-title)?="([a-z0-9_]+)"', source.read_text()))
+        used |= set(re.findall(r'\bt\("([a-z0-9_]+)"\s*[,)]', source.read_text()))
+    assert used <= set(files["en"]), used - set(files["en"])
+    for termination in ("repetition", "agreement"):  # keys made from the server's words
+        assert f"ended_{termination}" in files["en"] and f"reason_{termination}" in files["en"]
+    for game in mancalab.variants():  # names, origins, lines and rules of every game
+        for key in (f"game_{game}", f"game_{game}_line", f"rules_{game}", f"score_{game}"):
+            assert key in files["en"], key
+        for option in mancalab.variant(game).option_specs:
+            assert f"option_{option}" in files["en"], option
+
+
+def test_option_forms_tell_the_page_which_control_to_show(client):
+    games = client.get("/api/games").json()["games"]
+    kinds = {name: {k: o["kind"] for k, o in info["options"].items()}
+             for name, info in games.items()}
+    assert kinds["kalah"] == {"pits": "number", "seeds": "number", "empty_capture": "bool",
+                              "end_rule": "choice", "board": "choice_or_number"}
+    assert games["kalah"]["options"]["end_rule"]["choices"] == ["side_empty", "no_move"]
+    assert games["gebeta"]["options"]["lap_limit"]["max"] == 10_000
+
+
+def test_an_example_move_for_every_game(client):
+    for game in mancalab.variants():
+        example = client.get(f"/api/examples/{game}").json()
+        start = mancalab.variant(game).start()
+        assert example["before"]["cells"] == list(start.cells)
+        assert example["after"]["cells"] == list(start.play(example["move"]).cells)
+        assert example["sowing"] and example["name"] == start.move_name(example["move"])
+
+
+def test_decline_a_request_and_rematch_with_seats_swapped(client):
+    game = create(client, game="kalah", mode="online", options={"pits": 1, "seeds": 1},
+                  names=["Almaz", "Bekele"])
+    other = game["links"]["invite"].split("token=")[1]
+    url = f"/api/games/{game['id']}"
+    assert client.post(f"{url}/decline", json={"token": other}).status_code == 409
+    assert client.post(f"{url}/rematch", json={"token": game["token"]}).status_code == 409
+    assert move(client, game, game["token"], 0, 0).status_code == 200  # Kalah(1,1) ends
+    answer = client.post(f"{url}/rematch", json={"token": game["token"]})
+    assert answer.status_code == 201
+    again = answer.json()
+    assert again["state"]["names"] == ["Bekele", "Almaz"] and again["state"]["seat"] == 1
+    offered = state(client, game, other)["rematch"]  # the other player finds it
+    assert state(client, {"id": offered["id"]}, offered["token"])["seat"] == 0
+    assert client.post(f"{url}/rematch", json={"token": other}).status_code == 409
+
+
+def test_hints_between_two_people_only_when_agreed(client):
+    for helpers, status in ((None, 409), (True, 200)):
+        body = {"game": "gebeta", "mode": "online"}
+        if helpers is not None:
+            body["helpers"] = helpers
+        game = create(client, **body)
+        answer = client.post(f"/api/games/{game['id']}/hint",
+                             json={"token": game["token"], "player": "greedy"})
+        assert answer.status_code == status, answer.text
