@@ -278,13 +278,28 @@ def test_websocket_moves_are_acknowledged_and_spectators_see_them(client):
         assert watcher.receive_json()["state"]["seat"] is None
         assert player.receive_json()["state"]["seat"] == 0
         player.send_json({"type": "move", "move": 0, "ply": 0})
-        assert player.receive_json() == {"type": "ack", "move": 0, "ply": 1}
-        assert watcher.receive_json()["state"]["ply"] == 1
-        assert player.receive_json()["state"]["ply"] == 1  # the player sees it too
+        assert next_message(player, "ack") == {"type": "ack", "move": 0, "ply": 1}
+        assert next_state(watcher, lambda s: s["ply"] == 1)
+        assert next_state(player, lambda s: s["ply"] == 1)  # the player sees it too
         player.send_text("hello")
-        assert player.receive_json()["type"] == "error"
+        assert next_message(player, "error")
         watcher.send_json({"type": "move", "move": 7, "ply": 1})
-        assert "no seat" in watcher.receive_json()["message"]
+        assert "no seat" in next_message(watcher, "error")["message"]
+
+
+def next_message(socket, kind):
+    """The next message of ``kind``, past the states sent meanwhile (a page that connects
+    or leaves is told to the others: their presence)."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] == kind:
+            return message
+
+
+def next_state(socket, wanted):
+    while not wanted(message := next_message(socket, "state")["state"]):
+        pass
+    return message
 
 
 def test_the_api_is_documented(client):

@@ -54,7 +54,7 @@ def test_a_player_beyond_the_servers_limits_is_refused_everywhere(client, spec):
 
 
 def test_a_hint_needs_the_seats_token(client):
-    game = create(client, game="gebeta", mode="online")
+    game = create(client, game="gebeta", mode="online", helpers=True)
     url = f"/api/games/{game['id']}/hint"
     assert client.post(url, json={"player": "greedy"}).status_code == 403
     assert client.post(url, json={"player": "greedy", "token": "wrong"}).status_code == 403

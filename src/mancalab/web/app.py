@@ -186,9 +186,10 @@ class Hub:
         room.touched = time.monotonic()
         self.rooms[room.id] = room
 
-    async def broadcast(self, room: Room) -> None:
-        """Send the game to its watchers: the view built once, then once per seat seen."""
-        watchers = list(self.watchers.get(room.id, ()))
+    async def broadcast(self, room: Room, skip: WebSocket | None = None) -> None:
+        """Send the game to its watchers (but ``skip``): the view built once, then once per
+        seat seen."""
+        watchers = [w for w in self.watchers.get(room.id, ()) if w[0] is not skip]
         if not watchers:
             return
         shared = {**room.shared_view(), "present": self.present(room)}
@@ -615,9 +616,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         await socket.accept()
         watcher = (socket, token)
         watchers.add(watcher)
+        seated = room.mode == "online" and room.seat_of(token) is not None
         try:
-            hub.after_change(room)  # the others see who is here
             await socket.send_json({"type": "state", "state": hub.view(room, token)})
+            if seated:  # the others see who is here
+                hub._spawn(hub.broadcast(room, skip=socket))
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -627,8 +630,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
             pass
         finally:
             watchers.discard(watcher)
-            with contextlib.suppress(RuntimeError):  # the loop is closing
-                hub.after_change(room)
+            if seated:
+                with contextlib.suppress(RuntimeError):  # the loop is closing
+                    hub.after_change(room)
             hub.sockets_by_client[client] -= 1
             if hub.sockets_by_client[client] <= 0:
                 del hub.sockets_by_client[client]
