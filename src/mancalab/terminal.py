@@ -237,17 +237,15 @@ class TerminalGame:
             self.console.print(f"[red]{error}[/red]")
             return
         state = self.record.state
-        if adviser.name == "perfect" and self.exact_hint(state, adviser.options["time"]):
-            return
+        if adviser.name == "perfect":  # every move's exact value first, then its own move
+            self.exact_hint(state, adviser.options["time"])
         try:
             move = adviser.choose(state)
         except Exception as error:  # noqa: BLE001 - a hint that fails must not end the game
             self.console.print(f"[red]The hint from {adviser.spec} failed: {error}[/red]")
             return
-        value = adviser.last_info.get("value")
-        said = "" if value is None else f", evaluation {value:+g} for you"
         self.console.print(f"Hint from {adviser.spec}: [bold]{state.variant.move_name(state, move)}"
-                           f"[/]{said}.")
+                           f"[/]{_value_words(adviser.last_info)}.")
 
     def exact_hint(self, state, seconds: float) -> bool:
         """Every legal move with its exact value for the mover, or its bounds when not proven
@@ -262,8 +260,9 @@ class TerminalGame:
         except MancalabError as error:
             self.console.print(f"[red]The exact hint failed: {error}[/red]")
             return True
-        overall = solving.describe_bounds(result.lower, result.upper, result.endless)
-        self.console.print(f"Exact values of your moves (with perfect play you {overall}):")
+        overall = (_for_you(result.value) if result.exact else "the value is " +
+                   solving.describe_bounds(result.lower, result.upper, result.endless))
+        self.console.print(f"Exact values of your moves (with perfect play {overall}):")
         for move, (lower, upper) in result.moves.items():
             best = lower == upper == result.value
             line = (f"  {result.move_names[move]}: "
@@ -343,3 +342,20 @@ def replay(record: GameRecord, console: Console, step: bool) -> None:
 
 
 __all__ = ["TerminalGame", "ask_names", "replay", "EndSession", "COMPUTER"]
+
+
+def _value_words(info: dict) -> str:
+    """What a player's evaluation says, in words: exact values as exact, estimates as the
+    player's estimate."""
+    value = info.get("value")
+    if value is None:
+        return ""
+    if info.get("exact"):
+        return f": with perfect play {_for_you(int(value))}"
+    return f" (its estimate for you: {value:+.2g})"
+
+
+def _for_you(value: int) -> str:
+    """An exact value for the player being spoken to."""
+    return "it is a draw" if value == 0 else (f"you win by {value}" if value > 0
+                                              else f"you lose by {-value}")

@@ -234,11 +234,15 @@ def test_hint_perfect_shows_every_moves_exact_value(small_databases):
                  for m in position.legal_moves()]
         for line in lines:
             assert line in result.output, (line, result.output)
-        assert f"with perfect play you {solving.describe(brute(position))}" in result.output
+        value = brute(position)
+        words = "it is a draw" if value == 0 else (
+            f"you win by {value}" if value > 0 else f"you lose by {-value}")
+        assert f"with perfect play {words}" in result.output
     assert "(best)" in result.output
     gebeta = CliRunner().invoke(app, ["play", "gebeta", "--a", "Ann", "--b", "Bo"],
                                 input="hint perfect:time=0.2\nquit\n")
     assert "between" in gebeta.output and "(not proven)" in gebeta.output, gebeta.output  # 0.2 s
+    assert "Hint from perfect" in gebeta.output  # a move all the same: the player's own
     rows = CliRunner().invoke(app, ["play", "gabata3", "--a", "Ann", "--b", "Bo"],
                               input="hint perfect:time=0.2\nquit\n")
     assert "Hint from perfect" in rows.output  # no exact solver: alpha-beta's move
@@ -321,3 +325,16 @@ def test_games_bigger_than_kalah_6_4_get_a_bigger_table(monkeypatch, tmp_path):
     web.create_app(tmp_path / "games.db")  # a server keeps every solver table small
     assert solving.table_memory(60) <= web.SOLVER_TABLE_MEMORY
     assert solving.table_memory(48) <= web.SOLVER_TABLE_MEMORY
+
+
+@pytest.mark.parametrize("game", mancalab.variants())
+def test_the_terminal_hint_names_a_legal_move_in_every_game(game, small_databases):
+    start = mancalab.variant(game).start()
+    names = {start.move_name(m) for m in start.legal_moves()}
+    setting = "n\nn\n" if game == "urubugu" else ""  # Urubugu asks who arranges beads
+    result = CliRunner().invoke(app, ["play", game, "--a", "Ann", "--b", "Bo"],
+                                input=setting + "hint expert:time=0.3\nquit\n")
+    hinted = [line for line in result.output.splitlines() if "Hint from" in line]
+    assert hinted, result.output
+    named = hinted[0].split("Hint from", 1)[1].split(":", 2)
+    assert any(part.strip().split(" ")[0].rstrip(".") in names for part in named[1:]), hinted
