@@ -464,3 +464,27 @@ def test_a_page_in_another_language_shows_no_english_word(server, browser, langu
         assert found == [], found
     finally:
         context.close()
+
+
+def test_my_games_are_listed_on_the_home_page_to_resume_or_remove(server, context):
+    page = context.new_page()
+    new_game(page, server, "gabata", "computer", bot="easy")
+    first = page.url
+    new_game(page, server, "kalah", "local")
+    page.goto(server)
+    wait_until(lambda: page.locator("#my-games-list li").count() >= 2, what="my games")
+    items = page.locator("#my-games-list li")
+    assert "Kalah" in items.nth(0).inner_text() and "Gabata" in items.nth(1).inner_text()
+    assert "Computer" in items.nth(1).inner_text()  # the opponent
+    items.nth(1).locator("a").click()
+    wait_until(lambda: page.url.split("?")[1].split("&")[0] == first.split("?")[1].split("&")[0],
+               what="the game resumed")
+    wait_until(lambda: page.locator("#board .hole").count() > 0, what="its board")
+    page.goto(server)
+    wait_until(lambda: page.locator("#my-games-list li").count() >= 2, what="my games again")
+    count = page.locator("#my-games-list li").count()
+    page.locator("#my-games-list li").nth(0).locator("button").click()
+    assert page.locator("#my-games-list li").count() == count - 1
+    page.reload()
+    wait_until(lambda: page.locator("#my-games-list li").count() == count - 1,
+               what="the list without it")

@@ -1,5 +1,6 @@
 // mancalab in the browser: the page draws what the server sends; every rule is the server's.
 import {retranslateHome, showHome, useCatalogue} from "./home.js";
+import {remember, showMyGames} from "./mine.js";
 import {currentGame, openGame, rerender} from "./play.js";
 import {showRules} from "./rules.js";
 import {api} from "./server.js";
@@ -19,6 +20,7 @@ function openCreated(created) {
     localStorage.setItem(`mancalab.invite.${created.id}`, location.origin + created.links.invite);
   }
   history.pushState({}, "", created.links.play);
+  remember(created.id, created.token);
   openGame(catalogue, created.id, created.token);
 }
 
@@ -46,8 +48,14 @@ async function main() {
     document.querySelector("input[name=game]:checked").value);
   const params = new URLSearchParams(location.search);
   const game = params.get("game");
-  if (game) openGame(catalogue, game, params.get("token"));
-  else await showHome(openCreated);
+  if (game) {
+    const token = params.get("token") || localStorage.getItem(`mancalab.token.${game}`);
+    remember(game, token);
+    openGame(catalogue, game, token);
+  } else {
+    await showHome(openCreated);
+    showMyGames();
+  }
 }
 
 main();

@@ -6,6 +6,7 @@ import {drawBoard} from "./board.js";
 import {fillLevels, gameName, levelName} from "./home.js";
 import {api, live} from "./server.js";
 import {plural, t} from "./texts.js";
+import {remember} from "./mine.js";
 import {sound} from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
@@ -342,6 +343,7 @@ async function rematch() {
 function go(id, seatToken) {
   $("end-dialog").close();
   localStorage.setItem(`mancalab.token.${id}`, seatToken);
+  remember(id, seatToken);
   history.pushState({}, "", `/?game=${id}&token=${seatToken}`);
   openGame(catalogue, id, seatToken);
 }

@@ -1,0 +1,57 @@
+// My games: the games this browser holds a seat in (their tokens kept in this browser, no
+// account), newest first, with the opponent, the game and how it stands; resume or remove.
+import {api} from "./server.js";
+import {t} from "./texts.js";
+
+const KEY = "mancalab.games";
+const KEPT = 50;
+
+function kept() {
+  try { return JSON.parse(localStorage.getItem(KEY)) || []; } catch { return []; }
+}
+
+export function remember(id, token) {
+  if (!token) return;
+  const games = kept().filter((game) => game.id !== id);
+  games.unshift({id, token, seen: Date.now()});
+  localStorage.setItem(KEY, JSON.stringify(games.slice(0, KEPT)));
+}
+
+function forget(id) {
+  localStorage.setItem(KEY, JSON.stringify(kept().filter((game) => game.id !== id)));
+  localStorage.removeItem(`mancalab.token.${id}`);
+}
+
+export async function showMyGames() {
+  const games = kept();
+  const list = document.getElementById("my-games-list");
+  document.getElementById("my-games").hidden = games.length === 0;
+  const rows = await Promise.all(games.slice(0, 20).map(async (game) => {
+    try {
+      return [game, await api(`/api/games/${game.id}?token=${encodeURIComponent(game.token)}`)];
+    } catch { return [game, null]; }
+  }));
+  list.replaceChildren(...rows.filter(([, state]) => state).map(([game, state]) => {
+    const item = document.createElement("li");
+    const seat = state.seat;
+    const opponent = state.local ? t("mode_local")
+      : state.mode === "computer" ? `${t("computer")} (${state.bot})`
+      : state.names[seat === null ? 1 : 1 - seat];
+    const standing = !state.result ? t("game_running", {count: state.ply})
+      : state.result.kind === "win"
+        ? (state.result.winner === seat && !state.local ? t("you_win")
+           : t("wins", {name: state.names[state.result.winner]}))
+        : t(state.result.kind === "draw" ? "draw" : "timeout");
+    const link = Object.assign(document.createElement("a"), {
+      href: `/?game=${game.id}&token=${encodeURIComponent(game.token)}`,
+      textContent: `${t(`game_${state.game}`)} · ${opponent}`});
+    const status = Object.assign(document.createElement("span"), {className: "standing",
+                                                                  textContent: standing});
+    const remove = Object.assign(document.createElement("button"), {type: "button",
+                                                                    textContent: t("remove")});
+    remove.setAttribute("aria-label", `${t("remove")}: ${link.textContent}`);
+    remove.onclick = () => { forget(game.id); item.remove(); };
+    item.append(link, status, remove);
+    return item;
+  }));
+}
