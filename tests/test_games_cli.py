@@ -83,3 +83,12 @@ def test_games_lists_all_five():
     out = runner.invoke(app, ["games"]).stdout
     for game in HOLES:
         assert game in out
+
+
+def test_tables_fit_80_columns_without_cutting_a_word_or_a_number(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    for args in (["games"], ["tree", "gebeta", "--depth", "3"]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert "…" not in result.output, result.output  # folded onto the next line instead
+        assert max(len(line) for line in result.output.splitlines()) <= 80

@@ -254,7 +254,7 @@ def tree(
     table = Table(title=f"{variant.title}: game tree to level {depth} (cumulative)")
     for column in ("level", "turns", "agency", "agency %", "games", "A wins", "B wins", "draws",
                    "timeouts", "positions", "seconds"):
-        table.add_column(column, justify="right")
+        table.add_column(column, justify="right", overflow="fold")
     for r in rows:
         table.add_row(str(r.level), f"{r.turns:,}", f"{r.agency:,}",
                       f"{100 * r.agency / r.turns:.1f}" if r.turns else "-", f"{r.games:,}",
@@ -413,7 +413,8 @@ def _print_standings(table, game: str, clock: float, games: int) -> None:
     view = Table(title=f"{game}, {games} games, {clock:g} s a player a game")
     for column in ("#", "player", "points", "games", "W", "D", "L", "score", "Elo", "95% CI",
                    "forfeits"):
-        view.add_column(column, justify="left" if column == "player" else "right")
+        view.add_column(column, justify="left" if column == "player" else "right",
+                        overflow="fold")
     for rank, row in enumerate(table, start=1):
         view.add_row(str(rank), row.player, f"{row.points:g}", str(row.games), str(row.wins),
                      str(row.draws), str(row.losses), f"{100 * row.score:.1f}%",
@@ -425,7 +426,7 @@ def _print_standings(table, game: str, clock: float, games: int) -> None:
 def _print_summary(specs: list[str], game: str, summary) -> None:
     table = Table(title=f"{specs[0]} (A) vs {specs[1]} (B), {game}, {summary.games} games")
     for column in ("A wins", "draws", "B wins", "A score", "A margin", "Elo A-B", "95% CI"):
-        table.add_column(column, justify="right")
+        table.add_column(column, justify="right", overflow="fold")
     table.add_row(str(summary.wins), str(summary.draws), str(summary.losses),
                   f"{100 * summary.score:.1f}%", f"{summary.mean_margin:+.2f}",
                   f"{summary.elo + 0.0:+.0f}", f"{summary.elo_low:+.0f} .. {summary.elo_high:+.0f}")
@@ -845,7 +846,7 @@ def _counter_study(sample: int, out: str | None, seed: int, time: float, jobs: i
     table = Table(title=f"Counter-settings of {result['settings']:,} settings "
                         f"(the default and {result['settings'] - 1:,} drawn uniformly)")
     for column in ("answer", "settings", "share", "95% interval"):
-        table.add_column(column, justify="right")
+        table.add_column(column, justify="right", overflow="fold")
     for status, words in (("found", "found"), ("none", "proven none"),
                           ("unknown", "not decided")):
         row = result[status]
@@ -971,9 +972,10 @@ def _print_metrics(game: str, results: dict) -> None:
     from .analysis.metrics import METRICS
 
     table = Table(title=f"{game}: self-play metrics (95% intervals)")
-    table.add_column("metric")
+    table.add_column("metric", overflow="fold")
     for spec in results:
-        table.add_column(f"{spec} ({results[spec]['games']['mean']} games)", justify="right")
+        table.add_column(f"{spec} ({results[spec]['games']['mean']} games)", justify="right",
+                         overflow="fold")
     for name, words in METRICS.items():
         cells = []
         for spec in results:
@@ -1008,10 +1010,10 @@ def engine(
 def games() -> None:
     """List the games mancalab can play, with their options (set them with -o NAME=VALUE)."""
     table = Table(title="Games (options: -o NAME=VALUE; rules: docs/<game>.md)")
-    table.add_column("game", ratio=2)
-    table.add_column("option", no_wrap=True)
-    table.add_column("default", no_wrap=True)
-    table.add_column("values", ratio=3)
+    table.add_column("game", ratio=2, overflow="fold")
+    table.add_column("option", no_wrap=True, overflow="fold")
+    table.add_column("default", no_wrap=True, overflow="fold")
+    table.add_column("values", ratio=3, overflow="fold")
     for name in variant_names():
         game = make_variant(name)
         first = True
