@@ -198,7 +198,8 @@ def main() -> None:
     args = parser.parse_args()
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "games.sqlite3"
-    server = start_server(port, db, "--max-think", str(args.max_think))
+    server = start_server(port, db, "--max-think", str(args.max_think),  # the per-address
+                          "--limit", "client_sockets=16", "--limit", "client_connections=32")
     probes = [("frames", lambda: asyncio.run(frames(port))),
               ("solvers", lambda: solvers(port)),
               ("threads", lambda: threads(port, server.pid)),

@@ -38,7 +38,8 @@ def free_port() -> int:
 
 
 # the load comes from one address: lift the per-client limits that a public server keeps
-UNLIMITED = ["--create-rate", "1000000/minute", "--hint-rate", "1000000/minute"]
+UNLIMITED = ["--create-rate", "1000000/minute", "--hint-rate", "1000000/minute",
+             "--limit", "client_sockets=100000", "--limit", "client_connections=100000"]
 
 
 def start_server(port: int, db: Path, *extra: str) -> subprocess.Popen:

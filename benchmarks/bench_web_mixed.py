@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import tempfile
 import time
@@ -117,8 +118,10 @@ def main() -> None:
         server = start_server(port, folder / "mixed.sqlite3", "--max-think", str(args.max_think))
         try:
             started = time.perf_counter()
+            spent = time.process_time()
             latencies, counts, errors = asyncio.run(mixed(port, args))
             elapsed = time.perf_counter() - started
+            generator = (time.process_time() - spent) / elapsed / (os.cpu_count() or 1)
         finally:
             server.terminate()
             server.wait()
@@ -130,9 +133,11 @@ def main() -> None:
             "moves/s": round(len(latencies) / elapsed),
             "p50 ms": round(1000 * percentile(latencies, 0.5), 1),
             "p99 ms": round(1000 * percentile(latencies, 0.99), 1),
-            "computer moves": counts.get("computer moves", 0), "errors": len(errors)}],
+            "computer moves": counts.get("computer moves", 0), "errors": len(errors),
+            "load generator's CPU share": f"{generator:.0%}"}],
             ["online games", "computer games at the cap", "max think s", "online moves",
-             "moves/s", "p50 ms", "p99 ms", "computer moves", "errors"])
+             "moves/s", "p50 ms", "p99 ms", "computer moves", "errors",
+             "load generator's CPU share"])
         if args.expert_games:
             rows = memory_run(folder, args.expert_games)
             report("server memory while games against expert are created", rows,
