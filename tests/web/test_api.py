@@ -441,3 +441,19 @@ def test_hints_between_two_people_only_when_agreed(client):
         answer = client.post(f"/api/games/{game['id']}/hint",
                              json={"token": game["token"], "player": "greedy"})
         assert answer.status_code == status, answer.text
+
+
+def test_every_position_of_a_game_can_be_reviewed(client):
+    game = create(client, game="gebeta")
+    variant = mancalab.variant("gebeta")
+    states = [variant.start()]
+    for ply in range(4):
+        move_ = states[-1].legal_moves()[0]
+        assert move(client, game, game["token"], move_, ply).status_code == 200
+        states.append(states[-1].play(move_))
+    for ply, expected in enumerate(states):
+        answer = client.get(f"/api/games/{game['id']}/positions/{ply}").json()
+        assert answer["state"]["cells"] == list(expected.cells)
+        assert (answer["sowing"] is None) == (ply == 0)
+    assert client.get(f"/api/games/{game['id']}/positions/5").status_code == 404
+    assert client.get(f"/api/games/{game['id']}/positions/-1").status_code == 422

@@ -488,3 +488,36 @@ def test_my_games_are_listed_on_the_home_page_to_resume_or_remove(server, contex
     page.reload()
     wait_until(lambda: page.locator("#my-games-list li").count() == count - 1,
                what="the list without it")
+
+
+def test_a_game_is_reviewed_move_by_move(server, context):
+    page = context.new_page()
+    new_game(page, server, "kalah", "local", {"pits": 4, "seeds": 3})
+    for ply in range(3):
+        holes = wait_until(lambda: playable(page), what="a move")
+        page.click(f"[data-cell='{holes[0]}']")
+        wait_until(lambda: moves_shown(page) == ply + 1, what="the move")
+    game = api_state(server, page)
+
+    def cells_shown():
+        return {int(c): int(n) for c, n in page.eval_on_selector_all(
+            "#board text.count", "els => els.map(e => [e.closest('.hole').dataset.cell, "
+                                 "e.textContent])")}
+
+    def cells_after(ply):
+        with urllib.request.urlopen(f"{server}/api/games/{game['id']}/positions/{ply}") as answer:
+            cells = json.load(answer)["state"]["cells"]
+        return {cell: cells[cell] for cell in cells_shown()}
+
+    page.click("#move-list li:nth-child(1) button")
+    wait_until(lambda: page.is_visible("#review"), what="the review")
+    assert "1" in page.inner_text("#review-text") and "3" in page.inner_text("#review-text")
+    wait_until(lambda: cells_shown() == cells_after(1), what="the board after move 1")
+    assert playable(page) == []  # a reviewed position is looked at, not played
+    page.keyboard.press("ArrowRight")
+    wait_until(lambda: cells_shown() == cells_after(2), what="the board after move 2")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    wait_until(lambda: cells_shown() == cells_after(0), what="the start")
+    page.keyboard.press("Escape")
+    wait_until(lambda: not page.is_visible("#review") and playable(page), what="the live game")

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Annotated, Literal, Union
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import (FastAPI, HTTPException, Path as FastAPIPath, Request, WebSocket,
+                     WebSocketDisconnect)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -37,7 +38,7 @@ from ..core import LARGEST, MancalabError
 from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
 from ..records import NAME_LENGTH, GameRecord
 from ..variants import VARIANTS
-from .rooms import MODES, ConflictError, NotAllowedError, Room
+from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
 from .store import Store
 from .thinking import (CLIENT, OPERATOR_ONLY, READY, BusyError, Limits, Thinker, names_a_program,
                        warm_up)
@@ -510,6 +511,22 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}", summary="A game as the holder of the token sees it")
     async def get_game(game_id: str, token: str | None = None) -> dict:
         return hub.view(hub.room(game_id), token)
+
+    @app.get("/api/games/{game_id}/positions/{ply}",
+             summary="The position after the first PLY moves, and the last of them step by "
+                     "step (to review a game)")
+    async def position(game_id: str, ply: Annotated[int, FastAPIPath(ge=0, le=LARGEST)]) -> dict:
+        room = hub.room(game_id)
+        if room.record is None:
+            raise ConflictError("the game has not started yet")
+        record = room.record
+        if ply > len(record.moves):
+            raise HTTPException(404, f"the game has {len(record.moves)} moves, not {ply}")
+        steps = None
+        if ply:
+            sowing = record.states[ply - 1].sowing(record.moves[ply - 1], limit=SOWING_STEPS)
+            steps = None if sowing is None else [list(step) for step in sowing]
+        return {"ply": ply, "state": Room._board_view(record.states[ply]), "sowing": steps}
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
     async def play(game_id: str, body: Move) -> dict:

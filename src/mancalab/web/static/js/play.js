@@ -21,6 +21,7 @@ let analysing = false;
 let endShown = null;      // the game whose end dialog was shown
 let announcedPly = null;  // the last move announced to screen readers
 const analysedPlies = {}; // "id:ply" -> the exact values of that position
+let reviewing = null;     // the ply shown while a game is reviewed, else null
 
 export function openGame(theCatalogue, id, seatToken) {
   catalogue = theCatalogue;
@@ -34,6 +35,8 @@ export function openGame(theCatalogue, id, seatToken) {
   wireControls();
   if (connection) connection.close();
   game = null;
+  reviewing = null;
+  $("review").hidden = true;
   connection = live(id, token, {
     onState: receive,
     onError: showError,
@@ -66,6 +69,11 @@ function receive(state) {
 async function show(state) {
   const before = game;
   game = state;
+  if (reviewing !== null) {  // the live game goes on underneath: its list and status only
+    drawMoves(state);
+    drawStatus(state);
+    return;
+  }
   if (before && before.id === state.id && before.started && state.started &&
       state.ply === before.ply + 1) {
     render({...state, cells: before.cells, score: before.score, legal: [], suggestion: null,
@@ -228,11 +236,52 @@ function drawWaiting(state) {
 }
 
 function drawMoves(state) {
-  $("move-list").replaceChildren(...state.moves.map((m) => {
+  $("move-list").replaceChildren(...state.moves.map((m, ply) => {
     const item = document.createElement("li");
-    item.textContent = `${names(state)[m.seat]}: ${m.name}`;
+    const button = Object.assign(document.createElement("button"), {type: "button",
+      className: "move", textContent: `${names(state)[m.seat]}: ${m.name}`});
+    if (reviewing === ply + 1) button.setAttribute("aria-current", "step");
+    button.onclick = () => review(ply + 1);
+    item.append(button);
     return item;
   }));
+  $("move-list").title = t("review_hint");
+}
+
+// ----- review: any position of the game, stepped through move by move --------------------
+async function review(ply) {
+  if (!game || !game.started) return;
+  const count = game.moves.length;
+  ply = Math.max(0, Math.min(ply, count));
+  if (ply === count && reviewing !== null && !game.result) { endReview(); return; }
+  const answer = await api(`/api/games/${gameId}/positions/${ply}`).catch(showError);
+  if (!answer) return;
+  const previous = reviewing;
+  reviewing = ply;
+  const view = {...game, ...answer.state, moves: game.moves, ply, sowing: answer.sowing};
+  const options = {view: viewer(game), playable: new Set(), names: names(game),
+                   last: ply ? game.moves[ply - 1].move : null,
+                   reader: game.local || game.seat === null ? null : viewer(game)};
+  if (previous !== null && ply === previous + 1 && answer.sowing) {
+    const before = await api(`/api/games/${gameId}/positions/${previous}`).catch(() => null);
+    if (before) {
+      place = drawBoard($("board"), {...view, ...before.state}, options);
+      await animate($("board"), place, {...view, ...before.state}, view, {
+        pace: Number($("speed").value), hand: $("hand"), onScore: () => {}});
+    }
+  }
+  place = drawBoard($("board"), view, {...options,
+    path: new Set((answer.sowing || []).filter((step) => step[0] === "drop").map((step) => step[1]))});
+  drawPlayers(view);
+  $("review").hidden = false;
+  $("review-text").textContent = ply ? t("review_at", {ply, count}) : t("review_start");
+  drawMoves(game);
+}
+
+function endReview() {
+  reviewing = null;
+  $("review").hidden = true;
+  if (game) render(game);
 }
 
 // The computer's (or the other player's) move, said to screen readers once.
@@ -469,6 +518,15 @@ function wireControls() {
   $("setup-done").onclick = () => post("setup", {
     seat: Number($("setup-holes").dataset.seat),
     setting: $("setup-holes").inputsInHoleOrder.map((input) => Number(input.value))});
+  $("review-back").onclick = () => review((reviewing ?? game.moves.length) - 1);
+  $("review-next").onclick = () => review((reviewing ?? game.moves.length) + 1);
+  $("review-end").onclick = endReview;
+  document.addEventListener("keydown", (event) => {
+    if ($("play").hidden || event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowLeft") review((reviewing ?? game.moves.length) - 1);
+    else if (event.key === "ArrowRight" && reviewing !== null) review(reviewing + 1);
+    else if (event.key === "Escape" && reviewing !== null) endReview();
+  });
   $("end-rematch").onclick = rematch;
   $("end-close").onclick = () => $("end-dialog").close();
   $("share-invite").onclick = () => navigator.share?.({url: $("invite-link").value,
