@@ -35,7 +35,7 @@ export function openGame(theCatalogue, id, seatToken) {
   wireControls();
   if (connection) connection.close();
   game = null;
-  reviewing = null;
+  reviewing = wanted = null;
   $("review").hidden = true;
   connection = live(id, token, {
     onState: receive,
@@ -249,13 +249,20 @@ function drawMoves(state) {
 }
 
 // ----- review: any position of the game, stepped through move by move --------------------
+let wanted = null;  // the position asked for last: keys pressed quickly step from it
+
+function step(by) {
+  review((wanted ?? reviewing ?? game.moves.length) + by);
+}
+
 async function review(ply) {
   if (!game || !game.started) return;
   const count = game.moves.length;
   ply = Math.max(0, Math.min(ply, count));
   if (ply === count && reviewing !== null && !game.result) { endReview(); return; }
+  wanted = ply;
   const answer = await api(`/api/games/${gameId}/positions/${ply}`).catch(showError);
-  if (!answer) return;
+  if (!answer || wanted !== ply) return;  // a later step was asked for meanwhile
   const previous = reviewing;
   reviewing = ply;
   const view = {...game, ...answer.state, moves: game.moves, ply, sowing: answer.sowing};
@@ -268,6 +275,7 @@ async function review(ply) {
       place = drawBoard($("board"), {...view, ...before.state}, options);
       await animate($("board"), place, {...view, ...before.state}, view, {
         pace: Number($("speed").value), hand: $("hand"), onScore: () => {}});
+      if (wanted !== ply) return;
     }
   }
   place = drawBoard($("board"), view, {...options,
@@ -279,7 +287,7 @@ async function review(ply) {
 }
 
 function endReview() {
-  reviewing = null;
+  reviewing = wanted = null;
   $("review").hidden = true;
   if (game) render(game);
 }
@@ -518,13 +526,13 @@ function wireControls() {
   $("setup-done").onclick = () => post("setup", {
     seat: Number($("setup-holes").dataset.seat),
     setting: $("setup-holes").inputsInHoleOrder.map((input) => Number(input.value))});
-  $("review-back").onclick = () => review((reviewing ?? game.moves.length) - 1);
-  $("review-next").onclick = () => review((reviewing ?? game.moves.length) + 1);
+  $("review-back").onclick = () => step(-1);
+  $("review-next").onclick = () => step(1);
   $("review-end").onclick = endReview;
   document.addEventListener("keydown", (event) => {
     if ($("play").hidden || event.target.closest("input, select, textarea")) return;
-    if (event.key === "ArrowLeft") review((reviewing ?? game.moves.length) - 1);
-    else if (event.key === "ArrowRight" && reviewing !== null) review(reviewing + 1);
+    if (event.key === "ArrowLeft") step(-1);
+    else if (event.key === "ArrowRight" && reviewing !== null) step(1);
     else if (event.key === "Escape" && reviewing !== null) endReview();
   });
   $("end-rematch").onclick = rematch;
