@@ -171,6 +171,58 @@ def replay_command(
         console.print()
 
 
+@app.command("review")
+def review_command(
+    file: Annotated[str, typer.Argument(help="a game record written by 'save'")],
+    time: Annotated[float, typer.Option(help="seconds to solve each position at most")] = 2.0,
+) -> None:
+    """A game's moves with their exact values: each move marked best, an inaccuracy, a
+    mistake or a blunder (it changed the result under perfect play) by what it gave away."""
+    from .analysis import solve as solving
+
+    try:
+        record = GameRecord.load(file)
+    except MancalabError as error:
+        fail(str(error))
+    if not (0 < time <= 3600):
+        fail(f"--time must be above 0 and at most 3600 seconds, got {time}")
+    reason = solving.unsolvable(record.variant)
+    if reason:
+        fail(f"no exact review: {reason}")
+    table = Table(title=f"{record.variant.title}: {record.names[0]} (A) vs {record.names[1]} "
+                        f"(B), values for the player moving")
+    for column in ("move", "player", "played", "value", "best", "verdict"):
+        table.add_column(column, overflow="fold")
+    with console.status("Solving the positions..."):
+        for ply, (state, move) in enumerate(zip(record.states, record.moves)):
+            try:
+                result = solving.solve(state, time=time, moves=True)
+            except MancalabError as error:
+                fail(str(error))
+            low, high = result.moves.get(move, (None, None))
+            table.add_row(str(ply + 1), "AB"[state.to_move], state.move_name(move),
+                          solving.describe_bounds(low, high, result.endless)
+                          if low is not None else "?",
+                          ", ".join(result.best_move_names) or "-",
+                          verdict(result, low, high))
+    console.print(table)
+
+
+def verdict(result, low: int | None, high: int | None) -> str:
+    """What a move gave away against the position's exact value: a blunder changes the result
+    under perfect play (a win into a draw or a loss, a draw into a loss), otherwise the seeds
+    lost make an inaccuracy (1-2) or a mistake (more); "not proven" when the time ran out."""
+    if not result.exact or low is None or low != high:
+        return "not proven"
+    lost = result.value - low
+    if lost <= 0:
+        return "best"
+    sign = (lambda v: (v > 0) - (v < 0))
+    if sign(low) < sign(result.value):
+        return f"blunder (-{lost})"
+    return f"inaccuracy (-{lost})" if lost <= 2 else f"mistake (-{lost})"
+
+
 @app.command()
 def tree(
     game: Annotated[str, typer.Argument(help="the game, e.g. gebeta")],

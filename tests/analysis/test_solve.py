@@ -338,3 +338,28 @@ def test_the_terminal_hint_names_a_legal_move_in_every_game(game, small_database
     assert hinted, result.output
     named = hinted[0].split("Hint from", 1)[1].split(":", 2)
     assert any(part.strip().split(" ")[0].rstrip(".") in names for part in named[1:]), hinted
+
+
+def test_review_gives_each_moves_exact_value_and_verdict(tmp_path, small_databases):
+    from mancalab.records import GameRecord
+
+    variant = mancalab.variant("kalah", pits=3, seeds=2)
+    record = GameRecord(variant, variant.start(), ("Ann", "Bo"))
+    rng = np.random.default_rng(4)
+    while not record.state.is_over:
+        record.push(int(rng.choice(record.state.legal_moves())))
+    record.save(tmp_path / "game.txt")
+    result = CliRunner().invoke(app, ["review", str(tmp_path / "game.txt")],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = [line.split("│")[1:-1] for line in result.output.splitlines()
+            if line.startswith("│")]
+    assert len(rows) == len(record.moves)
+    for (ply, _, played, value, _, verdict), state, move in zip(rows, record.states,
+                                                                record.moves):
+        assert played.strip() == state.move_name(move)
+        assert value.strip() == solving.describe(move_value(state, move))
+        lost = brute(state) - move_value(state, move)
+        assert verdict.strip() == "best" if lost == 0 else f"(-{lost})" in verdict
+    bad = CliRunner().invoke(app, ["review", str(tmp_path / "game.txt"), "--time", "nan"])
+    assert bad.exit_code == 2
