@@ -184,6 +184,9 @@ def test_urubugu_players_arrange_their_beads_first(server, context):
     wait_until(lambda: holes.count() == 16, what="the setting's holes")  # drawn after a fetch
     holes.nth(0).fill("5")
     assert page.inner_text("#setup-sum") == "35" and page.is_disabled("#setup-done")
+    counts = page.eval_on_selector_all("#board .hole.owner0 text.count",
+                                       "els => els.map(e => e.textContent)")
+    assert sorted(counts) == ["2"] * 15 + ["5"]  # the typed beads are on the board
     page.click("#setup-default")
     assert page.inner_text("#setup-sum") == "32" and page.is_enabled("#setup-done")
     holes.nth(0).fill("4")
@@ -416,6 +419,7 @@ def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
         first = host.new_page()
         new_game(first, server, "gebeta", "online")
         assert first.is_visible("#waiting")  # the friend has not come yet
+        assert "Your turn" not in first.inner_text("#status")
         assert "away" in first.inner_text("#player-top")
         invite = first.input_value("#invite-link")
         second = guest.new_page()

@@ -182,7 +182,8 @@ function drawStatus(state) {
     status = t(state.preparing ? "thinking_first" : "thinking");
   } else if (state.suggestion !== null && state.suggestion !== undefined) {
     status = t("suggested", {move: state.suggestion_name});
-  } else if (state.seat !== null && !state.local && state.to_move === state.seat &&
+  } else if (friendAway(state)) status = t("waiting_friend");
+  else if (state.seat !== null && !state.local && state.to_move === state.seat &&
              !state.animatingMove) status = t("your_turn");
   else status = t("to_move", {name: shownNames[state.to_move]});
   if (state.seat === null) status += ` · ${t("spectator")}`;
@@ -225,12 +226,16 @@ function drawRequest(state) {
   $("request-decline").hidden = mine;
 }
 
+// Online, before the first move, while the friend has not opened the game yet.
+function friendAway(state) {
+  const other = state.seat === null ? null : 1 - state.seat;
+  return state.mode === "online" && other !== null && Boolean(state.present) &&
+    !state.present[other] && state.ply === 0 && !state.result;
+}
+
 function drawWaiting(state) {
   const invite = localStorage.getItem(`mancalab.invite.${state.id}`);
-  const other = state.seat === null ? null : 1 - state.seat;
-  const alone = state.mode === "online" && invite && other !== null && state.present &&
-    !state.present[other] && state.ply === 0 && !state.result;
-  $("waiting").hidden = !alone;
+  $("waiting").hidden = !(friendAway(state) && invite);
   $("invite-link").value = invite || "";
   $("share-invite").hidden = !navigator.share;
 }
@@ -343,6 +348,22 @@ function updateSetupSum() {
   const sum = inputs.reduce((total, input) => total + (Number(input.value) || 0), 0);
   $("setup-sum").textContent = sum;
   $("setup-done").disabled = sum !== 32 || inputs.some((i) => !(Number(i.value) >= 0));
+  previewSetting(inputs);
+}
+
+// The beads as typed, on the board: each hole of the arranging seat shows its count.
+function previewSetting(inputs) {
+  const seat = Number($("setup-holes").dataset.seat);
+  if (!game || game.started || !inputs.length || Number.isNaN(seat)) return;
+  const cells = game.cells.slice();
+  game.cells.forEach((_, cell) => {
+    if (game.owners[cell] !== seat) return;
+    const hole = Number(game.labels[seat][cell]);
+    const count = Number(inputs[hole - 1]?.value);
+    if (hole >= 1 && Number.isInteger(count) && count >= 0 && count <= 32) cells[cell] = count;
+  });
+  place = drawBoard($("board"), {...game, cells}, {view: viewer(game), playable: new Set(),
+    names: names(game), reader: seat});
 }
 
 function drawControls(state) {
