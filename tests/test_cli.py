@@ -118,7 +118,7 @@ def test_hint_switch_and_level():
     out = result.stdout
     assert result.exit_code == 0, out
     # the Gabata bot at level 1 from the start plays pit 3 (index), i.e. "4" (gabata.md vector 4)
-    assert "Hint from classic:level=1: 4, evaluation +6 for you." in out
+    assert "Hint from classic:level=1: 4 (its estimate for you: +6)." in out
     assert "unknown player 'nobody'" in out and "level needs a player" in out
     assert "Computer now plays as classic:level=2." in out
     # after the switch the computer plays A's opening move: level 2 plays pit 1, i.e. "2"

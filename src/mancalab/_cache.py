@@ -57,15 +57,24 @@ def is_warm() -> bool:
     return folder.is_dir() and next(folder.rglob("*.nbi"), None) is not None
 
 
-def warm_up(games: list[str] | None = None, players: bool = True) -> None:
+def warm_up(games: list[str] | None = None, players: bool = True,
+            on_step=None) -> None:
     """Compile (or load from the cache) the rules of ``games`` (default: all) and, with
-    ``players``, the computer players' searches, so that no first move waits for them."""
+    ``players``, the computer players' searches, so that no first move waits for them.
+    ``on_step(done, total, what)`` is told after each game's rules and each search."""
     from .analysis import retrograde, solve
     from .players import alphabeta, classic, mcts
     from .variants import variant, variants
 
-    for name in games or variants():
+    names = list(games or variants())
+    modules = [alphabeta, mcts, classic, solve, retrograde] if players else []
+    total = len(names) + len(modules)
+    for done, name in enumerate(names, 1):
         state = variant(name).start()
         state.play(state.legal_moves()[0]).material  # noqa: B018 - compiles play and score
-    for module in (alphabeta, mcts, classic, solve, retrograde) if players else ():
+        if on_step:
+            on_step(done, total, name)
+    for done, module in enumerate(modules, len(names) + 1):
         module.warm_up()
+        if on_step:
+            on_step(done, total, module.__name__.rsplit(".", 1)[-1])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -1108,7 +1109,6 @@ def serve(
     from limits import parse
 
     from .web import create_app, default_db_path, serving
-    from .web.thinking import warm_up as server_warm_up
 
     if not 0 < port < 65536:
         fail(f"--port must be 1..65535, got {port}")
@@ -1131,18 +1131,47 @@ def serve(
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     path = db or str(default_db_path())
+    warm = is_warm()
+    progress = None if warm else WarmUpProgress()
     try:
-        application = create_app(path, limits)
+        application = create_app(path, limits, on_warm_up=progress)
     except Exception as error:  # noqa: BLE001 - an unusable database file, said in one line
         fail(f"cannot open the game database {path}: {error}")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    # compile (or load) every rule and search before the first request, not on the event
-    # loop while games are played (loading holds the interpreter lock for seconds)
-    with preparing():
-        server_warm_up()
+    # the rules and searches load (or, the first time, compile) in the background: the page
+    # answers at once, and a first move against the computer waits for them if it must
     console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
                   "Ctrl-C stops it.")
+    if not warm:  # a first start: the page answers at once, the rules compile meanwhile
+        console.print("First start: the rules and the computer players are being compiled "
+                      "(once per machine); until then the first moves against the computer "
+                      "wait for them.")
     serving.run(application, host, port, limits)
+
+
+class WarmUpProgress:
+    """A progress bar of the first start's compiling: the games' rules and the computer
+    players' searches done of all, the time spent and an estimate of the time left."""
+
+    def __init__(self) -> None:
+        from rich.progress import MofNCompleteColumn
+
+        self.progress = Progress(TextColumn("Compiling {task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), TimeElapsedColumn(),
+                                 TextColumn("left about"), TimeRemainingColumn(),
+                                 console=console, transient=False)
+        self.task = None
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if self.task is None:
+            self.progress.start()
+            self.task = self.progress.add_task("the rules", total=total)
+        self.progress.update(self.task, completed=done, description=what)
+        if done == total:
+            self.progress.stop()
+            console.print(f"The rules and players are ready "
+                          f"({time.perf_counter() - self.started:.0f} s).")
 
 
 def _other_limits(pairs: list[str]) -> dict:

@@ -397,8 +397,11 @@ async def _send(socket: WebSocket, text: str) -> None:
 SOLVER_TABLE_MEMORY = 256 << 20  # bytes
 
 
-def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
-    """The server's application, its games kept in the SQLite file ``db_path``."""
+def create_app(db_path: str | Path, limits: Limits | None = None,
+               on_warm_up=None) -> FastAPI:
+    """The server's application, its games kept in the SQLite file ``db_path``; the rules
+    and searches not compiled yet are compiled in the background once it starts
+    (``on_warm_up(done, total, what)`` told as it goes)."""
     limits = limits or Limits()
     limits.check()
     # the analysis and the perfect player share one solver table a game's rules: a server
@@ -413,7 +416,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None) -> FastAPI:
         hub.store.open()
         sweeper = asyncio.get_running_loop().create_task(hub.sweeping())
         if not READY.is_set():
-            threading.Thread(target=warm_up, name="mancalab-warm-up", daemon=True).start()
+            threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
+                             daemon=True).start()
         yield
         sweeper.cancel()
         for task in list(hub.tasks):

@@ -30,15 +30,22 @@ READY = threading.Event()  # set once the rules and searches are compiled (warm_
 CLIENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("client", default=None)
 
 
-def warm_up() -> None:
+_WARMING = threading.Lock()
+
+
+def warm_up(on_step=None) -> None:
     """Compile (or load from the cache) every game's rules and the searches: run in the
-    background when a server starts, so the first computer move does not wait for them."""
+    background when a server starts, so the first computer move does not wait for them
+    (``on_step(done, total, what)`` as ``mancalab._cache.warm_up`` says). Once a process."""
     from .._cache import warm_up as compile_all
     from ..analysis import solve as solving
     from ..variants import variant
 
-    compile_all()
-    READY.set()
+    with _WARMING:
+        if READY.is_set():
+            return
+        compile_all(on_step=on_step)
+        READY.set()
     # Kalah's expert is the perfect player: its small endgame database is built once per
     # machine (about 6 s), here rather than inside a capped move; so are Gebeta's and
     # Gabata's for the analysis switch (under a second each)
