@@ -440,7 +440,8 @@ def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
         second.click("#request-accept")
         wait_until(lambda: api_state(server, first)["ply"] == 0, what="the move taken back")
         second.close()
-        wait_until(lambda: "away" in first.inner_text("#player-top"), what="the friend gone")
+        wait_until(lambda: "left the game" in first.inner_text("#player-top"),
+                   what="the friend gone")
     finally:
         host.close()
         guest.close()

@@ -160,6 +160,7 @@ class Hub:
         self.tasks: set[asyncio.Task] = set()
         self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
         self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
+        self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
 
     def room(self, game_id: str) -> Room:
         """The game ``game_id``, loaded from the store if it is not in memory. Called on the
@@ -193,7 +194,9 @@ class Hub:
         watchers = [w for w in self.watchers.get(room.id, ()) if w[0] is not skip]
         if not watchers:
             return
-        shared = {**room.shared_view(), "present": self.present(room)}
+        present = self.present(room)
+        shared = {**room.shared_view(), "present": present,
+                  "came": [seat in self.came.get(room.id, ()) for seat in (0, 1)]}
         texts: dict[int | None, str] = {}
         for _, token in watchers:
             seat = room.seat_of(token)
@@ -206,10 +209,13 @@ class Hub:
     def present(self, room: Room) -> list[bool]:
         """Whether each seat has a page open on the game (a websocket holding its token)."""
         seats = {room.seat_of(token) for _, token in self.watchers.get(room.id, ())}
+        self.came.setdefault(room.id, set()).update(seats - {None})
         return [0 in seats, 1 in seats]
 
     def view(self, room: Room, token: str | None) -> dict:
-        return {**room.view(token), "present": self.present(room)}
+        return {**room.view(token), "present": self.present(room),
+                "came": [seat in self.came.get(room.id, ()) for seat in (0, 1)]}
+
 
     async def change(self, game_id: str, token: str | None, action) -> dict:
         """Run ``action(room)`` under the room's lock (it stores what it changes), tell the
@@ -342,6 +348,7 @@ class Hub:
                 self.locks.pop(game_id, None)
                 self.watchers.pop(game_id, None)
                 self.kept.pop(game_id, None)
+                self.came.pop(game_id, None)
 
     async def sweeping(self) -> None:
         pause = max(0.05, min(self.limits.idle_player, self.limits.idle_room) / 4)

@@ -158,8 +158,10 @@ function drawPlayers(state) {
                                                                 textContent: shownNames[seat]});
     element.append(dot, name);
     if (state.mode === "online" && state.present) {
+      const word = state.present[seat] ? "present_here"
+        : state.came && state.came[seat] ? "present_left" : "present_away";
       const presence = Object.assign(document.createElement("span"), {className: "presence",
-        textContent: `(${t(state.present[seat] ? "present_here" : "present_away")})`});
+        textContent: `(${t(word)})`});
       element.append(presence);
     }
     const score = Object.assign(document.createElement("span"), {className: "score",
