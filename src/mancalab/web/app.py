@@ -194,9 +194,7 @@ class Hub:
         watchers = [w for w in self.watchers.get(room.id, ()) if w[0] is not skip]
         if not watchers:
             return
-        present = self.present(room)
-        shared = {**room.shared_view(), "present": present,
-                  "came": [seat in self.came.get(room.id, ()) for seat in (0, 1)]}
+        shared = {**room.shared_view(), **self.presence(room)}
         texts: dict[int | None, str] = {}
         for _, token in watchers:
             seat = room.seat_of(token)
@@ -206,16 +204,16 @@ class Hub:
         await asyncio.gather(*(_send(socket, texts[room.seat_of(token)])
                                for socket, token in watchers))
 
-    def present(self, room: Room) -> list[bool]:
-        """Whether each seat has a page open on the game (a websocket holding its token)."""
+    def presence(self, room: Room) -> dict:
+        """Whether each seat has a page open on the game (a websocket holding its token)
+        and whether it ever had (``came``: a player who left, not one not yet come)."""
         seats = {room.seat_of(token) for _, token in self.watchers.get(room.id, ())}
-        self.came.setdefault(room.id, set()).update(seats - {None})
-        return [0 in seats, 1 in seats]
+        came = self.came.setdefault(room.id, set())
+        came.update(seats - {None})
+        return {"present": [0 in seats, 1 in seats], "came": [0 in came, 1 in came]}
 
     def view(self, room: Room, token: str | None) -> dict:
-        return {**room.view(token), "present": self.present(room),
-                "came": [seat in self.came.get(room.id, ()) for seat in (0, 1)]}
-
+        return {**room.view(token), **self.presence(room)}
 
     async def change(self, game_id: str, token: str | None, action) -> dict:
         """Run ``action(room)`` under the room's lock (it stores what it changes), tell the

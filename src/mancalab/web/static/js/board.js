@@ -142,7 +142,7 @@ function drawHole(svg, state, cell, spot, options) {
   if (spot.store) {
     const name = options.names ? options.names[owner] : "";
     el("text", {class: "label store-label", x: spot.x + spot.w / 2, y: spot.y + 30,
-                "aria-hidden": "true"}, group).textContent = shorten(name, 8);
+                "aria-hidden": "true"}, group).textContent = shorten(name, 7);
   } else if (label) {
     el("text", {class: "label", x: spot.x - 2, y: spot.y + 22, "aria-hidden": "true"},
        group).textContent = label;
