@@ -38,8 +38,10 @@ def free_port() -> int:
 
 
 # the load comes from one address: lift the per-client limits that a public server keeps
+# no rate limits, and no background preparation of exact play (it would share the cores)
 UNLIMITED = ["--create-rate", "1000000/minute", "--hint-rate", "1000000/minute",
-             "--limit", "client_sockets=100000", "--limit", "client_connections=100000"]
+             "--limit", "client_sockets=100000", "--limit", "client_connections=100000",
+             "--no-prepare"]
 
 
 def start_server(port: int, db: Path, *extra: str) -> subprocess.Popen:

@@ -177,9 +177,10 @@ def review_command(
     file: Annotated[str, typer.Argument(help="a game record written by 'save'")],
     time: Annotated[float, typer.Option(help="seconds to solve each position at most")] = 2.0,
 ) -> None:
-    """A game's moves with their exact values: each move marked best, an inaccuracy, a
-    mistake or a blunder (it changed the result under perfect play) by what it gave away."""
-    from .analysis import solve as solving
+    """A game's moves with their values: each move marked best, good, an inaccuracy, a
+    mistake or a blunder (it changed the result under perfect play) by what it gave away;
+    exact where the solver proves it in the time, else the expert's estimate ("~")."""
+    from .analysis import review, solve as solving
 
     try:
         record = GameRecord.load(file)
@@ -187,41 +188,23 @@ def review_command(
         fail(str(error))
     if not (0 < time <= 3600):
         fail(f"--time must be above 0 and at most 3600 seconds, got {time}")
-    reason = solving.unsolvable(record.variant)
-    if reason:
-        fail(f"no exact review: {reason}")
+    states = list(record.states)
+    reviewer = make_player(f"perfect:time={2 * time}")  # half to solve, half to estimate
+    with console.status("Appraising the positions..."):
+        appraisals = [reviewer.appraise(state) for state in states]
     table = Table(title=f"{record.variant.title}: {record.names[0]} (A) vs {record.names[1]} "
-                        f"(B), values for the player moving")
-    for column in ("move", "player", "played", "value", "best", "verdict"):
+                        f"(B), values for the player moving (~ an estimate)")
+    for column in ("move", "player", "played", "value", "best", "mark"):
         table.add_column(column, overflow="fold")
-    with console.status("Solving the positions..."):
-        for ply, (state, move) in enumerate(zip(record.states, record.moves)):
-            try:
-                result = solving.solve(state, time=time, moves=True)
-            except MancalabError as error:
-                fail(str(error))
-            low, high = result.moves.get(move, (None, None))
-            table.add_row(str(ply + 1), "AB"[state.to_move], state.move_name(move),
-                          solving.describe_bounds(low, high, result.endless)
-                          if low is not None else "?",
-                          ", ".join(result.best_move_names) or "-",
-                          verdict(result, low, high))
+    for row in review.judged(states, list(record.moves), appraisals):
+        value = "?" if row["value"] is None else (
+            solving.describe(int(row["value"])) if row["exact"] else f"~{row['value']:+g}")
+        mark = row["mark"] or "?"
+        if row["lost"]:
+            mark += f" (-{row['lost']:g})"
+        table.add_row(str(row["ply"] + 1), "AB"[row["mover"]], row["name"], value,
+                      ", ".join(row["best_moves"]) or "-", mark)
     console.print(table)
-
-
-def verdict(result, low: int | None, high: int | None) -> str:
-    """What a move gave away against the position's exact value: a blunder changes the result
-    under perfect play (a win into a draw or a loss, a draw into a loss), otherwise the seeds
-    lost make an inaccuracy (1-2) or a mistake (more); "not proven" when the time ran out."""
-    if not result.exact or low is None or low != high:
-        return "not proven"
-    lost = result.value - low
-    if lost <= 0:
-        return "best"
-    sign = (lambda v: (v > 0) - (v < 0))
-    if sign(low) < sign(result.value):
-        return f"blunder (-{lost})"
-    return f"inaccuracy (-{lost})" if lost <= 2 else f"mistake (-{lost})"
 
 
 @app.command()
@@ -1101,6 +1084,9 @@ def serve(
         "--limit", help="any other limit of a public server, NAME=VALUE, e.g. "
         "client_sockets=8 (repeat for more; the names and defaults: README, Running a "
         "public server)")] = None,
+    prepare: Annotated[bool, typer.Option(
+        help="build what exact analysis and the expert need (databases, Gebeta's start "
+        "book) in the background, once per machine")] = True,
 ) -> None:
     """Play in the browser: start the web server and print its address."""
     import math
@@ -1108,6 +1094,7 @@ def serve(
 
     from limits import parse
 
+    from .analysis.preparation import steps
     from .web import create_app, default_db_path, serving
 
     if not 0 < port < 65536:
@@ -1134,7 +1121,8 @@ def serve(
     warm = is_warm()
     progress = None if warm else WarmUpProgress()
     try:
-        application = create_app(path, limits, on_warm_up=progress)
+        application = create_app(path, limits, on_warm_up=progress,
+                                 prepare=steps() if prepare else None)
     except Exception as error:  # noqa: BLE001 - an unusable database file, said in one line
         fail(f"cannot open the game database {path}: {error}")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

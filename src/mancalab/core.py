@@ -363,6 +363,9 @@ class Variant:
 
     # ----- drawing (mancalab.render) ---------------------------------------------
     score_noun: str = "points"  # what the score counts, e.g. "families"
+    # A review's marks: the most a move may give away (in the score's units) and still be
+    # "good", an "inaccuracy", a "mistake"; more is a blunder (mancalab.analysis.review)
+    review_bands: tuple[float, float, float] = (1, 3, 6)
     move_hint: str = "a move"  # what a person types at the prompt
 
     def grid(self, state: State) -> list[list[int | None]]:
@@ -511,3 +514,9 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{self.variant.name} State cells={list(self.cells)} to_move={self.to_move}>"
+
+    def _repr_html_(self) -> str:
+        """The board in a notebook, drawn as the browser draws it (``mancalab.drawing``)."""
+        from .drawing import notebook_html
+
+        return notebook_html(self)

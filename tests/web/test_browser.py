@@ -526,3 +526,86 @@ def test_a_game_is_reviewed_move_by_move(server, context):
     wait_until(lambda: cells_shown() == cells_after(0), what="the start")
     page.keyboard.press("Escape")
     wait_until(lambda: not page.is_visible("#review") and playable(page), what="the live game")
+
+
+def finished_by_api(server, game, options, seed=5):
+    """A game of ``game`` played to its end through the API by random moves: its id and
+    the first seat's token."""
+    import random
+
+    def call(path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{server}{path}", data=data,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as answer:
+            return json.load(answer)
+
+    created = call("/api/games", {"game": game, "options": options, "mode": "local"})
+    view, rng = created["state"], random.Random(seed)
+    while not view["result"]:
+        view = call(f"/api/games/{created['id']}/moves",
+                    {"token": created["token"], "move": rng.choice(view["legal"]),
+                     "ply": view["ply"]})
+    return created["id"], created["token"]
+
+
+def test_a_finished_game_is_reviewed_with_marks_a_graph_and_the_best_move(server, browser):
+    game_id, token = finished_by_api(server, "kalah", {"pits": 3, "seeds": 3})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1000, "height": 1200})
+    page.goto(f"{server}/?game={game_id}&token={token}")
+    wait_until(lambda: page.is_visible("#end-dialog"), what="the end dialog")
+    page.click("#end-review")
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}") as answer:
+        moves = len(json.load(answer)["moves"])
+    wait_until(lambda: page.locator("#review-graph circle.graph-exact").count() == moves + 1,
+               seconds=120, what="every position appraised")
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/review") as answer:
+        review = json.load(answer)
+    marks = [row["mark"] for row in review["moves"]]
+    assert all(marks) and len(marks) == moves
+    buttons = page.locator("#move-list .move")
+    for i, mark in enumerate(marks):
+        assert f"mark-{mark}" in buttons.nth(i).get_attribute("class")
+    wrong = next((i for i, mark in enumerate(marks) if mark != "best"), None)
+    if wrong is not None:
+        buttons.nth(wrong).click()  # the position after it; its words say what it lost
+        wait_until(lambda: "gave away" in page.inner_text("#review-words"), what="the words")
+        assert "exact" in page.inner_text("#review-words")
+    page.keyboard.press("Home")
+    for _ in range(moves):
+        page.keyboard.press("ArrowLeft")
+    wait_until(lambda: "start" in page.inner_text("#review-text"), what="the start")
+    best = review["moves"][0]["best_cells"]
+    wait_until(lambda: sorted(int(c) for c in page.eval_on_selector_all(
+        "#board .hole.best", "els => els.map(e => e.dataset.cell)")) == sorted(best),
+        what="the best moves ringed")
+    assert page.get_attribute("#review-graph", "aria-label")
+    assert serious_violations(page) == []
+    shots = ARTIFACTS.parent / "docs-screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    if wrong is not None:
+        buttons.nth(wrong).click()
+        wait_until(lambda: "gave away" in page.inner_text("#review-words"), what="the words")
+    page.screenshot(path=str(shots / "review-1000.png"), full_page=True)
+
+
+def test_a_state_in_a_notebook_is_drawn_by_the_pages_own_board_script(context):
+    import mancalab
+
+    for game in ("kalah", "gebeta", "gabata3"):
+        state = mancalab.variant(game).start()
+        state = state.play(state.legal_moves()[0])
+        page = context.new_page()
+        page.set_content(f"<html><body>{state._repr_html_()}</body></html>")
+        drawn = {cell for row in state.variant.grid(state) for cell in row if cell is not None}
+        wait_until(lambda: page.locator(".mancalab-board svg .hole").count() == len(drawn),
+                   what=f"the {game} board")
+        counts = {int(c): int(n) for c, n in page.eval_on_selector_all(
+            ".mancalab-board text.count",
+            "els => els.map(e => [e.closest('.hole').dataset.cell, e.textContent])")}
+        assert counts == {cell: state.cells[cell] for cell in drawn}
+        assert page.locator(".mancalab-board pre").count() == 0  # the text board made way
+        names = page.eval_on_selector_all(".mancalab-board .cup",
+                                          "els => els.map(e => e.getAttribute('aria-label'))")
+        assert all(names) and not any("hole_name" in name for name in names)
+        page.close()

@@ -727,6 +727,13 @@ def load_book(path: str | Path, variant: Variant, verify: bool = True) -> Book:
     return Book(variant, seeds, keys, low, high, path)
 
 
+def renew(variant: Variant) -> None:
+    """Look again for the database and the book of ``variant``'s rules (built since)."""
+    with _DATABASES_LOCK:
+        _DATABASES.pop((variant.name, tuple(rules_of(variant).items()), default_dir()), None)
+        _BOOKS.pop(book_key(variant), None)
+
+
 def book_key(variant: Variant) -> tuple:
     """Where ``book_for`` keeps ``variant``'s book in this process."""
     return variant.name, tuple(rules_of(variant).items()), default_dir()

@@ -765,6 +765,29 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
     return solver
 
 
+def renew(variant: Variant) -> None:
+    """Open the files built for ``variant``'s rules since they were last looked for (a
+    server's background build): the solvers kept take the largest database (their tables
+    stay warm), and Gebeta's and Gabata's databases and book are looked for again."""
+    if variant.name in retrograde_games():
+        from . import retrograde
+
+        retrograde.renew(variant)
+        return
+    if variant.name != "kalah":
+        return
+    rules = tuple(sorted(databases._rules(variant).items()))
+    with _SOLVERS_LOCK:
+        kept = [solver for key, solver in _SOLVERS.items() if key[:len(rules)] == rules]
+    if not kept:
+        return
+    best = databases.best_available(variant)
+    for solver in kept:
+        if best is not None and (solver.database is None
+                                 or solver.database.seeds < best.seeds):
+            solver.use(best)
+
+
 def mover_pits(state: State) -> np.ndarray:
     """The pits as the player to move sees them: their own m first, then the opponent's."""
     m = state.variant.options["pits"]

@@ -91,12 +91,30 @@ class PerfectPlayer(Player):
         reason = solving.unsolvable(state.variant)
         if reason is not None:
             raise MancalabError(reason)
-        result = self._solve(state, self.capped(self.options["time"]), moves=True)
-        answer = result.to_dict()
-        answer["best_cells"] = result.best_moves
-        for entry, cell in zip(answer.get("moves", []), result.moves):
-            entry["cell"] = cell
-        return answer
+        from ..analysis.preparation import analysis_answer
+
+        return analysis_answer(self._solve(state, self.capped(self.options["time"]),
+                                           moves=True))
+
+    def appraise(self, state: State):
+        """``state``'s value for the player to move (``analysis.review.Appraisal``): exact
+        with every move's value when solved in half the player's time, else the fallback
+        search's estimate in the time left."""
+        from ..analysis import review, solve as solving
+
+        started = time.perf_counter()
+        budget = self.capped(self.options["time"])
+
+        def solve(position: State):
+            return self._solve(position, budget / 2, moves=True)
+
+        def estimate(position: State):
+            fallback = self._ready_fallback(budget, started)
+            fallback.choose(position)
+            return fallback.last_info.get("value")
+
+        solvable = solving.unsolvable(state.variant) is None
+        return review.appraise(state, solve if solvable else None, estimate)
 
     def _solve(self, state: State, seconds: float, moves: bool = False,
                exact_only: bool = False):

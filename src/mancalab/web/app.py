@@ -35,15 +35,21 @@ from slowapi.util import get_remote_address
 
 from ..analysis import solve as solving
 from ..core import LARGEST, MancalabError
+from ..drawing import board_view
 from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
 from ..records import NAME_LENGTH, GameRecord
 from ..variants import VARIANTS
 from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
-from .store import Store
+from ..analysis import review
+from ..analysis.preparation import Step, is_settled
+from .preparing import Preparation
+from .store import Store, analysis_key
 from .thinking import (CLIENT, OPERATOR_ONLY, READY, BusyError, Limits, Thinker, names_a_program,
                        warm_up)
 
 STATIC = Path(__file__).parent / "static"
+REVIEW_SECONDS = 2.0  # a review's time a position: half to solve it, half to estimate it
+APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
 
@@ -161,6 +167,9 @@ class Hub:
         self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
         self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
         self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
+        self.preparation: Preparation | None = None  # exact play's files, built meanwhile
+        self.reviews: dict[str, asyncio.Task] = {}  # the games whose positions are appraised
+        self.appraised: OrderedDict[str, review.Appraisal] = OrderedDict()  # by position
 
     def room(self, game_id: str) -> Room:
         """The game ``game_id``, loaded from the store if it is not in memory. Called on the
@@ -310,9 +319,99 @@ class Hub:
         reason = solving.unsolvable(state.variant)
         if reason is not None:
             raise ConflictError(reason)
-        analyst = self.thinker.player("perfect", room.game)
-        answer = await self.thinker.run(room.id, analyst, analyst.analyse, state)
-        return {**answer, "ply": room.ply}
+        position = analysis_key(state)
+        kept = self.store.analysis(position)
+        if kept is None:
+            analyst = self.thinker.player("perfect", room.game)
+            kept = await self.thinker.run(room.id, analyst, analyst.analyse, state)
+            if is_settled(kept):  # proven once, answered at once from now on
+                self.store.keep_analysis(position, kept)
+        return {**kept, "ply": room.ply}
+
+    async def review(self, game_id: str, token: str | None, start: bool = True) -> dict:
+        """The game's review so far (each position's value, each move's mark), its positions
+        appraised in the background, in turn with the client's other searches. A running
+        game's review is for a seated player with helpers on, as its analysis."""
+        room = self.room(game_id)
+        if room.record is None:
+            raise ConflictError("the game has not started yet")
+        if not room.state.is_over:
+            room.check_token(token)
+            _check_helpers(room)
+        job = self.reviews.get(game_id)
+        if start and (job is None or job.done()):
+            self.reviews[game_id] = asyncio.get_running_loop().create_task(
+                self._appraise_all(room))
+        return self._review_of(room)
+
+    def _appraisal(self, state) -> review.Appraisal | None:
+        """``state``'s appraisal when known: kept from a review, or a settled analysis."""
+        position = analysis_key(state)
+        found = self.appraised.get(position)
+        if found is None:
+            answer = self.store.analysis(position)
+            if answer is None:
+                return None
+            found = review.Appraisal(answer["value"], True, {
+                entry["cell"]: entry["value"] for entry in answer.get("moves", [])},
+                list(answer.get("best_cells", [])))
+        self.appraised[position] = found
+        self.appraised.move_to_end(position)
+        while len(self.appraised) > APPRAISALS_KEPT:
+            self.appraised.popitem(last=False)
+        return found
+
+    async def _appraise_all(self, room: Room) -> None:
+        """Appraise the game's positions not appraised yet, the first first (the game may
+        go on meanwhile: its positions are read again after each)."""
+        reviewer = self.thinker.player(f"perfect:time={REVIEW_SECONDS}", room.game)
+        try:
+            while room.record is not None:
+                missing = [s for s in room.record.states if self._appraisal(s) is None]
+                if not missing:
+                    return
+                state = missing[0]
+                found = await self.thinker.run(room.id, reviewer, reviewer.appraise, state,
+                                               wait=True)
+                self.appraised[analysis_key(state)] = found
+        finally:
+            reviewer.close()
+            self.reviews.pop(room.id, None)
+
+    def _review_of(self, room: Room) -> dict:
+        states, moves = list(room.record.states), list(room.record.moves)
+        appraisals = []
+        for state in states:
+            found = self._appraisal(state)
+            if found is None:
+                break
+            appraisals.append(found)
+        values = [{"ply": ply, "value": review.for_player_a(state, found),
+                   "exact": found.exact, "won": found.won}
+                  for ply, (state, found) in enumerate(zip(states, appraisals))]
+        return {"positions": len(states), "appraised": len(appraisals),
+                "running": room.id in self.reviews, "values": values,
+                "moves": list(review.judged(states, moves, appraisals)),
+                "bands": list(room.state.variant.review_bands)}
+
+    def prepare(self, steps: list[Step]) -> None:
+        """Build what exact play needs (``steps``) in a background process; the start's
+        analyses it makes are kept with the others."""
+        loop = asyncio.get_running_loop()
+
+        def kept(step: Step) -> bool:
+            if step.kind == "start":
+                return self.store.analysis(analysis_key(step.variant.start())) is not None
+            return step.is_done()
+
+        def ready(step: Step, payload: dict | None) -> None:
+            solving.renew(step.variant)
+            if payload is not None and is_settled(payload):
+                loop.call_soon_threadsafe(self.store.keep_analysis,
+                                          analysis_key(step.variant.start()), payload)
+
+        self.preparation = Preparation(steps, ready, kept, self.limits.prepare_memory)
+        self.preparation.start()
 
     async def end(self, game_id: str, token: str | None) -> dict:
         """A player proposes to end the game by the rule for endless play; against the
@@ -366,8 +465,8 @@ def _example(game: str) -> dict:
         if steps is not None:
             shown.append((len(steps), -move, move, steps))
     _, _, move, steps = max(shown)
-    return {"before": Room._board_view(start), "move": move, "name": start.move_name(move),
-            "after": Room._board_view(start.play(move)), "sowing": [list(s) for s in steps]}
+    return {"before": board_view(start), "move": move, "name": start.move_name(move),
+            "after": board_view(start.play(move)), "sowing": [list(s) for s in steps]}
 
 
 def _option_form(option) -> dict:
@@ -403,10 +502,11 @@ SOLVER_TABLE_MEMORY = 256 << 20  # bytes
 
 
 def create_app(db_path: str | Path, limits: Limits | None = None,
-               on_warm_up=None) -> FastAPI:
+               on_warm_up=None, prepare: list[Step] | None = None) -> FastAPI:
     """The server's application, its games kept in the SQLite file ``db_path``; the rules
     and searches not compiled yet are compiled in the background once it starts
-    (``on_warm_up(done, total, what)`` told as it goes)."""
+    (``on_warm_up(done, total, what)`` told as it goes), and what exact play needs
+    (``prepare``: ``analysis.preparation.steps()``) is built in a background process."""
     limits = limits or Limits()
     limits.check()
     # the analysis and the perfect player share one solver table a game's rules: a server
@@ -423,7 +523,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
         if not READY.is_set():
             threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
                              daemon=True).start()
+        if prepare:
+            hub.prepare(prepare)
         yield
+        if hub.preparation is not None:
+            hub.preparation.stop()
         sweeper.cancel()
         for task in list(hub.tasks):
             task.cancel()
@@ -487,6 +591,13 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                 "players": sorted(set(PLAYERS) - {"engine"}) + sorted(limits.players),
                 "max_think": limits.max_think}
 
+    @app.get("/api/preparation", summary="What exact play still needs on this server: per "
+                                         "game whether it is ready and the seconds left")
+    async def preparation() -> dict:
+        if hub.preparation is None:
+            return {"ready": True, "seconds_left": 0, "games": {}, "steps": []}
+        return hub.preparation.status()
+
     new_games = limiter.shared_limit(limits.create_rate, scope="new games")
     searches = limiter.shared_limit(limits.hint_rate, scope="searches")
 
@@ -535,7 +646,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
         if ply:
             sowing = record.states[ply - 1].sowing(record.moves[ply - 1], limit=SOWING_STEPS)
             steps = None if sowing is None else [list(step) for step in sowing]
-        return {"ply": ply, "state": Room._board_view(record.states[ply]), "sowing": steps}
+        return {"ply": ply, "state": board_view(record.states[ply]), "sowing": steps}
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
     async def play(game_id: str, body: Move) -> dict:
@@ -608,6 +719,18 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     @searches
     async def analysis(request: Request, game_id: str, body: Token) -> dict:
         return await hub.analysis(game_id, body.token)
+
+    @app.post("/api/games/{game_id}/review",
+              summary="The game's review: each position's value (exact where proven, else "
+                      "an estimate) and each move's mark; its positions are appraised in the "
+                      "background, so ask again until appraised equals positions")
+    @searches
+    async def review_game(request: Request, game_id: str, body: Token) -> dict:
+        return await hub.review(game_id, body.token)
+
+    @app.get("/api/games/{game_id}/review", summary="The game's review as far as it is")
+    async def review_so_far(game_id: str, token: Short | None = None) -> dict:
+        return await hub.review(game_id, token, start=False)
 
     @app.get("/api/games/{game_id}/record", summary="The game record (text), to download",
              response_class=Response,

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..core import IllegalMoveError, MancalabError, State
+from ..drawing import board_view
 from ..players import Player
 from ..records import GameRecord, check_names, typed_options
 from ..variants import variant as make_variant
@@ -390,10 +391,10 @@ class Room:
                "helpers": self.helpers, "rematch": None}
         if self.record is None:
             variant = make_variant(self.game, **self.options)
-            out.update(self._board_view(variant.start()), started=False, moves=[])
+            out.update(board_view(variant.start()), started=False, moves=[])
             return out
         state = self.record.state
-        out.update(self._board_view(state), started=True, moves=self.move_list(),
+        out.update(board_view(state), started=True, moves=self.move_list(),
                    sowing=self.last_sowing(), suggestion=self.suggestion,
                    suggestion_name=None if self.suggestion is None
                    else state.move_name(self.suggestion))
@@ -426,20 +427,3 @@ class Room:
             steps = record.states[-2].sowing(record.moves[-1], limit=SOWING_STEPS)
             self._sowing = (record.state, None if steps is None else [list(s) for s in steps])
         return self._sowing[1]
-
-    @staticmethod
-    def _board_view(state: State) -> dict:
-        variant = state.variant
-        outcome = state.outcome
-        return {
-            "cells": list(state.cells), "to_move": state.to_move,
-            "legal": state.legal_moves(), "grid": variant.grid(state),
-            "owners": [variant.cell_owner(state, i) for i in range(len(state.cells))],
-            "labels": [[variant.cell_label(state, viewer, i) for i in range(len(state.cells))]
-                       for viewer in (0, 1)],
-            "score": list(state.score), "score_noun": variant.score_noun,
-            "status": variant.status_text(state),
-            "result": None if outcome is None else {
-                "kind": outcome.kind, "winner": outcome.winner,
-                "code": variant.result_code(outcome)},
-        }

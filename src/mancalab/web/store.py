@@ -9,6 +9,7 @@ the record format is the one description of a game, here as in saved files.
 from __future__ import annotations
 
 import json
+import time
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,13 @@ CREATE TABLE IF NOT EXISTS moves (
     move INTEGER NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    position TEXT PRIMARY KEY,  -- the game, its options and the board (analysis_key)
+    answer TEXT NOT NULL,       -- the settled analysis: JSON
+    used REAL NOT NULL          -- when last answered: the least recently used go first
+);
 """
+ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
 
 
 @dataclass
@@ -92,3 +99,28 @@ class Store:
         moves = [m for (m,) in self.db.execute(
             "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
         return StoredGame(row[0], row[1], row[2], json.loads(row[3]), moves)
+
+    def analysis(self, position: str) -> dict | None:
+        """The settled analysis kept for ``position`` (``analysis_key``), or None."""
+        row = self.db.execute("SELECT answer FROM analyses WHERE position = ?",
+                              (position,)).fetchone()
+        if row is None:
+            return None
+        self.db.execute("UPDATE analyses SET used = ? WHERE position = ?",
+                        (time.time(), position))
+        return json.loads(row[0])
+
+    def keep_analysis(self, position: str, answer: dict) -> None:
+        """Keep a settled analysis; beyond ``ANALYSES_KEPT`` the least recently used go."""
+        self.db.execute("INSERT OR REPLACE INTO analyses VALUES (?, ?, ?)",
+                        (position, json.dumps(answer), time.time()))
+        (count,) = self.db.execute("SELECT COUNT(*) FROM analyses").fetchone()
+        if count > ANALYSES_KEPT:
+            self.db.execute("DELETE FROM analyses WHERE position IN (SELECT position FROM "
+                            "analyses ORDER BY used LIMIT ?)", (count - ANALYSES_KEPT,))
+
+
+def analysis_key(state) -> str:
+    """The key of ``state``'s analysis: its game, options and whole board."""
+    name, options = state.variant.key
+    return json.dumps([name, options, [int(v) for v in state.board]], separators=(",", ":"))

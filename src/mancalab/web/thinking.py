@@ -82,6 +82,8 @@ class Limits:
     keep_alive: int = 5  # seconds an idle connection is kept open
     head_bytes: int = 16 * 1024  # the largest request head
     ws_frame_bytes: int = 4096  # the largest websocket message (a move is a few dozen)
+    prepare_memory: int = 8 << 30  # bytes the background preparation of exact play may
+    # take (Gebeta's start book takes 6.6 GB while it builds; a step over it is skipped)
     retry_seconds: float = 5.0  # a computer's move that could not be saved is tried again
     # Players the operator named (mancalab serve --player NAME=SPEC): only these may be
     # engines (a program run on this machine) or players from Python files.

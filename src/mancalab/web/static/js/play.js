@@ -7,6 +7,8 @@ import {fillLevels, gameName, levelName} from "./home.js";
 import {api, live} from "./server.js";
 import {plural, t} from "./texts.js";
 import {remember} from "./mine.js";
+import {MARK_SIGNS, drawGraph, moveWords as reviewMoveWords, positionWords, startReview,
+        stopReview} from "./review.js";
 import {sound} from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +24,7 @@ let endShown = null;      // the game whose end dialog was shown
 let announcedPly = null;  // the last move announced to screen readers
 const analysedPlies = {}; // "id:ply" -> the exact values of that position
 let reviewing = null;     // the ply shown while a game is reviewed, else null
+let reviewData = null;    // the server's review of the game (values and marks), once asked
 
 export function openGame(theCatalogue, id, seatToken) {
   catalogue = theCatalogue;
@@ -36,7 +39,11 @@ export function openGame(theCatalogue, id, seatToken) {
   if (connection) connection.close();
   game = null;
   reviewing = wanted = null;
+  reviewData = null;
+  stopReview();
   $("review").hidden = true;
+  $("review-panel").hidden = true;
+  preparedGame = null;
   connection = live(id, token, {
     onState: receive,
     onError: showError,
@@ -247,6 +254,15 @@ function drawMoves(state) {
     const item = document.createElement("li");
     const button = Object.assign(document.createElement("button"), {type: "button",
       className: "move", textContent: `${names(state)[m.seat]}: ${m.name}`});
+    const judged = reviewData && reviewData.moves[ply];
+    if (judged && judged.mark) {
+      button.classList.add(`mark-${judged.mark}`);
+      const sign = Object.assign(document.createElement("span"), {className: "mark",
+        textContent: MARK_SIGNS[judged.mark]});
+      sign.setAttribute("aria-hidden", "true");
+      button.append(sign);
+      button.setAttribute("aria-label", `${button.firstChild.textContent}: ${t(`mark_${judged.mark}`)}`);
+    }
     if (reviewing === ply + 1) button.setAttribute("aria-current", "step");
     button.onclick = () => review(ply + 1);
     item.append(button);
@@ -285,18 +301,55 @@ async function review(ply) {
       if (wanted !== ply) return;
     }
   }
+  const judged = reviewData && reviewData.moves[ply];
   place = drawBoard($("board"), view, {...options,
+    best: judged && judged.best_cells.length ? new Set(judged.best_cells) : null,
     path: new Set((answer.sowing || []).filter((step) => step[0] === "drop").map((step) => step[1]))});
   drawPlayers(view);
   $("review").hidden = false;
   $("review-text").textContent = ply ? t("review_at", {ply, count}) : t("review_start");
+  $("review-words").textContent = [
+    ply ? reviewMoveWords(reviewData, ply - 1, game.game, names(game)[game.moves[ply - 1].seat]) : "",
+    positionWords(reviewData, ply, game.game, names(game)),
+    judged && judged.best_moves.length ? t("review_best_here", {best: judged.best_moves.join(", ")}) : "",
+  ].filter(Boolean).join(" · ");
   drawMoves(game);
+  drawReview();
+}
+
+// ----- the review's evaluation graph and progress -------------------------------------------
+function mayReview(state) {
+  return Boolean(state.started) && state.ply > 0 &&
+    (Boolean(state.result) || (state.seat !== null && state.helpers));
+}
+
+function askReview() {
+  if (!game || !mayReview(game)) return;
+  $("review-panel").hidden = false;
+  $("review-progress").textContent = t("review_waiting");
+  startReview(gameId, token, (data) => {
+    reviewData = data;
+    drawReview();
+    drawMoves(game);
+    if (reviewing === null) review(0);
+  }, (error) => { showError(error); $("review-panel").hidden = true; });
+}
+
+function drawReview() {
+  if (!reviewData || !game) return;
+  $("review-panel").hidden = false;
+  const done = reviewData.appraised >= reviewData.positions;
+  $("review-progress").textContent = done ? t("review_done")
+    : t("review_progress", {done: reviewData.appraised, count: reviewData.positions});
+  drawGraph($("review-graph"), reviewData, {ply: reviewing, names: names(game),
+                                            onPick: (ply) => review(ply)});
 }
 
 function endReview() {
   reviewing = wanted = null;
   $("review").hidden = true;
   if (game) render(game);
+  drawReview();
 }
 
 // The computer's (or the other player's) move, said to screen readers once.
@@ -379,6 +432,8 @@ function drawControls(state) {
   $("hint").hidden = !seated || !state.helpers || Boolean(state.result) || !state.started;
   const info = catalogue.games[state.game];
   $("analysis-row").hidden = !(info && info.solvable) || !seated || !state.helpers;
+  $("review-game").hidden = !mayReview(state);
+  if (info && info.solvable && seated && state.helpers) followPreparation(state);
   $("skip").hidden = !state.animatingMove;
   if (computer) {
     if (![...$("level").options].some((o) => o.value === state.bot)) {
@@ -426,6 +481,31 @@ function go(id, seatToken) {
   remember(id, seatToken);
   history.pushState({}, "", `/?game=${id}&token=${seatToken}`);
   openGame(catalogue, id, seatToken);
+}
+
+// ----- the server's preparation of exact analysis (databases, books), shown until ready -----
+let preparedGame = null;  // the game whose preparation is followed
+let preparationTimer = null;
+
+async function followPreparation(state) {
+  if (preparedGame === state.id) return;
+  preparedGame = state.id;
+  clearTimeout(preparationTimer);
+  const check = async () => {
+    if (preparedGame !== state.id) return;
+    const status = await api("/api/preparation").catch(() => null);
+    const mine = status && status.games[state.game];
+    const note = $("prep-note");
+    note.hidden = !mine || mine.ready;
+    if (!mine || mine.ready) return;
+    const waiting = mine.seconds_left > 0;
+    const minutes = Math.max(1, Math.round(mine.seconds_left / 60));
+    note.textContent = waiting ? (mine.seconds_left < 60 ? t("prep_soon") : plural("prep_waiting", minutes))
+      : t("prep_missing", {reason: status.steps.filter((s) => s.game === state.game && s.reason)
+                                        .map((s) => s.reason).join("; ")});
+    if (waiting) preparationTimer = setTimeout(check, 10000);
+  };
+  check();
 }
 
 // ----- exact values (solved games) and hints in words --------------------------------------
@@ -552,6 +632,8 @@ function wireControls() {
   $("review-back").onclick = () => step(-1);
   $("review-next").onclick = () => step(1);
   $("review-end").onclick = endReview;
+  $("review-game").onclick = askReview;
+  $("end-review").onclick = () => { $("end-dialog").close(); askReview(); };
   document.addEventListener("keydown", (event) => {
     if ($("play").hidden || event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowLeft") step(-1);

@@ -48,13 +48,19 @@ export async function setLanguage(code) {
   wanted = code;
   const loaded = await (await fetch(`/static/i18n/${code}.json`)).json();
   if (code !== wanted) return;
-  texts = loaded;
-  language = code;
-  rules = new Intl.PluralRules(code === "rn" ? "en" : code);  // Kirundi: one and other
+  useTexts(loaded, code);
   localStorage.setItem("mancalab.language", code);
   document.documentElement.lang = code;
   translatePage();
   for (const listener of listeners) listener();
+}
+
+// Speak language ``code`` with ``loaded`` (its language file's texts): the page after a
+// fetch, a notebook's board with the texts it carries.
+export function useTexts(loaded, code) {
+  texts = loaded;
+  language = code;
+  rules = new Intl.PluralRules(code === "rn" ? "en" : code);  // Kirundi: one and other
 }
 
 export function onLanguage(listener) {

@@ -1,0 +1,141 @@
+"""A server's background preparation of exact play (``analysis.preparation``): one process
+at the lowest priority builds the steps one after another, and the server shows the progress
+and the time left, then opens what was built.
+
+One process, not a thread: a build holds both cores and gigabytes for minutes, and a
+process at nice 19 leaves the server's own searches and answers first on a small machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+
+from ..analysis.preparation import Step
+
+WAITING, RUNNING, READY, SKIPPED, FAILED = "waiting", "running", "ready", "skipped", "failed"
+LOWEST_PRIORITY = 19
+
+
+def _work(steps: list[Step], queue, budget: int | None) -> None:
+    """The preparing process: each step in turn, its progress told on ``queue``."""
+    with contextlib.suppress(OSError):
+        os.nice(LOWEST_PRIORITY)
+    for i, step in enumerate(steps):
+        if step.is_done():
+            queue.put((i, READY, 1.0, None))
+            continue
+        reason = step.does_not_fit(budget)
+        if reason is not None:
+            queue.put((i, SKIPPED, 0.0, reason))
+            continue
+        queue.put((i, RUNNING, 0.0, None))
+        try:
+            payload = step.run(lambda fraction, i=i: queue.put((i, RUNNING, fraction, None)))
+        except Exception as error:  # noqa: BLE001 - said on the page, the next step goes on
+            queue.put((i, FAILED, 0.0, str(error) or type(error).__name__))
+            continue
+        queue.put((i, READY, 1.0, payload))
+    queue.put(None)
+
+
+class Preparation:
+    """The steps, their state and progress, and the process that builds them.
+    ``on_ready(step, payload)`` is called (in a watching thread) as each step is built."""
+
+    def __init__(self, steps: list[Step], on_ready: Callable[[Step, dict | None], None],
+                 done: Callable[[Step], bool] = Step.is_done,
+                 budget: int | None = None) -> None:
+        self.steps = steps
+        self.budget = budget
+        self.on_ready = on_ready
+        self.state = [READY if done(step) else WAITING for step in steps]
+        self.fraction = [1.0 if s == READY else 0.0 for s in self.state]
+        self.began: list[float | None] = [None] * len(steps)
+        self.reason: list[str | None] = [None] * len(steps)
+        self.process = None
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        """Start the preparing process for the steps not built yet."""
+        todo = [i for i, s in enumerate(self.state) if s == WAITING]
+        if not todo:
+            return
+        context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        queue = context.Queue()
+        self.process = context.Process(target=_work, args=([self.steps[i] for i in todo],
+                                                           queue, self.budget),
+                                       name="mancalab-prepare", daemon=True)
+        self.process.start()
+        threading.Thread(target=self._watch, args=(queue, todo), name="mancalab-prepare-watch",
+                         daemon=True).start()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.is_alive():
+            self.process.terminate()
+            self.process.join(5)
+
+    def _watch(self, queue, todo: list[int]) -> None:
+        while True:
+            try:
+                message = queue.get(timeout=5)
+            except Exception:  # noqa: BLE001 - the queue is empty: is the process still there?
+                if self.process is None or not self.process.is_alive():
+                    self._lost()
+                    return
+                continue
+            if message is None:
+                return
+            local, state, fraction, extra = message
+            i = todo[local]
+            with self.lock:
+                if state == RUNNING and self.began[i] is None:
+                    self.began[i] = time.monotonic()
+                self.state[i], self.fraction[i] = state, fraction
+                if state in (SKIPPED, FAILED):
+                    self.reason[i] = extra
+            if state == READY:
+                self.on_ready(self.steps[i], extra)
+
+    def _lost(self) -> None:
+        with self.lock:
+            for i, state in enumerate(self.state):
+                if state in (WAITING, RUNNING):
+                    self.state[i], self.reason[i] = FAILED, "the preparing process ended"
+
+    def _left(self, i: int, now: float) -> float:
+        """Seconds step ``i`` still needs: its estimate, or once it has gone some way, the
+        time it took so far for the part done."""
+        state, step = self.state[i], self.steps[i]
+        if state != WAITING and state != RUNNING:
+            return 0.0
+        if state == RUNNING and self.began[i] is not None:
+            spent = now - self.began[i]
+            if self.fraction[i] >= 0.05:
+                return spent * (1 - self.fraction[i]) / self.fraction[i]
+            return max(step.seconds - spent, 1.0)
+        return float(step.seconds)
+
+    def status(self) -> dict:
+        """The steps and, per game, whether exact play is ready and the seconds left."""
+        now = time.monotonic()
+        with self.lock:
+            rows, games, total = [], {}, 0.0
+            for i, step in enumerate(self.steps):
+                total += self._left(i, now)
+                rows.append({"game": step.game, "what": step.name, "state": self.state[i],
+                             "fraction": round(self.fraction[i], 3),
+                             "reason": self.reason[i]})
+                game = games.setdefault(step.game, {"ready": True, "seconds_left": 0,
+                                                    "missing": []})
+                if self.state[i] != READY:
+                    game["ready"] = False
+                    game["missing"].append(step.name)
+                if self.state[i] in (WAITING, RUNNING):
+                    game["seconds_left"] = round(total)
+            return {"ready": all(s == READY for s in self.state), "seconds_left": round(total),
+                    "games": games, "steps": rows}

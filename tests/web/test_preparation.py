@@ -1,0 +1,101 @@
+"""The server's background preparation of exact play, and the analyses it keeps."""
+
+import time
+
+from fastapi.testclient import TestClient
+
+import mancalab
+from mancalab.analysis import databases, preparation
+from mancalab.analysis import solve as solving
+from mancalab.analysis.preparation import Step
+from mancalab.web import create_app
+from mancalab.web.preparing import Preparation
+from mancalab.web.store import Store, analysis_key
+
+SMALL = (("pits", 3), ("seeds", 2))
+
+
+def wait_ready(client, seconds=120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status = client.get("/api/preparation").json()
+        if all(step["state"] not in ("waiting", "running") for step in status["steps"]):
+            return status
+        time.sleep(0.2)
+    raise AssertionError(f"the preparation did not end: {status}")
+
+
+def test_a_server_builds_the_database_and_keeps_the_starts_analysis(small_databases, tmp_path):
+    steps = [Step("kalah", "database", 6, 1, 1 << 20, 1 << 20, SMALL),
+             Step("kalah", "start", None, 1, 1 << 20, 0, SMALL),
+             Step("gebeta", "book", 16, 1, 1 << 50, 0)]  # over any budget: skipped, said why
+    variant = mancalab.variant("kalah", pits=3, seeds=2)
+    assert not databases.path_of(variant, 6).exists()
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, prepare=steps)) as client:
+        status = wait_ready(client)
+        assert [step["state"] for step in status["steps"]] == ["ready", "ready", "skipped"]
+        assert "budget" in status["steps"][2]["reason"]
+        assert status["games"]["kalah"] == {"ready": True, "seconds_left": 0, "missing": []}
+        assert not status["games"]["gebeta"]["ready"]
+        assert databases.path_of(variant, 6).exists()
+        game = client.post("/api/games", json={"game": "kalah", "mode": "local",
+                                                "options": dict(SMALL)}).json()
+        answer = client.post(f"/api/games/{game['id']}/analysis",
+                             json={"token": game["token"]}).json()
+    solved = solving.solve(variant.start(), moves=True,
+                           solver=solving.Solver(variant, None))
+    assert answer["exact"] and answer["value"] == solved.value
+    assert {m["cell"]: m["value"] for m in answer["moves"]} == {
+        cell: low for cell, (low, _) in solved.moves.items()}
+    kept = Store(db).analysis(analysis_key(variant.start()))  # made by the preparing process
+    assert kept is not None and kept["value"] == solved.value
+
+
+def test_a_settled_analysis_is_kept_and_answered_again(small_databases, tmp_path):
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db)) as client:
+        game = client.post("/api/games", json={"game": "kalah", "mode": "local",
+                                                "options": dict(SMALL)}).json()
+        url = f"/api/games/{game['id']}/analysis"
+        first = client.post(url, json={"token": game["token"]}).json()
+        start = mancalab.variant("kalah", **dict(SMALL)).start()
+        kept = Store(db).analysis(analysis_key(start))
+        assert kept is not None and kept["value"] == first["value"]
+        kept["value"] = 99  # what is kept is what is answered: no second search
+        Store(db).keep_analysis(analysis_key(start), kept)
+        assert client.post(url, json={"token": game["token"]}).json()["value"] == 99
+
+
+def test_the_kept_analyses_are_bounded(tmp_path, monkeypatch):
+    from mancalab.web import store
+
+    monkeypatch.setattr(store, "ANALYSES_KEPT", 3)
+    kept = Store(tmp_path / "games.sqlite3")
+    for i in range(5):
+        kept.keep_analysis(f"p{i}", {"value": i})
+        time.sleep(0.01)
+    assert kept.analysis("p0") is None and kept.analysis("p1") is None
+    assert [kept.analysis(f"p{i}")["value"] for i in (2, 3, 4)] == [2, 3, 4]
+
+
+def test_the_status_estimates_the_time_left_game_by_game():
+    steps = [Step("kalah", "database", 18, 20, 0, 0), Step("gebeta", "book", 16, 300, 0, 0)]
+    prep = Preparation(steps, lambda step, payload: None, done=lambda step: False)
+    status = prep.status()
+    assert status["games"]["kalah"]["seconds_left"] == 20
+    assert status["games"]["gebeta"]["seconds_left"] == 320 == status["seconds_left"]
+    prep.state[0], prep.fraction[0] = "running", 0.5
+    prep.began[0] = time.monotonic() - 30  # half done in 30 s: about 30 s to go
+    status = prep.status()
+    assert 29 <= status["games"]["kalah"]["seconds_left"] <= 31
+    prep.state[0] = "ready"
+    assert prep.status()["games"]["kalah"] == {"ready": True, "seconds_left": 0, "missing": []}
+    assert prep.status()["seconds_left"] == 300
+
+
+def test_only_settled_analyses_count():
+    assert preparation.is_settled({"exact": True, "moves": [{"value": 2}, {"value": -1}]})
+    assert not preparation.is_settled({"exact": True, "moves": [{"value": None}]})
+    assert preparation.is_settled({"exact": True, "moves": [{"value": None, "endless": True}]})
+    assert not preparation.is_settled({"exact": False, "moves": []})

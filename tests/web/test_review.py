@@ -1,0 +1,98 @@
+"""A game's review through the API: each position's value and each move's mark."""
+
+import time
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+import mancalab
+from mancalab.analysis import review, solve as solving
+from mancalab.web import create_app
+
+
+@pytest.fixture
+def client(tmp_path, small_databases):
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
+        yield test_client
+
+
+def finished_game(client, game, options, seed, mode="local"):
+    created = client.post("/api/games", json={"game": game, "options": options,
+                                               "mode": mode}).json()
+    rng = np.random.default_rng(seed)
+    view = created["state"]
+    while not view["result"]:
+        view = client.post(f"/api/games/{created['id']}/moves",
+                           json={"token": created["token"], "move": int(rng.choice(view["legal"])),
+                                 "ply": view["ply"]}).json()
+    return created, view
+
+
+def reviewed(client, created, seconds=120):
+    answer = client.post(f"/api/games/{created['id']}/review",
+                         json={"token": created["token"]})
+    assert answer.status_code == 200, answer.text
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        answer = client.get(f"/api/games/{created['id']}/review").json()
+        if answer["appraised"] == answer["positions"] and not answer["running"]:
+            return answer
+        time.sleep(0.1)
+    raise AssertionError(f"the review did not end: {answer}")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_reviews_values_and_marks_are_the_solvers(client, seed):
+    options = {"pits": 3, "seeds": 2}
+    created, view = finished_game(client, "kalah", options, seed)
+    answer = reviewed(client, created)
+    variant = mancalab.variant("kalah", **options)
+    state = variant.start()
+    assert len(answer["moves"]) == len(view["moves"]) == answer["positions"] - 1
+    for row, played in zip(answer["moves"], view["moves"]):
+        solved = solving.solve(state, moves=True, solver=solving.Solver(variant, None))
+        value = solved.moves[played["move"]][0]
+        assert row["exact"] and row["value"] == value and row["best_value"] == solved.value
+        assert set(row["best_cells"]) == set(solved.best_moves)
+        lost = solved.value - value
+        assert row["lost"] == lost
+        expected = review.judge(solved.value, value, True, variant.review_bands)[0]
+        assert row["mark"] == expected and (row["mark"] == "best") == (lost == 0)
+        mover_value = answer["values"][row["ply"]]["value"]
+        assert mover_value == (solved.value if state.to_move == 0 else -solved.value)
+        state = state.play(played["move"])
+    final = answer["values"][-1]
+    assert final["exact"] and final["value"] == view["score"][0] - view["score"][1]
+
+
+def test_a_game_without_a_solver_is_reviewed_with_estimates(client, monkeypatch):
+    from mancalab.web import app
+
+    monkeypatch.setattr(app, "REVIEW_SECONDS", 0.02)  # 450 positions: quick estimates
+    created, view = finished_game(client, "gabata3", {}, 3)
+    answer = reviewed(client, created, seconds=600)
+    assert answer["moves"] and all(not row["exact"] for row in answer["moves"][:-1])
+    assert all(row["mark"] in review.MARKS for row in answer["moves"])
+    assert answer["values"][-1]["exact"]  # the end: its final margin
+
+
+def test_a_running_games_review_is_for_its_players_with_helpers(client):
+    created = client.post("/api/games", json={"game": "kalah", "mode": "online",
+                                               "options": {"pits": 3, "seeds": 2}}).json()
+    url = f"/api/games/{created['id']}/review"
+    assert client.post(url, json={}).status_code == 403  # a spectator
+    refused = client.post(url, json={"token": created["token"]})
+    assert refused.status_code in (403, 409) and "hint" in refused.text.lower()
+    assert client.get(url).status_code == 403
+
+
+def test_judging_a_move():
+    bands = (1, 3, 6)
+    assert review.judge(4, 4, True, bands) == ("best", 0)
+    assert review.judge(4, 3, True, bands) == ("good", 1)
+    assert review.judge(4, 2, True, bands) == ("inaccuracy", 2)
+    assert review.judge(4, -1, True, bands) == ("blunder", 5)  # a win into a loss
+    assert review.judge(4, -1, False, bands) == ("mistake", 5)  # an estimate: by the bands
+    assert review.judge(20, 10, True, bands) == ("blunder", 10)
+    assert review.judge(None, 3, True, bands) == (None, None)
