@@ -457,3 +457,22 @@ def test_every_position_of_a_game_can_be_reviewed(client):
         assert (answer["sowing"] is None) == (ply == 0)
     assert client.get(f"/api/games/{game['id']}/positions/5").status_code == 404
     assert client.get(f"/api/games/{game['id']}/positions/-1").status_code == 422
+
+
+@pytest.mark.parametrize("name", mancalab.variants())
+def test_a_game_starts_from_any_position_the_rules_allow(client, name):
+    example = client.get(f"/api/examples/{name}").json()["after"]
+    body = {"game": name, "mode": "local", "position": {"cells": example["cells"],
+                                                        "to_move": 1}}
+    created = create(client, **body)
+    assert created["state"]["cells"] == example["cells"] and created["state"]["to_move"] == 1
+    record = client.get(f"/api/games/{created['id']}/record").text
+    assert ",".join(map(str, example["cells"])) in record  # the start is the record's
+    for bad, said in (({"cells": example["cells"][:-1]}, ("cells",)),
+                      ({"cells": [c + 1 for c in example["cells"]]}, ("add up", "hold")),
+                      ({"cells": [-1] + example["cells"][1:]}, ("greater than or equal",)),
+                      ({"cells": example["cells"], "to_move": 2}, ("less than or equal",))):
+        refused = client.post("/api/games", json={**body, "position": {**body["position"],
+                                                                       **bad}})
+        assert refused.status_code in (400, 422), refused.text
+        assert any(words in refused.text for words in said), refused.text

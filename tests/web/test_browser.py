@@ -609,3 +609,44 @@ def test_a_state_in_a_notebook_is_drawn_by_the_pages_own_board_script(context):
                                           "els => els.map(e => e.getAttribute('aria-label'))")
         assert all(names) and not any("hole_name" in name for name in names)
         page.close()
+
+
+def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, context):
+    page = context.new_page()
+    page.goto(server)
+    page.check("input[name=game][value=kalah]")
+    page.click("#advanced summary")
+    page.fill("[data-option=pits]", "3")
+    page.fill("[data-option=seeds]", "2")
+    page.click("#home-analysis")
+    wait_until(lambda: page.is_visible("#position-dialog"), what="the position editor")
+    inputs = page.locator("#position-cells input")
+    assert inputs.count() == 8  # 3 pits a side and 2 stores
+    labels = [inputs.nth(i).get_attribute("aria-label") for i in range(inputs.count())]
+    assert all(labels) and len(set(labels)) == len(labels)
+    inputs.nth(0).fill("9")  # 14 seeds in all: refused, said, nothing made
+    page.click("#position-analyse")
+    wait_until(lambda: page.inner_text("#position-error"), what="the refusal")
+    assert "12" in page.inner_text("#position-error") and page.is_visible("#position-dialog")
+    # B's first hole empty, A's last hole 4: a position of 12 seeds, B to move
+    inputs.nth(0).fill("0")
+    inputs.nth(inputs.count() - 1).fill("4")
+    page.select_option("#position-to-move", "1")
+    page.click("#position-analyse")
+    wait_until(lambda: not page.is_visible("#position-dialog"), what="the new game")
+    wait_until(lambda: api_state(server, page)["to_move"] == 1, what="the position")
+    state = api_state(server, page)
+    assert sum(state["cells"]) == 12
+    open_more(page)
+    assert page.is_checked("#analysis")
+    wait_until(lambda: page.locator("#board text.value").count() == len(state["legal"]),
+               what="every move's exact value")
+    link = page.input_value("#position-link")
+    other = context.new_page()
+    other.goto(link)  # the shared link: a new analysis board of the same position
+    wait_until(lambda: "game=" in other.evaluate("location.search"),
+               what="the shared position's game")
+    shared = api_state(server, other)
+    assert shared["id"] != state["id"]
+    assert (shared["cells"], shared["to_move"], shared["options"]) == (
+        state["cells"], state["to_move"], state["options"])

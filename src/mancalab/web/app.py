@@ -113,6 +113,16 @@ class NewGame(Body):
     helpers: StrictBool | None = Field(None, description="hints and exact values allowed "
                                                          "(default: not between two people "
                                                          "online)")
+    position: Position | None = Field(None, description="start from this position instead "
+                                                        "of the game's start (the analysis "
+                                                        "board)")
+
+
+class Position(Body):
+    cells: Annotated[list[Annotated[StrictInt, Field(ge=0, le=LARGEST)]],
+                     Field(min_length=1, max_length=64)] = Field(
+        description="the counts of every cell, in the game's cell order")
+    to_move: Seat = Field(0, description="the player to move: 0 (A) or 1 (B)")
 
 
 class LoadGame(Body):
@@ -613,7 +623,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
             hub.thinker.player(body.bot or "medium", body.game.strip().lower())
         room = Room.create(body.game, body.options, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove, names=body.names,
-                           setup=body.setup, helpers=body.helpers)
+                           setup=body.setup, helpers=body.helpers,
+                           position=None if body.position is None
+                           else (body.position.cells, body.position.to_move))
         return _created(hub, room, body.human_seat)
 
     @app.post("/api/games/load", status_code=201, summary="Go on with a saved game record")

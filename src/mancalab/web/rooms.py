@@ -80,8 +80,10 @@ class Room:
     def create(cls, game: str, options: dict, mode: str, *, bot: str | None = None,
                human_seat: int = 0, automove: bool = True, names: list[str] | None = None,
                setup: bool = False, record: GameRecord | None = None,
-               helpers: bool | None = None) -> Room:
-        """A new room; raises MancalabError naming a bad game, option, mode or player."""
+               helpers: bool | None = None,
+               position: tuple[list[int], int] | None = None) -> Room:
+        """A new room, from the game's start or ``position`` (cells, player to move); raises
+        MancalabError naming a bad game, option, mode, position or player."""
         if mode not in MODES:
             raise MancalabError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
         if human_seat not in (0, 1):
@@ -91,6 +93,10 @@ class Room:
         variant = record.variant if record else make_variant(game, **options)
         token = new_token()
         names = list(check_names(names)) if names is not None else ["A", "B"]
+        if position is not None:
+            if setup:
+                raise MancalabError("a game from a position has no setting step")
+            record = GameRecord(variant, variant.state(*position), (names[0], names[1]))
         if mode == "online" and names[0] == names[1]:
             raise MancalabError(f"the two players need different names (both are {names[0]!r})")
         room = cls(id=secrets.token_urlsafe(6), mode=mode, tokens=[token, token],

@@ -36,6 +36,14 @@ export async function showHome(openGame) {
     try { openGame(await createGame()); }
     catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
   };
+  $("home-analysis").onclick = async () => {  // the analysis board of the chosen game
+    $("home-error").textContent = "";
+    try {
+      openGame(await api("/api/games", {game: selectedGame(), options: optionValues(),
+                                        mode: "local", helpers: true}),
+               {analyse: true, edit: true});
+    } catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
+  };
   $("record-file").onchange = async () => {
     const file = $("record-file").files[0];
     if (!file) return;

@@ -2,10 +2,11 @@
 import {retranslateHome, showHome, useCatalogue} from "./home.js";
 import {remember, showMyGames} from "./mine.js";
 import {currentGame, openGame, rerender} from "./play.js";
+import {createFromPosition, readPositionLink} from "./position.js";
 import {showRules} from "./rules.js";
 import {api} from "./server.js";
 import {setSound, soundOn} from "./sound.js";
-import {onLanguage, preferredLanguage, setLanguage} from "./texts.js";
+import {onLanguage, preferredLanguage, setLanguage, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,20 +15,36 @@ function useDesign(design) {
   localStorage.setItem("mancalab.design", design);
 }
 
-function openCreated(created) {
+// Open a game just created; ``how``: {analyse, edit} (the analysis board).
+function openCreated(created, how = {}) {
   localStorage.setItem(`mancalab.token.${created.id}`, created.token);
   if (created.links.invite) {
     localStorage.setItem(`mancalab.invite.${created.id}`, location.origin + created.links.invite);
   }
   history.pushState({}, "", created.links.play);
   remember(created.id, created.token);
-  openGame(catalogue, created.id, created.token);
+  openGame(catalogue, created.id, created.token, {...how, opened: openCreated});
 }
 
 let catalogue = null;
 
+// Every Copy button (data-copy: the id of the field it copies) copies and says so.
+function wireCopyButtons() {
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-copy]");
+    if (!button) return;
+    const field = $(button.dataset.copy);
+    field.select();
+    try { await navigator.clipboard.writeText(field.value); }
+    catch { document.execCommand("copy"); }  // an insecure origin: no clipboard API
+    button.textContent = t("copied");
+    setTimeout(() => { button.textContent = t("copy"); }, 2000);
+  });
+}
+
 async function main() {
   catalogue = await api("/api/games");
+  wireCopyButtons();
   useCatalogue(catalogue);
   const select = $("language");
   for (const [code, name] of Object.entries(catalogue.languages)) select.add(new Option(name, code));
@@ -48,10 +65,14 @@ async function main() {
     document.querySelector("input[name=game]:checked").value);
   const params = new URLSearchParams(location.search);
   const game = params.get("game");
+  const position = readPositionLink(params);
   if (game) {
     const token = params.get("token") || localStorage.getItem(`mancalab.token.${game}`);
     remember(game, token);
-    openGame(catalogue, game, token);
+    openGame(catalogue, game, token, {opened: openCreated});
+  } else if (position) {  // a shared position: a new analysis board of it
+    try { openCreated(await createFromPosition(position), {analyse: true}); }
+    catch (error) { await showHome(openCreated); $("home-error").textContent = error.message; }
   } else {
     await showHome(openCreated);
     showMyGames();

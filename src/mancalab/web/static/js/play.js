@@ -7,6 +7,7 @@ import {fillLevels, gameName, levelName} from "./home.js";
 import {api, live} from "./server.js";
 import {plural, t} from "./texts.js";
 import {remember} from "./mine.js";
+import {editPosition, positionLink} from "./position.js";
 import {MARK_SIGNS, drawGraph, moveWords as reviewMoveWords, positionWords, startReview,
         stopReview} from "./review.js";
 import {sound} from "./sound.js";
@@ -26,8 +27,16 @@ const analysedPlies = {}; // "id:ply" -> the exact values of that position
 let reviewing = null;     // the ply shown while a game is reviewed, else null
 let reviewData = null;    // the server's review of the game (values and marks), once asked
 
-export function openGame(theCatalogue, id, seatToken) {
+let onCreated = null;     // opens a game the page created (main.js)
+let editWhenShown = false; // the analysis board: the position editor opens with the game
+
+// Open game ``id``; ``analyse``: with its exact values shown, ``edit``: with the position
+// editor open (the analysis board); ``opened(created)`` opens a game made from this one.
+export function openGame(theCatalogue, id, seatToken, {analyse = false, edit = false,
+                                                       opened = null} = {}) {
   catalogue = theCatalogue;
+  onCreated = opened || onCreated;
+  editWhenShown = edit;
   gameId = id;
   token = seatToken || localStorage.getItem(`mancalab.token.${id}`);
   if (token) localStorage.setItem(`mancalab.token.${id}`, token);
@@ -36,6 +45,7 @@ export function openGame(theCatalogue, id, seatToken) {
   $("download").href = `/api/games/${id}/record`;
   fillLevels($("level"));
   wireControls();
+  if (analyse) $("analysis").checked = true;
   if (connection) connection.close();
   game = null;
   reviewing = wanted = null;
@@ -97,6 +107,15 @@ async function show(state) {
       }});
   }
   if (game === state) render(state);
+  if (editWhenShown && state.started) {
+    editWhenShown = false;
+    setUpPosition();
+  }
+}
+
+function setUpPosition() {
+  if (!game || !game.started || !onCreated) return;
+  editPosition(game, names(game), (created) => onCreated(created, {analyse: true}));
 }
 
 // ----- drawing ----------------------------------------------------------------------------
@@ -443,6 +462,7 @@ function drawControls(state) {
     $("game-automove").checked = state.automove;
   }
   $("links").hidden = state.mode !== "online";
+  $("position-link").value = state.started ? positionLink(state) : "";
   $("watch-link").value = `${location.origin}/?game=${state.id}`;
 }
 
@@ -633,6 +653,7 @@ function wireControls() {
   $("review-next").onclick = () => step(1);
   $("review-end").onclick = endReview;
   $("review-game").onclick = askReview;
+  $("setup-position").onclick = setUpPosition;
   $("end-review").onclick = () => { $("end-dialog").close(); askReview(); };
   document.addEventListener("keydown", (event) => {
     if ($("play").hidden || event.target.closest("input, select, textarea")) return;
