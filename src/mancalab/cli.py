@@ -15,8 +15,8 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
-                           TimeRemainingColumn)
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 
 from ._cache import is_warm, warm_up
@@ -205,6 +205,50 @@ def review_command(
         table.add_row(str(row["ply"] + 1), "AB"[row["mover"]], row["name"], value,
                       ", ".join(row["best_moves"]) or "-", mark)
     console.print(table)
+
+
+@app.command()
+def puzzles(
+    game: Annotated[str, typer.Argument(help="kalah, gebeta or gabata (default rules)")],
+    out: Annotated[str, typer.Option(help="the JSON-lines file; a rerun goes on from it")],
+    count: Annotated[int, typer.Option(help="puzzles in the file at the end")] = 100,
+    seed: Annotated[int, typer.Option(help="the self-play's seed (reproducible)")] = 1,
+    time: Annotated[float, typer.Option(help="seconds to solve a candidate at most")] = 2.0,
+) -> None:
+    """Puzzles proven by the solver: positions from self-play where one move keeps the best
+    value and every other loses a clear margin, each with every move's value and a rating."""
+    import math
+
+    from .analysis import puzzles as making
+    from .records import check_writable
+
+    game = game.strip().lower()
+    if game not in making.GAMES:
+        fail(f"puzzles are made for {', '.join(making.GAMES)}, not {game!r}")
+    if not 1 <= count <= 100_000:
+        fail(f"--count must be 1..100000, got {count}")
+    if not (math.isfinite(time) and 0 < time <= 3600):
+        fail(f"--time must be above 0 and at most 3600 seconds, got {time}")
+    if not 0 <= seed < 2**31:
+        fail(f"--seed must be 0..2147483647, got {seed}")
+    try:
+        check_writable(out)
+    except OSError as error:
+        fail(f"cannot write {out}: {error.strerror or error}")
+    done = making.read(out)  # a line cut short by a stop is dropped, the rest kept
+    Path(out).write_text("".join(puzzle.to_json() + "\n" for puzzle in done))
+    with open(out, "a") as sink, Progress(
+            TextColumn(f"{game} puzzles"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task("", total=count, completed=min(len(done), count))
+
+        def keep(puzzle) -> None:
+            sink.write(puzzle.to_json() + "\n")
+            sink.flush()
+            progress.advance(task)
+
+        found = making.generate(game, count, seed, time, done, keep)
+    console.print(f"{len(found)} puzzles of {game} in {out}")
 
 
 @app.command()
@@ -1142,7 +1186,6 @@ class WarmUpProgress:
     players' searches done of all, the time spent and an estimate of the time left."""
 
     def __init__(self) -> None:
-        from rich.progress import MofNCompleteColumn
 
         self.progress = Progress(TextColumn("Compiling {task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TimeElapsedColumn(),

@@ -476,3 +476,30 @@ def test_a_game_starts_from_any_position_the_rules_allow(client, name):
                                                                        **bad}})
         assert refused.status_code in (400, 422), refused.text
         assert any(words in refused.text for words in said), refused.text
+
+
+@pytest.mark.parametrize("name", ["kalah", "gebeta", "gabata"])
+def test_a_puzzle_is_served_near_a_rating_and_its_answer_checked(client, name):
+    from mancalab.analysis import puzzles
+
+    shown = client.get(f"/api/puzzles/{name}", params={"rating": 1800, "draw": 3}).json()
+    puzzle = puzzles.find(shown["id"])
+    assert shown["cells"] == puzzle.cells and shown["to_move"] == puzzle.to_move
+    assert "best" not in shown and "values" not in shown  # the answer is not given away
+    nearest = sorted(abs(p.rating - 1800) for p in puzzles.shipped(name))[9]
+    assert abs(shown["rating"] - 1800) <= nearest
+    url = f"/api/puzzles/answer/{shown['id']}"
+    right = client.post(url, json={"move": puzzle.best}).json()
+    assert right["correct"] and right["best"] == puzzle.best and right["value"] == puzzle.value
+    after = puzzle.state().play(puzzle.best)
+    assert right["after"]["cells"] == list(after.cells) and right["sowing"]
+    assert {m["cell"]: m["value"] for m in right["moves"]} == {
+        int(c): v for c, v in puzzle.values.items()}
+    other = next(m for m in shown["legal"] if m != puzzle.best)
+    wrong = client.post(url, json={"move": puzzle.state().move_name(other)}).json()
+    assert wrong["correct"] is False and wrong["move"] == other
+    illegal = next(c for c in range(len(shown["cells"])) if c not in shown["legal"])
+    assert client.post(url, json={"move": illegal}).status_code == 400
+    assert client.post("/api/puzzles/answer/kalah-0-0-0", json={"move": 0}).status_code == 404
+    assert client.get("/api/puzzles/urubugu").status_code == 404
+    assert client.get(f"/api/puzzles/{name}", params={"rating": "nan"}).status_code == 422

@@ -650,3 +650,48 @@ def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, con
     assert shared["id"] != state["id"]
     assert (shared["cells"], shared["to_move"], shared["options"]) == (
         state["cells"], state["to_move"], state["options"])
+
+
+def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, browser):
+    from mancalab.analysis import puzzles
+
+    page = browser.new_page(bypass_csp=True)
+    page.goto(server)
+    page.check("input[name=game][value=kalah]")
+    page.click("#home-puzzles")
+    wait_until(lambda: playable(page), what="a puzzle")
+    assert "A" in page.inner_text("#puzzle-task") or "B" in page.inner_text("#puzzle-task")
+    rating = page.evaluate("Number(localStorage.getItem('mancalab.puzzles.rating.kalah')) "
+                           "|| 1000")
+    shown = page.evaluate("location.search")
+    assert "puzzles=kalah" in shown
+
+    def current():
+        cells = [int(n) for n in page.eval_on_selector_all(
+            "#puzzle-board text.count", "els => els.map(e => e.textContent)")]
+        cells_by = {int(c): int(n) for c, n in page.eval_on_selector_all(
+            "#puzzle-board text.count", "els => els.map(e => [e.closest('.hole')"
+                                        ".dataset.cell, e.textContent])")}
+        found = [p for p in puzzles.shipped("kalah") if
+                 all(p.cells[c] == n for c, n in cells_by.items())]
+        assert len(found) == 1 and cells
+        return found[0]
+
+    puzzle = current()
+    page.click(f"#puzzle-board [data-cell='{puzzle.best}']")
+    wait_until(lambda: page.is_visible("#puzzle-next"), what="the answer played")
+    assert "Right" in page.inner_text("#puzzle-result")
+    assert page.locator("#puzzle-moves li").count() == len(puzzle.values)
+    after = page.evaluate("Number(localStorage.getItem('mancalab.puzzles.rating.kalah'))")
+    assert after > rating
+    assert serious_violations(page) == []
+    page.click("#puzzle-next")
+    wait_until(lambda: playable(page), what="the next puzzle")
+    puzzle = current()
+    wrong = next(int(c) for c in puzzle.values if int(c) != puzzle.best)
+    page.click(f"#puzzle-board [data-cell='{wrong}']")
+    wait_until(lambda: page.is_visible("#puzzle-next"), what="the answer played")
+    assert puzzle.best_name in page.inner_text("#puzzle-result")
+    assert page.evaluate("Number(localStorage.getItem('mancalab.puzzles.rating.kalah'))") < after
+    page.click("#puzzle-back")
+    wait_until(lambda: page.is_visible("#home"), what="the home page")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Literal, Union
 from urllib.parse import urlsplit
 
-from fastapi import (FastAPI, HTTPException, Path as FastAPIPath, Request, WebSocket,
+from fastapi import (FastAPI, HTTPException, Path as FastAPIPath, Query, Request, WebSocket,
                      WebSocketDisconnect)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -40,7 +40,7 @@ from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
 from ..records import NAME_LENGTH, GameRecord
 from ..variants import VARIANTS
 from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
-from ..analysis import review
+from ..analysis import puzzles, review
 from ..analysis.preparation import Step, is_settled
 from .preparing import Preparation
 from .store import Store, analysis_key
@@ -123,6 +123,10 @@ class Position(Body):
                      Field(min_length=1, max_length=64)] = Field(
         description="the counts of every cell, in the game's cell order")
     to_move: Seat = Field(0, description="the player to move: 0 (A) or 1 (B)")
+
+
+class Answer(Body):
+    move: StrictInt | Short = Field(description="the move: a cell or its name")
 
 
 class LoadGame(Body):
@@ -743,6 +747,39 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     @app.get("/api/games/{game_id}/review", summary="The game's review as far as it is")
     async def review_so_far(game_id: str, token: Short | None = None) -> dict:
         return await hub.review(game_id, token, start=False)
+
+    @app.get("/api/puzzles/{game}", summary="A puzzle near a rating: a position where one "
+                                            "move is clearly best (proven by the solver)")
+    async def puzzle(game: Literal[GAMES],
+                     rating: Annotated[float, Query(ge=0, le=4000)] = 1000,
+                     draw: Annotated[int, Query(ge=0, le=LARGEST)] = 0) -> dict:
+        found = puzzles.pick(game, rating, draw)
+        if found is None:
+            raise HTTPException(404, f"no puzzles for {game} (Kalah, Gebeta and Gabata have "
+                                     "them)")
+        state = found.state()
+        return {"id": found.id, "game": game, "rating": found.rating, **board_view(state)}
+
+    @app.post("/api/puzzles/answer/{puzzle_id}", summary="Check a puzzle's answer: every "
+                                                         "move's proven value, the best "
+                                                         "move played step by step")
+    async def answer(puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
+                     body: Answer) -> dict:
+        found = puzzles.find(puzzle_id)
+        if found is None:
+            raise HTTPException(404, f"no puzzle {puzzle_id!r}")
+        state = found.state()
+        move = state.parse_move(body.move) if isinstance(body.move, str) else body.move
+        if move not in state.legal_moves():
+            raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
+                                f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
+        steps = state.sowing(found.best, limit=SOWING_STEPS)
+        return {"correct": move == found.best, "move": move, "best": found.best,
+                "best_name": found.best_name, "value": found.value,
+                "moves": [{"cell": int(cell), "name": state.move_name(int(cell)),
+                           "value": value} for cell, value in found.values.items()],
+                "after": board_view(state.play(found.best)),
+                "sowing": None if steps is None else [list(step) for step in steps]}
 
     @app.get("/api/games/{game_id}/record", summary="The game record (text), to download",
              response_class=Response,

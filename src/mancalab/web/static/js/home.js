@@ -76,7 +76,7 @@ export function fillLevels(select) {
   select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : "medium";
 }
 
-function selectedGame() {
+export function selectedGame() {
   const checked = document.querySelector("input[name=game]:checked");
   return checked ? checked.value : "gebeta";
 }

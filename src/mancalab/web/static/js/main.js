@@ -1,8 +1,9 @@
 // mancalab in the browser: the page draws what the server sends; every rule is the server's.
-import {retranslateHome, showHome, useCatalogue} from "./home.js";
+import {retranslateHome, selectedGame, showHome, useCatalogue} from "./home.js";
 import {remember, showMyGames} from "./mine.js";
 import {currentGame, openGame, rerender} from "./play.js";
 import {createFromPosition, readPositionLink} from "./position.js";
+import {showPuzzles} from "./puzzles.js";
 import {showRules} from "./rules.js";
 import {api} from "./server.js";
 import {setSound, soundOn} from "./sound.js";
@@ -27,6 +28,13 @@ function openCreated(created, how = {}) {
 }
 
 let catalogue = null;
+
+async function backHome() {
+  history.pushState({}, "", "/");
+  $("puzzle").hidden = true;
+  await showHome(openCreated);
+  showMyGames();
+}
 
 // Every Copy button (data-copy: the id of the field it copies) copies and says so.
 function wireCopyButtons() {
@@ -66,10 +74,17 @@ async function main() {
   const params = new URLSearchParams(location.search);
   const game = params.get("game");
   const position = readPositionLink(params);
+  const puzzles = params.get("puzzles");
+  $("home-puzzles").onclick = () => {
+    history.pushState({}, "", `/?puzzles=${selectedGame()}`);
+    showPuzzles(selectedGame(), backHome);
+  };
   if (game) {
     const token = params.get("token") || localStorage.getItem(`mancalab.token.${game}`);
     remember(game, token);
     openGame(catalogue, game, token, {opened: openCreated});
+  } else if (puzzles) {
+    showPuzzles(puzzles, backHome);
   } else if (position) {  // a shared position: a new analysis board of it
     try { openCreated(await createFromPosition(position), {analyse: true}); }
     catch (error) { await showHome(openCreated); $("home-error").textContent = error.message; }

@@ -1,0 +1,208 @@
+"""Puzzles proven by the solver: positions from real play where exactly one move keeps the
+best value and every other move gives away at least a clear margin.
+
+Positions come from self-play of the levels with some random moves mixed in (a position
+after a mistake often has one saving move), Kalah's games from the FairKalah boards. Each
+candidate is solved with every move's value (``solve``); it is a puzzle when the value is
+exact, one move reaches it and every other move is proven to lose more than the game's
+inaccuracy band (``Variant.review_bands``: 4 seeds or more in Kalah and Gabata, 2 families in
+Gebeta) or to turn the result. Its difficulty is how many of the game's levels miss the move,
+as a rating (800 when every level finds it, 250 more for each level that does not).
+
+``mancalab puzzles GAME --count N --out FILE`` writes them as JSON lines, resumable: a rerun
+goes on from the last game played. The package ships a set for each game
+(``mancalab/data/puzzles``), which the browser's puzzle mode serves.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..core import MancalabError, State, Variant
+from ..variants import variant as make_variant
+
+SHIPPED = Path(__file__).parents[1] / "data" / "puzzles"
+GAMES = ("kalah", "gebeta", "gabata")
+RATING_LEVELS = ("beginner", "easy", "medium", "hard")
+LEVEL_SECONDS = 0.3  # the levels that think by the clock get this long to find the move
+RANDOM_SHARE = 0.3  # of the self-play moves, those played at random (mistakes to punish)
+MIN_PLY = 6  # the opening's first moves are not puzzles
+IN_PLAY = {"kalah": 36, "gebeta": 48, "gabata": 24}  # seeds in play at most: solved in time
+
+
+@dataclass
+class Puzzle:
+    """A position, its one best move and what every move is worth (for the player to move,
+    proven: the final margin with perfect play)."""
+
+    id: str
+    game: str
+    cells: list[int]
+    to_move: int
+    best: int
+    best_name: str
+    value: int
+    values: dict[str, int]  # a cell (as text) -> its move's value
+    rating: int
+    source: dict
+
+    def state(self) -> State:
+        return make_variant(self.game).state(self.cells, self.to_move)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, line: str) -> Puzzle:
+        return cls(**json.loads(line))
+
+
+def clear_margin(variant: Variant) -> int:
+    """The least a move other than the best must lose: more than an inaccuracy."""
+    return int(variant.review_bands[1]) + 1
+
+
+def judge(state: State, result) -> tuple[int, dict[int, int]] | None:
+    """The one best move and every move's value when ``result`` (a ``solve`` with moves)
+    makes ``state`` a puzzle, else None."""
+    if not result.exact or len(result.moves) < 2:
+        return None
+    margin = clear_margin(state.variant)
+    best = [m for m, (low, high) in result.moves.items() if low == high == result.value]
+    if len(best) != 1:
+        return None
+    sign = (lambda v: (v > 0) - (v < 0))
+    values = {}
+    for move, (low, high) in result.moves.items():
+        if move == best[0]:
+            values[move] = result.value
+            continue
+        if low != high:
+            return None  # every value is shown to the solver of the puzzle: proven ones only
+        if not (high <= result.value - margin or sign(high) < sign(result.value)):
+            return None
+        values[move] = high
+    return best[0], values
+
+
+def rating(state: State, best: int, seed: int) -> int:
+    """800, and 250 more for each of the game's levels (beginner to hard, the clocked ones
+    at ``LEVEL_SECONDS``) that does not play ``best``."""
+    from ..players import player, with_seed, with_time
+
+    missed = 0
+    for level in RATING_LEVELS:
+        spec = with_seed(with_time(level, LEVEL_SECONDS, state.variant.name), seed,
+                         state.variant.name)
+        if player(spec, state.variant.name).choose(state) != best:
+            missed += 1
+    return 800 + 250 * missed
+
+
+def positions(game: str, index: int, seed: int) -> Iterator[tuple[State, int]]:
+    """The positions of self-play game ``index`` (reproducible from ``seed``), with their
+    ply: the medium level against itself, a share of the moves at random."""
+    from ..players import player, with_seed
+
+    rng = random.Random(seed * 1_000_003 + index)
+    options = {"board": rng.randint(1, 254)} if game == "kalah" else {}
+    state = make_variant(game, **options).start()
+    bot = player(with_seed("medium", rng.randrange(1_000_000), game), game)
+    ply = 0
+    while not state.is_over and ply < 400:
+        yield state, ply
+        legal = state.legal_moves()
+        move = rng.choice(legal) if rng.random() < RANDOM_SHARE else bot.choose(state)
+        state = state.play(move)
+        ply += 1
+
+
+def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
+             done: list[Puzzle] = (), on_puzzle: Callable[[Puzzle], None] | None = None,
+             ) -> list[Puzzle]:
+    """``count`` puzzles of ``game`` (default rules) with ``done`` among them (a rerun of
+    the same seed goes on after the games ``done`` came from); ``on_puzzle(p)`` as each new
+    one is found."""
+    from .solve import solve, unsolvable
+
+    if game not in GAMES:
+        raise MancalabError(f"puzzles are made for {', '.join(GAMES)}, not {game!r}")
+    variant = make_variant(game)
+    if unsolvable(variant):
+        raise MancalabError(unsolvable(variant))
+    found = list(done)
+    seen = {(tuple(p.cells), p.to_move) for p in found}
+    index = max((p.source["game"] for p in found if p.source.get("seed") == seed),
+                default=-1) + 1
+    while len(found) < count:
+        # the game's positions in a random order: puzzles from every phase of the game
+        candidates = [(state, ply) for state, ply in positions(game, index, seed)
+                      if ply >= MIN_PLY and sum(state.cells) - sum(state.score) <= IN_PLAY[game]]
+        random.Random(seed * 7_919 + index).shuffle(candidates)
+        for state, ply in candidates:
+            key = (tuple(state.cells), state.to_move)
+            if key in seen:
+                continue
+            seen.add(key)
+            position = variant.state(state.cells, state.to_move)
+            judged = judge(position, solve(position, time=time, moves=True))
+            if judged is None:
+                continue
+            best, values = judged
+            puzzle = Puzzle(f"{game}-{seed}-{index}-{ply}", game, list(state.cells),
+                            state.to_move, best, position.move_name(best), values[best],
+                            {str(m): v for m, v in values.items()},
+                            rating(position, best, seed + ply),
+                            {"seed": seed, "game": index, "ply": ply})
+            found.append(puzzle)
+            if on_puzzle:
+                on_puzzle(puzzle)
+            break  # one puzzle a game: the set spreads over many games
+        index += 1
+    return found
+
+
+def read(path: str | Path) -> list[Puzzle]:
+    """The puzzles of a JSON-lines file (a line cut short by a stop is left out)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text().splitlines():
+        try:
+            found.append(Puzzle.from_json(line))
+        except (ValueError, TypeError):
+            continue
+    return found
+
+
+def shipped(game: str) -> list[Puzzle]:
+    """The puzzles that come with mancalab for ``game``."""
+    return read(SHIPPED / f"{game}.jsonl")
+
+
+_SHIPPED: dict[str, list[Puzzle]] = {}
+
+
+def catalogue(game: str) -> list[Puzzle]:
+    """``shipped(game)``, read once a process."""
+    if game not in _SHIPPED:
+        _SHIPPED[game] = shipped(game) if game in GAMES else []
+    return _SHIPPED[game]
+
+
+def find(puzzle_id: str) -> Puzzle | None:
+    """A shipped puzzle by its id."""
+    game = puzzle_id.partition("-")[0]
+    return next((p for p in catalogue(game) if p.id == puzzle_id), None)
+
+
+def pick(game: str, rating: float, draw: int) -> Puzzle | None:
+    """A shipped puzzle of ``game`` near ``rating``: one of the ten nearest, the ``draw``-th
+    (a number the asker chooses at random, so that the next puzzle is another)."""
+    nearest = sorted(catalogue(game), key=lambda p: (abs(p.rating - rating), p.id))[:10]
+    return nearest[draw % len(nearest)] if nearest else None
