@@ -252,6 +252,39 @@ def puzzles(
 
 
 @app.command()
+def worksheet(
+    game: Annotated[str, typer.Argument(help="the game, e.g. gebeta (default rules)")],
+    out: Annotated[str, typer.Option(help="the PDF file to write")],
+    questions: Annotated[int, typer.Option(help="questions, six a page (1..120)")] = 12,
+    paper: Annotated[str, typer.Option(help="a4 or letter")] = "a4",
+    seed: Annotated[int, typer.Option(help="choose the positions from this seed")] = 1,
+) -> None:
+    """A classroom worksheet: boards with questions the engine answers (where a move's last
+    counter lands, how much a move wins, which move wins the most), the answers on the last
+    page, to print for a class without computers."""
+    from .analysis import worksheet as sheets
+    from .records import check_writable
+
+    game = game.strip().lower()
+    paper = paper.strip().lower()
+    if game not in variant_names():
+        fail(f"unknown game {game!r} (games: {', '.join(variant_names())})")
+    if not 1 <= questions <= sheets.MAX_QUESTIONS:
+        fail(f"--questions must be 1..{sheets.MAX_QUESTIONS}, got {questions}")
+    if paper not in sheets.PAPERS:
+        fail(f"--paper must be {' or '.join(sheets.PAPERS)}, got {paper!r}")
+    if not 0 <= seed < 2**31:
+        fail(f"--seed must be 0..2147483647, got {seed}")
+    try:
+        check_writable(out)
+    except OSError as error:
+        fail(f"cannot write {out}: {error.strerror or error}")
+    made = sheets.questions(game, questions, seed)
+    pages = sheets.write_pdf(made, out, paper, title=make_variant(game).title)
+    console.print(f"{out}: {len(made)} questions on {pages - 1} pages and the answer key")
+
+
+@app.command()
 def tree(
     game: Annotated[str, typer.Argument(help="the game, e.g. gebeta")],
     depth: Annotated[int, typer.Option(help="the deepest level (moves from the start)")],

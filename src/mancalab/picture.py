@@ -23,9 +23,11 @@ def _figure(state: State):
                   dpi=80)
 
 
-def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozenset()) -> None:
+def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozenset(),
+         all_labels: bool = False) -> None:
     """Draw ``state`` on the matplotlib axes ``ax`` as ``viewer`` (default: the player to move)
-    sees it, with the cells in ``marks`` outlined in red."""
+    sees it, with the cells in ``marks`` outlined in red; ``all_labels``: every hole named
+    for its owner (a worksheet's questions name holes on both sides), else the viewer's."""
     from matplotlib.patches import FancyBboxPatch
 
     variant = state.variant
@@ -46,7 +48,8 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
                                         edgecolor="red" if index in marks else "#555555",
                                         linewidth=2.5 if index in marks else 1))
             ax.text(x + 0.5, y + 0.5, str(cells[index]), ha="center", va="center", fontsize=13)
-            label = variant.cell_label(state, viewer, index)
+            label = variant.cell_label(state, owner if all_labels and owner is not None
+                                       else viewer, index)
             if label:
                 ax.text(x + 0.5, y + 0.02, label, ha="center", va="bottom", fontsize=7,
                         color="#555555")

@@ -1,0 +1,174 @@
+"""Classroom worksheets: boards with questions the engine answers, and the answer key.
+
+For classes without computers (the Gebeta program cites Gebeta in Ethiopian mathematics
+classes): each question shows a position from play and asks what a move does, counted by the
+rules' own kernels (``State.sowing`` and ``State.play``):
+
+- **landing**: where the last counter of a move's first lap lands (counting and going round);
+- **gain**: how much of the score a move wins (families in Gebeta, seeds in store in Kalah);
+- **best**: which move wins the most (only where one move does).
+
+``mancalab worksheet GAME --questions N --out sheet.pdf`` prints six boards a page and the
+answers on the last page, on A4 or Letter paper.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core import MancalabError, State
+from ..variants import variant as make_variant
+
+KINDS = ("landing", "gain", "best")
+PER_PAGE = 6
+PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches
+MAX_QUESTIONS = 120
+ROW = 0.15  # of the page's height, a question's band
+KEY_LINES = 60  # answers in a column of the key: two columns hold them all
+
+
+@dataclass
+class Question:
+    number: int
+    kind: str
+    state: State
+    move: int | None
+    text: str
+    answer: str
+
+
+def cell_name(state: State, cell: int) -> str:
+    """A hole or store named for its owner, as the worksheet's boards label them."""
+    variant = state.variant
+    owner = variant.cell_owner(state, cell)
+    label = variant.cell_label(state, owner if owner is not None else 0, cell)
+    side = "AB"[owner] if owner is not None else ""
+    return f"{side}'s {label}" if label else f"{side}'s store".strip()
+
+
+def first_lap_end(state: State, move: int) -> int | None:
+    """The cell where the first lap of ``move`` drops its last counter."""
+    steps = state.sowing(move)
+    last, lifted = None, 0
+    for step in steps or []:
+        if step.kind == "lift":
+            lifted += 1
+            if lifted > 1:
+                break
+        elif step.kind == "drop":
+            last = step.cell
+    return last
+
+
+def gain(state: State, move: int) -> int:
+    """What ``move`` adds to its mover's score."""
+    after = state.play(move)
+    return after.score[state.to_move] - state.score[state.to_move]
+
+
+def _positions(game: str, rng: random.Random) -> Iterator[State]:
+    """Positions of random play, one of each game taken at a random ply."""
+    variant = make_variant(game)
+    while True:
+        state, plies = variant.start(), rng.randint(2, 30)
+        for _ in range(plies):
+            if state.is_over:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_over and len(state.legal_moves()) >= 2:
+            yield state
+
+
+def _question(kind: str, state: State, rng: random.Random, noun: str) -> tuple | None:
+    mover = "AB"[state.to_move]
+    legal = state.legal_moves()
+    if kind == "landing":
+        move = rng.choice(legal)
+        end = first_lap_end(state, move)
+        if end is None:
+            return None
+        return (move, f"{mover} sows from {cell_name(state, move)}. Where does the last "
+                      f"counter of the first lap land?", cell_name(state, end))
+    if kind == "gain":
+        gains = {m: gain(state, m) for m in legal}
+        winning = [m for m in legal if gains[m] > 0]
+        move = rng.choice(winning if winning and rng.random() < 0.7 else legal)
+        return (move, f"{mover} plays {cell_name(state, move)}. How many {noun} does "
+                      f"{mover} win with it?", str(gains[move]))
+    gains = {m: gain(state, m) for m in legal}
+    most = max(gains.values())
+    best = [m for m in legal if gains[m] == most]
+    if most <= 0 or len(best) != 1:
+        return None
+    return (None, f"{mover} to move. Which move wins the most {noun}, and how many?",
+            f"{cell_name(state, best[0])} ({most})")
+
+
+def questions(game: str, count: int, seed: int = 1) -> list[Question]:
+    """``count`` questions on positions of ``game``, the kinds in turn (reproducible)."""
+    if not 1 <= count <= MAX_QUESTIONS:
+        raise MancalabError(f"a worksheet has 1..{MAX_QUESTIONS} questions, got {count}")
+    rng = random.Random(seed)
+    noun = make_variant(game).score_noun
+    made, positions = [], _positions(game, rng)
+    while len(made) < count:
+        kind = KINDS[len(made) % len(KINDS)]
+        for _ in range(200):
+            state = next(positions)
+            found = _question(kind, state, rng, noun)
+            if found is not None:
+                move, text, answer = found
+                made.append(Question(len(made) + 1, kind, state, move, text, answer))
+                break
+        else:
+            raise MancalabError(f"no {kind} question found for {game}")
+    return made
+
+
+def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
+              title: str = "") -> int:
+    """Write the worksheet (six boards a page) and the answer key (last page) to ``path``;
+    the number of pages."""
+    from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure
+
+    from ..picture import draw
+
+    if paper not in PAPERS:
+        raise MancalabError(f"paper must be {' or '.join(PAPERS)}, got {paper!r}")
+    size = PAPERS[paper]
+    pages = 0
+    with PdfPages(path) as pdf:
+        for start in range(0, len(made), PER_PAGE):
+            figure = Figure(figsize=size)
+            figure.text(0.06, 0.965, f"{title}", fontsize=13, weight="bold")
+            figure.text(0.55, 0.965, "Name: ______________________", fontsize=11)
+            for slot, question in enumerate(made[start:start + PER_PAGE]):
+                top = 0.93 - slot * ROW
+                ax = figure.add_axes((0.04, top - ROW * 0.92, 0.52, ROW * 0.85))
+                marks = {question.move} if question.move is not None else set()
+                draw(question.state, ax, question.state.to_move, marks, all_labels=True)
+                figure.text(0.6, top - 0.02, f"{question.number}. " + _wrapped(question.text),
+                            fontsize=10, va="top")
+                figure.text(0.6, top - ROW * 0.7, "Answer: __________________", fontsize=10)
+            pdf.savefig(figure)
+            pages += 1
+        key = Figure(figsize=size)
+        key.suptitle(f"{title} — answer key", fontsize=12)
+        lines = [f"{q.number}. {q.answer}" for q in made]
+        for column in range(0, len(lines), KEY_LINES):
+            key.text(0.06 + 0.48 * (column // KEY_LINES), 0.92,
+                     "\n".join(lines[column:column + KEY_LINES]), va="top", fontsize=9,
+                     family="monospace")
+        pdf.savefig(key)
+        pages += 1
+    return pages
+
+
+def _wrapped(text: str, width: int = 38) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))

@@ -1,0 +1,69 @@
+"""Classroom worksheets: every answer checked against the engine, the PDF's pages and paper."""
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+import mancalab
+from mancalab.analysis import worksheet
+from mancalab.cli import app
+
+
+def engine_answer(question) -> str:
+    """The answer worked out again from the rules: the sowing's steps and the scores."""
+    state = question.state
+    if question.kind == "landing":
+        steps = state.sowing(question.move)
+        lifts = [i for i, step in enumerate(steps) if step.kind == "lift"]
+        first_lap = steps[:lifts[1]] if len(lifts) > 1 else steps
+        last = [step.cell for step in first_lap if step.kind == "drop"][-1]
+        return worksheet.cell_name(state, last)
+    gains = {move: state.play(move).score[state.to_move] - state.score[state.to_move]
+             for move in state.legal_moves()}
+    if question.kind == "gain":
+        return str(gains[question.move])
+    most = max(gains.values())
+    (best,) = [move for move, won in gains.items() if won == most]
+    return f"{worksheet.cell_name(state, best)} ({most})"
+
+
+@pytest.mark.parametrize("game", mancalab.variants())
+def test_every_answer_is_the_engines(game):
+    made = worksheet.questions(game, 18, seed=3)
+    assert [q.number for q in made] == list(range(1, 19))
+    assert {q.kind for q in made} == set(worksheet.KINDS)
+    for question in made:
+        assert question.answer == engine_answer(question), question.text
+        if question.move is not None:
+            assert question.move in question.state.legal_moves()
+            assert worksheet.cell_name(question.state, question.move) in question.text
+    assert [q.text for q in worksheet.questions(game, 18, seed=3)] == [q.text for q in made]
+
+
+def pdf_pages(path) -> list[tuple[float, float]]:
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    pages = re.findall(rb"/Type /Page\b(?!s).*?/MediaBox \[ *0 0 ([\d.]+) ([\d.]+) *\]", data,
+                       re.S)
+    return [(float(w), float(h)) for w, h in pages]
+
+
+@pytest.mark.parametrize("paper, size", [("a4", (595.44, 841.68)), ("letter", (612, 792))])
+def test_the_worksheet_has_six_boards_a_page_and_the_key_last(tmp_path, paper, size):
+    out = tmp_path / "sheet.pdf"
+    result = CliRunner().invoke(app, ["worksheet", "gebeta", "--out", str(out),
+                                      "--questions", "13", "--paper", paper])
+    assert result.exit_code == 0, result.output
+    pages = pdf_pages(out)
+    assert len(pages) == 3 + 1  # 6 + 6 + 1 questions, then the key
+    assert all(abs(w - size[0]) < 1 and abs(h - size[1]) < 1 for w, h in pages)
+
+
+@pytest.mark.parametrize("args", [["worksheet", "chess", "--out", "x.pdf"],
+                                  ["worksheet", "gebeta", "--out", "x.pdf", "--questions", "0"],
+                                  ["worksheet", "gebeta", "--out", "x.pdf", "--paper", "a3"],
+                                  ["worksheet", "gebeta", "--out", "/no/such/dir/x.pdf"]])
+def test_a_bad_worksheet_request_is_refused(args):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.output.strip()
