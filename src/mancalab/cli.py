@@ -465,8 +465,11 @@ def arena(
 
 @app.command()
 def tournament(
-    players: Annotated[list[str], typer.Argument(
-        help="the players: levels, specs, engine:cmd=PROGRAM or FILE.py:CLASS")],
+    players: Annotated[Optional[list[str]], typer.Argument(
+        help="the players: levels, specs, engine:cmd=PROGRAM or FILE.py:CLASS")] = None,
+    folder: Annotated[Optional[str], typer.Option(
+        help="add every player class in the .py files of this folder (students' players)")]
+    = None,
     game: Annotated[str, typer.Option(help="the game")] = "kalah",
     clock: Annotated[float, typer.Option(
         help="seconds each player has for a whole game (a loss on time)")] = 150.0,
@@ -488,7 +491,12 @@ def tournament(
     import math
 
     from .analysis.tournament import Tournament, clocked
-    from .players import resolve
+    from .players import players_in, resolve
+
+    try:
+        players = list(players or []) + (players_in(folder) if folder else [])
+    except MancalabError as error:
+        fail(str(error))
 
     if boards < 1:
         fail(f"--boards must be at least 1, got {boards}")
@@ -519,17 +527,20 @@ def tournament(
             games = event.run(jobs, lambda entry: progress.advance(task), cluster)
     table = event.write_results(games)
     _print_standings(table, game, clock, len(games))
-    console.print(f"Records, games and standings (CSV, JSON) in {out}/")
+    console.print(f"Records, games and standings (CSV, JSON, and results.html to open in a "
+                  f"browser: standings and every game to replay) in {out}/")
 
 
 def _print_standings(table, game: str, clock: float, games: int) -> None:
+    from .players import display_name
+
     view = Table(title=f"{game}, {games} games, {clock:g} s a player a game")
     for column in ("#", "player", "points", "games", "W", "D", "L", "score", "Elo", "95% CI",
                    "forfeits"):
         view.add_column(column, justify="left" if column == "player" else "right",
                         overflow="fold")
     for rank, row in enumerate(table, start=1):
-        view.add_row(str(rank), row.player, f"{row.points:g}", str(row.games), str(row.wins),
+        view.add_row(str(rank), display_name(row.player), f"{row.points:g}", str(row.games), str(row.wins),
                      str(row.draws), str(row.losses), f"{100 * row.score:.1f}%",
                      f"{row.elo:+.0f}", f"{row.elo_low:+.0f} .. {row.elo_high:+.0f}",
                      str(row.forfeits))

@@ -67,7 +67,6 @@ def notebook_html(state: State, viewer: int | None = None, design: str = "wood",
         raise ValueError(f"language must be en, fr, rn or am, got {language!r}")
     uid = f"mancalab-{secrets.token_hex(6)}"
     view = viewer if viewer in (0, 1) else 0
-    texts = _texts(language)
     names = ["A", "B"]
     options = {"view": view, "names": names, "reader": None, "last": None}
     title = f"{state.variant.title}: {'AB'[state.to_move]} to move"
@@ -76,17 +75,73 @@ def notebook_html(state: State, viewer: int | None = None, design: str = "wood",
 <pre>{html.escape(_text(state))}</pre>
 <style>{_static("board.css")}</style>
 <script type="module">
+{_board_script(language)}
 const root = document.getElementById({_script_literal(uid)});
-const module = (source) => URL.createObjectURL(new Blob([source], {{type: "text/javascript"}}));
-const textsUrl = module({_script_literal(_static("js/texts.js"))});
-const board = await import(module({_script_literal(_static("js/board.js"))}
-  .split('"./texts.js"').join(JSON.stringify(textsUrl))));
-(await import(textsUrl)).useTexts({_script_literal(texts)}, {_script_literal(language)});
 board.drawBoard(root.querySelector("svg"), {_script_literal(board_view(state))},
                 {{...{_script_literal(options)}, playable: new Set()}});
 root.querySelector("pre").remove();
 </script>
 </div>"""
+
+
+def _board_script(language: str) -> str:
+    """The start of a module script that has the page's board drawing as ``board``, its
+    words in ``language`` (the page's own files, loaded from blobs: no server needed)."""
+    return f"""const module = (source) => URL.createObjectURL(new Blob([source], {{type: "text/javascript"}}));
+const textsUrl = module({_script_literal(_static("js/texts.js"))});
+const board = await import(module({_script_literal(_static("js/board.js"))}
+  .split('"./texts.js"').join(JSON.stringify(textsUrl))));
+(await import(textsUrl)).useTexts({_script_literal(_texts(language))}, {_script_literal(language)});"""
+
+
+def replay_page(title: str, intro: str, games: list[tuple[str, list[State], list[str]]],
+                names: list[tuple[str, str]]) -> str:
+    """A whole HTML page: ``intro`` (HTML, e.g. a standings table), then every game of
+    ``games`` (its heading, its positions, its moves' names; ``names``: the players of each)
+    as the page's board with buttons to step through it, drawn when it is opened."""
+    data = [{"view": board_view(states[0]), "cells": [list(s.cells) for s in states],
+             "to_move": [s.to_move for s in states], "moves": moves, "names": list(pair)}
+            for (_, states, moves), pair in zip(games, names)]
+    sections = "\n".join(
+        f"""<details class="replay" data-game="{i}"><summary>{html.escape(heading)}</summary>
+<div class="mancalab-board" data-design="wood"><svg role="img" aria-label="{html.escape(heading)}" style="width:100%;max-width:560px;height:auto;display:block"></svg></div>
+<p><button data-step="first" aria-label="the start">|&lt;</button>
+<button data-step="back" aria-label="previous move">&lt;</button>
+<button data-step="next" aria-label="next move">&gt;</button>
+<button data-step="last" aria-label="the end">&gt;|</button>
+<span class="at"></span></p></details>""" for i, (heading, _, _) in enumerate(games))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>body {{ font: 16px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 1rem auto; padding: 0 .75rem; }}
+table {{ border-collapse: collapse; }} th, td {{ padding: .2rem .6rem; border-bottom: 1px solid #ccc; text-align: right; }}
+th:nth-child(2), td:nth-child(2) {{ text-align: left; }} button {{ min-width: 2.75rem; min-height: 2.75rem; }}
+{_static("board.css")}</style></head>
+<body><h1>{html.escape(title)}</h1>
+{intro}
+<h2>Games</h2>
+{sections}
+<script type="module">
+{_board_script("en")}
+const GAMES = {_script_literal(data)};
+for (const section of document.querySelectorAll("details.replay")) {{
+  const game = GAMES[Number(section.dataset.game)];
+  let ply = 0;
+  const show = () => {{
+    const view = {{...game.view, cells: game.cells[ply], to_move: game.to_move[ply]}};
+    board.drawBoard(section.querySelector("svg"), view,
+                    {{view: 0, names: game.names, reader: null, last: null, playable: new Set()}});
+    section.querySelector(".at").textContent = ply
+      ? `move ${{ply}} of ${{game.moves.length}}: ${{game.moves[ply - 1]}}` : `the start (${{game.moves.length}} moves)`;
+  }};
+  const steps = {{first: () => 0, back: () => Math.max(0, ply - 1),
+                  next: () => Math.min(game.moves.length, ply + 1), last: () => game.moves.length}};
+  for (const button of section.querySelectorAll("button")) {{
+    button.onclick = () => {{ ply = steps[button.dataset.step](); show(); }};
+  }}
+  section.addEventListener("toggle", () => {{ if (section.open) show(); }});
+}}
+</script></body></html>"""
 
 
 def _text(state: State) -> str:

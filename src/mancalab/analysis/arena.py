@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from ..cluster import each
 from ..core import MancalabError
 from ..players import player as make_player
-from ..players import with_seed
+from ..players import display_name, with_seed
 from ..records import GameRecord
 from .openings import balanced as balanced_openings
 from ..variants import variant as make_variant
@@ -159,7 +159,8 @@ def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | No
 def play_game(spec: GameSpec) -> GameResult:
     """Play one arena game; a player's crash or illegal move loses it."""
     variant = make_variant(spec.game, **spec.options)
-    record = GameRecord(variant, variant.start(), (spec.first, spec.second))
+    record = GameRecord(variant, variant.start(),
+                        (display_name(spec.first), display_name(spec.second)))
     for move in spec.opening:
         record.push(move)
     seats = [make_player(spec.first, spec.game), make_player(spec.second, spec.game)]

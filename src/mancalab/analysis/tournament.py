@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..core import MancalabError
-from ..players import parse_spec, resolve, with_seed
+from ..players import display_name, parse_spec, resolve, with_seed
 from ..records import write_atomic
 from . import arena
 
@@ -235,8 +235,43 @@ class Tournament:
              "games": [{k: v for k, v in g.items() if k != "record"} for g in games]},
             indent=1))
         write_atomic(self.folder / "records.txt", "\n".join(g["record"] for g in games))
+        write_atomic(self.folder / "results.html", results_page(self.header, table, games))
         return table
 
     @property
     def total(self) -> int:
         return len(self.pairings)
+
+
+def results_page(header: dict, table: list[Standing], games: list[dict]) -> str:
+    """The tournament as one HTML page to open in a browser: the standings with Elo and its
+    95% interval, then every game to step through on the board."""
+    import html
+
+    from ..drawing import replay_page
+    from ..records import GameRecord
+
+    players = [display_name(p) for p in header["players"]]
+    rows = "\n".join(
+        f"<tr><td>{rank}</td><td>{html.escape(display_name(row.player))}</td>"
+        f"<td>{row.points:g}</td><td>{row.games}</td><td>{row.wins}</td><td>{row.draws}</td>"
+        f"<td>{row.losses}</td><td>{100 * row.score:.1f}%</td><td>{row.elo:+.0f}</td>"
+        f"<td>{row.elo_low:+.0f} .. {row.elo_high:+.0f}</td><td>{row.forfeits}</td></tr>"
+        for rank, row in enumerate(table, start=1))
+    intro = (f"<p>{html.escape(header['game'])}, {len(games)} games, {header['clock']:g} s "
+             "a player a game; every ordered pair on each board.</p>"
+             "<table><thead><tr><th>#</th><th>player</th><th>points</th><th>games</th>"
+             "<th>W</th><th>D</th><th>L</th><th>score</th><th>Elo</th><th>95% interval</th>"
+             f"<th>forfeits</th></tr></thead><tbody>{rows}</tbody></table>")
+    shown, names = [], []
+    for game in games:
+        record = GameRecord.from_text(game["record"])
+        first, second = players[game["first"]], players[game["second"]]
+        result = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}.get(game["score_first"], "?")
+        how = f", {game['how']}" if game.get("how") not in (None, "", "win", "draw") else ""
+        moves = [record.variant.move_name(state, move)
+                 for state, move in zip(record.states, record.moves)]
+        shown.append((f"Game {game['number']}: {first} – {second} {result}{how}",
+                      list(record.states), moves))
+        names.append((first, second))
+    return replay_page(f"Tournament: {header['game']}", intro, shown, names)

@@ -50,6 +50,45 @@ def from_file(name: str) -> type[Player]:
     path = Path(path_text).expanduser().resolve()
     if not path.is_file():
         raise UnknownOptionError(f"no player file {path_text!r} (write FILE.py:CLASS)")
+    module = _module_of(path, path_text)
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise UnknownOptionError(f"{path_text} has no player class {class_name!r} (a subclass "
+                                 "of mancalab.players.Player)")
+    return cls
+
+
+def display_name(spec: str) -> str:
+    """A player as records and results name it: a file's class as "CLASS (FILE.py)", a spec
+    as written; at most 40 characters (a record's names are)."""
+    if ".py:" in spec:
+        path, _, rest = spec.partition(".py:")
+        spec = f"{rest.partition(':')[0]} ({Path(path).name}.py)"
+    spec = " ".join(spec.split())
+    return spec if len(spec) <= 40 else spec[:39] + "…"
+
+
+def players_in(folder: str | Path) -> list[str]:
+    """The specs ``FILE.py:CLASS`` of every player class defined in the Python files of
+    ``folder`` (a class of mancalab.players.Player made there, not one imported)."""
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        raise UnknownOptionError(f"no folder {str(folder)!r}")
+    specs = []
+    for path in sorted(folder.glob("*.py")):
+        module = _module_of(path.resolve(), str(path))
+        for name, cls in vars(module).items():
+            if (isinstance(cls, type) and issubclass(cls, Player) and cls is not Player
+                    and cls.__module__ == module.__name__):
+                specs.append(f"{path}:{name}")
+    if not specs:
+        raise UnknownOptionError(f"{folder} holds no player class (a subclass of "
+                                 "mancalab.players.Player in a .py file)")
+    return specs
+
+
+def _module_of(path: Path, path_text: str):
+    """The module of a player file, loaded once a process."""
     module_name = "mancalab_player_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
     module = sys.modules.get(module_name)
     if module is None:
@@ -62,11 +101,7 @@ def from_file(name: str) -> type[Player]:
             del sys.modules[module_name]
             raise UnknownOptionError(f"cannot load {path_text}: {type(error).__name__}: "
                                      f"{error}") from None
-    cls = getattr(module, class_name, None)
-    if not (isinstance(cls, type) and issubclass(cls, Player)):
-        raise UnknownOptionError(f"{path_text} has no player class {class_name!r} (a subclass "
-                                 "of mancalab.players.Player)")
-    return cls
+    return module
 
 
 # Levels for people, weakest first; each is a player spec (measured strength: README).
@@ -156,4 +191,4 @@ def with_seed(spec: str, seed: int, game: str | None = None) -> str:
 
 
 __all__ = ["GAME_LEVELS", "LEVELS", "PLAYERS", "Player", "level_spec", "parse_spec", "player",
-           "resolve", "with_seed", "with_time"]
+           "display_name", "players_in", "resolve", "with_seed", "with_time"]
