@@ -503,3 +503,34 @@ def test_a_puzzle_is_served_near_a_rating_and_its_answer_checked(client, name):
     assert client.post("/api/puzzles/answer/kalah-0-0-0", json={"move": 0}).status_code == 404
     assert client.get("/api/puzzles/urubugu").status_code == 404
     assert client.get(f"/api/puzzles/{name}", params={"rating": "nan"}).status_code == 422
+
+
+@pytest.mark.parametrize("name", mancalab.variants())
+def test_a_lessons_steps_are_checked_by_the_rules(client, name):
+    from mancalab.analysis import lessons
+
+    taught = client.get(f"/api/lessons/{name}").json()["steps"]
+    assert [step["kind"] for step in taught] == list(lessons.LESSONS[name])
+    for index, step in enumerate(taught):
+        state = mancalab.variant(name).state(step["cells"], step["to_move"])
+        doing = [m for m in step["legal"] if lessons.does(state, m, step["kind"])]
+        assert doing  # every step can be done ...
+        if step["kind"] != "sow":
+            assert len(doing) <= max(1, len(step["legal"]) // 2)  # ... but not by any move
+        for move in step["legal"]:
+            answer = client.post(f"/api/lessons/{name}/{index}", json={"move": move}).json()
+            assert answer["ok"] == (move in doing)
+            assert answer["after"]["cells"] == list(state.play(move).cells)
+    assert client.post(f"/api/lessons/{name}/9", json={"move": 0}).status_code == 404
+    assert client.post(f"/api/lessons/{name}/0", json={"move": 99}).status_code == 400
+
+
+def test_the_kinds_of_moves_are_read_from_the_rules():
+    from mancalab.analysis import lessons
+
+    kalah = mancalab.variant("kalah").start()
+    assert lessons.does(kalah, 2, "extra_turn")  # pit 4 of 4 seeds ends in the store
+    assert not lessons.does(kalah, 0, "extra_turn")
+    assert not any(lessons.does(kalah, m, "capture") for m in kalah.legal_moves())
+    gebeta = mancalab.variant("gebeta").start()
+    assert all(lessons.does(gebeta, m, "relay") for m in gebeta.legal_moves())  # all full

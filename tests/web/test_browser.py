@@ -695,3 +695,33 @@ def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, 
     assert page.evaluate("Number(localStorage.getItem('mancalab.puzzles.rating.kalah'))") < after
     page.click("#puzzle-back")
     wait_until(lambda: page.is_visible("#home"), what="the home page")
+
+
+@pytest.mark.parametrize("game", ["gebeta", "kalah"])
+def test_a_lesson_is_played_step_by_step_with_a_wrong_move_explained(server, browser, game):
+    import mancalab
+    from mancalab.analysis import lessons
+
+    page = browser.new_page(bypass_csp=True)
+    page.goto(server)
+    page.check(f"input[name=game][value={game}]")
+    page.click("#home-learn")
+    for index, (kind, state) in enumerate(lessons.steps(game)):
+        wait_until(lambda: playable(page), what=f"step {index + 1}")
+        assert f"{index + 1}" in page.inner_text("#lesson-step")
+        doing = [m for m in state.legal_moves() if lessons.does(state, m, kind)]
+        wrong = [m for m in state.legal_moves() if m not in doing]
+        if wrong:
+            page.click(f"#lesson-board [data-cell='{wrong[0]}']")
+            wait_until(lambda: page.is_visible("#lesson-again"), what="the retry")
+            assert state.move_name(wrong[0]) in page.inner_text("#lesson-feedback")
+            page.click("#lesson-again")
+            wait_until(lambda: playable(page), what="the step again")
+        page.click(f"#lesson-board [data-cell='{doing[0]}']")
+        wait_until(lambda: page.is_visible("#lesson-next"), what="the step done")
+        if index == 0:
+            assert serious_violations(page) == []
+        page.click("#lesson-next")
+    wait_until(lambda: page.is_hidden("#lesson-wrap"), what="the end of the lesson")
+    assert mancalab.variant(game).title.split(" ")[0] in page.inner_text("#lesson-text")
+    assert page.evaluate(f"localStorage.getItem('mancalab.lesson.{game}')") == "3"

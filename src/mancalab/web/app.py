@@ -40,7 +40,7 @@ from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
 from ..records import NAME_LENGTH, GameRecord
 from ..variants import VARIANTS
 from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
-from ..analysis import puzzles, review
+from ..analysis import lessons, puzzles, review
 from ..analysis.preparation import Step, is_settled
 from .preparing import Preparation
 from .store import Store, analysis_key
@@ -780,6 +780,29 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                            "value": value} for cell, value in found.values.items()],
                 "after": board_view(state.play(found.best)),
                 "sowing": None if steps is None else [list(step) for step in steps]}
+
+    @app.get("/api/lessons/{game}", summary="A game's lesson: its steps, each a position and "
+                                            "the kind of move it asks for")
+    async def lesson(game: Literal[GAMES]) -> dict:
+        return {"game": game, "steps": [{"kind": kind, **board_view(state)}
+                                        for kind, state in lessons.steps(game)]}
+
+    @app.post("/api/lessons/{game}/{step}", summary="Check a lesson step's move: whether it "
+                                                    "does what the step asks, step by step")
+    async def lesson_move(game: Literal[GAMES], step: Annotated[int, FastAPIPath(ge=0, le=9)],
+                          body: Answer) -> dict:
+        taught = lessons.steps(game)
+        if step >= len(taught):
+            raise HTTPException(404, f"the {game} lesson has {len(taught)} steps")
+        kind, state = taught[step]
+        move = state.parse_move(body.move) if isinstance(body.move, str) else body.move
+        if move not in state.legal_moves():
+            raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
+                                f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
+        steps = state.sowing(move, limit=SOWING_STEPS)
+        return {"ok": lessons.does(state, move, kind), "kind": kind, "move": move,
+                "name": state.move_name(move), "after": board_view(state.play(move)),
+                "sowing": None if steps is None else [list(s) for s in steps]}
 
     @app.get("/api/games/{game_id}/record", summary="The game record (text), to download",
              response_class=Response,

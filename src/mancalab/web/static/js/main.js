@@ -4,6 +4,7 @@ import {remember, showMyGames} from "./mine.js";
 import {currentGame, openGame, rerender} from "./play.js";
 import {createFromPosition, readPositionLink} from "./position.js";
 import {showPuzzles} from "./puzzles.js";
+import {showLesson} from "./lessons.js";
 import {showRules} from "./rules.js";
 import {api} from "./server.js";
 import {setSound, soundOn} from "./sound.js";
@@ -32,6 +33,7 @@ let catalogue = null;
 async function backHome() {
   history.pushState({}, "", "/");
   $("puzzle").hidden = true;
+  $("lesson").hidden = true;
   await showHome(openCreated);
   showMyGames();
 }
@@ -75,6 +77,11 @@ async function main() {
   const game = params.get("game");
   const position = readPositionLink(params);
   const puzzles = params.get("puzzles");
+  const learn = params.get("learn");
+  $("home-learn").onclick = () => {
+    history.pushState({}, "", `/?learn=${selectedGame()}`);
+    showLesson(selectedGame(), backHome);
+  };
   $("home-puzzles").onclick = () => {
     history.pushState({}, "", `/?puzzles=${selectedGame()}`);
     showPuzzles(selectedGame(), backHome);
@@ -83,6 +90,8 @@ async function main() {
     const token = params.get("token") || localStorage.getItem(`mancalab.token.${game}`);
     remember(game, token);
     openGame(catalogue, game, token, {opened: openCreated});
+  } else if (learn) {
+    showLesson(learn, backHome);
   } else if (puzzles) {
     showPuzzles(puzzles, backHome);
   } else if (position) {  // a shared position: a new analysis board of it

@@ -31,6 +31,7 @@ export function rated(rating, against, result) {
 export async function showPuzzles(game, onBack) {
   $("home").hidden = true;
   $("play").hidden = true;
+  $("lesson").hidden = true;
   $("puzzle").hidden = false;
   $("puzzle-back").onclick = onBack;
   $("puzzle-next").onclick = () => nextPuzzle(game);
