@@ -13,7 +13,7 @@ from mancalab.core import IllegalMoveError
 from mancalab.players.base import Player
 from mancalab.records import GameRecord, RecordError
 
-GAMES = ["gebeta", "urubugu", "gabata", "kalah", "gabata3"]
+GAMES = mancalab.variants()
 # random moves from Gebeta's start that reach one position a third time at the last move
 GEBETA_CYCLE = [2, 8, 5, 8, 4, 10, 0, 9, 5, 11, 2, 6, 0, 7, 3, 10, 4, 11, 1, 8, 5, 6, 2, 9, 0,
                 10, 3, 7, 1, 8, 4, 11, 5, 6, 2, 7, 3, 9, 0, 10]

@@ -14,7 +14,7 @@ import mancalab
 from mancalab import openspiel
 from mancalab.analysis import solve
 
-GAMES = ["kalah", "gebeta", "gabata", "urubugu", "gabata3"]
+GAMES = mancalab.variants()
 openspiel.register()
 
 

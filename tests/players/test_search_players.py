@@ -10,7 +10,7 @@ from mancalab.players.alphabeta import ABORTED, INFINITY, NODE_LIMIT, WIN, evalu
 from mancalab.players.classic import classic_values
 from mancalab.players.greedy import greedy_values
 
-GAMES = ["gebeta", "kalah", "gabata", "urubugu", "gabata3"]
+GAMES = mancalab.variants()
 
 
 # ----- greedy: the Urubugu program's computer (urubugu.md vector 2) --------------------

@@ -6,6 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import mancalab
+from mancalab.analysis.puzzles import GAMES as PUZZLE_GAMES
 from mancalab.records import GameRecord
 from mancalab.web import create_app
 
@@ -46,7 +47,7 @@ def wait_for(client, game, token, predicate, seconds=30):
     raise AssertionError(f"timed out; last state {view}")
 
 
-@pytest.mark.parametrize("name", ["gebeta", "urubugu", "gabata", "kalah", "gabata3"])
+@pytest.mark.parametrize("name", mancalab.variants())
 def test_every_game_plays_to_the_end_on_one_screen(client, name):
     game = create(client, game=name, mode="local")
     token, view = game["token"], game["state"]
@@ -478,7 +479,7 @@ def test_a_game_starts_from_any_position_the_rules_allow(client, name):
         assert any(words in refused.text for words in said), refused.text
 
 
-@pytest.mark.parametrize("name", ["kalah", "gebeta", "gabata"])
+@pytest.mark.parametrize("name", PUZZLE_GAMES)
 def test_a_puzzle_is_served_near_a_rating_and_its_answer_checked(client, name):
     from mancalab.analysis import puzzles
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import mancalab
+
 from .conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -216,7 +218,7 @@ def test_the_language_can_be_changed_and_is_remembered(server, context):
     wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "ጀምር", what="Amharic")
 
 
-@pytest.mark.parametrize("game", ["gebeta", "urubugu", "gabata", "kalah", "gabata3"])
+@pytest.mark.parametrize("game", mancalab.variants())
 def test_every_board_is_drawn_and_playable_with_the_keyboard(server, context, game):
     page = context.new_page()
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
@@ -347,7 +349,7 @@ def test_a_person_plays_the_java_example_engine(java_engine, browser, tmp_path):
 
 
 # ----- the board people choose (issue 42): every game at a phone's and a desktop's width ---
-GAMES = ["gebeta", "urubugu", "gabata", "kalah", "gabata3"]
+GAMES = mancalab.variants()
 WIDTHS = [(390, 844), (1280, 800)]
 SCREENSHOTS = ARTIFACTS.parent / "docs-screenshots"
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
@@ -592,7 +594,7 @@ def test_a_finished_game_is_reviewed_with_marks_a_graph_and_the_best_move(server
 def test_a_state_in_a_notebook_is_drawn_by_the_pages_own_board_script(context):
     import mancalab
 
-    for game in ("kalah", "gebeta", "gabata3"):
+    for game in mancalab.variants():
         state = mancalab.variant(game).start()
         state = state.play(state.legal_moves()[0])
         page = context.new_page()
