@@ -1,0 +1,530 @@
+"""Analysis: the game tree, exact solving, fair starts, counter-settings, metrics."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..core import MancalabError
+from ..records import GameRecord
+from ..variants import variant as make_variant
+from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
+                     errors, fail, parse_options)
+
+
+MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
+
+
+@app.command()
+def tree(
+    game: Annotated[str, typer.Argument(help="the game, e.g. gebeta")],
+    depth: Annotated[int, typer.Option(help="the deepest level (moves from the start)")],
+    out: Annotated[Optional[str], typer.Option(help="write the reference results.csv here")] = None,
+    jobs: Annotated[Optional[int], typer.Option(help="threads to use (default: all cores)")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786 (each level "
+             "sharded over them)")] = None,
+    plot: Annotated[Optional[str], typer.Option(help="draw the table to this PNG file")] = None,
+    checkpoint: Annotated[Optional[str], typer.Option(
+        help="keep each finished level in this folder; a rerun with it goes on from the "
+             "deepest level kept (one machine)")] = None,
+    option: GameOptions = [],
+) -> None:
+    """Exact game-tree statistics level by level, as the Gebeta program's results.csv."""
+    check_cluster(cluster)
+    if cluster is not None and checkpoint is not None:
+        fail("--checkpoint keeps levels on this machine; it cannot be used with --cluster")
+    from ..analysis.tree import TreeMemoryError, TreeRow, plot as draw_plot, tree_stats, write_csv
+    from ..records import check_writable
+
+    if not 1 <= depth <= MAX_TREE_DEPTH:
+        fail(f"--depth must be 1..{MAX_TREE_DEPTH}, got {depth}")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    variant = make_variant(game, **parse_options(option))
+    for path in filter(None, (out, plot)):
+        try:
+            check_writable(path)
+        except OSError as error:
+            fail(f"cannot write {path}: {error.strerror or error}")
+    if checkpoint is not None:
+        try:
+            os.makedirs(checkpoint, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot keep levels in {checkpoint}: {error.strerror or error}")
+    with Progress(TextColumn("level {task.fields[level]:>2}"), BarColumn(),
+                  TextColumn("{task.percentage:>5.1f}%"),
+                  TextColumn("{task.fields[positions]:>24}"), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        tasks: dict[int, int] = {}
+
+        def found(level: int, positions: int | None) -> str:
+            return "counted, not stored" if level == depth else f"{positions:,} positions"
+
+        def on_progress(level: int, done: int, total: int, positions: int) -> None:
+            if level not in tasks:
+                tasks[level] = progress.add_task("", total=total, level=level, positions="")
+            progress.update(tasks[level], completed=done, positions=found(level, positions))
+
+        done: list[TreeRow] = []
+
+        def on_level(row: TreeRow) -> None:
+            if row.level not in tasks:  # a level with nothing to expand, or read back
+                tasks[row.level] = progress.add_task("", total=1, level=row.level, positions="")
+            progress.update(tasks[row.level], completed=progress.tasks[-1].total,
+                            positions=found(row.level, row.positions))
+            done.append(row)
+            if out:  # the levels so far, in case the run is stopped
+                write_csv(done, out)
+
+        try:
+            if cluster is not None:
+                from ..analysis import tree_cluster
+
+                with cluster_errors(cluster, "the levels shown are done"):
+                    rows = tree_cluster.tree_stats(variant, depth, cluster, on_level=on_level)
+            else:
+                rows = tree_stats(variant, depth, jobs=jobs, on_progress=on_progress,
+                                  on_level=on_level, checkpoint=checkpoint)
+            stopped = None
+        except TreeMemoryError as error:
+            rows, stopped = error.rows, str(error)
+    table = Table(title=f"{variant.title}: game tree to level {depth} (cumulative)")
+    for column in ("level", "turns", "agency", "agency %", "games", "A wins", "B wins", "draws",
+                   "timeouts", "positions", "seconds"):
+        table.add_column(column, justify="right", overflow="fold")
+    for r in rows:
+        table.add_row(str(r.level), f"{r.turns:,}", f"{r.agency:,}",
+                      f"{100 * r.agency / r.turns:.1f}" if r.turns else "-", f"{r.games:,}",
+                      f"{r.a_wins:,}", f"{r.b_wins:,}", f"{r.draws:,}", f"{r.timeouts:,}",
+                      "-" if r.positions is None else f"{r.positions:,}", f"{r.seconds:.2f}")
+    console.print(table, width=max(console.width, 132))
+    if stopped:
+        fail(stopped)
+    try:
+        if out:
+            write_csv(rows, out)
+            console.print(f"Wrote {out}.")
+        if plot:
+            draw_plot(rows, plot, table.title)
+            console.print(f"Drew {plot}.")
+    except OSError as error:
+        fail(f"cannot write {out or plot}: {error.strerror or error}")
+
+
+def write_sample(game: str, count: int | None, out: str | None, seed: int, max_seeds: int,
+                 option: list[str]) -> None:
+    """``solve --sample N --out FILE``: exact values of positions for learning."""
+    from ..analysis import samples
+
+    if count is None or out is None:
+        fail("--sample and --out go together: --sample 1000 --out kalah.csv")
+    if game.strip().lower() != "kalah":
+        fail(f"--sample draws Kalah positions from the FairKalah boards, not {game}")
+    if seed < 0:
+        fail(f"--seed must be 0 or more, got {seed}")
+    rules = parse_options(option)
+    if set(rules) - {"empty_capture", "end_rule"}:
+        raise MancalabError("the FairKalah boards fix pits=6 and seeds=4: only "
+                            "empty_capture and end_rule may be set")
+    make_variant("kalah", **rules)
+    with Progress(TextColumn("solving"), BarColumn(), TextColumn("{task.completed}/"
+                  "{task.total}"), TimeRemainingColumn(), console=errors) as bar:
+        task = bar.add_task("sample", total=count)
+        path = samples.write(out, count, seed, max_seeds, rules,
+                             on_row=lambda done, total: bar.update(task, completed=done))
+    console.print(f"Wrote {path}: {count:,} positions with their exact values.")
+
+
+@app.command()
+def solve(
+    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta, gabata or urubugu")],
+    position: Annotated[Optional[str], typer.Option(
+        help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
+    to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
+    record: Annotated[Optional[str], typer.Option(
+        help="solve the position at the end of this game record")] = None,
+    moves: Annotated[bool, typer.Option("--moves", help="the value of every legal move")]
+    = False,
+    time: Annotated[Optional[float], typer.Option(
+        help="stop after these seconds and report the bounds proven (Urubugu: 10 s unless "
+             "given)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    option: GameOptions = [],
+    sample: Annotated[Optional[int], typer.Option(
+        help="instead: solve this many positions reached by random play from the FairKalah "
+             "boards and write them to --out (CSV)")] = None,
+    out: Annotated[Optional[str], typer.Option(help="with --sample: the CSV file")] = None,
+    seed: Annotated[int, typer.Option(help="with --sample: the seed of the random play")] = 1,
+    max_seeds: Annotated[int, typer.Option(
+        help="with --sample: play on until at most this many seeds are in play")] = 32,
+) -> None:
+    """The exact value of a position with perfect play, and the best moves."""
+    import json
+    import math
+    import time as clock
+
+    from ..analysis import solve as solving
+
+    if sample is not None or out is not None:
+        write_sample(game, sample, out, seed, max_seeds, option)
+        return
+    if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
+        fail(f"--time must be a number of seconds above 0, got {time}")
+    if to_move not in (0, 1):
+        fail(f"--to-move must be 0 or 1, got {to_move}")
+    if position is not None and record is not None:
+        fail("give --position or --record, not both")
+    if record is not None:
+        state = GameRecord.load(record).state
+    else:
+        variant = make_variant(game, **parse_options(option))
+        state = variant.start() if position is None else variant.state(
+            [c.strip() for c in position.split(",")], to_move)
+    reason = solving.unsolvable(state.variant)
+    if reason:
+        fail(reason)
+    out = errors if json_out else console
+    started = clock.perf_counter()
+    with out.status("Preparing the solver...") as status:
+        def building(level: int, done: int, total: int) -> None:
+            status.update(f"Building the endgame database: {level} seeds done")
+
+        def tightened(lower: int, upper: int) -> None:
+            status.update(f"Solving: the value is between {lower:+d} and {upper:+d} "
+                          f"({clock.perf_counter() - started:.1f} s)")
+
+        database = solving.database_for(state, on_progress=building)
+        result = solving.solve(state, time=time, moves=moves, database=database,
+                               on_bounds=tightened)
+    result.seconds = clock.perf_counter() - started
+    if json_out:
+        print(json.dumps(result.to_dict()))
+        return
+    who = "AB"[state.to_move]
+    if state.is_over:
+        console.print(f"The game is over: {solving.describe(result.value)} for {who}.")
+        return
+    if result.exact:
+        best = (f"Best: {', '.join(result.best_move_names)}." if result.best_move_names
+                else "No move proven best in the time given.")
+        console.print(f"With perfect play the player to move ({who}) [bold]"
+                      f"{solving.describe(result.value)}[/] ({result.value:+d}). {best}")
+    elif result.endless:
+        console.print(f"Neither player can force the game to end: with perfect play the value "
+                      f"for {who} is between {result.lower:+d} and {result.upper:+d}, and the "
+                      "rule for endless play decides where.")
+    elif result.depth is not None:
+        console.print(f"No forced end found within {result.depth} moves ({result.seconds:.1f}"
+                      f" s): the value for {who} is between {result.lower:+d} and "
+                      f"{result.upper:+d} (not proven).")
+    else:
+        limit = f"within {time:g} s" if time is not None else "within the memory at hand"
+        console.print(f"Not proven {limit}: the value for {who} is between "
+                      f"{result.lower:+d} and {result.upper:+d}.")
+    for move, (lower, upper) in result.moves.items():
+        console.print(f"  {result.move_names[move]}: "
+                      f"{solving.describe_bounds(lower, upper, result.endless)}")
+    if result.depth is not None:
+        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (forced ends searched "
+                      f"{result.depth} moves deep).")
+    else:
+        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
+                      f"{result.database_seeds} seeds).")
+
+
+@app.command()
+def fair(
+    game: Annotated[str, typer.Argument(help="the game (kalah: the solved one)")],
+    moved: Annotated[int, typer.Option(help="boards with 1, or 1 or 2, seeds moved")] = 2,
+    out: Annotated[Optional[str], typer.Option(
+        help="the results file (JSON lines; a restart goes on from it)")] = None,
+    jobs: Annotated[int, typer.Option(help="worker processes (default: one per core)")] = 0,
+    cluster: ClusterAddress = None,
+    time: Annotated[Optional[float], typer.Option(
+        help="at most these seconds a board (undecided boards are tried again next run)")]
+    = None,
+    fair_list: Annotated[Optional[str], typer.Option(
+        "--list", help="also write the fair boards, numbered, to this file (the format of "
+                       "the shipped lists that -o board=N reads)")] = None,
+    option: GameOptions = [],
+) -> None:
+    """Fair starts: the boards made by moving one or two seeds of the start that two perfect
+    players draw."""
+    check_cluster(cluster)
+    import math
+    import os
+
+    from ..analysis import databases, fair as fairness
+
+    if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
+        fail(f"--time must be a number of seconds above 0, got {time}")
+    jobs = jobs or os.cpu_count() or 1
+    variant = make_variant(game, **parse_options(option))
+    databases.check_variant(variant)
+    total = len(fairness.candidates(variant, moved))
+    path = Path(out) if out else fairness.default_path(variant, moved)
+    console.print(f"Screening {total:,} boards of {variant.name} "
+                  f"({', '.join(f'{k}={v}' for k, v in fairness.rules_of(variant).items())})"
+                  f" with up to {moved} seed{'s' * (moved > 1)} moved; results in {path}")
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed:,}/{task.total:,} boards, "
+                             "{task.fields[fair]} fair"),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=errors) as bar:
+        task = bar.add_task("screening", total=total, fair=0)
+        with cluster_errors(cluster, f"the boards decided so far are in {path}"):
+            found = fairness.screen(
+                variant, moved, path, jobs, time,
+                on_board=lambda done, _total, fair_count: bar.update(
+                    task, completed=done, fair=fair_count, description="screening"),
+                on_database=lambda level, _d, _t: bar.update(
+                    task, description=f"endgame database: {level} seeds"),
+                cluster=cluster)
+    _print_screen(variant, found)
+    if fair_list:
+        command = "mancalab fair " + " ".join(sys.argv[2:])
+        console.print(f"Wrote {fairness.write_list(variant, found, fair_list, command)}.")
+
+
+def _print_screen(variant, found) -> None:
+    from ..analysis import fair as fairness
+
+    console.print(f"{len(found.fair):,} fair boards of {found.boards:,}"
+                  + (f"; {len(found.undecided):,} not decided in the time given"
+                     if found.undecided else "")
+                  + f". This run: {found.solved_now:,} boards, {found.nodes:,} nodes, "
+                  f"{found.seconds:.1f} s; search over all runs {found.seconds_all:.1f} s.")
+    for cells in found.fair[:20]:
+        console.print("  " + ",".join(map(str, cells)))
+    if len(found.fair) > 20:
+        console.print(f"  ... and {len(found.fair) - 20:,} more in {found.path}")
+    known = fairness.published(variant, found)
+    if known is not None:
+        console.print(known)
+
+
+@app.command()
+def counter(
+    game: Annotated[str, typer.Argument(help="the game: urubugu")],
+    setting: Annotated[Optional[str], typer.Option(
+        help="the opponent's setting: 16 counts, their holes 1-16, 32 beads, e.g. 2,2,...,2")]
+    = None,
+    sample: Annotated[Optional[int], typer.Option(
+        help="a study: the default setting and N-1 settings drawn uniformly")] = None,
+    out: Annotated[Optional[str], typer.Option(
+        help="the study's results (JSON lines; a stopped study goes on)")] = None,
+    time: Annotated[float, typer.Option(help="seconds of search a setting at most")] = 10.0,
+    all_: Annotated[bool, typer.Option(
+        "--all", help="count every winning setting and first move (an exhaustive search)")]
+    = False,
+    igisoro: Annotated[bool, typer.Option(
+        help="the traditional Igisoro options (docs/research.md)")] = False,
+    jobs: Annotated[int, typer.Option(help="settings searched at once (processes)")] = 1,
+    cluster: ClusterAddress = None,
+    seed: Annotated[int, typer.Option(help="the seed of the study's settings")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="print the answer as JSON")] = False,
+    option: GameOptions = [],
+) -> None:
+    """Urubugu counter-settings (IMPAGA): a setting and a first move that take every one of
+    the opponent's beads in one turn; found, proven impossible, or not found in the time."""
+    check_cluster(cluster)
+    import json
+    import math
+
+    from ..analysis import counter as search
+
+    if game.strip().lower() != "urubugu":
+        fail(f"counter-settings are a question of Urubugu's free setting, not {game!r}")
+    if not math.isfinite(time) or not 0 < time <= 86_400:
+        fail(f"--time must be above 0 and at most a day (86400 s), got {time}")
+    if (setting is None) == (sample is None):
+        fail("give --setting S (one setting) or --sample N --out FILE (a study)")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    options = {**(search.IGISORO if igisoro else {}), **parse_options(option)}
+    make_variant("urubugu", **options)
+    if sample is not None:
+        _counter_study(sample, out, seed, time, jobs, json_out, options, cluster)
+        return
+    try:
+        counts = [whole_count(c) for c in setting.split(",")]
+    except ValueError:
+        fail(f"--setting must be 16 whole numbers separated by commas, got {setting!r}")
+    answer = search.counter(counts, time, all_, **options)
+    if json_out:
+        print(json.dumps(answer.to_dict()))
+        return
+    _print_counter(counts, answer, options)
+
+
+def _counter_study(sample: int, out: str | None, seed: int, time: float, jobs: int,
+                   json_out: bool, options: dict, cluster: str | None) -> None:
+    import json
+
+    from ..analysis import counter as search
+
+    if sample < 1:
+        fail(f"--sample must be at least 1, got {sample}")
+    if out is None:
+        fail("a study needs --out FILE for its results (a stopped study goes on from it)")
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+            "{task.completed}/{task.total} settings"), TextColumn("{task.fields[tally]}"),
+            TimeElapsedColumn(), TimeRemainingColumn(),
+            console=errors if json_out else console) as progress:
+        task = progress.add_task("counter-settings", total=sample, tally="")
+        tally = {"found": 0, "none": 0, "unknown": 0}
+
+        def on_setting(row: dict) -> None:
+            tally[row["status"]] += 1
+            progress.update(task, advance=1, tally=" ".join(f"{k} {v}" for k, v in
+                                                            tally.items()))
+
+        with cluster_errors(cluster, f"the settings searched so far are in {out}"):
+            rows = search.study(sample, seed, out, time, jobs, on_setting, cluster, **options)
+    result = search.summary(rows)
+    if json_out:
+        print(json.dumps(result, indent=1))
+        return
+    table = Table(title=f"Counter-settings of {result['settings']:,} settings "
+                        f"(the default and {result['settings'] - 1:,} drawn uniformly)")
+    for column in ("answer", "settings", "share", "95% interval"):
+        table.add_column(column, justify="right", overflow="fold")
+    for status, words in (("found", "found"), ("none", "proven none"),
+                          ("unknown", "not decided")):
+        row = result[status]
+        table.add_row(words, f"{row['count']:,}", f"{100 * row['share']:.2f}%",
+                      f"{100 * row['low']:.2f}% .. {100 * row['high']:.2f}%")
+    console.print(table)
+    console.print(f"Time a setting: median {result['seconds_median']:.4f} s, longest "
+                  f"{result['seconds_max']:.2f} s. Results in {out}.")
+
+
+def whole_count(text: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or len(text) > 6:
+        raise ValueError(text)
+    return int(text)
+
+
+def _print_counter(opponent: list[int], answer, options: dict) -> None:
+    from ..render import board
+    from ..sowing import narrate
+    from ..variants.urubugu import HOLE_CELL
+
+    if answer.status == "none":
+        console.print(f"[bold]Proven: no counter-setting exists[/] for {opponent}: "
+                      f"{answer.reason}.")
+        return
+    if answer.status == "unknown":
+        console.print(f"[bold yellow]Not found[/] within the time, and not proven impossible "
+                      f"(no claim either way): {answer.reason}.")
+        return
+    counted = f" There are {answer.count:,} winning (setting, first move) pairs in all." \
+        if answer.count is not None else f" ({answer.reason}.)" if answer.reason else ""
+    console.print(f"[bold green]Found[/] a counter-setting: {answer.setting}, first move: "
+                  f"hole {answer.move} ({answer.nodes:,} decisions, {answer.seconds:.2f} s)."
+                  + counted)
+    urubugu = make_variant("urubugu", **options)
+    start = urubugu.start(setting_a=answer.setting, setting_b=opponent)
+    move = int(HOLE_CELL[0, answer.move])
+    console.print(board(start, ("Starter", "Opponent")))
+    for number, line in enumerate(narrate(start, move), start=1):
+        console.print(f"  {number:>3}. {line}")
+    after = start.play(move)
+    console.print(board(urubugu.state(after.cells, to_move=0), ("Starter", "Opponent")))
+    console.print(f"Every one of the opponent's beads is taken: {after.score[0]} to "
+                  f"{after.score[1]}.")
+
+
+@app.command()
+def metrics(
+    game: Annotated[str, typer.Argument(help="the game")],
+    games: Annotated[int, typer.Option(help="self-play games of each player")] = 100,
+    player: Annotated[str, typer.Option(
+        help="the player whose self-play is measured (beside random play)")]
+    = "alphabeta:time=0.05",
+    seed: Annotated[int, typer.Option(help="the seed of the games")] = 1,
+    jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    cluster: ClusterAddress = None,
+    max_plies: Annotated[int, typer.Option(help="moves after which a game is cut")] = 5000,
+    opening: Annotated[int, typer.Option(
+        help="random moves that start each game (so self-play games differ)")] = 2,
+    out: Annotated[Optional[str], typer.Option(
+        help="folder of the results files (a stopped run goes on from them)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the metrics as JSON")] = False,
+    option: GameOptions = [],
+) -> None:
+    """Game metrics in self-play of a player and of random play, with 95% intervals:
+    balance, draws, length, branching, agency, lead changes, extra turns, relays, captures."""
+    check_cluster(cluster)
+    import json
+
+    from ..analysis import databases
+    from ..analysis import metrics as measuring
+    from ..players import resolve
+
+    if not 1 <= games <= 1_000_000:
+        fail(f"--games must be 1..1,000,000, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if not 1 <= max_plies <= 1_000_000:
+        fail(f"--max-plies must be 1..1,000,000, got {max_plies}")
+    if not 0 <= opening <= 100:
+        fail(f"--opening must be 0..100, got {opening}")
+    options = parse_options(option)
+    game = make_variant(game, **options).name
+    cls, player_options = resolve(player, game)
+    cls(**player_options)
+    folder = Path(out) if out else databases.default_dir().parent / "metrics"
+    results = {}
+    for spec in dict.fromkeys([player, "random"]):
+        slug = "".join(c if c.isalnum() or c in "=.-" else "_" for c in spec)
+        rules = "".join(f"-{k}={v}" for k, v in sorted(options.items()))
+        path = folder / f"{game}{rules}-{slug}-seed{seed}-opening{opening}.jsonl"
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+                "{task.completed}/{task.total} games"), TimeElapsedColumn(),
+                TimeRemainingColumn(), console=errors if json_out else console) as progress:
+            task = progress.add_task(f"{game}: {spec}", total=games)
+            with cluster_errors(cluster, f"the games so far are in {path}"):
+                rows = measuring.measure(game, options, spec, games, seed, path, jobs,
+                                         max_plies, opening,
+                                         lambda row: progress.advance(task),
+                                         cluster=cluster)
+        results[spec] = measuring.summary(rows)
+    if json_out:
+        print(json.dumps({"game": game, "options": options, "metrics": results}, indent=1))
+        return
+    _print_metrics(game, results)
+    console.print(f"Games in {folder}/")
+
+
+def _figure(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
+def _print_metrics(game: str, results: dict) -> None:
+    from ..analysis.metrics import METRICS
+
+    table = Table(title=f"{game}: self-play metrics (95% intervals)")
+    table.add_column("metric", overflow="fold")
+    for spec in results:
+        table.add_column(f"{spec} ({results[spec]['games']['mean']} games)", justify="right",
+                         overflow="fold")
+    for name, words in METRICS.items():
+        cells = []
+        for spec in results:
+            m = results[spec][name]
+            if m.get("mean") is None:
+                cells.append("-")
+            elif "low" in m:
+                cells.append(f"{_figure(m['mean'])} ({_figure(m['low'])}..{_figure(m['high'])})")
+            else:
+                cells.append(_figure(m["mean"]))
+        table.add_row(f"{name}: {words}", *cells)
+    console.print(table)

@@ -1,0 +1,91 @@
+"""What every command shares: the app, the console, the one error handler, shared options."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from ..core import MancalabError
+from ..records import typed_options
+
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+GameOptions = Annotated[list[str], typer.Option("--option", "-o",
+                                                help="a game option NAME=VALUE (repeatable)")]
+ClusterAddress = Annotated[Optional[str], typer.Option(
+    help="run on the workers of this Dask scheduler, e.g. tcp://host:8786")]
+
+
+def fail(message: str, code: int = 2) -> None:
+    errors.print(f"[bold red]mancalab:[/] {message}")
+    raise typer.Exit(code)
+
+
+class Commands(typer.Typer):
+    """A Typer app whose every command ends bad input the same way: a ``MancalabError``
+    (an unknown game, option or player, a malformed record or position) is printed as one
+    line and the command exits with status 2, nothing written."""
+
+    def command(self, *args, **kwargs):
+        register = super().command(*args, **kwargs)
+
+        def decorator(function):
+            @functools.wraps(function)
+            def run(*a, **k):
+                try:
+                    return function(*a, **k)
+                except MancalabError as error:
+                    fail(str(error))
+
+            register(run)
+            return function
+
+        return decorator
+
+
+app = Commands(add_completion=False, no_args_is_help=True,
+               help="Play, analyse and solve mancala (sowing) games.")
+
+
+def check_cluster(address: str | None) -> None:
+    """With ``--cluster``: the extra is installed and the scheduler answers, or exit 2."""
+    if address is None:
+        return
+    from ..cluster import connect
+
+    connect(address).close()  # a MancalabError ends the command (``Commands``)
+
+
+@contextlib.contextmanager
+def cluster_errors(address: str | None, kept: str = ""):
+    """A scheduler or worker connection lost in the middle of a run ends it with one line
+    (the results written so far stay, and the same command goes on from them)."""
+    import asyncio
+    import concurrent.futures
+
+    try:
+        yield
+    except MancalabError:
+        raise
+    except (OSError, TimeoutError, asyncio.CancelledError,
+            concurrent.futures.CancelledError) as error:
+        if address is None:
+            raise
+        why = f"{type(error).__name__}: {error}".rstrip(": ")
+        fail(f"lost the Dask cluster at {address} ({why}); "
+             f"{kept or 'the results so far are kept'}: run the same command again to go on")
+
+
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            fail(f"bad --option {pair!r}: write NAME=VALUE")
+        options[key.strip()] = value.strip()
+    return typed_options(options)

@@ -1,0 +1,188 @@
+"""Competitions: the arena, tournaments, and the engine protocol."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..players import player as make_player
+from ..variants import variant as make_variant
+
+from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
+                     errors, fail, parse_options)
+
+
+@app.command()
+def arena(
+    a: Annotated[str, typer.Argument(help="player A, e.g. alphabeta:time=1 or expert")],
+    b: Annotated[str, typer.Argument(help="player B, e.g. mcts")],
+    game: Annotated[str, typer.Option(help="the game")] = "kalah",
+    games: Annotated[int, typer.Option(help="games to play (in pairs: each start twice)")] = 20,
+    time: Annotated[Optional[float], typer.Option(
+        help="seconds a move for players that think by the clock and were given no time")] = None,
+    jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    cluster: ClusterAddress = None,
+    seed: Annotated[int, typer.Option(
+        help="seed of the start positions and of the players given none")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    out: Annotated[Optional[str], typer.Option(help="save every game record to this file")] = None,
+    opening_kind: Annotated[str, typer.Option(
+        "--openings", help="random (a few random moves; FairKalah boards for Kalah(6,4)) "
+                           "or balanced (shipped openings a deep search values near 0: "
+                           "Urubugu, 3-row Gabata; Kalah: the fair boards of its size)")]
+    = "random",
+    option: GameOptions = [],
+) -> None:
+    """Play A against B and measure: wins/draws/losses, margin, Elo difference (95% CI)."""
+    check_cluster(cluster)
+    import json
+
+    from ..analysis import arena as arena_module
+    from ..players import resolve, with_time
+    from ..records import check_writable, write_atomic
+
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if time is not None and time <= 0:
+        fail(f"--time must be above 0, got {time}")
+    options = parse_options(option)
+    game = make_variant(game, **options).name
+    specs = [with_time(s, time, game) if time else s for s in (a, b)]
+    for spec in specs:
+        cls, player_options = resolve(spec, game)
+        cls(**player_options)  # a bad option fails here, before any game
+    schedule = arena_module.schedule(specs[0], specs[1], game, options, games, seed,
+                                     opening_kind)
+    if out:
+        try:
+            check_writable(out)
+        except OSError as error:
+            fail(f"cannot write {out}: {error.strerror or error}")
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
+                  "{task.total} games"), TextColumn("{task.fields[score]}"), TimeElapsedColumn(),
+                  console=errors if json_out else console) as progress:
+        task = progress.add_task(f"{specs[0]} vs {specs[1]}", total=games, score="")
+        points = [0.0, 0.0]  # A's and B's
+
+        def on_result(result) -> None:
+            points[0] += result.score_for_a
+            points[1] += 1 - result.score_for_a
+            progress.update(task, advance=1, score=f"A {points[0]:g} : {points[1]:g} B")
+
+        with cluster_errors(cluster, "the games played are lost unless --out"):
+            results = arena_module.run(schedule, jobs, on_result, cluster)
+    summary = arena_module.summarize(results)
+    if out:
+        write_atomic(out, "\n".join(r.record for r in results))
+    if json_out:
+        print(json.dumps({"a": specs[0], "b": specs[1], "game": game, "options": options,
+                          **summary.to_dict()}, indent=2))
+        return
+    _print_summary(specs, game, summary)
+
+
+@app.command()
+def tournament(
+    players: Annotated[Optional[list[str]], typer.Argument(
+        help="the players: levels, specs, engine:cmd=PROGRAM or FILE.py:CLASS")] = None,
+    folder: Annotated[Optional[str], typer.Option(
+        help="add every player class in the .py files of this folder (students' players)")]
+    = None,
+    game: Annotated[str, typer.Option(help="the game")] = "kalah",
+    clock: Annotated[float, typer.Option(
+        help="seconds each player has for a whole game (a loss on time)")] = 150.0,
+    boards: Annotated[int, typer.Option(
+        help="start boards (Kalah: random fair boards); every ordered pair plays each")] = 10,
+    jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    cluster: ClusterAddress = None,
+    seed: Annotated[int, typer.Option(help="seed of the boards and of the players")] = 1,
+    out: Annotated[str, typer.Option(
+        help="folder of the games (resumed if stopped), records and standings")]
+    = "tournament",
+    option: GameOptions = [],
+) -> None:
+    """A round robin in the FairKalah competitions' format: every ordered pair on each board,
+    a game clock, a loss on time or an illegal move; standings with Elo and 95% intervals."""
+    check_cluster(cluster)
+    import math
+
+    from ..analysis.tournament import Tournament, clocked
+    from ..players import players_in, resolve
+
+    players = list(players or []) + (players_in(folder) if folder else [])
+
+    if boards < 1:
+        fail(f"--boards must be at least 1, got {boards}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if not math.isfinite(clock) or not 0 < clock <= 86_400:
+        fail(f"--clock must be above 0 and at most a day (86400 s), got {clock}")
+    try:
+        options = parse_options(option)
+        game = make_variant(game, **options).name
+        for spec in players:
+            cls, player_options = resolve(clocked(spec, clock, game), game)
+            cls(**player_options)  # a bad option fails here, before any game
+        event = Tournament(players, game, options, boards, clock, seed, out)
+        played = len(event.done())
+    except OSError as error:
+        fail(f"cannot use {out}: {error.strerror or error}")
+    if played:
+        console.print(f"Going on: {played} of {event.total} games were played before.")
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+            "{task.completed}/{task.total} games"), TimeElapsedColumn(), TimeRemainingColumn(),
+            console=console) as progress:
+        task = progress.add_task(f"{len(players)} players, {game}", total=event.total,
+                                 completed=played)
+        with cluster_errors(cluster, f"the games so far are in {out}"):
+            games = event.run(jobs, lambda entry: progress.advance(task), cluster)
+    table = event.write_results(games)
+    _print_standings(table, game, clock, len(games))
+    console.print(f"Records, games and standings (CSV, JSON, and results.html to open in a "
+                  f"browser: standings and every game to replay) in {out}/")
+
+
+def _print_standings(table, game: str, clock: float, games: int) -> None:
+    from ..players import display_name
+
+    view = Table(title=f"{game}, {games} games, {clock:g} s a player a game")
+    for column in ("#", "player", "points", "games", "W", "D", "L", "score", "Elo", "95% CI",
+                   "forfeits"):
+        view.add_column(column, justify="left" if column == "player" else "right",
+                        overflow="fold")
+    for rank, row in enumerate(table, start=1):
+        view.add_row(str(rank), display_name(row.player), f"{row.points:g}", str(row.games), str(row.wins),
+                     str(row.draws), str(row.losses), f"{100 * row.score:.1f}%",
+                     f"{row.elo:+.0f}", f"{row.elo_low:+.0f} .. {row.elo_high:+.0f}",
+                     str(row.forfeits))
+    console.print(view)
+
+
+def _print_summary(specs: list[str], game: str, summary) -> None:
+    table = Table(title=f"{specs[0]} (A) vs {specs[1]} (B), {game}, {summary.games} games")
+    for column in ("A wins", "draws", "B wins", "A score", "A margin", "Elo A-B", "95% CI"):
+        table.add_column(column, justify="right", overflow="fold")
+    table.add_row(str(summary.wins), str(summary.draws), str(summary.losses),
+                  f"{100 * summary.score:.1f}%", f"{summary.mean_margin:+.2f}",
+                  f"{summary.elo + 0.0:+.0f}", f"{summary.elo_low:+.0f} .. {summary.elo_high:+.0f}")
+    console.print(table)
+    for line in summary.errors:
+        console.print(f"[yellow]{line}[/]")
+
+
+@app.command()
+def engine(
+    player: Annotated[str, typer.Option(
+        help="the mancalab player that answers: a level or a spec")] = "expert",
+) -> None:
+    """Speak the engine protocol on standard input and output (docs/engine-protocol.md), so
+    other programs and interfaces can use a mancalab player."""
+    from ..players.engine import serve as serve_engine
+
+    make_player(player)
+    serve_engine(player)

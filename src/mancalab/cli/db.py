@@ -1,0 +1,118 @@
+"""Endgame databases and Gebeta's start book: build and list them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..variants import variant as make_variant
+from .common import (Commands, GameOptions, app, check_cluster, cluster_errors, console, fail,
+                     parse_options)
+
+
+db_app = Commands(help="Endgame databases: build and list them.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("build")
+def db_build(
+    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta or gabata")],
+    seeds: Annotated[int, typer.Option(help="every position with at most this many seeds")],
+    folder: Annotated[Optional[str], typer.Option("--dir", help="where to keep it")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        help="build on the workers of this Dask scheduler, e.g. tcp://host:8786 (each level "
+             "cut into slices; Kalah)")] = None,
+    option: GameOptions = [],
+    start: Annotated[bool, typer.Option(
+        help="then solve every position the start reaches above the database and keep them "
+             "(Gebeta: 44.6 M positions, 0.45 GB, minutes): the book, looked up by the "
+             "solver, hints and the perfect player")] = False,
+) -> None:
+    """Compute an endgame database and save it (whole or not at all)."""
+    import time as clock
+
+    from ..analysis import databases, retrograde, solve as solving
+
+    variant = make_variant(game, **parse_options(option))
+    reason = solving.no_databases(variant)
+    if reason:
+        fail(reason)
+    repeats = variant.name in solving.retrograde_games()
+    if repeats and cluster:
+        fail("--cluster builds Kalah's databases; Gebeta's and Gabata's build here")
+    if start and not repeats:
+        fail("--start builds the book of Gebeta's or Gabata's start (Kalah is searched)")
+    check_cluster(cluster)
+    if repeats:
+        count = retrograde.plan(variant, seeds)[2]
+        levels = retrograde.levels_of(variant, seeds)
+    else:
+        if not 0 <= seeds <= databases.MAX_SEEDS:
+            fail(f"--seeds must be 0..{databases.MAX_SEEDS}, got {seeds}")
+        count = databases.entries(variant.options["pits"], seeds)
+        levels = list(range(seeds + 1))
+    started = clock.perf_counter()
+    with Progress(TextColumn("seeds {task.fields[level]:>3}/" + str(seeds)), BarColumn(),
+                  TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task("", total=len(levels), level=0)
+
+        def done(level: int, _done: int, _total: int) -> None:
+            progress.update(task, completed=levels.index(level) + 1, level=level)
+
+        if repeats:
+            database = retrograde.build(variant, seeds, done)
+            path = retrograde.save(database, folder)
+        else:
+            with cluster_errors(cluster, "nothing was written"):
+                database = databases.build(variant, seeds, cluster=cluster,
+                                           on_progress=done)
+            path = databases.save(database, folder)
+    seconds = clock.perf_counter() - started
+    console.print(f"Wrote {path}: {count:,} positions in {seconds:.1f} s "
+                  f"({count / max(seconds, 1e-9) / 1e6:.1f} M a second).")
+    if start:
+        _build_book(database, path.parent)
+
+
+def _build_book(database, folder: Path) -> None:
+    """``db build --start``: the book of the start over the database just built."""
+    import time as clock
+
+    from ..analysis import retrograde
+
+    started = clock.perf_counter()
+    with Progress(TextColumn("the start's graph"), BarColumn(), TimeElapsedColumn(),
+                  console=console) as progress:
+        progress.add_task("", total=None)  # one compiled walk: its length is not known
+        book = retrograde.build_book(database.variant, database)
+        path = retrograde.save_book(book, folder)
+    seconds = clock.perf_counter() - started
+    console.print(f"Wrote {path}: the {book.keys.size:,} positions the start reaches above "
+                  f"{book.seeds} seeds, solved in {seconds:.1f} s.")
+
+
+@db_app.command("list")
+def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where to look")]
+            = None) -> None:
+    """The endgame databases built."""
+    from ..analysis import databases
+
+    found = databases.listing(folder)
+    if not found:
+        console.print(f"No databases in {folder or databases.default_dir()}.")
+        return
+    console.print(f"Endgame databases in {folder or databases.default_dir()}:")
+    for entry in found:  # one line each, so scripts can read it too
+        name = Path(entry["file"]).name
+        if "error" in entry:
+            console.print(f"{name}  {entry['error']}", soft_wrap=True)
+            continue
+        rules = ", ".join(f"{k}={v}" for k, v in entry["rules"].items())
+        what = (f"the start's book over {entry['seeds']} seeds" if entry["kind"] == "start"
+                else f"{entry['seeds']} seeds")
+        console.print(f"{name}  {entry['game']}  {rules}  {what}  "
+                      f"{entry['entries']:,} positions  {entry['bytes'] / 1e6:.1f} MB",
+                      soft_wrap=True)

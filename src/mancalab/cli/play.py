@@ -1,0 +1,146 @@
+"""Playing: play, replay, review, and the list of games."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from .._cache import is_warm, warm_up
+from ..players import player as make_player
+from ..records import GameRecord, check_name
+from ..variants import variant as make_variant
+from ..variants import variants as variant_names
+from ..terminal import COMPUTER, EndSession, TerminalGame, ask_names, ask_setting, replay
+from .common import GameOptions, app, console, fail, parse_options
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(
+        help="the game: gebeta, urubugu, gabata, kalah or gabata3")],
+    a: Annotated[Optional[str], typer.Option("--a", help="name of player A (moves first)")] = None,
+    b: Annotated[Optional[str], typer.Option("--b", help="name of player B")] = None,
+    bot: Annotated[str, typer.Option(help="the computer player, e.g. mcts:time=3")] = "mcts",
+    load: Annotated[Optional[str], typer.Option(help="resume the game saved in this file")] = None,
+    option: GameOptions = [],
+) -> None:
+    """Play a game in the terminal: two people, or a person against the computer.
+
+    A player named 'Computer' is played by the computer (--bot sets which player).
+    """
+    if a is not None and a == b:
+        fail(f"the two players need different names (both are {a!r})")
+    a, b = (None if n is None else check_name(n) for n in (a, b))
+    with preparing():
+        record, computer = _new_or_loaded(game, load, bot, option)
+    try:
+        if load:
+            names = (a or record.names[0], b or record.names[1])
+        else:
+            names = ask_names(console, a, b)
+        if names[0] == names[1]:
+            fail(f"the two players need different names (both are {names[0]!r})")
+        record.names = names
+        if not load and record.variant.name == "urubugu":
+            settings = [None if names[p] == COMPUTER else ask_setting(console, names[p], p)
+                        for p in (0, 1)]
+            record = GameRecord(record.variant, record.variant.start(*settings), names)
+        TerminalGame(record, computer, console).run()
+    except EndSession as stop:
+        console.print("Game left unfinished." if stop.args[0] != "quit" else "Goodbye.")
+    except KeyboardInterrupt:
+        console.print("\nInterrupted; game left unfinished.")
+        raise typer.Exit(130)
+
+
+def _new_or_loaded(game: str, load: str | None, bot: str, option: list[str]):
+    """The game record to play (new or loaded) and the computer player; exit 2 if bad."""
+    if load:
+        record = GameRecord.load(load)
+        if record.variant.name != game.strip().lower():
+            fail(f"{load} holds a game of {record.variant.name}, not {game}")
+    else:
+        record = GameRecord.new(make_variant(game, **parse_options(option)))
+    warm_up([record.variant.name], players=False)  # the player warmed its own search
+    computer = make_player(bot, record.variant.name)
+    return record, computer
+
+
+@contextlib.contextmanager
+def preparing():
+    """A spinner with a word while numba compiles the rules on a first start."""
+    if is_warm():
+        yield
+        return
+    message = "Preparing the rules (first start only, up to a minute)..."
+    if not console.is_terminal:  # no spinner in a log: say it once
+        console.print(message)
+    with console.status(message):
+        yield
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[str, typer.Argument(help="a game record written by 'save'")],
+    all_: Annotated[bool, typer.Option("--all", help="print every position, do not wait")] = False,
+) -> None:
+    """Step through a saved game, position by position."""
+    record = GameRecord.load(file)
+    try:
+        replay(record, console, step=not all_)
+    except (EndSession, KeyboardInterrupt):
+        console.print()
+
+
+@app.command("review")
+def review_command(
+    file: Annotated[str, typer.Argument(help="a game record written by 'save'")],
+    time: Annotated[float, typer.Option(help="seconds to solve each position at most")] = 2.0,
+) -> None:
+    """A game's moves with their values: each move marked best, good, an inaccuracy, a
+    mistake or a blunder (it changed the result under perfect play) by what it gave away;
+    exact where the solver proves it in the time, else the expert's estimate ("~")."""
+    from ..analysis import review, solve as solving
+
+    record = GameRecord.load(file)
+    if not (0 < time <= 3600):
+        fail(f"--time must be above 0 and at most 3600 seconds, got {time}")
+    states = list(record.states)
+    reviewer = make_player(f"perfect:time={2 * time}")  # half to solve, half to estimate
+    with console.status("Appraising the positions..."):
+        appraisals = [reviewer.appraise(state) for state in states]
+    table = Table(title=f"{record.variant.title}: {record.names[0]} (A) vs {record.names[1]} "
+                        f"(B), values for the player moving (~ an estimate)")
+    for column in ("move", "player", "played", "value", "best", "mark"):
+        table.add_column(column, overflow="fold")
+    for row in review.judged(states, list(record.moves), appraisals):
+        value = "?" if row["value"] is None else (
+            solving.describe(int(row["value"])) if row["exact"] else f"~{row['value']:+g}")
+        mark = row["mark"] or "?"
+        if row["lost"]:
+            mark += f" (-{row['lost']:g})"
+        table.add_row(str(row["ply"] + 1), "AB"[row["mover"]], row["name"], value,
+                      ", ".join(row["best_moves"]) or "-", mark)
+    console.print(table)
+
+
+@app.command()
+def games() -> None:
+    """List the games mancalab can play, with their options (set them with -o NAME=VALUE)."""
+    table = Table(title="Games (options: -o NAME=VALUE; rules: docs/<game>.md)")
+    table.add_column("game", ratio=2, overflow="fold")
+    table.add_column("option", no_wrap=True, overflow="fold")
+    table.add_column("default", no_wrap=True, overflow="fold")
+    table.add_column("values", ratio=3, overflow="fold")
+    for name in variant_names():
+        game = make_variant(name)
+        first = True
+        for key, spec in game.option_specs.items():
+            table.add_row(f"[bold]{name}[/]\n{game.title}" if first else "", key,
+                          str(spec.default), spec.rule)
+            first = False
+        table.add_section()
+    console.print(table)

@@ -1,0 +1,158 @@
+"""The web server: serve, its limits and its first-start progress."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
+
+from .._cache import is_warm
+from ..core import MancalabError
+from ..players import player as make_player
+from ..web.thinking import Limits
+from .common import app, console, fail
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="the address to listen on (0.0.0.0: every network)")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="the port to listen on")] = 8000,
+    db: Annotated[Optional[str], typer.Option(
+        help="the SQLite file of the games (default: in your data folder)")] = None,
+    max_think: Annotated[float, typer.Option(
+        help="seconds a computer move or a hint may take at most")] = Limits.max_think,
+    searches: Annotated[int, typer.Option(
+        help="computer searches running at once (default: the cores)")] = Limits.searches,
+    create_rate: Annotated[str, typer.Option(
+        help="new games a client may create, e.g. 30/minute")] = Limits.create_rate,
+    hint_rate: Annotated[str, typer.Option(
+        help="hints a client may ask for, e.g. 60/minute")] = Limits.hint_rate,
+    player: Annotated[Optional[list[str]], typer.Option(
+        "--player", help="a computer player people may choose by NAME, e.g. "
+        "greedy-java='engine:cmd=java -cp examples GreedyKalah' or mine=my_player.py:TwoPly "
+        "(repeat for more)")] = None,
+    limit: Annotated[Optional[list[str]], typer.Option(
+        "--limit", help="any other limit of a public server, NAME=VALUE, e.g. "
+        "client_sockets=8 (repeat for more; the names and defaults: README, Running a "
+        "public server)")] = None,
+    prepare: Annotated[bool, typer.Option(
+        help="build what exact analysis and the expert need (databases, Gebeta's start "
+        "book) in the background, once per machine")] = True,
+) -> None:
+    """Play in the browser: start the web server and print its address."""
+    import math
+    import socket
+
+    from limits import parse
+
+    from ..analysis.preparation import steps
+    from ..web import create_app, default_db_path, serving
+
+    if not 0 < port < 65536:
+        fail(f"--port must be 1..65535, got {port}")
+    if not math.isfinite(max_think):
+        fail(f"--max-think must be a finite number of seconds, got {max_think}")
+    for name, rate in (("--create-rate", create_rate), ("--hint-rate", hint_rate)):
+        try:
+            parse(rate)
+        except ValueError:
+            fail(f"bad {name} {rate!r}: write a count per time, e.g. 30/minute")
+    limits = Limits(max_think=max_think, searches=searches, create_rate=create_rate,
+                    hint_rate=hint_rate, players=_named_players(player or []),
+                    **_other_limits(limit or []))
+    try:
+        limits.check()
+        with socket.create_server((host, port)):  # say a busy port before anything else
+            pass
+    except OSError as error:
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    path = db or str(default_db_path())
+    warm = is_warm()
+    progress = None if warm else WarmUpProgress()
+    try:
+        application = create_app(path, limits, on_warm_up=progress,
+                                 prepare=steps() if prepare else None)
+    except Exception as error:  # noqa: BLE001 - an unusable database file, said in one line
+        fail(f"cannot open the game database {path}: {error}")
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    # the rules and searches load (or, the first time, compile) in the background: the page
+    # answers at once, and a first move against the computer waits for them if it must
+    console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
+                  "Ctrl-C stops it.")
+    if not warm:  # a first start: the page answers at once, the rules compile meanwhile
+        console.print("First start: the rules and the computer players are being compiled "
+                      "(once per machine); until then the first moves against the computer "
+                      "wait for them.")
+    serving.run(application, host, port, limits)
+
+
+class WarmUpProgress:
+    """A progress bar of the first start's compiling: the games' rules and the computer
+    players' searches done of all, the time spent and an estimate of the time left."""
+
+    def __init__(self) -> None:
+
+        self.progress = Progress(TextColumn("Compiling {task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), TimeElapsedColumn(),
+                                 TextColumn("left about"), TimeRemainingColumn(),
+                                 console=console, transient=False)
+        self.task = None
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if self.task is None:
+            self.progress.start()
+            self.task = self.progress.add_task("the rules", total=total)
+        self.progress.update(self.task, completed=done, description=what)
+        if done == total:
+            self.progress.stop()
+            console.print(f"The rules and players are ready "
+                          f"({time.perf_counter() - self.started:.0f} s).")
+
+
+def _other_limits(pairs: list[str]) -> dict:
+    """``NAME=VALUE`` pairs of ``serve --limit``, each a field of Limits of its type."""
+    import dataclasses
+    import math
+
+    from ..web.thinking import Limits
+
+    fields = {f.name: f for f in dataclasses.fields(Limits)
+              if f.type in ("int", "float") and f.name not in ("max_think", "searches")}
+    chosen = {}
+    for pair in pairs:
+        name, eq, text = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq or name not in fields:
+            fail(f"bad --limit {pair!r}: write NAME=VALUE with NAME one of "
+                 f"{', '.join(sorted(fields))}")
+        kind = int if fields[name].type == "int" else float
+        try:
+            value = kind(text.strip())
+        except ValueError:
+            fail(f"--limit {name} must be a {'whole ' if kind is int else ''}number, "
+                 f"got {text!r}")
+        if not math.isfinite(value) or value <= 0 or value > 1 << 40:
+            fail(f"--limit {name} must be above 0 and finite, got {text!r}")
+        chosen[name] = value
+    return chosen
+
+
+def _named_players(pairs: list[str]) -> dict[str, str]:
+    """``NAME=SPEC`` pairs of ``serve --player``, each spec checked now."""
+    named = {}
+    for pair in pairs:
+        name, eq, spec = pair.partition("=")
+        name = name.strip().lower()
+        if not eq or not name or not spec.strip():
+            fail(f"bad --player {pair!r}: write NAME=SPEC, e.g. mine=my_player.py:TwoPly")
+        try:
+            make_player(spec)
+        except MancalabError as error:
+            fail(f"--player {name}: {error}")
+        named[name] = spec.strip()
+    return named
