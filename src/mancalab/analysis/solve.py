@@ -58,13 +58,10 @@ EXTRA_TURN_FIRST = 1000  # added to an extra turn's estimate: above any margin, 
 # extra turns are searched before the other moves (about 12% fewer nodes on Kalah(6,4))
 EMPTY_LOW, EMPTY_HIGH = -32000, 32000
 LARGE_GAME_SEEDS = 48  # games with more seeds than Kalah(6,4) take LARGE_TABLE_MEMORY
-LARGE_TABLE_MEMORY = 4 << 30  # Kalah(6,5) searches billions of nodes: a table 16 times too
-# small for Kalah(6,4) (2^22 entries) needed 89 M nodes against 46.5 M with 2^26 and 48.7 M
-# with 2^24 (no empty capture, 16-seed database)
-TABLE_MEMORY = 1 << 30  # the largest table a solver takes (bytes), at most a quarter of
-# the memory available: 2^26 entries. Kalah(6,4) from the start, 20-seed database, two runs
-# each: 2^26 entries 63 s and 83 s, 2^27 83 s and 107 s (a probe of a bigger table waits
-# longer for memory on this machine, and first touching 2 GiB took 4-5 s), 2^25 73 s
+LARGE_TABLE_MEMORY = 4 << 30  # Kalah(6,5) searches billions of nodes; a table too small for
+# a search multiplies its nodes (docs/solving.md)
+TABLE_MEMORY = 1 << 30  # the largest table a solver takes otherwise (bytes), at most a quarter
+# of the memory available: 2^26 entries, the fastest size measured for Kalah(6,4)
 LARGE_ON_DEMAND_SEEDS = 18  # the command line's, before solving a big position
 ON_DEMAND_SEEDS = 16  # a database built when none exists (6 s for Kalah(6,*) on 2 cores)
 

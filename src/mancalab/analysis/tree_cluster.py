@@ -76,7 +76,7 @@ def _partition(h):
 def _cut(table, n_words, owner, shards):
     """The rows in use of ``table`` in one array, shard after shard (``owner``: the shard of
     each partition), and where each shard's rows start (and the end): two passes over the
-    table, where a mask per shard took one per shard and a copy."""
+    table, whatever the number of shards."""
     shard = np.full(table.shape[0], -1, dtype=np.int64)
     starts = np.zeros(shards + 1, dtype=np.int64)
     for r in range(table.shape[0]):

@@ -112,23 +112,9 @@ LEVELS: dict[str, str] = {
     "hard": "mcts:time=1",
     "expert": "alphabeta:time=1",
 }
-# Where the arena measured another order, a game's levels differ (each step measured at 55% or
-# more by benchmarks/bench_levels.py; figures in docs/players.md):
-# - Kalah: the classic bot lost to greedy (43.5% over 100 games), so medium is alpha-beta 2
-#   plies deep and hard alpha-beta at 1 s a move; the perfect player beat it, so it is expert.
-# - Gebeta: the classic bot lost to greedy too (45.5%), so medium is MCTS of 100 playouts a move;
-#   hard stays MCTS at 1 s (alpha-beta at 1 s, weaker than MCTS on Gebeta, scored only 53.8%
-#   against medium); expert is the perfect player (the game is solved; with the start's book
-#   every move is exact), with MCTS on both cores to break ties (traps off: with traps it
-#   scored 76% against the reference program, without 95%) and for the opening without a book.
-# - Gabata: games are short; MCTS and alpha-beta at 1 s were even (50%) and the perfect player
-#   did not beat MCTS at 1 s (51% over 40), so hard is MCTS at 0.1 s a move and expert the
-#   perfect player (58.8% against it over 80 games).
-# - Urubugu: greedy beat the classic bot 86 games in 100, so greedy is the medium level.
-# - 3-row Gabata: random playouts of games hundreds of moves long tell MCTS little (the classic
-#   bot beat it 19 games in 20), so MCTS at 0.1 s a move is easy; the classic bot did not beat
-#   greedy (47%) but alpha-beta 2 plies deep did (90%), so it is hard; alpha-beta at 0.1 s a
-#   move beat that, and 1 s a move was not measurably stronger than 0.1 s (50% over 20).
+# A game's own levels, where the arena ordered its players otherwise: each level beats the one
+# below it in that game (the measurements, game by game: docs/players.md, "Levels for
+# people").
 GAME_LEVELS: dict[str, dict[str, str]] = {
     "kalah": {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
               "expert": "perfect:time=1"},
