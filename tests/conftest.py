@@ -46,3 +46,12 @@ def small_databases(monkeypatch, tmp_path):
     monkeypatch.setattr(retrograde, "ON_DEMAND_SEEDS", {"gebeta": 8, "gabata": 6})
     monkeypatch.setattr(retrograde, "_DATABASES", {})
     monkeypatch.setattr(retrograde, "_BOOKS", {})
+
+
+def pytest_configure(config):
+    """Compile the rules and searches once, shared by the cores, before the test processes
+    start: else every process compiles the same kernels on a cold cache."""
+    from mancalab._cache import is_warm, warm_up
+
+    if not hasattr(config, "workerinput") and not is_warm():
+        warm_up(jobs=os.cpu_count() or 1)

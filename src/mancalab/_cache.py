@@ -57,24 +57,56 @@ def is_warm() -> bool:
     return folder.is_dir() and next(folder.rglob("*.nbi"), None) is not None
 
 
-def warm_up(games: list[str] | None = None, players: bool = True,
-            on_step=None) -> None:
-    """Compile (or load from the cache) the rules of ``games`` (default: all) and, with
-    ``players``, the computer players' searches, so that no first move waits for them.
-    ``on_step(done, total, what)`` is told after each game's rules and each search."""
+SEARCHES = ("alphabeta", "mcts", "classic", "solve", "retrograde")  # the players' searches
+
+
+def compile_one(task: str) -> str:
+    """Compile (or load) one game's rules or one search: a task of ``warm_up``."""
     from .analysis import retrograde, solve
     from .players import alphabeta, classic, mcts
-    from .variants import variant, variants
+    from .variants import variant
 
-    names = list(games or variants())
-    modules = [alphabeta, mcts, classic, solve, retrograde] if players else []
-    total = len(names) + len(modules)
-    for done, name in enumerate(names, 1):
-        state = variant(name).start()
+    modules = {"alphabeta": alphabeta, "mcts": mcts, "classic": classic, "solve": solve,
+               "retrograde": retrograde}
+    if task in modules:
+        modules[task].warm_up()
+    else:
+        state = variant(task).start()
         state.play(state.legal_moves()[0]).material  # noqa: B018 - compiles play and score
-        if on_step:
-            on_step(done, total, name)
-    for done, module in enumerate(modules, len(names) + 1):
-        module.warm_up()
-        if on_step:
-            on_step(done, total, module.__name__.rsplit(".", 1)[-1])
+    return task
+
+
+def warm_up(games: list[str] | None = None, players: bool = True,
+            on_step=None, jobs: int = 1) -> None:
+    """Compile (or load from the cache) the rules of ``games`` (default: all) and, with
+    ``players``, the computer players' searches, so that no first move waits for them.
+    ``on_step(done, total, what)`` is told after each game's rules and each search. On a cold
+    cache with ``jobs`` above 1 the compiling is shared by that many processes (each writes
+    the cache), and this process then loads it all."""
+    from .variants import variants
+
+    tasks = list(games or variants()) + (list(SEARCHES) if players else [])
+    total = len(tasks)
+    shared = jobs > 1 and not is_warm()
+    if shared:
+        _compile_in_processes(tasks, jobs, on_step)
+    for done, task in enumerate(tasks, 1):
+        compile_one(task)
+        if on_step and (done == total or not shared):
+            on_step(done, total, task)
+
+
+def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
+    """Compile ``tasks`` in ``jobs`` processes, the longest first (progress: tasks done, the
+    last one left to the loading that follows)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    order = sorted(tasks, key=lambda task: task not in SEARCHES)  # the searches take longest
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context) as pool:
+        futures = [pool.submit(compile_one, task) for task in order]
+        for done, future in enumerate(as_completed(futures), 1):
+            what = future.result()
+            if on_step and done < len(tasks):
+                on_step(done, len(tasks), what)

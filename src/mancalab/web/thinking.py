@@ -44,7 +44,7 @@ def warm_up(on_step=None) -> None:
     with _WARMING:
         if READY.is_set():
             return
-        compile_all(on_step=on_step)
+        compile_all(on_step=on_step, jobs=os.cpu_count() or 1)
         READY.set()
     # Kalah's expert is the perfect player: its small endgame database is built once per
     # machine (about 6 s), here rather than inside a capped move; so are Gebeta's and
