@@ -99,3 +99,29 @@ def test_only_settled_analyses_count():
     assert not preparation.is_settled({"exact": True, "moves": [{"value": None}]})
     assert preparation.is_settled({"exact": True, "moves": [{"value": None, "endless": True}]})
     assert not preparation.is_settled({"exact": False, "moves": []})
+
+
+def test_the_expert_plays_a_kept_analysis_exactly_without_solving(small_databases, tmp_path):
+    db = tmp_path / "games.sqlite3"
+    variant = mancalab.variant("kalah", pits=4, seeds=4)
+    start = variant.start()
+    planted = start.legal_moves()[-1]  # told best by the kept analysis: played from it
+    Store(db).keep_analysis(analysis_key(start), {
+        "value": 7, "exact": True, "best_cells": [planted], "best_moves": ["x"],
+        "moves": [{"cell": m, "value": 7 if m == planted else 0}
+                  for m in start.legal_moves()]})
+    with TestClient(create_app(db)) as client:
+        game = client.post("/api/games", json={"game": "kalah", "mode": "computer",
+                                                "options": {"pits": 4, "seeds": 4},
+                                                "bot": "perfect:time=0.05",
+                                                "human_seat": 1}).json()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            view = client.get(f"/api/games/{game['id']}").json()
+            if view["moves"]:
+                break
+            time.sleep(0.05)
+        assert view["moves"][0]["move"] == planted
+        hint = client.post(f"/api/games/{game['id']}/hint",
+                           json={"token": game["token"], "player": "perfect:time=0.05"})
+        assert hint.status_code == 200  # a position with nothing kept: solved as before

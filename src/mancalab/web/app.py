@@ -277,8 +277,9 @@ class Hub:
             version = room.version
             await self.broadcast(room)
             try:
-                move = await self.thinker.choose(room.id, self.computer(room), room.state,
-                                                 wait=True)
+                move = await self.thinker.choose(room.id, self._knowing(self.computer(room),
+                                                                        room.state),
+                                                 room.state, wait=True)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - said to the players, not hidden
@@ -308,6 +309,13 @@ class Hub:
                 room.error = None
         await self.broadcast(room)  # no longer thinking
 
+    def _knowing(self, player: Player, state) -> Player:
+        """``player``, told the settled analysis of ``state`` when one is kept (the perfect
+        player then plays from it: exact from the first move of a prepared game)."""
+        if hasattr(player, "know"):
+            player.know(state, self.store.analysis(analysis_key(state)))
+        return player
+
     async def hint(self, game_id: str, token: str | None, spec: str) -> dict:
         """What player ``spec`` would play in the game, for a player holding a seat."""
         room = self.room(game_id)
@@ -316,7 +324,7 @@ class Hub:
         adviser = self.thinker.player(spec, room.game)
         state = room.state
         try:
-            move = await self.thinker.choose(room.id, adviser, state)
+            move = await self.thinker.choose(room.id, self._knowing(adviser, state), state)
         finally:
             adviser.close()  # an engine's program ends with the request it was started for
         return {"move": move, "name": state.move_name(move), "player": adviser.spec,
