@@ -18,3 +18,23 @@ def test_compiling_is_shared_by_processes_and_told_as_it_goes(monkeypatch):
     # the processes' steps as they end (the last is the loading here), then ready
     assert [done for done, _, _ in told] == [1, 2] and told[-1][:2] == (2, 2)
     assert {what for _, _, what in told} <= {"kalah", "gabata"}
+
+
+def test_a_kernel_is_compiled_meanwhile_only_when_the_cache_lacks_it(monkeypatch):
+    from mancalab.analysis import solve
+
+    solve.warm_up()
+    assert _cache.is_compiled("solve.test") and not _cache.is_compiled("solve.no_such_kernel")
+    started = []
+    monkeypatch.setattr("multiprocessing.context.SpawnProcess.start",
+                        lambda process: started.append(process))
+    monkeypatch.setattr("multiprocessing.context.SpawnProcess.join", lambda process: None)
+    with _cache.compiled_meanwhile("solve"):
+        pass
+    with _cache.compiled_meanwhile(None):
+        pass
+    assert started == []  # in the cache already: nothing started
+    monkeypatch.setattr(_cache, "is_compiled", lambda prefix: False)
+    with _cache.compiled_meanwhile("solve"):
+        pass
+    assert len(started) == 1 and started[0]._args == ("solve",)

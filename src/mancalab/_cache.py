@@ -11,6 +11,7 @@ the package folder is read-only. ``NUMBA_CACHE_DIR`` set by the user wins.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -57,6 +58,33 @@ def is_warm() -> bool:
     return folder.is_dir() and next(folder.rglob("*.nbi"), None) is not None
 
 
+@contextlib.contextmanager
+def compiled_meanwhile(task: str | None):
+    """Compile ``task`` (``compile_one``) in another process while the block runs, when its
+    kernels are not in the cache yet, and wait for it at the end: on a first run the
+    solver compiles while the endgame database's kernels compile and build."""
+    if task is None or is_compiled(COMPILED_BY.get(task, task)):
+        yield
+        return
+    import multiprocessing
+
+    process = multiprocessing.get_context("spawn").Process(target=compile_one, args=(task,),
+                                                            daemon=True)
+    process.start()
+    try:
+        yield
+    finally:
+        process.join()
+
+
+def is_compiled(prefix: str) -> bool:
+    """Whether the cache holds a kernel whose file name starts with ``prefix`` (e.g.
+    ``solve.test``: the module's name and the function's)."""
+    folder = Path(numba.config.CACHE_DIR or Path(__file__).parent)
+    return folder.is_dir() and next(folder.rglob(f"{prefix}-*.nbi"), None) is not None
+
+
+COMPILED_BY = {"solve": "solve.test"}  # a task's kernel that says it was compiled
 SEARCHES = ("alphabeta", "mcts", "classic", "solve", "retrograde")  # the players' searches
 
 

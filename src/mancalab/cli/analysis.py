@@ -14,6 +14,7 @@ from rich.table import Table
 from ..core import MancalabError
 from ..records import GameRecord
 from ..variants import variant as make_variant
+from .._cache import compiled_meanwhile
 from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
                      errors, fail, parse_options)
 
@@ -200,7 +201,8 @@ def solve(
             status.update(f"Solving: the value is between {lower:+d} and {upper:+d} "
                           f"({clock.perf_counter() - started:.1f} s)")
 
-        database = solving.database_for(state, on_progress=building)
+        with compiled_meanwhile("solve" if state.variant.name == "kalah" else None):
+            database = solving.database_for(state, on_progress=building)
         result = solving.solve(state, time=time, moves=moves, database=database,
                                on_bounds=tightened)
     result.seconds = clock.perf_counter() - started
