@@ -17,12 +17,17 @@ def client(tmp_path, small_databases):
         yield test_client
 
 
-def finished_game(client, game, options, seed, mode="local"):
+def finished_game(client, game, options, seed, mode="local", moves=None):
+    """A game of random moves to its end (or ended by agreement after ``moves``)."""
     created = client.post("/api/games", json={"game": game, "options": options,
                                                "mode": mode}).json()
     rng = np.random.default_rng(seed)
     view = created["state"]
     while not view["result"]:
+        if moves is not None and view["ply"] >= moves:
+            view = client.post(f"/api/games/{created['id']}/end",
+                               json={"token": created["token"]}).json()["state"]
+            break
         view = client.post(f"/api/games/{created['id']}/moves",
                            json={"token": created["token"], "move": int(rng.choice(view["legal"])),
                                  "ply": view["ply"]}).json()
@@ -69,8 +74,9 @@ def test_the_reviews_values_and_marks_are_the_solvers(client, seed):
 def test_a_game_without_a_solver_is_reviewed_with_estimates(client, monkeypatch):
     from mancalab.web import app
 
-    monkeypatch.setattr(app, "REVIEW_SECONDS", 0.02)  # 450 positions: quick estimates
-    created, view = finished_game(client, "gabata3", {}, 3)
+    monkeypatch.setattr(app, "REVIEW_SECONDS", 0.02)  # quick estimates
+    created, view = finished_game(client, "gabata3", {}, 3, moves=80)
+    assert view["result"] and len(view["moves"]) == 80
     answer = reviewed(client, created, seconds=600)
     assert answer["moves"] and all(not row["exact"] for row in answer["moves"][:-1])
     assert all(row["mark"] in review.MARKS for row in answer["moves"])

@@ -89,3 +89,19 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
             fail(f"bad --option {pair!r}: write NAME=VALUE")
         options[key.strip()] = value.strip()
     return typed_options(options)
+
+
+def check_seed(seed: int) -> None:
+    """A seed the random numbers take, or exit 2."""
+    if not 0 <= seed < 2**31:
+        fail(f"--seed must be 0..2147483647, got {seed}")
+
+
+def check_out(path: str) -> None:
+    """A file that can be written, checked before long work starts, or exit 2."""
+    from ..records import check_writable
+
+    try:
+        check_writable(path)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")

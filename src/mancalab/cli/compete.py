@@ -11,8 +11,8 @@ from rich.table import Table
 from ..players import player as make_player
 from ..variants import variant as make_variant
 
-from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
-                     errors, fail, parse_options)
+from .common import (ClusterAddress, GameOptions, app, check_cluster, check_out, cluster_errors,
+                     console, errors, fail, parse_options)
 
 
 @app.command()
@@ -42,7 +42,7 @@ def arena(
 
     from ..analysis import arena as arena_module
     from ..players import resolve, with_time
-    from ..records import check_writable, write_atomic
+    from ..records import write_atomic
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
@@ -59,10 +59,7 @@ def arena(
     schedule = arena_module.schedule(specs[0], specs[1], game, options, games, seed,
                                      opening_kind)
     if out:
-        try:
-            check_writable(out)
-        except OSError as error:
-            fail(f"cannot write {out}: {error.strerror or error}")
+        check_out(out)
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/"
                   "{task.total} games"), TextColumn("{task.fields[score]}"), TimeElapsedColumn(),
                   console=errors if json_out else console) as progress:

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..variants import variant as make_variant
 from ..variants import variants as variant_names
-from .common import app, console, fail
+from .common import app, check_out, check_seed, console, fail
 
 
 @app.command()
@@ -26,7 +26,6 @@ def puzzles(
     import math
 
     from ..analysis import puzzles as making
-    from ..records import check_writable
 
     game = game.strip().lower()
     if game not in making.GAMES:
@@ -35,12 +34,8 @@ def puzzles(
         fail(f"--count must be 1..100000, got {count}")
     if not (math.isfinite(time) and 0 < time <= 3600):
         fail(f"--time must be above 0 and at most 3600 seconds, got {time}")
-    if not 0 <= seed < 2**31:
-        fail(f"--seed must be 0..2147483647, got {seed}")
-    try:
-        check_writable(out)
-    except OSError as error:
-        fail(f"cannot write {out}: {error.strerror or error}")
+    check_seed(seed)
+    check_out(out)
     done = making.read(out)  # a line cut short by a stop is dropped, the rest kept
     Path(out).write_text("".join(puzzle.to_json() + "\n" for puzzle in done))
     with open(out, "a") as sink, Progress(
@@ -69,7 +64,6 @@ def worksheet(
     counter lands, how much a move wins, which move wins the most), the answers on the last
     page, to print for a class without computers."""
     from ..analysis import worksheet as sheets
-    from ..records import check_writable
 
     game = game.strip().lower()
     paper = paper.strip().lower()
@@ -79,12 +73,8 @@ def worksheet(
         fail(f"--questions must be 1..{sheets.MAX_QUESTIONS}, got {questions}")
     if paper not in sheets.PAPERS:
         fail(f"--paper must be {' or '.join(sheets.PAPERS)}, got {paper!r}")
-    if not 0 <= seed < 2**31:
-        fail(f"--seed must be 0..2147483647, got {seed}")
-    try:
-        check_writable(out)
-    except OSError as error:
-        fail(f"cannot write {out}: {error.strerror or error}")
+    check_seed(seed)
+    check_out(out)
     made = sheets.questions(game, questions, seed)
     pages = sheets.write_pdf(made, out, paper, title=make_variant(game).title)
     console.print(f"{out}: {len(made)} questions on {pages - 1} pages and the answer key")

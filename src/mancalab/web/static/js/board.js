@@ -163,6 +163,22 @@ function drawHole(svg, state, cell, spot, options) {
   svg.append(group);  // whole: a watcher of the board sees the hole once, not its parts
 }
 
+// Call ``pick(cell)`` when a playable hole of ``svg`` is clicked, or Enter or Space is
+// pressed on it (its cup is a button).
+export function onPlayableHole(svg, pick) {
+  svg.onclick = (event) => {
+    const hole = event.target.closest(".hole.playable");
+    if (hole) pick(Number(hole.dataset.cell));
+  };
+  svg.onkeydown = (event) => {
+    const hole = event.target.closest(".hole.playable");
+    if (hole && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      pick(Number(hole.dataset.cell));
+    }
+  };
+}
+
 function holeLabel(state, cell, options) {
   const reader = options.reader === null ? state.owners[cell] : options.reader;
   return reader === null || reader === undefined ? null : state.labels[reader][cell];

@@ -1,8 +1,8 @@
 // Lessons: a few steps per game, each a task on a real board ("play a move that makes a
 // family"). The server says whether the move does it, as its rules play it; the page shows
 // the sowing seed by seed and moves on. The steps done are kept in this browser.
-import {animate} from "./animation.js";
-import {drawBoard} from "./board.js";
+import {animate, skip} from "./animation.js";
+import {drawBoard, onPlayableHole} from "./board.js";
 import {gameName} from "./home.js";
 import {api} from "./server.js";
 import {t} from "./texts.js";
@@ -21,18 +21,8 @@ export async function showLesson(game, onBack) {
   $("lesson-back").onclick = onBack;
   $("lesson-next").onclick = () => showStep(at + 1);
   $("lesson-again").onclick = () => showStep(at);
-  const board = $("lesson-board");
-  board.onclick = (event) => {
-    const hole = event.target.closest(".hole.playable");
-    if (hole) tryMove(Number(hole.dataset.cell));
-  };
-  board.onkeydown = (event) => {
-    const hole = event.target.closest(".hole.playable");
-    if (hole && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
-      tryMove(Number(hole.dataset.cell));
-    }
-  };
+  $("lesson-skip").onclick = skip;
+  onPlayableHole($("lesson-board"), tryMove);
   try { lesson = await api(`/api/lessons/${game}`); }
   catch (error) { $("lesson-feedback").textContent = error.message; return; }
   $("lesson-title").textContent = t("lesson_title", {game: gameName(game)});
@@ -74,8 +64,10 @@ async function tryMove(cell) {
   try { answer = await api(`/api/lessons/${lesson.game}/${at}`, {move: cell}); }
   catch (error) { $("lesson-feedback").textContent = error.message; busy = false; return; }
   draw(step, new Set());
+  $("lesson-skip").hidden = false;
   await animate($("lesson-board"), place, step, {...answer.after, sowing: answer.sowing},
                 {pace: 250, hand: $("lesson-hand"), onScore: () => {}});
+  $("lesson-skip").hidden = true;
   draw(answer.after, new Set());
   if (answer.ok) {
     $("lesson-feedback").textContent = t("lesson_right", {move: answer.name});

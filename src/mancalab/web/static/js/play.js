@@ -2,7 +2,7 @@
 // between players, the end of the game. Every rule is the server's: the page draws the
 // states it is sent and sends the moves the player makes.
 import {animate, skip} from "./animation.js";
-import {drawBoard} from "./board.js";
+import {drawBoard, onPlayableHole} from "./board.js";
 import {fillLevels, gameName, levelName} from "./home.js";
 import {api, live} from "./server.js";
 import {plural, t} from "./texts.js";
@@ -607,17 +607,7 @@ function wireControls() {
   if (wired) return;
   wired = true;
   const board = $("board");
-  board.addEventListener("click", (event) => {
-    const hole = event.target.closest(".hole.playable");
-    if (hole) play(Number(hole.dataset.cell));
-  });
-  board.addEventListener("keydown", (event) => {
-    const hole = event.target.closest(".hole.playable");
-    if (hole && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
-      play(Number(hole.dataset.cell));
-    }
-  });
+  onPlayableHole(board, play);
   const describe = (event) => {
     const hole = event.target.closest(".hole");
     if (hole) $("hover-info").textContent = hole.dataset.name;

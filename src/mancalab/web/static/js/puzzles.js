@@ -3,7 +3,7 @@
 // seed and shows what every move was worth. A rating per game follows the results (kept in
 // this browser, as an Elo rating against the puzzles' own).
 import {animate} from "./animation.js";
-import {drawBoard} from "./board.js";
+import {drawBoard, onPlayableHole} from "./board.js";
 import {gameName} from "./home.js";
 import {api} from "./server.js";
 import {plural, t} from "./texts.js";
@@ -35,18 +35,7 @@ export async function showPuzzles(game, onBack) {
   $("puzzle").hidden = false;
   $("puzzle-back").onclick = onBack;
   $("puzzle-next").onclick = () => nextPuzzle(game);
-  const board = $("puzzle-board");
-  board.onclick = (event) => {
-    const hole = event.target.closest(".hole.playable");
-    if (hole) answer(Number(hole.dataset.cell));
-  };
-  board.onkeydown = (event) => {
-    const hole = event.target.closest(".hole.playable");
-    if (hole && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
-      answer(Number(hole.dataset.cell));
-    }
-  };
+  onPlayableHole($("puzzle-board"), answer);
   await nextPuzzle(game);
 }
 
