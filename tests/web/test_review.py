@@ -102,3 +102,18 @@ def test_judging_a_move():
     assert review.judge(4, -1, False, bands) == ("mistake", 5)  # an estimate: by the bands
     assert review.judge(20, 10, True, bands) == ("blunder", 10)
     assert review.judge(None, 3, True, bands) == (None, None)
+
+
+def test_the_games_reviewed_at_once_are_bounded(tmp_path, monkeypatch, small_databases):
+    from mancalab.web import app
+    from mancalab.web.thinking import Limits
+
+    monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)  # the first review lasts a while
+    with TestClient(create_app(tmp_path / "games.sqlite3", Limits(reviews=1))) as client:
+        first, _ = finished_game(client, "gabata3", {}, 4, moves=40)
+        second, _ = finished_game(client, "gabata3", {}, 5, moves=40)
+        assert client.post(f"/api/games/{first['id']}/review", json={}).status_code == 200
+        busy = client.post(f"/api/games/{second['id']}/review", json={})
+        assert busy.status_code == 429 and "at once" in busy.json()["detail"]
+        again = client.post(f"/api/games/{first['id']}/review", json={})
+        assert again.status_code == 200 and again.json()["running"]  # the same review

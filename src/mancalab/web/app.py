@@ -362,8 +362,13 @@ class Hub:
             _check_helpers(room)
         job = self.reviews.get(game_id)
         if start and (job is None or job.done()):
-            self.reviews[game_id] = asyncio.get_running_loop().create_task(
+            if len(self.reviews) >= self.limits.reviews:
+                raise BusyError(f"the server is reviewing {len(self.reviews)} games, its most "
+                                "at once; try again in a moment")
+            task = self.reviews[game_id] = asyncio.get_running_loop().create_task(
                 self._appraise_all(room))
+            self.tasks.add(task)  # cancelled when the server stops
+            task.add_done_callback(self.tasks.discard)
         return self._review_of(room)
 
     def _appraisal(self, state) -> review.Appraisal | None:

@@ -73,6 +73,7 @@ class Limits:
     idle_player: float = 120.0  # seconds before an idle game's computer player is freed
     idle_room: float = 900.0  # seconds before an idle, unwatched game leaves memory
     players_kept: int = 8  # computer players (with their search tables) kept at most
+    reviews: int = 8  # games reviewed at once (each holds a player and its tables)
     solver_memory: int = 512 << 20  # bytes of exact solvers' tables and databases kept at
     # most (the least recently used rule sets are dropped first)
     connections: int = 1000  # open connections in all; beyond them a 503
@@ -94,7 +95,7 @@ class Limits:
         if not 0 < self.max_think <= 3600:
             raise MancalabError(f"--max-think must be above 0 and at most 3600 seconds, "
                                 f"got {self.max_think}")
-        for name in ("searches", "queue", "watchers", "players_kept", "connections",
+        for name in ("searches", "queue", "watchers", "players_kept", "reviews", "connections",
                      "client_connections", "client_sockets"):
             value = getattr(self, name)
             if not 1 <= value <= 100_000:
