@@ -392,15 +392,17 @@ class Hub:
         """Appraise the game's positions not appraised yet, the first first (the game may
         go on meanwhile: its positions are read again after each)."""
         reviewer = self.thinker.player(f"perfect:time={REVIEW_SECONDS}", room.game)
+        ply = 0  # the positions before it are appraised
         try:
             while room.record is not None:
-                missing = [s for s in room.record.states if self._appraisal(s) is None]
-                if not missing:
+                states = room.record.states
+                while ply < len(states) and self._appraisal(states[ply]) is not None:
+                    ply += 1
+                if ply >= len(states):
                     return
-                state = missing[0]
-                found = await self.thinker.run(room.id, reviewer, reviewer.appraise, state,
-                                               wait=True)
-                self.appraised[analysis_key(state)] = found
+                found = await self.thinker.run(room.id, reviewer, reviewer.appraise,
+                                               states[ply], wait=True)
+                self.appraised[analysis_key(states[ply])] = found
         finally:
             reviewer.close()
             self.reviews.pop(room.id, None)
