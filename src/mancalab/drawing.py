@@ -46,9 +46,19 @@ def _static(name: str) -> str:
     return (STATIC / name).read_text(encoding="utf-8")
 
 
+LANGUAGES = ("en", "fr", "rn", "am")
+
+
+def texts(language: str) -> dict:
+    """Every text of the page's language file for ``language`` (en, fr, rn, am)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}")
+    return json.loads(_static(f"i18n/{language}.json"))
+
+
 def _texts(language: str) -> dict:
-    texts = json.loads(_static(f"i18n/{language}.json"))
-    return {key: texts[key] for key in TEXTS_USED if key in texts}
+    found = texts(language)
+    return {key: found[key] for key in TEXTS_USED if key in found}
 
 
 def _script_literal(value) -> str:
@@ -63,8 +73,6 @@ def notebook_html(state: State, viewer: int | None = None, design: str = "wood",
     classic; the holes' names in ``language`` (en, fr, rn, am)."""
     if design not in ("wood", "contrast", "classic"):
         raise ValueError(f"design must be wood, contrast or classic, got {design!r}")
-    if language not in ("en", "fr", "rn", "am"):
-        raise ValueError(f"language must be en, fr, rn or am, got {language!r}")
     uid = f"mancalab-{secrets.token_hex(6)}"
     view = viewer if viewer in (0, 1) else 0
     names = ["A", "B"]

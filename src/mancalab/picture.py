@@ -24,10 +24,11 @@ def _figure(state: State):
 
 
 def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozenset(),
-         all_labels: bool = False) -> None:
+         all_labels: bool = False, title: str | None = None) -> None:
     """Draw ``state`` on the matplotlib axes ``ax`` as ``viewer`` (default: the player to move)
     sees it, with the cells in ``marks`` outlined in red; ``all_labels``: every hole named
-    for its owner (a worksheet's questions name holes on both sides), else the viewer's."""
+    for its owner (a worksheet's questions name holes on both sides), else the viewer's;
+    ``title`` replaces the scores line above the board."""
     from matplotlib.patches import FancyBboxPatch
 
     variant = state.variant
@@ -54,7 +55,8 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
                 ax.text(x + 0.5, y + 0.02, label, ha="center", va="bottom", fontsize=7,
                         color="#555555")
     score = state.score
-    ax.set_title(f"A {score[0]} · B {score[1]} {variant.score_noun}"
+    ax.set_title(title if title is not None else
+                 f"A {score[0]} · B {score[1]} {variant.score_noun}"
                  + ("" if state.is_over else f" · {'AB'[state.to_move]} to move"), fontsize=10)
     ax.set_xlim(0, max(len(row) for row in rows))
     ax.set_ylim(0, len(rows))

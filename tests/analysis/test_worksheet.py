@@ -67,3 +67,30 @@ def test_the_worksheet_has_six_boards_a_page_and_the_key_last(tmp_path, paper, s
 def test_a_bad_worksheet_request_is_refused(args):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and result.output.strip()
+
+
+def test_a_worksheet_speaks_the_pages_languages(tmp_path):
+    french = worksheet.questions("kalah", 6, seed=2, language="fr")
+    english = worksheet.questions("kalah", 6, seed=2)
+    assert [q.state for q in french] == [q.state for q in english]  # the same positions
+    words = worksheet.Words("fr")
+    for question, same in zip(french, english):
+        assert "grenier" in question.text or "sème" in question.text
+        if question.kind == "gain":
+            assert question.answer == same.answer
+        else:
+            assert question.answer != same.answer or question.answer.isdigit()
+        if question.kind == "landing":
+            steps = question.state.sowing(question.move)
+            last = [s.cell for s in steps if s.kind == "drop"][-1]
+            assert question.answer == worksheet.cell_name(question.state, last, words)
+    out = tmp_path / "fr.pdf"
+    result = CliRunner().invoke(app, ["worksheet", "kalah", "--out", str(out), "--language",
+                                      "fr", "--questions", "6"])
+    assert result.exit_code == 0 and len(pdf_pages(out)) == 2
+    amharic = CliRunner().invoke(app, ["worksheet", "kalah", "--out", str(out),
+                                       "--language", "am"])
+    if not worksheet._has_ethiopic_font():  # its letters would print as boxes
+        assert amharic.exit_code == 2 and "Ethiopic" in amharic.output
+    bad = CliRunner().invoke(app, ["worksheet", "kalah", "--out", str(out), "--language", "de"])
+    assert bad.exit_code == 2

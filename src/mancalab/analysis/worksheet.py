@@ -30,6 +30,33 @@ ROW = 0.15  # of the page's height, a question's band
 KEY_LINES = 60  # answers in a column of the key: two columns hold them all
 
 
+class Words:
+    """The worksheet's words in a language, from the page's language files."""
+
+    def __init__(self, language: str = "en") -> None:
+        from ..drawing import texts
+
+        self.language = language
+        self.texts = texts(language)
+        if language == "am" and not _has_ethiopic_font():
+            raise MancalabError("an Amharic worksheet needs a font with Ethiopic letters "
+                                "(e.g. Noto Sans Ethiopic) installed for matplotlib; none "
+                                "was found")
+
+    def __call__(self, key: str, **values) -> str:
+        text = self.texts[key]
+        for name, value in values.items():
+            text = text.replace("{" + name + "}", str(value))
+        return text
+
+
+def _has_ethiopic_font() -> bool:
+    from matplotlib import font_manager
+
+    return any("ethiopic" in font.name.lower() or "nyala" in font.name.lower()
+               for font in font_manager.fontManager.ttflist)
+
+
 @dataclass
 class Question:
     number: int
@@ -40,13 +67,16 @@ class Question:
     answer: str
 
 
-def cell_name(state: State, cell: int) -> str:
+def cell_name(state: State, cell: int, words: Words | None = None) -> str:
     """A hole or store named for its owner, as the worksheet's boards label them."""
+    words = words or Words()
     variant = state.variant
     owner = variant.cell_owner(state, cell)
     label = variant.cell_label(state, owner if owner is not None else 0, cell)
     side = "AB"[owner] if owner is not None else ""
-    return f"{side}'s {label}" if label else f"{side}'s store".strip()
+    if label:
+        return words("sheet_hole", side=side, label=label)
+    return words("sheet_store", side=side)
 
 
 def first_lap_end(state: State, move: int) -> int | None:
@@ -82,43 +112,45 @@ def _positions(game: str, rng: random.Random) -> Iterator[State]:
             yield state
 
 
-def _question(kind: str, state: State, rng: random.Random, noun: str) -> tuple | None:
+def _question(kind: str, state: State, rng: random.Random, words: Words) -> tuple | None:
     mover = "AB"[state.to_move]
+    noun = words(f"sheet_noun_{state.variant.name}")
     legal = state.legal_moves()
     if kind == "landing":
         move = rng.choice(legal)
         end = first_lap_end(state, move)
         if end is None:
             return None
-        return (move, f"{mover} sows from {cell_name(state, move)}. Where does the last "
-                      f"counter of the first lap land?", cell_name(state, end))
+        return (move, words("sheet_landing", mover=mover, hole=cell_name(state, move, words)),
+                cell_name(state, end, words))
     if kind == "gain":
         gains = {m: gain(state, m) for m in legal}
         winning = [m for m in legal if gains[m] > 0]
         move = rng.choice(winning if winning and rng.random() < 0.7 else legal)
-        return (move, f"{mover} plays {cell_name(state, move)}. How many {noun} does "
-                      f"{mover} win with it?", str(gains[move]))
+        return (move, words("sheet_gain", mover=mover, hole=cell_name(state, move, words),
+                            noun=noun), str(gains[move]))
     gains = {m: gain(state, m) for m in legal}
     most = max(gains.values())
     best = [m for m in legal if gains[m] == most]
     if most <= 0 or len(best) != 1:
         return None
-    return (None, f"{mover} to move. Which move wins the most {noun}, and how many?",
-            f"{cell_name(state, best[0])} ({most})")
+    return (None, words("sheet_best", mover=mover, noun=noun),
+            f"{cell_name(state, best[0], words)} ({most})")
 
 
-def questions(game: str, count: int, seed: int = 1) -> list[Question]:
-    """``count`` questions on positions of ``game``, the kinds in turn (reproducible)."""
+def questions(game: str, count: int, seed: int = 1, language: str = "en") -> list[Question]:
+    """``count`` questions on positions of ``game``, the kinds in turn (reproducible), in
+    ``language`` (en, fr, rn, am)."""
     if not 1 <= count <= MAX_QUESTIONS:
         raise MancalabError(f"a worksheet has 1..{MAX_QUESTIONS} questions, got {count}")
     rng = random.Random(seed)
-    noun = make_variant(game).score_noun
+    words = Words(language)
     made, positions = [], _positions(game, rng)
     while len(made) < count:
         kind = KINDS[len(made) % len(KINDS)]
         for _ in range(200):
             state = next(positions)
-            found = _question(kind, state, rng, noun)
+            found = _question(kind, state, rng, words)
             if found is not None:
                 move, text, answer = found
                 made.append(Question(len(made) + 1, kind, state, move, text, answer))
@@ -129,7 +161,7 @@ def questions(game: str, count: int, seed: int = 1) -> list[Question]:
 
 
 def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
-              title: str = "") -> int:
+              title: str = "", language: str = "en") -> int:
     """Write the worksheet (six boards a page) and the answer key (last page) to ``path``;
     the number of pages."""
     from matplotlib.backends.backend_pdf import PdfPages
@@ -140,24 +172,29 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
     if paper not in PAPERS:
         raise MancalabError(f"paper must be {' or '.join(PAPERS)}, got {paper!r}")
     size = PAPERS[paper]
+    words = Words(language)
     pages = 0
     with PdfPages(path) as pdf:
         for start in range(0, len(made), PER_PAGE):
             figure = Figure(figsize=size)
             figure.text(0.06, 0.965, f"{title}", fontsize=13, weight="bold")
-            figure.text(0.55, 0.965, "Name: ______________________", fontsize=11)
+            figure.text(0.55, 0.965, words("sheet_name") + ": ______________________",
+                        fontsize=11)
             for slot, question in enumerate(made[start:start + PER_PAGE]):
                 top = 0.93 - slot * ROW
                 ax = figure.add_axes((0.04, top - ROW * 0.92, 0.52, ROW * 0.85))
                 marks = {question.move} if question.move is not None else set()
-                draw(question.state, ax, question.state.to_move, marks, all_labels=True)
+                score = question.state.score
+                draw(question.state, ax, question.state.to_move, marks, all_labels=True,
+                     title=f"A {score[0]} · B {score[1]}")
                 figure.text(0.6, top - 0.02, f"{question.number}. " + _wrapped(question.text),
                             fontsize=10, va="top")
-                figure.text(0.6, top - ROW * 0.7, "Answer: __________________", fontsize=10)
+                figure.text(0.6, top - ROW * 0.7, words("sheet_answer") + ": __________________",
+                            fontsize=10)
             pdf.savefig(figure)
             pages += 1
         key = Figure(figsize=size)
-        key.suptitle(f"{title} — answer key", fontsize=12)
+        key.suptitle(f"{title} — {words('sheet_key')}", fontsize=12)
         lines = [f"{q.number}. {q.answer}" for q in made]
         for column in range(0, len(lines), KEY_LINES):
             key.text(0.06 + 0.48 * (column // KEY_LINES), 0.92,

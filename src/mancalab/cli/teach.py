@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..variants import variant as make_variant
 from ..variants import variants as variant_names
 from .common import app, check_out, check_seed, console, fail
 
@@ -59,11 +58,14 @@ def worksheet(
     questions: Annotated[int, typer.Option(help="questions, six a page (1..120)")] = 12,
     paper: Annotated[str, typer.Option(help="a4 or letter")] = "a4",
     seed: Annotated[int, typer.Option(help="choose the positions from this seed")] = 1,
+    language: Annotated[str, typer.Option(help="en, fr, rn or am (Amharic needs an "
+                                               "Ethiopic font)")] = "en",
 ) -> None:
     """A classroom worksheet: boards with questions the engine answers (where a move's last
     counter lands, how much a move wins, which move wins the most), the answers on the last
     page, to print for a class without computers."""
     from ..analysis import worksheet as sheets
+    from ..drawing import LANGUAGES, texts
 
     game = game.strip().lower()
     paper = paper.strip().lower()
@@ -75,6 +77,10 @@ def worksheet(
         fail(f"--paper must be {' or '.join(sheets.PAPERS)}, got {paper!r}")
     check_seed(seed)
     check_out(out)
-    made = sheets.questions(game, questions, seed)
-    pages = sheets.write_pdf(made, out, paper, title=make_variant(game).title)
+    language = language.strip().lower()
+    if language not in LANGUAGES:
+        fail(f"--language must be one of {', '.join(LANGUAGES)}, got {language!r}")
+    made = sheets.questions(game, questions, seed, language)
+    title = texts(language)[f"game_{game}"]
+    pages = sheets.write_pdf(made, out, paper, title=title, language=language)
     console.print(f"{out}: {len(made)} questions on {pages - 1} pages and the answer key")
