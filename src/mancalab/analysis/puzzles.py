@@ -9,6 +9,10 @@ inaccuracy band (``Variant.review_bands``: 4 seeds or more in Kalah and Gabata, 
 Gebeta) or to turn the result. Its difficulty is how many of the game's levels miss the move,
 as a rating (800 when every level finds it, 250 more for each level that does not).
 
+Urubugu's puzzles are its one-turn wipe-outs (IMPAGA): the opponent's setting drawn at
+random, and the starter's setting, found by the counter-setting search, from which exactly one
+move takes every one of the opponent's beads at once (checked by playing every legal move).
+
 ``mancalab puzzles GAME --count N --out FILE`` writes them as JSON lines, resumable: a rerun
 goes on from the last game played. The package ships a set for each game
 (``mancalab/data/puzzles``), which the browser's puzzle mode serves.
@@ -26,7 +30,7 @@ from ..core import MancalabError, State, Variant
 from ..variants import variant as make_variant
 
 SHIPPED = Path(__file__).parents[1] / "data" / "puzzles"
-GAMES = ("kalah", "gebeta", "gabata")
+GAMES = ("kalah", "gebeta", "gabata", "urubugu")
 RATING_LEVELS = ("beginner", "easy", "medium", "hard")
 LEVEL_SECONDS = 0.3  # the levels that think by the clock get this long to find the move
 RANDOM_SHARE = 0.3  # of the self-play moves, those played at random (mistakes to punish)
@@ -46,9 +50,11 @@ class Puzzle:
     best: int
     best_name: str
     value: int
-    values: dict[str, int]  # a cell (as text) -> its move's value
+    values: dict[str, int | None]  # a cell (as text) -> its move's value (a wipe-out puzzle:
+    # the winning move's only; the others do not win at once)
     rating: int
     source: dict
+    kind: str = "best"  # or "wipeout": Urubugu's one move that takes every bead at once
 
     def state(self) -> State:
         return make_variant(self.game).state(self.cells, self.to_move)
@@ -131,6 +137,8 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
 
     if game not in GAMES:
         raise MancalabError(f"puzzles are made for {', '.join(GAMES)}, not {game!r}")
+    if game == "urubugu":
+        return _wipeouts(count, seed, time, done, on_puzzle)
     variant = make_variant(game)
     if unsolvable(variant):
         raise MancalabError(unsolvable(variant))
@@ -162,6 +170,49 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
             if on_puzzle:
                 on_puzzle(puzzle)
             break  # one puzzle a game: the set spreads over many games
+        index += 1
+    return found
+
+
+def wipeouts(state: State) -> list[int]:
+    """The moves of ``state`` that take every one of the opponent's beads at once."""
+    mover = state.to_move
+    return [move for move in state.legal_moves()
+            if (after := state.play(move)).is_over and after.outcome.winner == mover]
+
+
+def _wipeouts(count: int, seed: int, time: float, done: list[Puzzle],
+              on_puzzle: Callable[[Puzzle], None] | None) -> list[Puzzle]:
+    """Urubugu's puzzles: the opponent's setting drawn at random, a first hole drawn too, and
+    the starter's setting that wipes the opponent out from that hole found by the
+    counter-setting search (``counter``); kept when no other move wins at once."""
+    from .counter import counter
+    from .settings import uniform
+
+    found = list(done)
+    index = max((p.source["game"] for p in found if p.source.get("seed") == seed),
+                default=-1) + 1
+    variant = make_variant("urubugu")
+    while len(found) < count:
+        rng = random.Random(seed * 1_000_003 + index)
+        theirs, hole = uniform(rng), rng.randint(1, 16)
+        answer = counter(theirs, time_limit=time, first_moves=[hole])
+        if answer.status == "found":
+            state = variant.start(answer.setting, theirs)
+            winning = wipeouts(state)
+            if len(winning) == 1:
+                best = winning[0]
+                after = state.play(best)
+                values = {str(m): None for m in state.legal_moves()}
+                values[str(best)] = after.score[0] - after.score[1]
+                puzzle = Puzzle(f"urubugu-{seed}-{index}-0", "urubugu", list(state.cells), 0,
+                                best, state.move_name(best), values[str(best)], values,
+                                rating(state, best, seed + index),
+                                {"seed": seed, "game": index, "ply": 0,
+                                 "opponent": theirs}, kind="wipeout")
+                found.append(puzzle)
+                if on_puzzle:
+                    on_puzzle(puzzle)
         index += 1
     return found
 

@@ -14,7 +14,7 @@ from .common import app, check_out, check_seed, console, fail
 
 @app.command()
 def puzzles(
-    game: Annotated[str, typer.Argument(help="kalah, gebeta or gabata (default rules)")],
+    game: Annotated[str, typer.Argument(help="kalah, gebeta, gabata or urubugu (default rules)")],
     out: Annotated[str, typer.Option(help="the JSON-lines file; a rerun goes on from it")],
     count: Annotated[int, typer.Option(help="puzzles in the file at the end")] = 100,
     seed: Annotated[int, typer.Option(help="the self-play's seed (reproducible)")] = 1,

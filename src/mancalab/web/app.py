@@ -770,10 +770,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                      draw: Annotated[int, Query(ge=0, le=LARGEST)] = 0) -> dict:
         found = puzzles.pick(game, rating, draw)
         if found is None:
-            raise HTTPException(404, f"no puzzles for {game} (Kalah, Gebeta and Gabata have "
-                                     "them)")
+            raise HTTPException(404, f"no puzzles for {game} (Kalah, Gebeta, Gabata and "
+                                     "Urubugu have them)")
         state = found.state()
-        return {"id": found.id, "game": game, "rating": found.rating, **board_view(state)}
+        return {"id": found.id, "game": game, "rating": found.rating, "kind": found.kind,
+                **board_view(state)}
 
     @app.post("/api/puzzles/answer/{puzzle_id}", summary="Check a puzzle's answer: every "
                                                          "move's proven value, the best "

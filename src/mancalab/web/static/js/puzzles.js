@@ -49,7 +49,9 @@ async function nextPuzzle(game) {
   $("puzzle-title").textContent = t("puzzle_title", {game: gameName(game)});
   $("puzzle-rating").textContent = t("puzzle_rating", {rating: puzzleRating(game),
                                                        puzzle: current.rating});
-  $("puzzle-task").textContent = t("puzzle_task", {name: "AB"[current.to_move]});
+  $("puzzle-task").textContent = t(current.kind === "wipeout" ? "puzzle_task_wipeout"
+                                                               : "puzzle_task",
+                                   {name: "AB"[current.to_move]});
   $("puzzle-result").textContent = "";
   $("puzzle-moves").replaceChildren();
   $("puzzle-next").hidden = true;
@@ -95,6 +97,7 @@ async function answer(cell) {
 
 // A move's proven value in words, for the player to move in the puzzle.
 function valueWords(value, game) {
+  if (value === null) return t("puzzle_not_wipeout");  // Urubugu: only the winner is known
   if (value === 0) return t("puzzle_draw");
   return t(value > 0 ? "puzzle_wins" : "puzzle_loses",
            {amount: plural(`unit_${game}`, Math.abs(value))});
