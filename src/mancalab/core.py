@@ -363,6 +363,12 @@ class Variant:
 
     # ----- drawing (mancalab.render) ---------------------------------------------
     score_noun: str = "points"  # what the score counts, e.g. "families"
+    # How exact values are found (mancalab.analysis.solve): "search" (a search over endgame
+    # databases: Kalah), "retrograde" (positions can repeat: a graph of positions), "forced"
+    # (every bead stays in play: a search for forced ends); None: no exact solver, for the
+    # reason in ``not_solved``
+    solver: str | None = None
+    not_solved: str = "not built yet"
     # A review's marks: the most a move may give away (in the score's units) and still be
     # "good", an "inaccuracy", a "mistake"; more is a blunder (mancalab.analysis.review)
     review_bands: tuple[float, float, float] = (1, 3, 6)

@@ -51,7 +51,7 @@ class Step:
         """Whether the step's file is built (the start's analysis: never; the server keeps
         it with its analyses and asks ``wanted``)."""
         variant = self.variant
-        if self.kind == "database" and self.game == "kalah":
+        if self.kind == "database" and variant.solver == "search":
             from . import databases
 
             return databases.path_of(variant, self.seeds).exists()
@@ -83,7 +83,7 @@ class Step:
             return start_analysis(variant.start())
         if self.kind == "book":
             return _build_book(variant, self, on_fraction)
-        if self.game == "kalah":
+        if variant.solver == "search":
             from . import databases
 
             total = databases.entries(variant.options["pits"], self.seeds)

@@ -687,33 +687,32 @@ def database_size_for(state: State) -> int:
     return LARGE_ON_DEMAND_SEEDS if mover_pits(state).sum() >= 40 else ON_DEMAND_SEEDS
 
 
+def solved_by(kind: str) -> tuple[str, ...]:
+    """The games whose exact values are found by ``kind`` (``Variant.solver``)."""
+    from ..variants import VARIANTS
+
+    return tuple(name for name, cls in VARIANTS.items() if cls.solver == kind)
+
+
 def retrograde_games() -> tuple[str, ...]:
     """The games solved over their graph of positions (they can repeat): Gebeta, Gabata."""
-    return ("gebeta", "gabata")
-
-
-def forced_games() -> tuple[str, ...]:
-    """The games solved by a search for forced ends, with no databases (every bead stays in
-    play): Urubugu (``mancalab.analysis.forced``)."""
-    return ("urubugu",)
-
-
-NOT_SOLVED = {
-    "gabata3": "its reloads make the position depend on the round (not built yet)",
-}
+    return solved_by("retrograde")
 
 
 def unsolvable(variant: Variant) -> str | None:
     """Why ``variant`` has no exact solver yet, or None."""
-    if variant.name == "kalah" or variant.name in retrograde_games() + forced_games():
+    if variant.solver is not None:
         return None
-    why = NOT_SOLVED.get(variant.name, "not built yet")
-    return f"exact solving covers Kalah, Gebeta, Gabata and Urubugu; not {variant.name}: {why}"
+    from ..variants import VARIANTS
+
+    covered = [cls.title.split(" (")[0] for cls in VARIANTS.values() if cls.solver]
+    return (f"exact solving covers {', '.join(covered[:-1])} and {covered[-1]}; not "
+            f"{variant.name}: {variant.not_solved}")
 
 
 def no_databases(variant: Variant) -> str | None:
     """Why ``variant`` has no endgame databases, or None."""
-    if variant.name in forced_games():
+    if variant.solver == "forced":
         return (f"{variant.name} keeps every bead in play, so there are no endgame databases "
                 "by beads in play: `mancalab solve` searches for forced ends instead")
     return unsolvable(variant)
@@ -725,9 +724,9 @@ def database_for(state: State, on_progress: Callable[[int, int, int], None] | No
     reason = unsolvable(state.variant)
     if reason:
         raise SolveError(reason)
-    if state.variant.name in forced_games():
+    if state.variant.solver == "forced":
         return None
-    if state.variant.name in retrograde_games():
+    if state.variant.solver == "retrograde":
         from . import retrograde
 
         return retrograde.database_for(state.variant, on_progress=on_progress)
@@ -766,7 +765,7 @@ def renew(variant: Variant) -> None:
     """Open the files built for ``variant``'s rules since they were last looked for (a
     server's background build): the solvers kept take the largest database (their tables
     stay warm), and Gebeta's and Gabata's databases and book are looked for again."""
-    if variant.name in retrograde_games():
+    if variant.solver == "retrograde":
         from . import retrograde
 
         retrograde.renew(variant)
@@ -822,11 +821,11 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     started = _time.perf_counter()
     if state.is_over:
         return _over(state)
-    if state.variant.name in forced_games():
+    if state.variant.solver == "forced":
         from . import forced  # it builds on this module's results and limits
 
         return forced.solve(state, time, moves, cancel, on_bounds)
-    if state.variant.name in retrograde_games():
+    if state.variant.solver == "retrograde":
         from . import retrograde  # it builds on this module's results and limits
 
         return retrograde.solve(state, time, moves, database, build, cancel, on_bounds,

@@ -201,7 +201,7 @@ def solve(
             status.update(f"Solving: the value is between {lower:+d} and {upper:+d} "
                           f"({clock.perf_counter() - started:.1f} s)")
 
-        with compiled_meanwhile("solve" if state.variant.name == "kalah" else None):
+        with compiled_meanwhile("solve" if state.variant.solver == "search" else None):
             database = solving.database_for(state, on_progress=building)
         result = solving.solve(state, time=time, moves=moves, database=database,
                                on_bounds=tightened)

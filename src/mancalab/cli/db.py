@@ -40,7 +40,7 @@ def db_build(
     reason = solving.no_databases(variant)
     if reason:
         fail(reason)
-    repeats = variant.name in solving.retrograde_games()
+    repeats = variant.solver == "retrograde"
     if repeats and cluster:
         fail("--cluster builds Kalah's databases; Gebeta's and Gabata's build here")
     if start and not repeats:

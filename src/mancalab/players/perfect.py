@@ -212,7 +212,7 @@ class PerfectPlayer(Player):
         reason = solving.unsolvable(state.variant)
         if reason is None:
             result = self._solve(state, budget / 2, exact_only=True,
-                                 moves=state.variant.name in solving.retrograde_games())
+                                 moves=state.variant.solver == "retrograde")
             if result.exact and result.best_moves:
                 move = self._among(state, self._traps(result, self._fresh(
                     state, result.best_moves)), budget, started)

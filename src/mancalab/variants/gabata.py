@@ -142,6 +142,7 @@ class Gabata(Variant):
     n_cells = 14
     max_moves = 6
     score_noun = "marbles in the deposit"
+    solver = "retrograde"
     move_hint = "a pit (1-6 from your left)"
     option_specs = {
         "max_laps": lap_guard(),

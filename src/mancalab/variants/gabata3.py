@@ -373,6 +373,7 @@ class Gabata3(Variant):
     max_moves = HOLES
     extra_names = ("owner", "round")
     score_noun = "seeds in store"
+    not_solved = "its reloads make the position depend on the round (not built yet)"
     move_hint = "a hole (column A-F and row 1-3, e.g. D2)"
     option_specs = {
         "route": choice("loop", ROUTES),

@@ -174,6 +174,7 @@ class Gebeta(Variant):
     n_cells = 14
     max_moves = 6
     score_noun = "families"
+    solver = "retrograde"
     review_bands = (0, 1, 2)  # families: the whole game is often won by two
     move_hint = "a home (A-F)"
     option_specs = {

@@ -197,6 +197,7 @@ class Kalah(Variant):
     name = "kalah"
     title = "Kalah (FairKalah rules)"
     score_noun = "seeds in store"
+    solver = "search"
     option_specs = {
         "pits": whole_range(6, 1, MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
         "seeds": whole_range(4, 1, 100, "seeds per pit at the start, 1..100"),

@@ -197,6 +197,7 @@ class Urubugu(Variant):
     n_cells = CELLS
     max_moves = 16
     score_noun = "beads"
+    solver = "forced"
     review_bands = (2, 4, 8)  # beads, of 64
     move_hint = "a hole (1-16)"
     option_specs = {
