@@ -734,3 +734,18 @@ def test_a_lesson_is_played_step_by_step_with_a_wrong_move_explained(server, bro
     wait_until(lambda: page.is_hidden("#lesson-wrap"), what="the end of the lesson")
     assert mancalab.variant(game).title.split(" ")[0] in page.inner_text("#lesson-text")
     assert page.evaluate(f"localStorage.getItem('mancalab.lesson.{game}')") == "3"
+
+
+@pytest.mark.parametrize("game", mancalab.variants())
+def test_a_move_played_backwards_restores_the_position_before_it(server, context, game):
+    page = context.new_page()
+    page.goto(server)
+    wait_until(lambda: page.locator(".card").count() == 5, what="the page")
+    restored = page.evaluate("""async (game) => {
+      const {backwards} = await import("/static/js/animation.js");
+      const example = await (await fetch(`/api/examples/${game}`)).json();
+      const cells = example.after.cells.slice();
+      for (const [, cell, count] of backwards(example.before, example.sowing)) cells[cell] = count;
+      return [cells, example.before.cells];
+    }""", game)
+    assert restored[0] == restored[1]

@@ -66,3 +66,17 @@ function changedHoles(before, after) {
   });
   return steps;
 }
+
+// A move's steps played backwards, to take it back on the board: from the last step to the
+// first, each cell going back to the count it had before the step (``before``: the position
+// before the move; ``steps``: its sowing).
+export function backwards(before, steps) {
+  const shown = [];
+  steps.forEach(([kind, cell], i) => {
+    const earlier = steps.slice(0, i).reverse().find((step) => step[1] === cell);
+    const count = earlier ? earlier[2] : before.cells[cell];
+    const hand = i ? steps[i - 1][3] : 0;
+    shown.push([kind, cell, count, hand]);
+  });
+  return shown.reverse();
+}

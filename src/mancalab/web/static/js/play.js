@@ -1,7 +1,7 @@
 // The play screen: the board, the players, what is going on, the controls, the requests
 // between players, the end of the game. Every rule is the server's: the page draws the
 // states it is sent and sends the moves the player makes.
-import {animate, skip} from "./animation.js";
+import {animate, backwards, skip} from "./animation.js";
 import {drawBoard, onPlayableHole} from "./board.js";
 import {fillLevels, gameName, levelName} from "./home.js";
 import {api, live} from "./server.js";
@@ -311,12 +311,21 @@ async function review(ply) {
   const options = {view: viewer(game), playable: new Set(), names: names(game),
                    last: ply ? game.moves[ply - 1].move : null,
                    reader: game.local || game.seat === null ? null : viewer(game)};
+  const pace = {pace: Number($("speed").value), hand: $("hand"), onScore: () => {}};
   if (previous !== null && ply === previous + 1 && answer.sowing) {
     const before = await api(`/api/games/${gameId}/positions/${previous}`).catch(() => null);
     if (before) {
       place = drawBoard($("board"), {...view, ...before.state}, options);
-      await animate($("board"), place, {...view, ...before.state}, view, {
-        pace: Number($("speed").value), hand: $("hand"), onScore: () => {}});
+      await animate($("board"), place, {...view, ...before.state}, view, pace);
+      if (wanted !== ply) return;
+    }
+  } else if (previous !== null && ply === previous - 1) {  // the move taken back
+    const after = await api(`/api/games/${gameId}/positions/${previous}`).catch(() => null);
+    if (after && after.sowing) {
+      const shown = {...view, ...after.state};
+      place = drawBoard($("board"), shown, options);
+      await animate($("board"), place, shown,
+                    {...view, sowing: backwards(answer.state, after.sowing)}, pace);
       if (wanted !== ply) return;
     }
   }
