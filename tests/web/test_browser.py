@@ -613,7 +613,8 @@ def test_a_state_in_a_notebook_is_drawn_by_the_pages_own_board_script(context):
         page.close()
 
 
-def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, context):
+def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, browser):
+    context = browser.new_context(bypass_csp=True)  # axe-core is injected
     page = context.new_page()
     page.goto(server)
     page.check("input[name=game][value=kalah]")
@@ -624,6 +625,7 @@ def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, con
     wait_until(lambda: page.is_visible("#position-dialog"), what="the position editor")
     inputs = page.locator("#position-cells input")
     assert inputs.count() == 8  # 3 pits a side and 2 stores
+    assert serious_violations(page) == []
     labels = [inputs.nth(i).get_attribute("aria-label") for i in range(inputs.count())]
     assert all(labels) and len(set(labels)) == len(labels)
     inputs.nth(0).fill("9")  # 14 seeds in all: refused, said, nothing made
@@ -652,6 +654,7 @@ def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, con
     assert shared["id"] != state["id"]
     assert (shared["cells"], shared["to_move"], shared["options"]) == (
         state["cells"], state["to_move"], state["options"])
+    context.close()
 
 
 def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, browser):
