@@ -752,3 +752,15 @@ def test_a_move_played_backwards_restores_the_position_before_it(server, context
       return [cells, example.before.cells];
     }""", game)
     assert restored[0] == restored[1]
+
+
+def test_how_to_play_leads_to_the_lesson(server, context):
+    page = context.new_page()
+    new_game(page, server, "kalah", "local")
+    page.click("#rules")
+    wait_until(lambda: page.is_visible("#rules-dialog"), what="how to play")
+    page.click("#rules-learn")
+    wait_until(lambda: page.is_visible("#lesson") and playable(page), what="the lesson")
+    assert "learn=kalah" in page.evaluate("location.search")
+    page.click("#lesson-back")
+    wait_until(lambda: page.is_visible("#home"), what="the home page")

@@ -30,6 +30,11 @@ function openCreated(created, how = {}) {
 
 let catalogue = null;
 
+function learn(game) {
+  history.pushState({}, "", `/?learn=${game}`);
+  showLesson(game, backHome);
+}
+
 async function backHome() {
   history.pushState({}, "", "/");
   $("puzzle").hidden = true;
@@ -70,18 +75,15 @@ async function main() {
   };
   await setLanguage(select.value);
   onLanguage(() => { retranslateHome(); rerender(); });
-  $("rules").onclick = () => showRules(currentGame().game);
+  $("rules").onclick = () => showRules(currentGame().game, learn);
   $("home-rules").onclick = () => showRules(
-    document.querySelector("input[name=game]:checked").value);
+    document.querySelector("input[name=game]:checked").value, learn);
   const params = new URLSearchParams(location.search);
   const game = params.get("game");
   const position = readPositionLink(params);
   const puzzles = params.get("puzzles");
-  const learn = params.get("learn");
-  $("home-learn").onclick = () => {
-    history.pushState({}, "", `/?learn=${selectedGame()}`);
-    showLesson(selectedGame(), backHome);
-  };
+  const learning = params.get("learn");
+  $("home-learn").onclick = () => learn(selectedGame());
   $("home-puzzles").onclick = () => {
     history.pushState({}, "", `/?puzzles=${selectedGame()}`);
     showPuzzles(selectedGame(), backHome);
@@ -90,8 +92,8 @@ async function main() {
     const token = params.get("token") || localStorage.getItem(`mancalab.token.${game}`);
     remember(game, token);
     openGame(catalogue, game, token, {opened: openCreated});
-  } else if (learn) {
-    showLesson(learn, backHome);
+  } else if (learning) {
+    showLesson(learning, backHome);
   } else if (puzzles) {
     showPuzzles(puzzles, backHome);
   } else if (position) {  // a shared position: a new analysis board of it

@@ -8,7 +8,8 @@ import {t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 
-export async function showRules(game) {
+// ``onLearn(game)``: the "Learn to play" button opens the game's lesson.
+export async function showRules(game, onLearn) {
   const dialog = $("rules-dialog");
   $("rules-title").textContent = `${t("how_to_play")}: ${gameName(game)}`;
   $("rules-text").replaceChildren(...t(`rules_${game}`).split("\n").map(
@@ -29,5 +30,6 @@ export async function showRules(game) {
   };
   $("rules-replay").onclick = play;
   $("rules-close").onclick = () => dialog.close();
+  $("rules-learn").onclick = () => { dialog.close(); onLearn(game); };
   play();
 }
