@@ -20,7 +20,7 @@ from pathlib import Path
 from .core import State
 
 STATIC = Path(__file__).parent / "web" / "static"
-TEXTS_USED = ("seeds", "hole_name", "store_name", "can_play", "player_a", "player_b")
+TEXTS_USED = ("seeds", "hole_name", "store_name", "can_play")  # the words board.js says
 
 
 def board_view(state: State) -> dict:

@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..core import State
+from ..players.alphabeta import WIN
 
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 FORCED_MOVES = 20  # forced moves followed at most to estimate a position
-WON = 500_000  # an estimate beyond this is a won (or lost) game: alpha-beta's WIN plus margin
+WON = WIN // 2  # an estimate beyond this is a won (or lost) game: alpha-beta's WIN plus margin
 
 
 @dataclass
@@ -31,12 +32,6 @@ class Appraisal:
     best_cells: list[int] = field(default_factory=list)
     won: bool = False  # an estimate that sees a won (lost) game: the value is its margin
 
-    def to_dict(self, state: State) -> dict:
-        return {"value": self.value, "exact": self.exact, "won": self.won,
-                "best_cells": self.best_cells,
-                "best_moves": [state.move_name(cell) for cell in self.best_cells],
-                "moves": {str(cell): value for cell, value in self.moves.items()}}
-
 
 def final_margin(state: State) -> int:
     """A finished game's margin for the player to move."""
@@ -48,7 +43,7 @@ def from_estimate(value: float | None) -> tuple[float | None, bool]:
     """An alpha-beta value as a margin, and whether it sees the game won or lost."""
     if value is None or abs(value) < WON:
         return value, False
-    return value - (1_000_000 if value > 0 else -1_000_000), True
+    return value - (WIN if value > 0 else -WIN), True
 
 
 def appraise(state: State, solve: Callable[[State], object] | None,
