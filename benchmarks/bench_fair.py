@@ -23,7 +23,8 @@ from pathlib import Path
 from _report import report
 
 import mancalab
-from mancalab.analysis import databases, fair
+from mancalab.analysis import fair
+from mancalab.analysis.solving import databases
 from mancalab.records import typed_options
 
 DEFAULT = ["kalah:pits=6,seeds=3,empty_capture=true", "kalah:pits=6,seeds=3,empty_capture=false",

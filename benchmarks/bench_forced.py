@@ -24,7 +24,8 @@ from pathlib import Path
 from _report import keep_row as keep, report, rows_done as done
 
 import mancalab
-from mancalab.analysis import counter, forced, solve as solving
+from mancalab.analysis import counter, solving
+from mancalab.analysis.solving import forced
 from mancalab.analysis.metrics import wilson
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from _report import keep_row as keep, report, rows_done as done
 
 import mancalab
-from mancalab.analysis import retrograde
+from mancalab.analysis.solving import book as books, graph, repeating, retrograde
 
 
 def peak_rss_gib() -> float:
@@ -51,7 +51,7 @@ def start_row(game: str, db_seeds: int, limit: float) -> dict:
     variant = mancalab.variant(game)
     database = retrograde.build(variant, db_seeds)
     started = time.perf_counter()
-    result = retrograde.solve(variant.start(), time=limit, moves=True, database=database)
+    result = repeating.solve(variant.start(), time=limit, moves=True, database=database)
     seconds = time.perf_counter() - started
     return {"run": f"start {game} {db_seeds} {limit:g}", "game": game, "db_seeds": db_seeds,
             "time_limit": limit, "exact": result.exact, "value": result.value,
@@ -67,22 +67,22 @@ def book_row(game: str, db_seeds: int, games: int) -> dict:
     variant = mancalab.variant(game)
     database = retrograde.build(variant, db_seeds)
     started = time.perf_counter()
-    book = retrograde.build_book(variant, database)
+    book = books.build_book(variant, database)
     seconds = time.perf_counter() - started
-    retrograde._BOOKS[retrograde.book_key(variant)] = book  # looked up without a file
+    books._BOOKS[retrograde.kept_key(variant)] = book  # looked up without a file
     rng = random.Random(1)
     looked_up, slowest, started = 0, 0.0, time.perf_counter()
     for _ in range(games):
         state = variant.start()
         while not state.is_over:
             began = time.perf_counter()
-            result = retrograde.solve(state, moves=True, database=database)
+            result = repeating.solve(state, moves=True, database=database)
             slowest = max(slowest, time.perf_counter() - began)
             assert result.nodes <= 43, "a position of a game from the start was walked"
             looked_up += 1
             state = state.play(rng.choice(state.legal_moves()))
     lookup_s = (time.perf_counter() - started) / looked_up
-    root = book.bounds(retrograde.mover_view(variant.start()))
+    root = book.bounds(graph.mover_view(variant.start()))
     return {"run": f"book {game} {db_seeds}", "game": game, "db_seeds": db_seeds,
             "entries": int(book.keys.size), "bytes": book.nbytes, "seconds": round(seconds, 1),
             "positions_per_s": round(book.keys.size / seconds), "start_bounds": list(root),
@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--results", type=Path)
     args = parser.parse_args()
     found = done(args.results)
-    retrograde.warm_up()  # compiling is not part of the figures
+    repeating.warm_up()  # compiling is not part of the figures
     rows = []
     jobs = [("db", game, seeds) for game in ("gebeta", "gabata")
             for seeds in getattr(args, game)]

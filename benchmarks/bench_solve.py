@@ -28,7 +28,8 @@ import numpy as np
 from _report import keep_row as keep, report, rows_done as done
 
 import mancalab
-from mancalab.analysis import databases, solve as solving
+from mancalab.analysis import solving
+from mancalab.analysis.solving import databases
 from mancalab.variants.kalah import fair_boards
 
 

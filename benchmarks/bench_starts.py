@@ -19,7 +19,8 @@ from pathlib import Path
 from _report import report
 
 import mancalab
-from mancalab.analysis import databases, solve as solving
+from mancalab.analysis import solving
+from mancalab.analysis.solving import databases
 
 
 def key(pits: int, seeds: int, empty_capture: bool) -> str:

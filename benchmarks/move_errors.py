@@ -22,7 +22,7 @@ from pathlib import Path
 from _report import keep_row as keep, report, rows_done as done
 
 import mancalab
-from mancalab.analysis import solve as solving
+from mancalab.analysis import solving
 from mancalab.players import player as make_player
 from mancalab.players import with_seed
 

@@ -37,15 +37,15 @@ def small_databases(monkeypatch, tmp_path):
     """A fresh cache whose databases built on first use are small (Kalah 4 seeds, Gebeta 8
     counters, Gabata 6 marbles), and no solver or database kept from other tests: a test
     of what happens on first use does not spend its time building."""
-    from mancalab.analysis import retrograde, solve
+    from mancalab.analysis.solving import book, dispatch, kalah, retrograde
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(solve, "ON_DEMAND_SEEDS", 4)
-    monkeypatch.setattr(solve, "LARGE_ON_DEMAND_SEEDS", 4)
-    monkeypatch.setattr(solve, "_SOLVERS", OrderedDict())
+    monkeypatch.setattr(kalah, "ON_DEMAND_SEEDS", 4)
+    monkeypatch.setattr(dispatch, "LARGE_ON_DEMAND_SEEDS", 4)
+    monkeypatch.setattr(kalah, "_SOLVERS", OrderedDict())
     monkeypatch.setattr(retrograde, "ON_DEMAND_SEEDS", {"gebeta": 8, "gabata": 6})
     monkeypatch.setattr(retrograde, "_DATABASES", {})
-    monkeypatch.setattr(retrograde, "_BOOKS", {})
+    monkeypatch.setattr(book, "_BOOKS", {})
 
 
 def pytest_configure(config):

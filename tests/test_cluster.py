@@ -13,8 +13,8 @@ from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis import (arena, counter, databases, databases_cluster, metrics, tree,
-                               tree_cluster)
+from mancalab.analysis import arena, counter, metrics, tree, tree_cluster
+from mancalab.analysis.solving import databases, databases_cluster
 from mancalab.cli import app
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
@@ -158,7 +158,7 @@ def test_a_database_built_on_the_cluster_is_the_one_built_here(cluster, options,
     monkeypatch.setattr(databases_cluster, "MIN_SLICE", 64)  # many slices a level
     variant = mancalab.variant("kalah", **options)
     here = databases.build(variant, 14)
-    there = databases.build(variant, 14, cluster=cluster)
+    there = databases_cluster.build(variant, 14, cluster)
     assert np.array_equal(there.values, here.values)
 
 
@@ -174,7 +174,7 @@ def test_a_worker_killed_in_the_middle_of_a_database_build_changes_nothing(clust
         if level == 8:
             os.kill(pids[0], signal.SIGKILL)
 
-    there = databases.build(variant, 15, cluster=cluster, on_progress=kill_after_level_8)
+    there = databases_cluster.build(variant, 15, cluster, kill_after_level_8)
     assert np.array_equal(there.values, here.values)
 
 

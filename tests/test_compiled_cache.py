@@ -21,10 +21,10 @@ def test_compiling_is_shared_by_processes_and_told_as_it_goes(monkeypatch):
 
 
 def test_a_kernel_is_compiled_meanwhile_only_when_the_cache_lacks_it(monkeypatch):
-    from mancalab.analysis import solve
+    from mancalab.analysis.solving import kalah
 
-    solve.warm_up()
-    assert _cache.is_compiled("solve.test") and not _cache.is_compiled("solve.no_such_kernel")
+    kalah.warm_up()
+    assert _cache.is_compiled("kalah.test") and not _cache.is_compiled("kalah.no_such_kernel")
     started = []
     monkeypatch.setattr("multiprocessing.context.SpawnProcess.start",
                         lambda process: started.append(process))

@@ -12,7 +12,7 @@ from open_spiel.python.algorithms import evaluate_bots, mcts, minimax
 
 import mancalab
 from mancalab import openspiel
-from mancalab.analysis import solve
+from mancalab.analysis import solving
 
 GAMES = mancalab.variants()
 openspiel.register()
@@ -74,7 +74,7 @@ def test_openspiel_alpha_beta_agrees_with_the_solver():
     for pits, seeds in ((2, 2), (3, 1), (2, 3)):
         game = pyspiel.load_game(f"mancalab_kalah(pits={pits},seeds={seeds})")
         value, _ = minimax.alpha_beta_search(game, maximum_depth=200)
-        exact = solve.solve(mancalab.variant("kalah", pits=pits, seeds=seeds).start()).value
+        exact = solving.solve(mancalab.variant("kalah", pits=pits, seeds=seeds).start()).value
         assert value == np.sign(exact), (pits, seeds)
 
 

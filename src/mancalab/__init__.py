@@ -14,17 +14,20 @@ configure_numba_cache()  # before any kernel module is imported
 
 from .core import (IllegalMoveError, InvalidPositionError, MancalabError,  # noqa: E402
                    Outcome, State, UnknownOptionError, Variant)
+from .drawing import notebook_html  # noqa: E402
 from .players import player  # noqa: E402
 from .variants import variant, variants  # noqa: E402
 
 __version__ = "0.1.0"
 
+State._repr_html_ = notebook_html  # a board in a notebook, drawn as the browser draws it
+
 
 def solve(state: State, time: float | None = None, moves: bool = False, **options):
     """The exact value of ``state`` for the player to move with perfect play (its final
     margin), the moves that keep it and, with ``moves``, every move's value; with ``time``
-    (seconds) the bounds proven by then. See ``mancalab.analysis.solve.solve``."""
-    from .analysis import solve as solving  # the solver loads only when asked for
+    (seconds) the bounds proven by then. See ``mancalab.analysis.solving.solve``."""
+    from .analysis import solving  # the solver loads only when asked for
 
     return solving.solve(state, time=time, moves=moves, **options)
 

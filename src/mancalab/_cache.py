@@ -79,23 +79,24 @@ def compiled_meanwhile(task: str | None):
 
 def is_compiled(prefix: str) -> bool:
     """Whether the cache holds a kernel whose file name starts with ``prefix`` (e.g.
-    ``solve.test``: the module's name and the function's)."""
+    ``kalah.test``: the module's name and the function's)."""
     folder = Path(numba.config.CACHE_DIR or Path(__file__).parent)
     return folder.is_dir() and next(folder.rglob(f"{prefix}-*.nbi"), None) is not None
 
 
-COMPILED_BY = {"solve": "solve.test"}  # a task's kernel that says it was compiled
+COMPILED_BY = {"solve": "kalah.test"}  # a task's kernel that says it was compiled
 SEARCHES = ("alphabeta", "mcts", "classic", "solve", "retrograde")  # the players' searches
 
 
 def compile_one(task: str) -> str:
     """Compile (or load) one game's rules or one search: a task of ``warm_up``."""
-    from .analysis import retrograde, solve
-    from .players import alphabeta, classic, mcts
+    from . import search
+    from .analysis.solving import kalah, repeating
+    from .players import classic, mcts
     from .variants import variant
 
-    modules = {"alphabeta": alphabeta, "mcts": mcts, "classic": classic, "solve": solve,
-               "retrograde": retrograde}
+    modules = {"alphabeta": search, "mcts": mcts, "classic": classic, "solve": kalah,
+               "retrograde": repeating}
     if task in modules:
         modules[task].warm_up()
     else:

@@ -363,7 +363,7 @@ class Variant:
 
     # ----- drawing (mancalab.render) ---------------------------------------------
     score_noun: str = "points"  # what the score counts, e.g. "families"
-    # How exact values are found (mancalab.analysis.solve): "search" (a search over endgame
+    # How exact values are found (mancalab.analysis.solving): "search" (a search over endgame
     # databases: Kalah), "retrograde" (positions can repeat: a graph of positions), "forced"
     # (every bead stays in play: a search for forced ends); None: no exact solver, for the
     # reason in ``not_solved``
@@ -521,8 +521,6 @@ class State:
     def __repr__(self) -> str:
         return f"<{self.variant.name} State cells={list(self.cells)} to_move={self.to_move}>"
 
-    def _repr_html_(self) -> str:
-        """The board in a notebook, drawn as the browser draws it (``mancalab.drawing``)."""
-        from .drawing import notebook_html
-
-        return notebook_html(self)
+    # ``_repr_html_``, the board in a notebook as the browser draws it, is
+    # ``mancalab.drawing.notebook_html``, attached by the package: the drawing sits above
+    # the rules, which do not import it.

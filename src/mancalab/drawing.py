@@ -16,8 +16,10 @@ import json
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .core import State
+if TYPE_CHECKING:
+    from .core import State
 
 STATIC = Path(__file__).parent / "web" / "static"
 TEXTS_USED = ("seeds", "hole_name", "store_name", "can_play")  # the words board.js says

@@ -250,7 +250,7 @@ class TerminalGame:
     def exact_hint(self, state, seconds: float) -> bool:
         """Every legal move with its exact value for the mover, or its bounds when not proven
         in ``seconds``; False when the game has no exact solver (the caller hints instead)."""
-        from .analysis import solve as solving
+        from .analysis import solving
 
         if solving.unsolvable(state.variant) or state.is_over:
             return False

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import mancalab
-from mancalab.analysis import retrograde, solve as solving
+from mancalab.analysis import solving
+from mancalab.analysis.solving import retrograde
 
 from .test_solve import brute, move_value, positions
 

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis import fair, solve as solving
+from mancalab.analysis import fair, solving
 from mancalab.cli import app
 from mancalab.core import MancalabError
 from mancalab.variants.kalah import fair_boards, screened_boards

@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis import forced, solve as solving
+from mancalab.analysis import solving
+from mancalab.analysis.solving import forced
 from mancalab.cli import app
 from mancalab.players import player as make_player
 

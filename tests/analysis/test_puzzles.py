@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 import mancalab
 from mancalab.analysis import puzzles
-from mancalab.analysis import solve as solving
+from mancalab.analysis import solving
 from mancalab.cli import app
 
 SAMPLE = 4  # shipped puzzles of each game proven again, drawn at random

@@ -11,8 +11,10 @@ from typer.testing import CliRunner
 import mancalab
 from mancalab.cli import app
 from mancalab.players import player
-from mancalab.analysis import retrograde, solve as solving
-from mancalab.analysis.databases import DatabaseError, _pits_of, _unrank
+from mancalab.analysis import solving
+from mancalab.analysis.solving import book as books, graph, repeating, retrograde
+from mancalab.analysis.solving.files import DatabaseError
+from mancalab.analysis.solving.ranking import pits_of, unrank
 
 GAMES = {"gebeta": 4, "gabata": 1}  # seeds a point of value takes at most
 
@@ -148,7 +150,7 @@ def test_a_solved_value_is_the_best_of_its_moves(game):
     rng = random.Random(3)
     for _ in range(6):
         state = random_position(variant, 12, rng)
-        result = retrograde.solve(state, moves=True, database=database)
+        result = repeating.solve(state, moves=True, database=database)
         assert sorted(result.moves) == state.legal_moves()
         assert result.lower == max(low for low, _ in result.moves.values())
         assert result.upper == max(high for _, high in result.moves.values())
@@ -170,9 +172,9 @@ def test_database_entries_equal_the_solve_of_their_position(game, empty_database
     while checked < 12:
         state = random_position(variant, seeds if game == "gebeta" else rng.randint(1, seeds),
                                 rng)
-        result = retrograde.solve(state, database=empty_databases[game])
+        result = repeating.solve(state, database=empty_databases[game])
         base = margin(state, state.to_move)
-        assert database.bounds(retrograde.mover_view(state)) == (result.lower - base,
+        assert database.bounds(graph.mover_view(state)) == (result.lower - base,
                                                                  result.upper - base)
         checked += 1
 
@@ -181,9 +183,9 @@ def test_bounds_under_a_limit_contain_the_value():
     variant = mancalab.variant("gabata")
     database = retrograde.build(variant, 6)
     state = random_position(variant, 14, random.Random(11))
-    exact = retrograde.solve(state, database=database)
+    exact = repeating.solve(state, database=database)
     for limit in (1e-6, 0.01):
-        result = retrograde.solve(state, time=limit, database=database)
+        result = repeating.solve(state, time=limit, database=database)
         assert result.lower <= exact.lower <= exact.upper <= result.upper
 
 
@@ -249,8 +251,8 @@ def endless_positions(seeds=7):
     loops = np.flatnonzero(database.low != database.high)
     bars, pits = np.empty(11, dtype=np.int64), np.empty(12, dtype=np.int64)
     for entry in loops[loops >= database.offsets[seeds]]:
-        _unrank(int(entry - database.offsets[seeds]), seeds, 12, database.binom, bars)
-        _pits_of(bars, seeds, pits)
+        unrank(int(entry - database.offsets[seeds]), seeds, 12, database.binom, bars)
+        pits_of(bars, seeds, pits)
         cells = [int(p) for p in pits[:6]] + [20] + [int(p) for p in pits[6:]] + [21]
         yield variant.state(cells, 0)
 
@@ -275,28 +277,28 @@ def test_the_perfect_player_plays_the_best_bounds_where_endless_play_decides(tmp
 @pytest.mark.parametrize("game, seeds, database_seeds", [("gabata", 7, 3), ("gebeta", 20, 8)])
 def test_a_book_answers_as_the_walk_does(game, seeds, database_seeds, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no book yet
-    monkeypatch.setattr(retrograde, "_BOOKS", {})
+    monkeypatch.setattr(books, "_BOOKS", {})
     variant = mancalab.variant(game)
     database = retrograde.build(variant, database_seeds)
     rng = random.Random(seeds)
     root = random_position(variant, seeds, rng)
-    book = retrograde.build_book(variant, database, root)
+    book = books.build_book(variant, database, root)
     assert np.all(np.diff(book.keys) > 0) and book.seeds == database_seeds
     if game == "gabata":  # against the independent fixed point
         low, high = fixed_point(root)
         base = margin(root, root.to_move)
-        lo, hi = book.bounds(retrograde.mover_view(root))
+        lo, hi = book.bounds(graph.mover_view(root))
         assert (base + lo, base + hi) == (low[root.board.tobytes()], high[root.board.tobytes()])
     walked = []
     state = root
     while not state.is_over and len(walked) < 30:
-        walked.append((state, retrograde.solve(state, moves=True, database=database)))
+        walked.append((state, repeating.solve(state, moves=True, database=database)))
         state = state.play(rng.choice(state.legal_moves()))
-    monkeypatch.setattr(retrograde, "_BOOKS", {})
-    path = retrograde.save_book(book)
-    assert path == retrograde.book_path(variant) and path.name.endswith("-start.db")
+    monkeypatch.setattr(books, "_BOOKS", {})
+    path = books.save_book(book)
+    assert path == books.book_path(variant) and path.name.endswith("-start.db")
     for state, expected in walked:
-        looked_up = retrograde.solve(state, moves=True, database=database)
+        looked_up = repeating.solve(state, moves=True, database=database)
         assert looked_up.nodes <= 1 + 6 + 36 < expected.nodes or expected.nodes <= 43
         for field in ("value", "lower", "upper", "best_moves", "moves", "replies", "endless"):
             assert getattr(looked_up, field) == getattr(expected, field), (field, state)
@@ -305,32 +307,32 @@ def test_a_book_answers_as_the_walk_does(game, seeds, database_seeds, tmp_path, 
 def test_book_files_are_checked(tmp_path):
     variant = mancalab.variant("gabata")
     database = retrograde.build(variant, 5)
-    book = retrograde.build_book(variant, database,
+    book = books.build_book(variant, database,
                                  random_position(variant, 9, random.Random(5)))
-    path = retrograde.save_book(book, tmp_path)
-    loaded = retrograde.load_book(path, variant)
+    path = books.save_book(book, tmp_path)
+    loaded = books.load_book(path, variant)
     assert np.array_equal(loaded.keys, book.keys) and np.array_equal(loaded.low, book.low)
     with pytest.raises(DatabaseError, match="not the book"):
-        retrograde.load_book(path, mancalab.variant("gabata", max_laps=500))
+        books.load_book(path, mancalab.variant("gabata", max_laps=500))
     data = bytearray(path.read_bytes())
     data[-1] ^= 1
     path.write_bytes(bytes(data))
     with pytest.raises(DatabaseError, match="corrupt"):
-        retrograde.load_book(path, variant)
+        books.load_book(path, variant)
     path.write_bytes(bytes(data[:-4]))
     with pytest.raises(DatabaseError, match="truncated"):
-        retrograde.load_book(path, variant)
+        books.load_book(path, variant)
     with pytest.raises(DatabaseError, match="not a mancalab database"):
-        retrograde.load_book(retrograde.save(database, tmp_path), variant)
+        books.load_book(retrograde.save(database, tmp_path), variant)
 
 
 def test_the_book_command(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(retrograde, "_BOOKS", {})
+    monkeypatch.setattr(books, "_BOOKS", {})
     variant = mancalab.variant("gabata")
     root = random_position(variant, 10, random.Random(8))
-    build_book = retrograde.build_book
-    monkeypatch.setattr(retrograde, "build_book",  # the real start's graph takes minutes
+    build_book = books.build_book
+    monkeypatch.setattr(books, "build_book",  # the real start's graph takes minutes
                         lambda variant, database: build_book(variant, database, root))
     runner = CliRunner()
     built = runner.invoke(app, ["db", "build", "gabata", "--seeds", "4", "--start"])
@@ -347,8 +349,8 @@ def test_the_book_command(tmp_path, monkeypatch):
     assert (answer["lower"], answer["upper"]) == (low[state.board.tobytes()],
                                                   high[state.board.tobytes()])
     assert answer["nodes"] <= 43  # looked up, not walked
-    monkeypatch.setattr(retrograde, "capacity_for", lambda time: 1000)
-    monkeypatch.setattr(retrograde, "build_book", build_book)
+    monkeypatch.setattr(books, "capacity_for", lambda time: 1000)
+    monkeypatch.setattr(books, "build_book", build_book)
     for args in (["db", "build", "gabata", "--seeds", "4", "--start"],
                  ["db", "build", "kalah", "--seeds", "4", "--start"]):
         result = runner.invoke(app, args)
@@ -366,7 +368,7 @@ def test_the_perfect_player_moves_on_among_equal_moves(tmp_path, monkeypatch):
     rng = random.Random(4)
     while True:
         state = random_position(variant, 8, rng)
-        result = retrograde.solve(state, moves=True, database=database)
+        result = repeating.solve(state, moves=True, database=database)
         if result.exact and len(result.best_moves) >= 2:
             break
     perfect = player("perfect:traps=false,seed=3", game="gabata")
@@ -386,9 +388,9 @@ def test_play_says_how_to_build_the_book_the_perfect_player_lacks(small_database
     said = " ".join(play("expert").output.split())
     assert "mancalab db build gebeta --seeds 16 --start" in said, said
     assert "db build" not in play("mcts").output  # only the perfect player uses the book
-    other_rules = retrograde.book_advice(mancalab.variant("gebeta", lap_limit=10))
+    other_rules = books.book_advice(mancalab.variant("gebeta", lap_limit=10))
     assert "mancalab db build gebeta --seeds 16 --start -o lap_limit=10'" in other_rules
-    assert retrograde.book_advice(mancalab.variant("gabata")) is None
-    monkeypatch.setattr(retrograde, "book_for", lambda variant: object())  # one is built
+    assert books.book_advice(mancalab.variant("gabata")) is None
+    monkeypatch.setattr(books, "book_for", lambda variant: object())  # one is built
     assert "db build" not in play("expert").output
-    assert retrograde.book_advice(mancalab.variant("gebeta", lap_limit=10)) is None
+    assert books.book_advice(mancalab.variant("gebeta", lap_limit=10)) is None

@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis import databases, solve as solving
+from mancalab.analysis import solving
+from mancalab.analysis.solving import databases, files
 from mancalab.cli import app
 from mancalab.core import InvalidPositionError
 
@@ -99,12 +100,12 @@ def test_tests_run_side_by_side_give_the_same_values(threads):
 
 
 def test_thresholds_keep_the_parity_and_stay_inside_the_bounds():
-    assert solving._thresholds(-10, 10, 3, 1) == [4]
-    assert solving._thresholds(-10, 10, 4, 2) == [4, 6]
-    assert solving._thresholds(-10, 10, 10, 2) == [10, 8]
-    assert solving._thresholds(-10, 10, 99, 3) == [10, 8, 6]
-    assert solving._thresholds(-11, 11, -20, 2) == [-9, -7]
-    assert solving._thresholds(4, 6, 0, 4) == [6]
+    assert solving.kalah._thresholds(-10, 10, 3, 1) == [4]
+    assert solving.kalah._thresholds(-10, 10, 4, 2) == [4, 6]
+    assert solving.kalah._thresholds(-10, 10, 10, 2) == [10, 8]
+    assert solving.kalah._thresholds(-10, 10, 99, 3) == [10, 8, 6]
+    assert solving.kalah._thresholds(-11, 11, -20, 2) == [-9, -7]
+    assert solving.kalah._thresholds(4, 6, 0, 4) == [6]
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -159,7 +160,7 @@ def test_bad_input_is_refused():
     with pytest.raises(solving.SolveError, match="not gabata3"):
         solving.solve(mancalab.variant("gabata3").start())
     for seeds in (-1, 1000, True):
-        with pytest.raises(databases.DatabaseError, match="seeds"):
+        with pytest.raises(files.DatabaseError, match="seeds"):
             databases.build(variant, seeds)
     with pytest.raises(solving.SolveError, match="time"):
         solving.solve(variant.start(), time=float("nan"))
@@ -172,22 +173,22 @@ def test_database_files_are_checked(tmp_path):
     assert loaded.value([1, 0, 0, 0, 0, 1]) == databases.build(variant, 6).value([1, 0, 0, 0,
                                                                                  0, 1])
     other = mancalab.variant("kalah", pits=3, seeds=2, empty_capture=False)
-    with pytest.raises(databases.DatabaseError, match="not"):
+    with pytest.raises(files.DatabaseError, match="not"):
         databases.load(path, other)
     data = bytearray(path.read_bytes())
     data[-3] ^= 1
     corrupt = tmp_path / "corrupt.db"
     corrupt.write_bytes(bytes(data))
-    with pytest.raises(databases.DatabaseError, match="corrupt"):
+    with pytest.raises(files.DatabaseError, match="corrupt"):
         databases.load(corrupt)
     truncated = tmp_path / "short.db"
     truncated.write_bytes(bytes(data[:-10]))
-    with pytest.raises(databases.DatabaseError, match="truncated"):
+    with pytest.raises(files.DatabaseError, match="truncated"):
         databases.load(truncated)
     (tmp_path / "junk.db").write_bytes(b"hello\n")
-    with pytest.raises(databases.DatabaseError, match="not a mancalab database"):
+    with pytest.raises(files.DatabaseError, match="not a mancalab database"):
         databases.load(tmp_path / "junk.db")
-    assert any("error" in entry for entry in databases.listing(tmp_path))
+    assert any("error" in entry for entry in files.listing(tmp_path))
 
 
 @pytest.mark.parametrize("name_length", range(8))
@@ -195,8 +196,8 @@ def test_a_file_written_aligned_starts_its_arrays_at_a_multiple_of_the_alignment
         tmp_path, name_length):
     header = {"format": "test", "name": "x" * name_length}
     keys = np.arange(3, dtype=np.int64)
-    databases.write_whole(tmp_path / "f.db", header, [keys], align=8)
-    read, offset = databases.read_header(tmp_path / "f.db", "test")
+    files.write_whole(tmp_path / "f.db", header, [keys], align=8)
+    read, offset = files.read_header(tmp_path / "f.db", "test")
     assert read == header and offset % 8 == 0
     assert np.array_equal(np.fromfile(tmp_path / "f.db", dtype=np.int64, offset=offset), keys)
 
@@ -307,24 +308,24 @@ def test_one_solver_serves_every_seeds_per_pit_of_its_rules():
 
 def test_a_big_position_gets_a_bigger_database_built_first():
     start = mancalab.variant("kalah").start()  # 48 seeds in play
-    assert solving.database_size_for(start) == solving.LARGE_ON_DEMAND_SEEDS
+    assert solving.database_size_for(start) == solving.dispatch.LARGE_ON_DEMAND_SEEDS
     small = mancalab.variant("kalah", seeds=3).start()
-    assert solving.database_size_for(small) == solving.ON_DEMAND_SEEDS
+    assert solving.database_size_for(small) == solving.kalah.ON_DEMAND_SEEDS
 
 
 def test_games_bigger_than_kalah_6_4_get_a_bigger_table(monkeypatch, tmp_path):
     # a server started by an earlier test caps the tables for the whole process: lift it
-    monkeypatch.setattr(solving, "TABLE_CAP", None)
-    four = solving.table_bits_for(solving.table_memory(48), 48)
-    five = solving.table_bits_for(solving.table_memory(60), 60)
-    assert solving.table_memory(60) > solving.table_memory(48)
+    monkeypatch.setattr(solving.kalah, "TABLE_CAP", None)
+    four = solving.kalah.table_bits_for(solving.kalah.table_memory(48), 48)
+    five = solving.kalah.table_bits_for(solving.kalah.table_memory(60), 60)
+    assert solving.kalah.table_memory(60) > solving.kalah.table_memory(48)
     assert five > four
-    assert solving.table_bits_for(1 << 40, 60) > five  # capped by the memory, not the game
+    assert solving.kalah.table_bits_for(1 << 40, 60) > five  # capped by the memory, not the game
     from mancalab.web import app as web
 
     web.create_app(tmp_path / "games.db")  # a server keeps every solver table small
-    assert solving.table_memory(60) <= web.SOLVER_TABLE_MEMORY
-    assert solving.table_memory(48) <= web.SOLVER_TABLE_MEMORY
+    assert solving.kalah.table_memory(60) <= web.SOLVER_TABLE_MEMORY
+    assert solving.kalah.table_memory(48) <= web.SOLVER_TABLE_MEMORY
 
 
 @pytest.mark.parametrize("game", mancalab.variants())

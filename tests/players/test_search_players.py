@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mancalab
-from mancalab.players.alphabeta import ABORTED, INFINITY, NODE_LIMIT, WIN, evaluate, negamax
+from mancalab.search import ABORTED, INFINITY, NODE_LIMIT, WIN, evaluate, negamax
 from mancalab.players.classic import classic_values
 from mancalab.players.greedy import greedy_values
 

@@ -189,7 +189,7 @@ def test_hint_changes_nothing(client):
 
 def test_analysis_gives_every_moves_exact_value(client, tmp_path, monkeypatch):
     import mancalab
-    from mancalab.analysis import solve as solving
+    from mancalab.analysis import solving
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no database: the search alone
     catalogue = client.get("/api/games").json()["games"]

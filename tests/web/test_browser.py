@@ -140,7 +140,7 @@ def test_against_the_computer_with_switch_and_show_me_its_move(server, context):
 
 def test_the_analysis_switch_marks_every_playable_hole_with_its_exact_value(server, context):
     import mancalab
-    from mancalab.analysis import solve as solving
+    from mancalab.analysis import solving
 
     page = context.new_page()
     new_game(page, server, "kalah", "local", {"pits": 3, "seeds": 2})

@@ -500,11 +500,11 @@ def test_a_computer_move_that_cannot_be_saved_is_shown_and_retried(db, monkeypat
 
 
 def test_solver_tables_are_kept_within_a_memory_budget(db, monkeypatch):
-    from mancalab.analysis import solve as solving
+    from mancalab.analysis import solving
 
-    monkeypatch.setattr(solving, "_SOLVERS", OrderedDict())
+    monkeypatch.setattr(solving.kalah, "_SOLVERS", OrderedDict())
     for name in ("TABLE_CAP", "SOLVER_MEMORY"):  # restored after the test
-        monkeypatch.setattr(solving, name, getattr(solving, name))
+        monkeypatch.setattr(solving.kalah, name, getattr(solving.kalah, name))
     with serve(db, solver_memory=64 << 20) as client:
         for pits in range(1, 7):
             game = create(client, game="kalah", options={"pits": pits, "seeds": 3})
@@ -512,7 +512,7 @@ def test_solver_tables_are_kept_within_a_memory_budget(db, monkeypatch):
                                  json={"token": game["token"]})
             assert answer.status_code == 200, answer.text
         assert solving.kept_solver_memory() <= 64 << 20
-        assert len(solving._SOLVERS) < 6
+        assert len(solving.kalah._SOLVERS) < 6
 
 
 def test_the_small_things(db):

@@ -5,8 +5,9 @@ import time
 from fastapi.testclient import TestClient
 
 import mancalab
-from mancalab.analysis import databases, preparation
-from mancalab.analysis import solve as solving
+from mancalab.analysis import preparation
+from mancalab.analysis.solving import databases
+from mancalab.analysis import solving
 from mancalab.analysis.preparation import Step
 from mancalab.web import create_app
 from mancalab.web.preparing import Preparation

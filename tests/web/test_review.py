@@ -7,7 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import mancalab
-from mancalab.analysis import review, solve as solving
+from mancalab.analysis import review, solving
 from mancalab.web import create_app
 
 

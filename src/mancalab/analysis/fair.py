@@ -25,7 +25,8 @@ from ..core import MancalabError, Variant
 from .journal import Journal, write_lines
 from ..variants import variant as make_variant
 from ..variants.kalah import fair_boards
-from . import databases, solve as solving
+from . import solving
+from .solving import databases
 
 MOVED = (1, 2)
 

@@ -16,7 +16,8 @@ from importlib import resources
 from typing import Callable
 
 from ..core import MancalabError
-from ..players.alphabeta import WIN, AlphaBetaPlayer
+from ..players.alphabeta import AlphaBetaPlayer
+from ..search import WIN
 from ..variants import variant as make_variant
 
 PLIES = 4  # as the arena's random openings

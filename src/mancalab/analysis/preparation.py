@@ -52,15 +52,15 @@ class Step:
         it with its analyses and asks ``wanted``)."""
         variant = self.variant
         if self.kind == "database" and variant.solver == "search":
-            from . import databases
+            from .solving import databases
 
             return databases.path_of(variant, self.seeds).exists()
-        from . import retrograde
+        from .solving import book as books, retrograde
 
         if self.kind == "database":
             return retrograde.path_of(variant, self.seeds).exists()
         if self.kind == "book":
-            return retrograde.book_path(variant).exists()
+            return books.book_path(variant).exists()
         return False
 
     def does_not_fit(self, budget: int | None = None) -> str | None:
@@ -84,12 +84,12 @@ class Step:
         if self.kind == "book":
             return _build_book(variant, self, on_fraction)
         if variant.solver == "search":
-            from . import databases
+            from .solving import databases
 
             total = databases.entries(variant.options["pits"], self.seeds)
             databases.ensure(variant, self.seeds, on_progress=_levels(total, on_fraction))
             return None
-        from . import retrograde
+        from .solving import retrograde
 
         total = int(retrograde.plan(variant, self.seeds)[2])
         retrograde.ensure(variant, self.seeds, on_progress=_levels(total, on_fraction))
@@ -114,7 +114,7 @@ def _build_book(variant: Variant, step: Step, on_fraction: Callable[[float], Non
     fraction told is the time spent of the step's estimate, kept below 1 until it ends)."""
     import threading
 
-    from . import retrograde
+    from .solving import book as books, retrograde
 
     database = retrograde.ensure(variant, step.seeds)
     finished = threading.Event()
@@ -127,7 +127,7 @@ def _build_book(variant: Variant, step: Step, on_fraction: Callable[[float], Non
     ticker = threading.Thread(target=tick, daemon=True)
     ticker.start()
     try:
-        retrograde.save_book(retrograde.build_book(variant, database))
+        books.save_book(books.build_book(variant, database))
     finally:
         finished.set()
     return None
@@ -135,20 +135,10 @@ def _build_book(variant: Variant, step: Step, on_fraction: Callable[[float], Non
 
 def start_analysis(state: State) -> dict:
     """Every legal move's exact value at ``state``, with no time limit: the analysis the
-    server answers with (``analysis_answer``)."""
-    from .solve import solve
+    server answers with (``SolveResult.answer``)."""
+    from .solving import solve
 
-    return analysis_answer(solve(state, moves=True))
-
-
-def analysis_answer(result) -> dict:
-    """A ``SolveResult`` as the server's analysis says it: its dictionary, the best moves'
-    cells and each move's cell."""
-    answer = result.to_dict()
-    answer["best_cells"] = list(result.best_moves)
-    for entry, cell in zip(answer.get("moves", []), result.moves):
-        entry["cell"] = cell
-    return answer
+    return solve(state, moves=True).answer()
 
 
 def is_settled(answer: dict) -> bool:

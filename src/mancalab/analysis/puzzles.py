@@ -133,7 +133,7 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
     """``count`` puzzles of ``game`` (default rules) with ``done`` among them (a rerun of
     the same seed goes on after the games ``done`` came from); ``on_puzzle(p)`` as each new
     one is found."""
-    from .solve import solve, unsolvable
+    from .solving import solve, unsolvable
 
     if game not in GAMES:
         raise MancalabError(f"puzzles are made for {', '.join(GAMES)}, not {game!r}")

@@ -23,7 +23,7 @@ from typing import Callable, Iterator
 from ..core import MancalabError, State
 from ..variants import variant as make_variant
 from ..variants.kalah import FAIR_BOARDS
-from . import solve as solving
+from . import solving
 
 PITS = 6
 

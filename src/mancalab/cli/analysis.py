@@ -171,7 +171,7 @@ def solve(
     import math
     import time as clock
 
-    from ..analysis import solve as solving
+    from ..analysis import solving
 
     if sample is not None or out is not None:
         write_sample(game, sample, out, seed, max_seeds, option)
@@ -263,7 +263,8 @@ def fair(
     import math
     import os
 
-    from ..analysis import databases, fair as fairness
+    from ..analysis import fair as fairness
+    from ..analysis.solving import databases
 
     if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
         fail(f"--time must be a number of seconds above 0, got {time}")
@@ -467,7 +468,7 @@ def metrics(
     check_cluster(cluster)
     import json
 
-    from ..analysis import databases
+    from ..analysis.solving import databases
     from ..analysis import metrics as measuring
     from ..players import resolve
 

@@ -34,7 +34,8 @@ def db_build(
     """Compute an endgame database and save it (whole or not at all)."""
     import time as clock
 
-    from ..analysis import databases, retrograde, solve as solving
+    from ..analysis import solving
+    from ..analysis.solving import databases, databases_cluster, retrograde
 
     variant = make_variant(game, **parse_options(option))
     reason = solving.no_databases(variant)
@@ -67,8 +68,9 @@ def db_build(
             path = retrograde.save(database, folder)
         else:
             with cluster_errors(cluster, "nothing was written"):
-                database = databases.build(variant, seeds, cluster=cluster,
-                                           on_progress=done)
+                database = (databases.build(variant, seeds, on_progress=done)
+                            if cluster is None else
+                            databases_cluster.build(variant, seeds, cluster, done))
             path = databases.save(database, folder)
     seconds = clock.perf_counter() - started
     console.print(f"Wrote {path}: {count:,} positions in {seconds:.1f} s "
@@ -81,14 +83,14 @@ def _build_book(database, folder: Path) -> None:
     """``db build --start``: the book of the start over the database just built."""
     import time as clock
 
-    from ..analysis import retrograde
+    from ..analysis.solving import book as books
 
     started = clock.perf_counter()
     with Progress(TextColumn("the start's graph"), BarColumn(), TimeElapsedColumn(),
                   console=console) as progress:
         progress.add_task("", total=None)  # one compiled walk: its length is not known
-        book = retrograde.build_book(database.variant, database)
-        path = retrograde.save_book(book, folder)
+        book = books.build_book(database.variant, database)
+        path = books.save_book(book, folder)
     seconds = clock.perf_counter() - started
     console.print(f"Wrote {path}: the {book.keys.size:,} positions the start reaches above "
                   f"{book.seeds} seeds, solved in {seconds:.1f} s.")
@@ -98,13 +100,13 @@ def _build_book(database, folder: Path) -> None:
 def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where to look")]
             = None) -> None:
     """The endgame databases built."""
-    from ..analysis import databases
+    from ..analysis.solving import files
 
-    found = databases.listing(folder)
+    found = files.listing(folder)
     if not found:
-        console.print(f"No databases in {folder or databases.default_dir()}.")
+        console.print(f"No databases in {folder or files.default_dir()}.")
         return
-    console.print(f"Endgame databases in {folder or databases.default_dir()}:")
+    console.print(f"Endgame databases in {folder or files.default_dir()}:")
     for entry in found:  # one line each, so scripts can read it too
         name = Path(entry["file"]).name
         if "error" in entry:

@@ -103,7 +103,7 @@ def review_command(
     """A game's moves with their values: each move marked best, good, an inaccuracy, a
     mistake or a blunder (it changed the result under perfect play) by what it gave away;
     exact where the solver proves it in the time, else the expert's estimate ("~")."""
-    from ..analysis import review, solve as solving
+    from ..analysis import review, solving
 
     record = GameRecord.load(file)
     if not (0 < time <= 3600):

@@ -1,4 +1,4 @@
-"""The perfect player: a move of the best exact value, from ``mancalab.analysis.solve``.
+"""The perfect player: a move of the best exact value, from ``mancalab.analysis.solving``.
 
 Each move it gives the solver half its time; when the position is solved, it plays one of the
 best moves (ties broken at random with its seed) and ``last_info`` holds the exact value. When
@@ -84,29 +84,27 @@ class PerfectPlayer(Player):
     def advice(self, state: State) -> str | None:
         """What would make this player stronger on ``state``'s game (the start's book when
         it can be built and is not), or None."""
-        from ..analysis import retrograde  # loads only when a game asks
+        from ..analysis.solving import book as books  # loads only when a game asks
 
-        return retrograde.book_advice(state.variant)
+        return books.book_advice(state.variant)
 
     def analyse(self, state: State) -> dict:
         """Every legal move's exact value for the player to move, or its bounds when not
         proven in the player's time: ``SolveResult.to_dict`` with the moves' cells.
         MancalabError for a game with no exact solver."""
-        from ..analysis import solve as solving
+        from ..analysis import solving
 
         reason = solving.unsolvable(state.variant)
         if reason is not None:
             raise MancalabError(reason)
-        from ..analysis.preparation import analysis_answer
-
-        return analysis_answer(self._solve(state, self.capped(self.options["time"]),
-                                           moves=True))
+        return self._solve(state, self.capped(self.options["time"]), moves=True).answer()
 
     def appraise(self, state: State):
-        """``state``'s value for the player to move (``analysis.review.Appraisal``): exact
+        """``state``'s value for the player to move (``solving.appraisal.Appraisal``): exact
         with every move's value when solved in half the player's time, else the fallback
         search's estimate in the time left."""
-        from ..analysis import review, solve as solving
+        from ..analysis import solving
+        from ..analysis.solving.appraisal import appraise
 
         started = time.perf_counter()
         budget = self.capped(self.options["time"])
@@ -120,13 +118,13 @@ class PerfectPlayer(Player):
             return fallback.last_info.get("value")
 
         solvable = solving.unsolvable(state.variant) is None
-        return review.appraise(state, solve if solvable else None, estimate)
+        return appraise(state, solve if solvable else None, estimate)
 
     def _solve(self, state: State, seconds: float, moves: bool = False,
                exact_only: bool = False):
         """``solve`` for this player, stopped by ``stop``; a server (which caps its players)
         gets no database build and no extra threads."""
-        from ..analysis import solve as solving
+        from ..analysis import solving
 
         served = self.cap is not None
         self._cancel = solving.Cancel()
@@ -192,7 +190,7 @@ class PerfectPlayer(Player):
         return move
 
     def choose(self, state: State) -> int:
-        from ..analysis import solve as solving  # the solver loads only when a game asks
+        from ..analysis import solving  # the solver loads only when a game asks
 
         legal = state.legal_moves()
         if not legal:

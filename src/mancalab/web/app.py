@@ -33,7 +33,7 @@ from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
 from slowapi.util import get_remote_address
 
-from ..analysis import solve as solving
+from ..analysis import solving
 from ..core import LARGEST, MancalabError
 from ..drawing import board_view
 from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
@@ -540,8 +540,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     limits.check()
     # the analysis and the perfect player share one solver table a game's rules: a server
     # keeps it small (its searches are capped at seconds anyway)
-    solving.TABLE_CAP = min(SOLVER_TABLE_MEMORY, limits.solver_memory)
-    solving.SOLVER_MEMORY = limits.solver_memory
+    solving.kalah.TABLE_CAP = min(SOLVER_TABLE_MEMORY, limits.solver_memory)
+    solving.kalah.SOLVER_MEMORY = limits.solver_memory
     hub = Hub(Store(db_path), limits)
     limiter = Limiter(key_func=get_remote_address)
 

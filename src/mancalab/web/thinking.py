@@ -38,7 +38,7 @@ def warm_up(on_step=None) -> None:
     background when a server starts, so the first computer move does not wait for them
     (``on_step(done, total, what)`` as ``mancalab._cache.warm_up`` says). Once a process."""
     from .._cache import warm_up as compile_all
-    from ..analysis import solve as solving
+    from ..analysis import solving
     from ..variants import variant
 
     with _WARMING:
@@ -50,7 +50,7 @@ def warm_up(on_step=None) -> None:
     # machine (about 6 s), here rather than inside a capped move; so are Gebeta's and
     # Gabata's for the analysis switch (under a second each)
     solving.solver_for(variant("kalah"))
-    for name in solving.retrograde_games():
+    for name in solving.solved_by("retrograde"):
         solving.database_for(variant(name).start())
 
 

@@ -1,6 +1,6 @@
 """Exact values of positions: MTD(f) over a compiled null-window alpha-beta, with a
 transposition table of bounds, enhanced transposition cutoffs, futility bounds and probes
-into the endgame databases (``mancalab.analysis.databases``).
+into the endgame databases (``databases``).
 
 The value of a position is the final margin of the game's score for the player to move under
 perfect play, the stores already banked included. For Kalah the stores do not change how the
@@ -30,30 +30,28 @@ transposition are shared by positions that differ only in their stores.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import time as _time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 from numba import njit
 
-from ..core import MancalabError, State, Variant
-from ..memory import available_memory, large_zeros
-from ..prefetch import prefetch_row
-from ..variants import kalah
+from ...core import State, Variant
+from ...memory import available_memory, large_zeros
+from ...prefetch import prefetch_row
+from ...search import Search, margin_of
+from ...variants import kalah
 from . import databases
-from .databases import child_of, index, to_board
-
-if TYPE_CHECKING:
-    from . import retrograde
+from .databases import child_of, to_board
+from .ranking import binomials, index
+from .results import (ABORTED, DEEP, LIMIT, NODES, Cancel, SolveError, SolveResult, check_solvable,
+                      hashes, over, settle_moves, store_margin, timed)
 
 MAX_PLY = 1024  # far deeper than any line of play between database positions
-NODES, LIMIT, ABORTED, DEEP = 0, 1, 2, 3  # stats slots
 EXTRA_TURN_FIRST = 1000  # added to an extra turn's estimate: above any margin, so that the
 # extra turns are searched before the other moves (about 12% fewer nodes on Kalah(6,4))
 EMPTY_LOW, EMPTY_HIGH = -32000, 32000
@@ -62,27 +60,7 @@ LARGE_TABLE_MEMORY = 4 << 30  # Kalah(6,5) searches billions of nodes; a table t
 # a search multiplies its nodes (docs/solving.md)
 TABLE_MEMORY = 1 << 30  # the largest table a solver takes otherwise (bytes), at most a quarter
 # of the memory available: 2^26 entries, the fastest size measured for Kalah(6,4)
-LARGE_ON_DEMAND_SEEDS = 18  # the command line's, before solving a big position
 ON_DEMAND_SEEDS = 16  # a database built when none exists (6 s for Kalah(6,*) on 2 cores)
-
-
-class SolveError(MancalabError):
-    """A position that cannot be solved here (the message says why)."""
-
-
-@njit(cache=True, inline="always")
-def _hashes(pits):
-    """Two independent 64-bit hashes of ``pits``: the slot, and the check kept there (a wrong
-    match needs both to collide)."""
-    h1 = np.uint64(0x9E3779B97F4A7C15)
-    h2 = np.uint64(0xC2B2AE3D27D4EB4F)
-    for i in range(pits.shape[0]):
-        v = np.uint64(pits[i] + 1)
-        h1 = (h1 ^ v) * np.uint64(0xBF58476D1CE4E5B9)
-        h1 ^= h1 >> np.uint64(29)
-        h2 = (h2 ^ (v * np.uint64(0x94D049BB133111EB))) * np.uint64(0x100000001B3)
-        h2 ^= h2 >> np.uint64(31)
-    return h1, h2 | np.uint64(1)  # never 0, the empty slot
 
 
 # ----- the transposition table --------------------------------------------------------
@@ -224,7 +202,7 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats):
     board = np.empty(n + 4, dtype=np.int64)
     pits[0] = root
     gam[0] = gamma
-    h1, checks[0] = _hashes(root)
+    h1, checks[0] = hashes(root)
     slots[0] = np.int64(h1 & mask)
     ply = 0
     entering = True
@@ -320,7 +298,7 @@ def _enter(params, p, g, slot, check, db, binom, db_seeds, table, mask, board, k
             kid_slot[count] = index(kids[count], left, binom)
             prefetch_row(db, kid_slot[count])
         else:
-            c1, kid_check[count] = _hashes(kids[count])
+            c1, kid_check[count] = hashes(kids[count])
             kid_slot[count] = np.int64(c1 & mask)
             prefetch_row(table, kid_slot[count])
         count += 1
@@ -383,47 +361,6 @@ def _rank_before(move_a, estimate_a, move_b, estimate_b, first):
     return estimate_a > estimate_b or (estimate_a == estimate_b and move_a > move_b)
 
 
-# ----- the Python side ----------------------------------------------------------------
-@dataclass
-class SolveResult:
-    """What ``solve`` found: the exact value when ``exact``, else the proven bounds."""
-
-    value: int | None  # the final margin for the player to move (None when not proven)
-    exact: bool
-    lower: int
-    upper: int
-    # cells of moves proven to reach ``value`` (each one's own lower bound is the value);
-    # empty when the value is not exact, or is but no move's proof finished in time
-    best_moves: list[int]
-    best_move_names: list[str]
-    moves: dict[int, tuple[int, int]] = field(default_factory=dict)  # move: (lower, upper)
-    move_names: dict[int, str] = field(default_factory=dict)
-    nodes: int = 0
-    seconds: float = 0.0
-    database_seeds: int | None = None
-    # the search finished: bounds still apart (of the position or a move) are those of the
-    # rule for endless play (Gebeta, Gabata: ``mancalab.analysis.retrograde``)
-    endless: bool = False
-    # with ``moves`` (Gebeta, Gabata): per move, what it guarantees after each legal reply
-    # (lower bounds): what a fallible opponent can give away after it
-    replies: dict[int, list[int]] = field(default_factory=dict)
-    # a search for forced ends (Urubugu: ``mancalab.analysis.forced``): the plies it reached
-    depth: int | None = None
-
-    def to_dict(self) -> dict:
-        out = {"value": self.value, "exact": self.exact, "lower": self.lower,
-               "upper": self.upper, "endless": self.endless and not self.exact,
-               "best_moves": self.best_move_names, "nodes": self.nodes,
-               "seconds": round(self.seconds, 4), "database_seeds": self.database_seeds}
-        if self.depth is not None:
-            out["depth"] = self.depth
-        if self.moves:
-            out["moves"] = [{"move": self.move_names[m], "value": lo if lo == hi else None,
-                             "lower": lo, "upper": hi, "endless": self.endless and lo != hi}
-                            for m, (lo, hi) in self.moves.items()]
-        return out
-
-
 def _read_only(values: np.ndarray) -> np.ndarray:
     """A read-only view: built and opened databases then compile to one search."""
     view = values.view(np.ndarray)
@@ -437,36 +374,8 @@ def warm_up() -> None:
     stats = np.zeros(4, dtype=np.int64)
     stats[LIMIT] = 10
     test(variant.params, np.array([2, 2], dtype=np.int64), 0,
-         _read_only(np.zeros(1, dtype=np.int8)), databases.binomials(4), -1, new_table(4),
+         _read_only(np.zeros(1, dtype=np.int8)), binomials(4), -1, new_table(4),
          stats)
-
-
-class Cancel:
-    """Stops the tests of one solve from another thread (a game closed, a server stopping):
-    each running test gives up at its next node and the solve returns the bounds it has."""
-
-    def __init__(self) -> None:
-        self.cancelled = False
-        self._running: list[np.ndarray] = []
-        self._lock = threading.Lock()
-
-    def cancel(self) -> None:
-        with self._lock:
-            self.cancelled = True
-            for stats in self._running:
-                stats[LIMIT] = 0
-
-    def track(self, stats: np.ndarray) -> bool:
-        """Follow a test about to run; False if the solve is cancelled already."""
-        with self._lock:
-            if self.cancelled:
-                return False
-            self._running.append(stats)
-            return True
-
-    def untrack(self, stats: np.ndarray) -> None:
-        with self._lock:
-            self._running = [s for s in self._running if s is not stats]
 
 
 class Solver:
@@ -495,7 +404,7 @@ class Solver:
         self.database = database
         if database is None:
             self.db, self.db_seeds = _read_only(np.zeros(1, dtype=np.int8)), -1
-            self.binom = databases.binomials(2 * self.variant.options["pits"] + 2)
+            self.binom = binomials(2 * self.variant.options["pits"] + 2)
         else:
             self.db, self.db_seeds = _read_only(database.values), database.seeds
             self.binom = database.binom
@@ -574,8 +483,6 @@ class Solver:
     def guess(self, pits: np.ndarray, deadline: float | None = None) -> int:
         """MTD(f)'s first guess of g: a short alpha-beta search (a good guess saves whole
         null-window tests: from 0, Kalah(6,4)'s +10 took seven)."""
-        from ..players.alphabeta import WIN, AlphaBetaPlayer
-
         if pits.sum() < self.guess_from_seeds:  # small positions: a test costs less
             return 0
         m = self.variant.options["pits"]
@@ -593,14 +500,10 @@ class Solver:
         seconds = self.guess_time(int(pits.sum()))
         if deadline is not None:  # a short solve spends a quarter of its time on the guess
             seconds = min(seconds, max(0.01, (deadline - _time.perf_counter()) / 4))
-        adviser = AlphaBetaPlayer(time=seconds)
-        adviser.choose(state)
-        value = adviser.last_info.get("value")
-        if value is None:
+        if len(state.legal_moves()) == 1:
             return 0
-        if abs(value) > WIN // 2:  # a won or lost game: the margin is what is left
-            value -= WIN if value > 0 else -WIN
-        return int(value) - (cells[m] - cells[2 * m + 1])
+        _move, value, _depth, _nodes = Search().deepen(state, seconds)
+        return margin_of(value) - (cells[m] - cells[2 * m + 1])
 
     guess_seconds = 0.3
     guess_from_seeds = 30
@@ -680,60 +583,6 @@ def kept_solver_memory() -> int:
     return sum(solver.memory for solver in list(_SOLVERS.values()))
 
 
-def database_size_for(state: State) -> int:
-    """The database worth building before solving ``state`` when none exists: 16 seeds (6 s
-    on 2 cores), or for a position with 40 seeds in play or more 18 (about 21 s, 86 MB), which
-    the search of Kalah(6,4) repays."""
-    return LARGE_ON_DEMAND_SEEDS if mover_pits(state).sum() >= 40 else ON_DEMAND_SEEDS
-
-
-def solved_by(kind: str) -> tuple[str, ...]:
-    """The games whose exact values are found by ``kind`` (``Variant.solver``)."""
-    from ..variants import VARIANTS
-
-    return tuple(name for name, cls in VARIANTS.items() if cls.solver == kind)
-
-
-def retrograde_games() -> tuple[str, ...]:
-    """The games solved over their graph of positions (they can repeat): Gebeta, Gabata."""
-    return solved_by("retrograde")
-
-
-def unsolvable(variant: Variant) -> str | None:
-    """Why ``variant`` has no exact solver yet, or None."""
-    if variant.solver is not None:
-        return None
-    from ..variants import VARIANTS
-
-    covered = [cls.title.split(" (")[0] for cls in VARIANTS.values() if cls.solver]
-    return (f"exact solving covers {', '.join(covered[:-1])} and {covered[-1]}; not "
-            f"{variant.name}: {variant.not_solved}")
-
-
-def no_databases(variant: Variant) -> str | None:
-    """Why ``variant`` has no endgame databases, or None."""
-    if variant.solver == "forced":
-        return (f"{variant.name} keeps every bead in play, so there are no endgame databases "
-                "by beads in play: `mancalab solve` searches for forced ends instead")
-    return unsolvable(variant)
-
-
-def database_for(state: State, on_progress: Callable[[int, int, int], None] | None = None):
-    """The endgame database the solve of ``state`` uses: the largest built for its rules,
-    else a small one built now (``on_progress(level, done, total)`` told as it goes)."""
-    reason = unsolvable(state.variant)
-    if reason:
-        raise SolveError(reason)
-    if state.variant.solver == "forced":
-        return None
-    if state.variant.solver == "retrograde":
-        from . import retrograde
-
-        return retrograde.database_for(state.variant, on_progress=on_progress)
-    return databases.best_available(state.variant) or databases.ensure(
-        state.variant, database_size_for(state), on_progress=on_progress)
-
-
 def solver_for(variant: Variant, database: databases.Database | None = None,
                build: bool = True) -> Solver:
     """The solver of ``variant``'s rules, made once per process: it opens the largest
@@ -761,29 +610,6 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
     return solver
 
 
-def renew(variant: Variant) -> None:
-    """Open the files built for ``variant``'s rules since they were last looked for (a
-    server's background build): the solvers kept take the largest database (their tables
-    stay warm), and Gebeta's and Gabata's databases and book are looked for again."""
-    if variant.solver == "retrograde":
-        from . import retrograde
-
-        retrograde.renew(variant)
-        return
-    if variant.name != "kalah":
-        return
-    rules = tuple(sorted(databases._rules(variant).items()))
-    with _SOLVERS_LOCK:
-        kept = [solver for key, solver in _SOLVERS.items() if key[:len(rules)] == rules]
-    if not kept:
-        return
-    best = databases.best_available(variant)
-    for solver in kept:
-        if best is not None and (solver.database is None
-                                 or solver.database.seeds < best.seeds):
-            solver.use(best)
-
-
 def mover_pits(state: State) -> np.ndarray:
     """The pits as the player to move sees them: their own m first, then the opponent's."""
     m = state.variant.options["pits"]
@@ -793,67 +619,6 @@ def mover_pits(state: State) -> np.ndarray:
     return np.array(list(own) + list(other), dtype=np.int64)
 
 
-def store_margin(state: State) -> int:
-    a, b = state.score
-    return a - b if state.to_move == 0 else b - a
-
-
-def solve(state: State, time: float | None = None, moves: bool = False,
-          database: databases.Database | retrograde.Database | None = None,
-          on_bounds: Callable[[int, int], None] | None = None,
-          solver: Solver | None = None, build: bool = True,
-          cancel: Cancel | None = None, parallel: bool = True,
-          exact_only: bool = False) -> SolveResult:
-    """The exact value of ``state`` for the player to move (its final margin under perfect
-    play, the stores banked included), its best moves, and with ``moves`` every legal move's
-    value. ``time`` (seconds) bounds the search (a database built first on demand is not
-    counted; Urubugu's search, which has no end of its own, takes ``forced.DEFAULT_TIME``
-    when none is given): what is not proven by then is returned as bounds, ``exact`` False.
-    ``on_bounds(lower, upper)`` is told as the bounds tighten.
-    By default the solver of the game's rules kept in this process is used (its table warm
-    from earlier solves), with the largest database built for those rules (``build``: one
-    of ``ON_DEMAND_SEEDS`` is built if there is none). ``cancel`` stops it from another
-    thread; ``exact_only`` (Gebeta, Gabata) gives up at once when the position cannot be
-    solved in ``time`` (a player that only uses exact values); ``parallel`` False keeps all
-    the work in the calling thread (a server's own
-    low-priority search threads)."""
-    _check_solvable(state, time)
-    started = _time.perf_counter()
-    if state.is_over:
-        return _over(state)
-    if state.variant.solver == "forced":
-        from . import forced  # it builds on this module's results and limits
-
-        return forced.solve(state, time, moves, cancel, on_bounds)
-    if state.variant.solver == "retrograde":
-        from . import retrograde  # it builds on this module's results and limits
-
-        return retrograde.solve(state, time, moves, database, build, cancel, on_bounds,
-                                exact_only, parallel)
-    solver = solver or solver_for(state.variant, database, build)
-    solver.nodes = 0
-    cancel = cancel or Cancel()
-    with _timed(time, cancel) as deadline:  # the time starts after a first build
-        return _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started)
-
-
-@contextlib.contextmanager
-def _timed(time: float | None, cancel: Cancel):
-    """The deadline of a search given ``time`` seconds (None: no limit). The node budgets
-    follow a measured rate; a timer cancelling the search makes the time sure."""
-    if time is None:
-        yield None
-        return
-    deadline = _time.perf_counter() + time
-    timer = threading.Timer(time, cancel.cancel)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield deadline
-    finally:
-        timer.cancel()
-
-
 def decide(state: State, target: int = 0, time: float | None = None,
            solver: Solver | None = None, cancel: Cancel | None = None) -> SolveResult:
     """Whether the value of ``state`` (for the player to move) is ``target``, by at most two
@@ -861,10 +626,10 @@ def decide(state: State, target: int = 0, time: float | None = None,
     the exact value, which needs the tests around the value itself. The result's bounds
     either pin the value at ``target`` (``exact``), or exclude it (then ``exact`` only if
     they happen to meet), or, when ``time`` ran out, are what was proven."""
-    _check_solvable(state, time)
+    check_solvable(state, time)
     started = _time.perf_counter()
     if state.is_over:
-        return _over(state)
+        return over(state)
     solver = solver or solver_for(state.variant)
     solver.nodes = 0
     base, pits = store_margin(state), mover_pits(state)
@@ -875,7 +640,7 @@ def decide(state: State, target: int = 0, time: float | None = None,
     else:
         lower, upper = -seeds, seeds
         cancel = cancel or Cancel()
-        with _timed(time, cancel) as deadline:
+        with timed(time, cancel) as deadline:
             for gamma in (target - base, target - base + 1):
                 if not lower < gamma <= upper:
                     break
@@ -893,20 +658,33 @@ def decide(state: State, target: int = 0, time: float | None = None,
                        else solver.database.seeds)
 
 
-def _over(state: State) -> SolveResult:
-    """A finished position's value: its final margin."""
-    margin = store_margin(state)
-    return SolveResult(margin, True, margin, margin, [], [], seconds=0.0)
+def solve(state: State, time: float | None = None, moves: bool = False,
+          database: databases.Database | None = None,
+          on_bounds: Callable[[int, int], None] | None = None,
+          solver: Solver | None = None, build: bool = True,
+          cancel: Cancel | None = None, parallel: bool = True) -> SolveResult:
+    """A Kalah position (not over) solved by MTD(f): see ``solving.solve``."""
+    started = _time.perf_counter()
+    solver = solver or solver_for(state.variant, database, build)
+    solver.nodes = 0
+    cancel = cancel or Cancel()
+    with timed(time, cancel) as deadline:  # the time starts after a first build
+        return _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started)
 
 
-def _check_solvable(state: State, time: float | None) -> None:
-    if not isinstance(state, State):
-        raise SolveError(f"solve takes a State, got {type(state).__name__}")
-    if time is not None and not (isinstance(time, (int, float)) and 0 < time < 1e9):
-        raise SolveError(f"time must be a number of seconds above 0, got {time!r}")
-    reason = unsolvable(state.variant)
-    if reason:
-        raise SolveError(reason)
+def renew(variant: Variant) -> None:
+    """Let the solvers kept for ``variant``'s rules take the largest database built since
+    (their tables stay warm)."""
+    rules = tuple(sorted(databases._rules(variant).items()))
+    with _SOLVERS_LOCK:
+        kept = [solver for key, solver in _SOLVERS.items() if key[:len(rules)] == rules]
+    if not kept:
+        return
+    best = databases.best_available(variant)
+    for solver in kept:
+        if best is not None and (solver.database is None
+                                 or solver.database.seeds < best.seeds):
+            solver.use(best)
 
 
 def _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started) -> SolveResult:
@@ -945,30 +723,6 @@ def _solve(state, solver, deadline, moves, on_bounds, cancel, parallel, started)
     result.nodes = solver.nodes
     result.seconds = _time.perf_counter() - started
     return result
-
-
-def settle_moves(result: SolveResult) -> None:
-    """What an exact value proves of the moves' bounds: no move is worth more than the value,
-    and a best move (proven by the root's own search) is worth exactly the value."""
-    if not result.exact:
-        return
-    for move, (lower, upper) in result.moves.items():
-        result.moves[move] = ((result.value if move in result.best_moves else lower),
-                              min(upper, result.value))
-
-
-def describe(value: int) -> str:
-    """A value for the player it belongs to, in words."""
-    return "draw" if value == 0 else (f"wins by {value}" if value > 0 else f"loses by {-value}")
-
-
-def describe_bounds(lower: int, upper: int, endless: bool = False) -> str:
-    """Bounds on a value, in words ("wins by 4", "between -2 and +4 (not proven)"); with
-    ``endless`` the bounds are final and the rest depends on the rule for endless play."""
-    if lower == upper:
-        return describe(lower)
-    why = "by the rule for endless play" if endless else "not proven"
-    return f"between {lower:+d} and {upper:+d} ({why})"
 
 
 def _move_bounds(solver: Solver, state: State, move: int, deadline: float | None,

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core import Variant
-from ..variants import variant as make_variant
+from ...core import Variant
+from ...variants import variant as make_variant
 from . import databases
 
 SLICES_PER_WORKER = 4  # a level's tasks: enough to even out the workers, few enough to
@@ -58,10 +58,10 @@ def join(*slices: np.ndarray) -> np.ndarray:
 
 
 def build(variant: Variant, seeds: int, cluster: str,
-          on_progress: Callable[[int, int, int], None] | None = None) -> np.ndarray:
-    """The values of the database of ``variant`` up to ``seeds`` seeds, built on the workers
-    of the Dask scheduler at ``cluster``."""
-    from ..cluster import connect
+          on_progress: Callable[[int, int, int], None] | None = None) -> databases.Database:
+    """The database of ``variant`` up to ``seeds`` seeds, built on the workers of the Dask
+    scheduler at ``cluster``."""
+    from ...cluster import connect
 
     binom, total = databases.plan(variant, seeds)
     n = 2 * variant.options["pits"]
@@ -85,6 +85,6 @@ def build(variant: Variant, seeds: int, cluster: str,
             block = future.result()
             start = databases.level_start(binom, level, n)
             values[start:start + len(block)] = block
-        return values
+        return databases.Database(variant, seeds, values, None, binom)
     finally:
         client.close()

@@ -27,9 +27,9 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from .. import kernels, movemask
-from ..core import ONGOING, State
-from .solve import ABORTED, LIMIT, NODES, Cancel, SolveResult, _hashes, _timed, settle_moves
+from ... import kernels, movemask
+from ...core import ONGOING, State
+from .results import ABORTED, LIMIT, NODES, Cancel, SolveResult, hashes, settle_moves, timed
 
 BIG = 1 << 20  # "nothing forced within the depth", below any margin
 MAX_DEPTH = 64  # plies; far beyond what a search reaches in a session
@@ -60,7 +60,7 @@ def _unpack(word):
 def _key(board, player, mask):
     """The table slot and check of ``board`` searched for ``player`` (lockless: the check is
     kept xor the data, so an entry torn by another thread is missed, never misread)."""
-    h1, h2 = _hashes(board)
+    h1, h2 = hashes(board)
     if player == 1:
         h1 ^= PLAYER_TAG
         h2 ^= PLAYER_TAG
@@ -271,7 +271,7 @@ class Searcher:
 
     def _warm_up(self) -> None:
         """Compile (or load from the cache) the search now, not inside the first timed solve."""
-        from ..variants import urubugu
+        from ...variants import urubugu
 
         state = urubugu.Urubugu().start()
         stats = np.zeros(4, dtype=np.int64)
@@ -330,14 +330,14 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           cancel: Cancel | None = None,
           on_bounds: Callable[[int, int], None] | None = None) -> SolveResult:
     """The value of ``state`` (going on) for the player to move, or the bounds proven within
-    ``time`` seconds (``DEFAULT_TIME`` when None): see ``mancalab.analysis.solve.solve``.
+    ``time`` seconds (``DEFAULT_TIME`` when None): see ``solving.solve``.
     With ``moves`` the position takes half the time, and the moves share the rest; without,
     the best moves other than the proving one are looked for as long as the proof took."""
     started = _time.perf_counter()
     search, tally = searcher(), [0]
     cancel = cancel or Cancel()
     time = DEFAULT_TIME if time is None else time
-    with _timed(time, cancel) as deadline:
+    with timed(time, cancel) as deadline:
         own = deadline - time / 2 if moves else deadline
         lower, upper, proving, reached = _deepen(search, state, state.to_move, own, cancel,
                                                  tally, on_bounds)

@@ -22,8 +22,6 @@ not match the game, or entries whose checksum does not match, are refused.
 
 from __future__ import annotations
 
-import json
-import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,86 +30,18 @@ from typing import Callable
 import numpy as np
 from numba import njit, prange
 
-from ..core import ONGOING, MancalabError, Variant
-from ..memory import available_memory, large_zeros
-from ..prefetch import prefetch_row
-from ..variants import kalah
-from ..variants import variant as make_variant
+from ...core import ONGOING, MancalabError, Variant
+from ...memory import available_memory, large_zeros
+from ...prefetch import prefetch_row
+from ...variants import kalah
+from ...variants import variant as make_variant
+from .files import DatabaseError, default_dir, largest, read_header, write_whole
+from .ranking import binomials, index, next_bars, pits_of, unrank
 
 UNKNOWN = -128  # an entry not computed yet (values are within -K..K)
 MAX_SEEDS = 100  # |g| <= k must fit a signed byte
 FORMAT = "mancalab-endgame-1"
 IN_MEMORY = 4 << 30  # bytes: a database up to this size is read into memory when opened
-
-
-class DatabaseError(MancalabError):
-    """A database that cannot be built, read or trusted (the message says why)."""
-
-
-# ----- ranking the distributions of seeds --------------------------------------------
-def binomials(n: int) -> np.ndarray:
-    """``C[a, b]`` for a, b < n, as int64 (exact while they fit: C(130, 12) < 2^63)."""
-    table = np.zeros((n, n), dtype=np.int64)
-    for a in range(n):
-        table[a, 0] = 1
-        for b in range(1, a + 1):
-            table[a, b] = table[a - 1, b - 1] + table[a - 1, b]
-    return table
-
-
-@njit(cache=True, inline="always")
-def rank(pits, binom):
-    """The rank of a distribution among those with the same number of seeds: the bars of
-    its stars-and-bars picture, ranked by the combinatorial number system."""
-    r = 0
-    total = 0
-    for j in range(pits.shape[0] - 1):
-        total += pits[j]
-        r += binom[total + j, j + 1]
-    return r
-
-
-@njit(cache=True, inline="always")
-def index(pits, seeds, binom):
-    """The database index of ``pits`` holding ``seeds`` in all (blocks by seed count)."""
-    n = pits.shape[0]
-    return (binom[seeds - 1 + n, n] if seeds > 0 else 0) + rank(pits, binom)
-
-
-@njit(cache=True)
-def _unrank(r, seeds, n, binom, bars):
-    """The bars (an increasing combination) of rank ``r`` among distributions of ``seeds``."""
-    top = seeds + n - 2
-    for j in range(n - 2, -1, -1):
-        c = top
-        while binom[c, j + 1] > r:
-            c -= 1
-        bars[j] = c
-        r -= binom[c, j + 1]
-        top = c - 1
-
-
-@njit(cache=True, inline="always")
-def _pits_of(bars, seeds, pits):
-    n = pits.shape[0]
-    last = -1
-    for j in range(n - 1):
-        pits[j] = bars[j] - last - 1
-        last = bars[j]
-    pits[n - 1] = seeds + n - 2 - last
-
-
-@njit(cache=True, inline="always")
-def _next_bars(bars, limit):
-    """The next combination in colexicographic order (the order of the ranks)."""
-    t = bars.shape[0]
-    for j in range(t):
-        if j + 1 < t and bars[j] + 1 < bars[j + 1] or j + 1 == t and bars[j] + 1 < limit:
-            bars[j] += 1
-            for i in range(j):
-                bars[i] = i
-            return True
-    return False
 
 
 # ----- playing a database position with the rules' own kernel -------------------------
@@ -243,10 +173,10 @@ def build_level(params, seeds, values, binom, begin, end, chunks, progress):
         stack_best = np.empty(depth_cap, dtype=np.int64)
         kid_index = np.empty((depth_cap, m), dtype=np.int64)
         kid_gain = np.empty((depth_cap, m), dtype=np.int64)
-        _unrank(first, seeds, n, binom, bars)
+        unrank(first, seeds, n, binom, bars)
         base = binom[seeds - 1 + n, n] if seeds > 0 else 0
         for r in range(first, last):
-            _pits_of(bars, seeds, pits)
+            pits_of(bars, seeds, pits)
             if values[base + r] == UNKNOWN:
                 terminal = _terminal_value(params, pits, board)
                 if terminal != UNKNOWN:
@@ -254,14 +184,8 @@ def build_level(params, seeds, values, binom, begin, end, chunks, progress):
                 else:
                     _solve_entry(params, pits, seeds, values, binom, stack_pits, stack_move,
                                  stack_best, kid_index, kid_gain, board, child)
-            _next_bars(bars, seeds + n - 1)
+            next_bars(bars, seeds + n - 1)
         progress[0] += 1
-
-
-# ----- the database files ------------------------------------------------------------
-def default_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "mancalab" / "databases"
 
 
 def _rules(variant: Variant) -> dict:
@@ -312,25 +236,19 @@ class Database:
 
 def check_variant(variant: Variant) -> None:
     """These databases and the search over them are Kalah's (Gebeta's and Gabata's, whose
-    positions can repeat, are ``mancalab.analysis.retrograde``)."""
+    positions can repeat, are ``retrograde``)."""
     if variant.name != "kalah":
         raise DatabaseError(f"this is for Kalah, not {variant.name}")
 
 
 def build(variant: Variant, seeds: int, *, jobs: int | None = None,
-          on_progress: Callable[[int, int, int], None] | None = None,
-          cluster: str | None = None) -> Database:
-    """Compute the database of ``variant`` up to ``seeds`` seeds in memory, here or on the
-    workers of the Dask scheduler at ``cluster``. ``on_progress(level, done, total)`` is
-    called as it goes."""
+          on_progress: Callable[[int, int, int], None] | None = None) -> Database:
+    """Compute the database of ``variant`` up to ``seeds`` seeds in memory (on a Dask
+    cluster: ``databases_cluster.build``). ``on_progress(level, done, total)`` is called as
+    it goes."""
     from numba import get_num_threads, set_num_threads
 
     binom, total = plan(variant, seeds)
-    if cluster is not None:
-        from .databases_cluster import build as build_there
-
-        values = build_there(variant, seeds, cluster, on_progress)
-        return Database(variant, seeds, values, None, binom)
     n = 2 * variant.options["pits"]
     values = empty_values(total)
     before = get_num_threads()
@@ -372,44 +290,6 @@ def empty_values(total: int) -> np.ndarray:
 def level_start(binom: np.ndarray, level: int, n: int) -> int:
     """The index of the first entry with ``level`` seeds on ``n`` pits."""
     return int(binom[level - 1 + n, n]) if level > 0 else 0
-
-
-def write_whole(path: Path, header: dict, arrays: list[np.ndarray], align: int = 1) -> None:
-    """A JSON header line, then ``arrays``' bytes: written whole or not at all (a temporary
-    file, then a rename). The header line is padded with spaces so that the arrays start at a
-    multiple of ``align`` bytes (where they are mapped as wider integers)."""
-    line = json.dumps(header)
-    line += " " * (-(len(line) + 1) % align) + "\n"  # json.dumps writes ASCII only
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise DatabaseError(f"cannot write {path}: {error.strerror or error}") from None
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(line.encode())
-            for array in arrays:
-                handle.write(array.tobytes())
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as error:
-        tmp.unlink(missing_ok=True)
-        raise DatabaseError(f"cannot write {path}: {error.strerror or error}") from None
-
-
-def read_header(path: Path, form: str) -> tuple[dict, int]:
-    """The JSON header of a database file of format ``form`` and where its entries start."""
-    try:
-        with open(path, "rb") as handle:
-            line = handle.readline(4096)
-            header = json.loads(line)
-    except (OSError, ValueError) as error:
-        raise DatabaseError(f"{path} is not a mancalab database: {error}") from None
-    if not isinstance(header, dict) or header.get("format") != form:
-        raise DatabaseError(f"{path} is not a mancalab database (no {form} header)")
-    return header, len(line)
 
 
 def save(database: Database, folder: str | Path | None = None) -> Path:
@@ -455,30 +335,10 @@ def load(path: str | Path, variant: Variant | None = None, verify: bool = True) 
     return Database(variant or own, seeds, values, path, binomials(seeds + 2 * m + 1))
 
 
-def listing(folder: str | Path | None = None) -> list[dict]:
-    """What is built in ``folder``: one dict per database file (bad files say so)."""
-    folder = Path(folder) if folder else default_dir()
-    found = []
-    for path in sorted(folder.glob("*.db")) if folder.is_dir() else []:
-        try:
-            with open(path, "rb") as handle:
-                header = json.loads(handle.readline(4096))
-            found.append({"file": str(path), "game": header.get("game", "kalah"),
-                          "kind": header.get("kind", "database"),
-                          "rules": header["rules"], "seeds": header["seeds"],
-                          "entries": header["entries"], "bytes": path.stat().st_size})
-        except (OSError, ValueError, KeyError, TypeError):
-            found.append({"file": str(path), "error": "not a mancalab database"})
-    return found
-
-
 def best_available(variant: Variant, folder: str | Path | None = None) -> Database | None:
     """The largest database built for ``variant``'s rules in ``folder``, opened."""
-    for seeds in range(MAX_SEEDS, -1, -1):
-        path = path_of(variant, seeds, folder)
-        if path.exists():
-            return load(path, variant, verify=False)
-    return None
+    return largest((path_of(variant, seeds, folder) for seeds in range(MAX_SEEDS, -1, -1)),
+                   lambda path: load(path, variant, verify=False))
 
 
 def ensure(variant: Variant, seeds: int, folder: str | Path | None = None,

@@ -1,0 +1,194 @@
+"""The graph a Gebeta or Gabata position reaches above a retrograde database: found by a
+breadth-first walk (a hash table of the positions' keys), then settled by the database's
+sweeps with the database at its boundary. When a budget of positions or time runs out, the
+positions not yet expanded count as [-B, +B]: the bounds stay sound, only wider."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ...core import State, Variant
+from ...memory import available_memory
+from .ranking import binomials, rank
+from .results import LIMIT, Cancel
+from .retrograde import (NODE, NODE_SAME, PITS, STORED, Database, _in_database, _moves,
+                         _start_bounds, _stored_index, layout_of, settle_bounds, slots_of,
+                         total_seeds)
+
+
+@njit(cache=True, inline="always")
+def _slot(key, mask):
+    mixed = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
+    return np.int64(mixed & np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
+def graph_key(pits, seeds, big_binom):
+    """A position's key above the database, unique over all seed counts (never 0)."""
+    return big_binom[seeds - 1 + PITS, PITS] + rank(pits, big_binom) + 1
+
+
+@njit(cache=True, nogil=True)
+def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, capacity,
+            keys, ids, node_pits, kinds, targets, gains, low, high, fixed, halt):
+    """Walk the positions ``root`` can reach above the database breadth first, at most
+    ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table.
+    Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
+    mask = keys.shape[0] - 1
+    board = np.empty(16, dtype=np.int64)
+    kid_pits = np.empty((6, PITS), dtype=np.int64)
+    kid_seeds = np.empty(6, dtype=np.int64)
+    move_kinds = np.empty(6, dtype=np.int64)
+    move_gains = np.empty(6, dtype=np.int64)
+    pits = np.empty(PITS, dtype=np.int64)
+    count = 1
+    node_pits[0] = root
+    head = 0
+    while head < count and count + 6 <= capacity and halt[LIMIT] != 0:
+        for i in range(PITS):
+            pits[i] = node_pits[head, i]
+        over = _moves(params, slots, pits, board, move_kinds, move_gains, kid_pits, kid_seeds)
+        _start_bounds(head, over, pits.sum() // unit, low, high, fixed)
+        for j in range(6):
+            kind = move_kinds[j]
+            gains[head, j] = move_gains[j]
+            if kind == NODE or kind == NODE_SAME:
+                seeds = kid_seeds[j]
+                if _in_database(seeds, stored_seeds, offsets):
+                    targets[head, j] = _stored_index(kid_pits[j], seeds, offsets, binom)
+                    kind += STORED - NODE
+                else:
+                    key = graph_key(kid_pits[j], seeds, big_binom)
+                    s = _slot(key, mask)
+                    while keys[s] != 0 and keys[s] != key:
+                        s = (s + 1) & mask
+                    if keys[s] == 0:
+                        keys[s] = key
+                        ids[s] = count
+                        node_pits[count] = kid_pits[j]
+                        count += 1
+                    targets[head, j] = ids[s]
+            kinds[head, j] = kind
+        head += 1
+    for i in range(head, count):  # the frontier: not expanded
+        bound = node_pits[i].sum() // unit
+        low[i], high[i] = -bound, bound
+        fixed[i] = 1
+    return count, head
+
+
+BYTES_PER_POSITION = 12 + 6 * 6 + 3 + 2 * 16  # pits, edges, bounds, two hash slots
+
+
+MOST_POSITIONS = 200_000_000
+
+
+RATE_GUESS = 3_000_000  # positions expanded a second, to size the table to a time limit
+
+
+def mover_view(state: State) -> np.ndarray:
+    """The pits as the player to move sees them (their six first)."""
+    slots = layout_of(state.variant).slots
+    cells = state.cells
+    shift = 6 if state.to_move == 1 else 0
+    return np.array([cells[slots[(i + shift) % PITS]] for i in range(PITS)], dtype=np.int64)
+
+
+@dataclass
+class Graph:
+    """The positions a root can reach above the database, with their edges and bounds."""
+
+    count: int
+    expanded: int
+    kinds: np.ndarray
+    targets: np.ndarray
+    gains: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    settled: bool  # swept until nothing changed
+    keys: np.ndarray | None = None  # each position's ``graph_key`` when asked for
+
+    @property
+    def final(self) -> bool:
+        """Every position walked and settled: bounds apart are the rule for endless play's."""
+        return self.expanded == self.count and self.settled
+
+
+def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
+              capacity: int, explore_halt: np.ndarray, sweep_halt: np.ndarray,
+              exact_only: bool = False, parallel: bool = True,
+              with_keys: bool = False) -> Graph:
+    """Walk the graph of ``pits`` (at most ``capacity`` positions) and settle its bounds;
+    with ``exact_only`` a walk cut short is not settled (it cannot give an exact value);
+    ``with_keys``: the graph holds its positions' keys."""
+    layout = layout_of(variant)
+    size = 1 << max(4, (2 * capacity - 1).bit_length())
+    keys = np.zeros(size, dtype=np.int64)
+    ids = np.zeros(size, dtype=np.int32)
+    node_pits = np.zeros((capacity, PITS), dtype=np.int8)
+    kinds = np.zeros((capacity, 6), dtype=np.int8)
+    targets = np.zeros((capacity, 6), dtype=np.int32)
+    gains = np.zeros((capacity, 6), dtype=np.int8)
+    low = np.zeros(capacity, dtype=np.int8)
+    high = np.zeros(capacity, dtype=np.int8)
+    fixed = np.zeros(capacity, dtype=np.uint8)
+    if database is None:
+        stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
+        stored_low = stored_high = np.zeros(1, dtype=np.int8)
+    else:
+        stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
+        stored_low, stored_high = database.low, database.high
+    big_binom = binomials(total_seeds(variant) + PITS + 1)
+    count, expanded = explore(variant.params, slots_of(variant), pits, big_binom, stored_seeds,
+                              offsets, binom, layout.unit, capacity, keys, ids, node_pits,
+                              kinds, targets, gains, low, high, fixed, explore_halt)
+    node_keys = None
+    if with_keys:  # the root is not in the hash table: a cycle back to it makes a twin
+        node_keys = np.empty(count, dtype=np.int64)
+        taken = keys != 0
+        node_keys[ids[taken]] = keys[taken]
+        node_keys[0] = graph_key(pits, int(pits.sum()), big_binom)
+    del keys, ids, node_pits
+    kinds, targets, gains = kinds[:count], targets[:count], gains[:count]
+    low, high, fixed = low[:count], high[:count], fixed[:count]
+    settled = False
+    if expanded == count or not exact_only:
+        settled = settle_bounds(kinds, targets, gains, low, high, fixed, stored_low,
+                                stored_high, sweep_halt, parallel)
+    return Graph(count, expanded, kinds, targets, gains, low, high, settled, node_keys)
+
+
+def capacity_for(time: float | None) -> int:
+    most = min(MOST_POSITIONS, available_memory() // 3 // BYTES_PER_POSITION)
+    if time is not None:
+        most = min(most, int(RATE_GUESS * time) + 1000)
+    return max(1000, most)
+
+
+def walk(state: State, time: float | None, database: Database | None,
+          cancel: Cancel | None, exact_only: bool, parallel: bool) -> Graph:
+    """The graph ``state`` reaches above ``database``, walked and settled within ``time``."""
+    cancel = cancel or Cancel()
+    explore_halt = np.ones(4, dtype=np.int64)
+    sweep_halt = np.ones(4, dtype=np.int64)
+    if not (cancel.track(explore_halt) and cancel.track(sweep_halt)):
+        explore_halt[LIMIT] = sweep_halt[LIMIT] = 0
+    timers = []
+    if time is not None:  # half the time to walk the graph, the rest to settle it
+        for share, halt in ((0.5, explore_halt), (1.0, sweep_halt)):
+            timer = threading.Timer(time * share, halt.__setitem__, (LIMIT, 0))
+            timer.daemon = True
+            timer.start()
+            timers.append(timer)
+    try:
+        return reachable(state.variant, mover_view(state), database, capacity_for(time),
+                         explore_halt, sweep_halt, exact_only, parallel)
+    finally:
+        for timer in timers:
+            timer.cancel()
+        cancel.untrack(explore_halt)
+        cancel.untrack(sweep_halt)

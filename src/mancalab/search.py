@@ -1,0 +1,271 @@
+"""Alpha-beta search: compiled negamax with iterative deepening, a transposition table,
+move ordering and time management. The alpha-beta player plays with it, and the exact solver
+takes its first guess from it.
+
+- A position is valued for the player to move: the score margin at the search horizon
+  (``kernels.material``: in 3-row Gabata the seeds held, which carry across rounds), and at the
+  end of the game the margin plus or minus WIN (a won game beats any margin).
+- Extra turns: when a move leaves the same player to move, the child's value is not negated
+  and the window is not flipped (the same player moving again is not a ply for the opponent).
+- Ordering: the transposition table's best move first, then by a history score that grows
+  with every cut-off a move causes.
+- Time: iterative deepening from depth 1; the next depth starts only if it is predicted to end
+  in time, and a node budget stops a depth that runs over (its result is then discarded).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from . import kernels, movemask
+from .core import DRAW, ONGOING, TIMEOUT, WIN_0, State
+
+WIN = 1_000_000  # a won game's value, plus the final margin
+INFINITY = 10 * WIN
+EXACT, LOWER, UPPER = 0, 1, 2  # what a table value is: exact, a lower or an upper bound
+TT_BITS = 20
+MAX_DEPTH = 64
+# stats slots
+NODES, NODE_LIMIT, ABORTED, HORIZON = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def board_hash(board):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(board.shape[0]):
+        h ^= np.uint64(board[i] + 1)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h | np.uint64(1)  # never 0, the empty table slot
+
+
+@njit(cache=True)
+def evaluate(params, board):
+    """The value of a position for the player to move (see the module docstring)."""
+    mover = board[-2]
+    margin = kernels.material(params, board, mover) - kernels.material(params, board, 1 - mover)
+    status = board[-1]
+    if status == ONGOING or status == TIMEOUT:
+        return margin
+    if status == DRAW:
+        return 0
+    winner = 0 if status == WIN_0 else 1
+    return margin + (WIN if winner == mover else -WIN)
+
+
+@njit(cache=True)
+def _ordered_moves(legal, first, history, out):
+    """The moves of ``legal``: ``first`` (if legal) then by history, highest first."""
+    n = movemask.to_array(legal, out)
+    for i in range(1, n):  # insertion sort: a handful of moves
+        move = out[i]
+        key = INFINITY if move == first else history[move]
+        j = i - 1
+        while j >= 0 and (INFINITY if out[j] == first else history[out[j]]) < key:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = move
+    return n
+
+
+@njit(cache=True)
+def _table_probe(board, depth, alpha, beta, tt_key, tt_data, stats, found):
+    """Look ``board`` up: ``found[0]`` = 1 and the value when the entry settles it; the
+    entry's best move in ``found[1]`` (-1 if none)."""
+    found[0], found[1] = 0, -1
+    if tt_key.shape[0] == 0:  # an empty table turns it off (for tests)
+        return 0
+    h = board_hash(board)
+    slot = np.int64(h & np.uint64(tt_key.shape[0] - 1))
+    if tt_key[slot] != h:
+        return 0
+    found[1] = tt_data[slot, 3]
+    if tt_data[slot, 0] < depth:
+        return 0
+    value, kind = tt_data[slot, 1], tt_data[slot, 2]
+    if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
+        found[0] = 1
+        if tt_data[slot, 4] == 1:
+            stats[HORIZON] = 1  # the stored search reached a horizon
+    return value
+
+
+@njit(cache=True)
+def _table_store(board, depth, value, kind, move, horizon, tt_key, tt_data):
+    if tt_key.shape[0] == 0:
+        return
+    h = board_hash(board)
+    slot = np.int64(h & np.uint64(tt_key.shape[0] - 1))
+    tt_key[slot] = h
+    tt_data[slot, 0] = depth
+    tt_data[slot, 1] = value
+    tt_data[slot, 2] = kind
+    tt_data[slot, 3] = move
+    tt_data[slot, 4] = horizon
+
+
+@njit(cache=True, nogil=True)
+def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
+    """The value of ``root`` for its player to move, searched ``depth`` plies, and the best
+    move there (-1 if none was searched); (0, -1) when the node budget ran out.
+
+    Written with an explicit stack of frames (one per ply), not recursion: numba cannot load
+    a cached recursive function safely (numba issue 6061).
+    """
+    frames = depth + 1
+    boards = np.empty((frames, root.shape[0]), dtype=np.int64)
+    moves = np.empty((frames, 64), dtype=np.int64)
+    n_moves = np.zeros(frames, dtype=np.int64)
+    next_move = np.zeros(frames, dtype=np.int64)
+    alphas = np.zeros(frames, dtype=np.int64)
+    betas = np.zeros(frames, dtype=np.int64)
+    first_alpha = np.zeros(frames, dtype=np.int64)
+    best = np.zeros(frames, dtype=np.int64)
+    best_move = np.zeros(frames, dtype=np.int64)
+    flipped = np.zeros(frames, dtype=np.bool_)  # a frame's value is negated for its parent
+    horizon_before = np.zeros(frames, dtype=np.int64)
+    found = np.zeros(2, dtype=np.int64)
+    boards[0] = root
+    alphas[0], betas[0] = alpha, beta
+    ply = 0
+    entering = True
+    value = 0
+    while True:
+        if entering:  # a new node: settle it at once, or set up its moves
+            stats[NODES] += 1
+            if stats[NODES] > stats[NODE_LIMIT]:
+                stats[ABORTED] = 1
+                return 0, -1
+            board = boards[ply]
+            settled = True
+            if board[-1] != ONGOING:
+                value = evaluate(params, board)
+            elif ply == depth:
+                stats[HORIZON] = 1
+                value = evaluate(params, board)
+            else:
+                value = _table_probe(board, depth - ply, alphas[ply], betas[ply], tt_key,
+                                     tt_data, stats, found)
+                settled = found[0] == 1 and ply > 0  # the root always searches a move
+                if not settled:
+                    n_moves[ply] = _ordered_moves(kernels.legal_mask(params, board), found[1],
+                                                  history, moves[ply])
+                    next_move[ply] = 0
+                    first_alpha[ply] = alphas[ply]
+                    best[ply], best_move[ply] = -INFINITY, moves[ply, 0]
+                    horizon_before[ply] = stats[HORIZON]
+                    stats[HORIZON] = 0
+            if settled:
+                if ply == 0:
+                    return value, -1
+                ply -= 1
+                entering = False
+                continue
+        else:  # a child has returned ``value``, for its own player to move
+            if flipped[ply + 1]:
+                value = -value
+            if value > best[ply]:
+                best[ply], best_move[ply] = value, moves[ply, next_move[ply] - 1]
+            if best[ply] > alphas[ply]:
+                alphas[ply] = best[ply]
+            if alphas[ply] >= betas[ply]:  # a cut-off: no more moves here
+                history[best_move[ply]] += (depth - ply) * (depth - ply)
+                next_move[ply] = n_moves[ply]
+        if next_move[ply] < n_moves[ply]:  # search the next move
+            child = boards[ply + 1]
+            child[:] = boards[ply]
+            kernels.play(params, child, moves[ply, next_move[ply]])
+            next_move[ply] += 1
+            same_side = child[-2] == boards[ply, -2] and child[-1] == ONGOING  # extra turn
+            flipped[ply + 1] = not same_side
+            if same_side:
+                alphas[ply + 1], betas[ply + 1] = alphas[ply], betas[ply]
+            else:
+                alphas[ply + 1], betas[ply + 1] = -betas[ply], -alphas[ply]
+            ply += 1
+            entering = True
+            continue
+        value = best[ply]  # all moves done: store the node and return its value
+        kind = UPPER if value <= first_alpha[ply] else (LOWER if value >= betas[ply] else EXACT)
+        _table_store(boards[ply], depth - ply, value, kind, best_move[ply], stats[HORIZON],
+                     tt_key, tt_data)
+        stats[HORIZON] |= horizon_before[ply]
+        if ply == 0:
+            return value, best_move[0]
+        ply -= 1
+        entering = False
+
+
+class Search:
+    """One search's tables (kept between the moves of a game) and its stop switch."""
+
+    def __init__(self) -> None:
+        self.tt_key = np.zeros(1 << TT_BITS, dtype=np.uint64)
+        self.tt_data = np.zeros((1 << TT_BITS, 5), dtype=np.int64)
+        self.history = np.zeros(64, dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.stopped = False
+        warm_up()
+
+    def clear(self) -> None:
+        """Forget what earlier searches stored (a new game)."""
+        self.tt_key[:] = 0
+        self.history[:] = 0
+
+    def stop(self) -> None:
+        """Stop the search running in another thread at its next node."""
+        self.stopped = True
+        self.stats[NODE_LIMIT] = 0
+
+    def deepen(self, state: State, budget: float, depth: int = 0,
+               unlimited: bool = False) -> tuple[int, int, int, int]:
+        """Search ``state`` deeper and deeper within ``budget`` seconds (or to ``depth``;
+        ``unlimited``: that depth whatever it costs): (best move, its value, the depth
+        reached, nodes). The value is exact when the whole game tree was searched."""
+        started = time.perf_counter()
+        params, board = state.variant.params, state.board.copy()
+        stats = self.stats = np.zeros(4, dtype=np.int64)
+        move, value, reached, nodes, rate = -1, 0, 0, 0, 0.0
+        self.history //= 4  # old cut-offs count less
+        for level in range(1, (depth or MAX_DEPTH) + 1):
+            elapsed = time.perf_counter() - started
+            stats[:] = 0
+            stats[NODE_LIMIT] = (np.iinfo(np.int64).max if unlimited or not rate
+                                 else max(1000, int((budget - elapsed) * rate)))
+            if self.stopped:
+                break
+            iteration_start = time.perf_counter()
+            best_value, best = negamax(params, board, level, -INFINITY, INFINITY, self.tt_key,
+                                       self.tt_data, self.history, stats)
+            spent = time.perf_counter() - iteration_start
+            nodes += int(stats[NODES])
+            if stats[ABORTED]:
+                break
+            move, value, reached = int(best), int(best_value), level
+            rate = stats[NODES] / max(spent, 1e-6)
+            if not stats[HORIZON]:
+                break  # the whole game tree was searched: the value is exact
+            if not unlimited and time.perf_counter() - started + 3 * spent > budget:
+                break  # the next depth (about 3x longer) would not end in time
+        return move, value, reached, nodes
+
+
+def margin_of(value: int) -> int:
+    """A search value as a final margin (a won or lost game's WIN taken off)."""
+    if abs(value) > WIN // 2:
+        return value - (WIN if value > 0 else -WIN)
+    return value
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the search now, not inside the first timed move."""
+    from .variants import variant
+
+    state = variant("kalah", pits=1, seeds=1).start()
+    stats = np.zeros(4, dtype=np.int64)
+    stats[NODE_LIMIT] = 100
+    negamax(state.variant.params, state.board.copy(), 1, -INFINITY, INFINITY,
+            np.zeros(2, np.uint64), np.zeros((2, 5), np.int64), np.zeros(64, np.int64), stats)
