@@ -1,5 +1,13 @@
-"""The compiled cache: named after the kernels' sources, filled by several processes at once."""
+"""The compiled cache: named after the kernels' sources, filled by several processes at once,
+shared by every copy of the same sources."""
 
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import mancalab
 from mancalab import _cache
 
 
@@ -38,3 +46,20 @@ def test_a_kernel_is_compiled_meanwhile_only_when_the_cache_lacks_it(monkeypatch
     with _cache.compiled_meanwhile("solve"):
         pass
     assert len(started) == 1 and started[0]._args == ("solve",)
+
+
+def test_a_copy_of_the_package_elsewhere_loads_the_kernels_compiled_here(tmp_path):
+    """Kernels are filed by their place in the package, not the folder it is installed in:
+    another clone or virtual environment of the same sources compiles nothing."""
+    mancalab.variant("kalah").start().play(0)  # compiled (or loaded) here
+    copy = tmp_path / "a" / "much" / "longer" / "folder" / "src"
+    shutil.copytree(Path(mancalab.__file__).parent, copy / "mancalab",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    script = ("import mancalab\nfrom mancalab.variants import kalah\n"
+              "mancalab.variant('kalah').start().play(0)\n"
+              "print(mancalab.__file__, sum(kalah.play.stats.cache_hits.values()),"
+              " sum(kalah.play.stats.cache_misses.values()))")
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(copy)}, check=True)
+    where, hits, misses = found.stdout.split()
+    assert where.startswith(str(copy)) and (hits, misses) == ("1", "0")

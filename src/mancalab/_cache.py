@@ -2,59 +2,107 @@
 
 numba's cache checks only the source file of each cached function, not the files of the
 functions it calls, so a changed rule kernel could leave a stale compiled search behind. The
-cache folder is therefore named after a digest of the kernel sources (every module that
-imports numba, and ``core.py``, whose status codes the kernels read as constants): a change to
-any kernel starts a fresh cache, while a change to the command line, the server or the page
-keeps every compiled kernel. It lives in the user's cache folder, so that it also works when
-the package folder is read-only. ``NUMBA_CACHE_DIR`` set by the user wins.
+kernels are therefore kept in a folder named after a digest of the kernel sources (every
+module that imports numba, and ``core.py``, whose status codes the kernels read as
+constants): a change to any kernel starts a fresh folder, while a change to the command line,
+the server or the page keeps every compiled kernel.
+
+numba files a cached function under a hash of the folder its source is in, so every clone or
+virtual environment would compile again. mancalab's locator (``PackageLocator``, numba's
+``CACHE_LOCATOR_CLASSES`` hook) files it under its place in the package instead: the same
+sources, wherever installed, find their kernels compiled (numba still checks each source
+file's contents). The folder is in the user's cache (``~/.cache/mancalab/numba``), so that it
+also works when the package folder is read-only; ``NUMBA_CACHE_DIR`` set by the user wins.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import re
 from pathlib import Path
 
 import numba
+from numba.core.caching import UserProvidedCacheLocator
 
 _USES_NUMBA = re.compile(rb"^(from numba\b|import numba\b)", re.MULTILINE)
+PACKAGE = Path(__file__).resolve().parent
+# numba's own locators after ours, for functions outside the package (and where ours fails)
+LOCATORS = ("mancalab._cache.PackageLocator,UserProvidedCacheLocator,InTreeCacheLocator,"
+            "UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator")
 
 
 def kernel_sources() -> list[Path]:
     """The package's files that compiled code depends on, in a fixed order."""
-    package = Path(__file__).parent
-    return [path for path in sorted(package.rglob("*.py"))
-            if path.name == "core.py" and path.parent == package
+    return [path for path in sorted(PACKAGE.rglob("*.py"))
+            if path.name == "core.py" and path.parent == PACKAGE
             or _USES_NUMBA.search(path.read_bytes())]
 
 
+@functools.lru_cache(maxsize=1)
 def source_digest() -> str:
     digest = hashlib.sha1(numba.__version__.encode())
-    package = Path(__file__).parent
     for path in kernel_sources():
-        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
+def kernel_folder() -> Path:
+    """The folder of this version's compiled kernels."""
+    return Path(numba.config.CACHE_DIR or PACKAGE) / f"mancalab-{source_digest()}"
+
+
+class PackageLocator(UserProvidedCacheLocator):
+    """numba's locator for a cache folder, with a package function filed under its place in
+    the package (``kernel_folder()/analysis/solving``), not a hash of where it is installed."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        relative = Path(py_file).resolve().parent.relative_to(PACKAGE)
+        self._cache_path = str(kernel_folder().joinpath(*relative.parts))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not numba.config.CACHE_DIR or not Path(py_file).resolve().is_relative_to(PACKAGE):
+            return None
+        return super().from_function(py_func, py_file)
+
+
 def configure_numba_cache() -> None:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = base / "mancalab" / f"numba-{source_digest()}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return  # numba falls back to __pycache__ next to the sources
-    numba.config.CACHE_DIR = str(folder)
+    """Compiled kernels in the user's cache folder, found by their place in the package."""
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        folder = base / "mancalab" / "numba"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return  # numba falls back to __pycache__ next to the sources
+        numba.config.CACHE_DIR = str(folder)
+    numba.config.CACHE_LOCATOR_CLASSES = LOCATORS
+    if not kernel_folder().exists():
+        prune(keep=KEPT_VERSIONS - 1)
+
+
+KEPT_VERSIONS = 3  # the kernels of the last versions compiled are kept (about 50 MB each)
+
+
+def prune(keep: int) -> None:
+    """Remove the compiled kernels of other versions but the ``keep`` written last."""
+    import shutil
+
+    others = sorted(Path(numba.config.CACHE_DIR).glob("mancalab-*"),
+                    key=lambda folder: folder.stat().st_mtime, reverse=True)
+    for folder in others[keep:]:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def is_warm() -> bool:
     """Whether compiled kernels are in the cache already (False on a first start, when
     compiling the rules takes a while: worth a word on the screen)."""
-    folder = Path(numba.config.CACHE_DIR or Path(__file__).parent)
+    folder = kernel_folder()
     return folder.is_dir() and next(folder.rglob("*.nbi"), None) is not None
 
 
@@ -80,7 +128,7 @@ def compiled_meanwhile(task: str | None):
 def is_compiled(prefix: str) -> bool:
     """Whether the cache holds a kernel whose file name starts with ``prefix`` (e.g.
     ``kalah.test``: the module's name and the function's)."""
-    folder = Path(numba.config.CACHE_DIR or Path(__file__).parent)
+    folder = kernel_folder()
     return folder.is_dir() and next(folder.rglob(f"{prefix}-*.nbi"), None) is not None
 
 
