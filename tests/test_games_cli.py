@@ -86,9 +86,20 @@ def test_games_lists_all_five():
 
 
 def test_tables_fit_80_columns_without_cutting_a_word_or_a_number(monkeypatch):
+    from mancalab.analysis.tree import tree_stats
+
     monkeypatch.setenv("COLUMNS", "80")
-    for args in (["games"], ["tree", "gebeta", "--depth", "3"]):
-        result = CliRunner().invoke(app, args)
+    games = CliRunner().invoke(app, ["games"])
+    tree = CliRunner().invoke(app, ["tree", "gebeta", "--depth", "10"])
+    for result in (games, tree):
         assert result.exit_code == 0, result.output
-        assert "…" not in result.output, result.output  # folded onto the next line instead
+        assert "…" not in result.output, result.output
         assert max(len(line) for line in result.output.splitlines()) <= 80
+    words = set(games.output.replace("│", " ").split())
+    for name in mancalab.variants():
+        for option, spec in mancalab.variant(name).option_specs.items():
+            assert {option, str(spec.default)} | set(spec.rule.split()) <= words, option
+    figures = set(tree.output.replace("│", " ").split())
+    for row in tree_stats("gebeta", 10):
+        assert {f"{row.turns:,}", f"{row.agency:,}", f"{row.games:,}", f"{row.a_wins:,}",
+                f"{row.b_wins:,}", f"{row.draws:,}", f"{row.timeouts:,}"} <= figures, row

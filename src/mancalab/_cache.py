@@ -3,7 +3,7 @@
 numba's cache checks only the source file of each cached function, not the files of the
 functions it calls, so a changed rule kernel could leave a stale compiled search behind. The
 kernels are therefore kept in a folder named after a digest of the kernel sources (every
-module that imports numba, and ``core.py``, whose status codes the kernels read as
+module with compiled kernels, and ``core.py``, whose status codes the kernels read as
 constants): a change to any kernel starts a fresh folder, while a change to the command line,
 the server or the page keeps every compiled kernel.
 
@@ -37,8 +37,8 @@ LOCATORS = ("mancalab._cache.PackageLocator,UserProvidedCacheLocator,InTreeCache
 def kernel_sources() -> list[Path]:
     """The package's files that compiled code depends on, in a fixed order."""
     return [path for path in sorted(PACKAGE.rglob("*.py"))
-            if path.name == "core.py" and path.parent == PACKAGE
-            or _USES_NUMBA.search(path.read_bytes())]
+            if path.parent == PACKAGE and path.name == "core.py"
+            or path.name != "_cache.py" and _USES_NUMBA.search(path.read_bytes())]
 
 
 @functools.lru_cache(maxsize=1)

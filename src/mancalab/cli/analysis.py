@@ -16,7 +16,7 @@ from ..records import GameRecord
 from ..variants import variant as make_variant
 from .._cache import compiled_meanwhile
 from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
-                     errors, fail, parse_options)
+                     errors, fail, parse_options, print_figures)
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
@@ -96,16 +96,14 @@ def tree(
             stopped = None
         except TreeMemoryError as error:
             rows, stopped = error.rows, str(error)
-    table = Table(title=f"{variant.title}: game tree to level {depth} (cumulative)")
-    for column in ("level", "turns", "agency", "agency %", "games", "A wins", "B wins", "draws",
-                   "timeouts", "positions", "seconds"):
-        table.add_column(column, justify="right", overflow="fold")
-    for r in rows:
-        table.add_row(str(r.level), f"{r.turns:,}", f"{r.agency:,}",
-                      f"{100 * r.agency / r.turns:.1f}" if r.turns else "-", f"{r.games:,}",
-                      f"{r.a_wins:,}", f"{r.b_wins:,}", f"{r.draws:,}", f"{r.timeouts:,}",
-                      "-" if r.positions is None else f"{r.positions:,}", f"{r.seconds:.2f}")
-    console.print(table, width=max(console.width, 132))
+    title = f"{variant.title}: game tree to level {depth} (cumulative)"
+    print_figures(title, ["level", "turns", "agency", "agency %", "games", "A wins", "B wins",
+                          "draws", "timeouts", "positions", "seconds"],
+                  [[str(r.level), f"{r.turns:,}", f"{r.agency:,}",
+                    f"{100 * r.agency / r.turns:.1f}" if r.turns else "-", f"{r.games:,}",
+                    f"{r.a_wins:,}", f"{r.b_wins:,}", f"{r.draws:,}", f"{r.timeouts:,}",
+                    "-" if r.positions is None else f"{r.positions:,}", f"{r.seconds:.2f}"]
+                   for r in rows], key_justify="right")
     if stopped:
         fail(stopped)
     try:
@@ -113,7 +111,7 @@ def tree(
             write_csv(rows, out)
             console.print(f"Wrote {out}.")
         if plot:
-            draw_plot(rows, plot, table.title)
+            draw_plot(rows, plot, title)
             console.print(f"Drew {plot}.")
     except OSError as error:
         fail(f"cannot write {out or plot}: {error.strerror or error}")
@@ -239,6 +237,47 @@ def solve(
     else:
         console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
                       f"{result.database_seeds} seeds).")
+
+
+@app.command("random-play")
+def random_play(
+    game: Annotated[str, typer.Argument(help="the game: gebeta or gabata")],
+    position: Annotated[Optional[str], typer.Option(
+        help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
+    to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    option: GameOptions = [],
+) -> None:
+    """The exact chances of uniformly random play: wins, draws, timeouts and the expected
+    moves, over the graph of positions (a Markov chain), not sampled (docs/research.md)."""
+    import json
+
+    from ..analysis.random_play import solve_random_play
+
+    if to_move not in (0, 1):
+        fail(f"--to-move must be 0 or 1, got {to_move}")
+    variant = make_variant(game, **parse_options(option))
+    state = variant.start() if position is None else variant.state(
+        [c.strip() for c in position.split(",")], to_move)
+    out = errors if json_out else console
+    with out.status("Walking the positions random play reaches...") as status:
+        def told(seeds: int, positions: int, sweeps: int, seconds: float) -> None:
+            status.update(f"Solved the {positions:,} positions of {seeds} seeds in play "
+                          f"({sweeps} sweeps, {seconds:.0f} s so far)")
+
+        found = solve_random_play(state, on_level=told)
+    chances = found.for_players()
+    if json_out:
+        print(json.dumps({**chances, "margins": found.margins, "positions": found.positions,
+                          "last_change": found.residual, "seconds": round(found.seconds, 2)}))
+        return
+    print_figures(f"{variant.title}: uniformly random play from this position",
+                  ["outcome", "probability"],
+                  [[key, f"{chances[key]:.12f}"] for key in ("A wins", "B wins", "draws",
+                                                             "timeouts")]
+                  + [["moves (expected)", f"{found.moves:.6f}"]])
+    console.print(f"{found.positions:,} positions, {found.sweeps:,} sweeps (the last change "
+                  f"{found.residual:.0e}), {found.seconds:.1f} s.")
 
 
 @app.command()
@@ -514,11 +553,7 @@ def _figure(x: float) -> str:
 def _print_metrics(game: str, results: dict) -> None:
     from ..analysis.metrics import METRICS
 
-    table = Table(title=f"{game}: self-play metrics (95% intervals)")
-    table.add_column("metric", overflow="fold")
-    for spec in results:
-        table.add_column(f"{spec} ({results[spec]['games']['mean']} games)", justify="right",
-                         overflow="fold")
+    rows = []
     for name, words in METRICS.items():
         cells = []
         for spec in results:
@@ -529,5 +564,7 @@ def _print_metrics(game: str, results: dict) -> None:
                 cells.append(f"{_figure(m['mean'])} ({_figure(m['low'])}..{_figure(m['high'])})")
             else:
                 cells.append(_figure(m["mean"]))
-        table.add_row(f"{name}: {words}", *cells)
-    console.print(table)
+        rows.append([f"{name}: {words}", *cells])
+    print_figures(f"{game}: self-play metrics (95% intervals)",
+                  ["metric"] + [f"{spec} ({results[spec]['games']['mean']} games)"
+                                for spec in results], rows)

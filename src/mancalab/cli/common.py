@@ -105,3 +105,34 @@ def check_out(path: str) -> None:
         check_writable(path)
     except OSError as error:
         fail(f"cannot write {path}: {error.strerror or error}")
+
+
+def print_figures(title: str, headers: list[str], rows: list[list[str]], keys: int = 1,
+                  key_justify: str = "left") -> None:
+    """A table of figures that never cuts a number: when it is wider than the terminal, its
+    columns are shown in parts that fit, each led by the first ``keys`` columns (the level, a
+    name, which wrap at spaces as the headers do)."""
+    from rich.table import Table
+
+    def longest(text: str, whole: bool) -> int:
+        return len(text) if whole else max(map(len, text.split()), default=0)
+
+    # a figure is never broken; a header, and a key (a name), wrap at spaces
+    widths = [max([longest(header, False)] + [longest(row[i], i >= keys) for row in rows])
+              for i, header in enumerate(headers)]
+    room = max(console.width, sum(widths[:keys]) + 4 * keys + max(widths[keys:], default=0) + 8)
+    parts: list[list[int]] = []
+    for column in range(keys, len(headers)):
+        if not parts or (sum(widths[i] + 3 for i in list(range(keys)) + parts[-1])
+                         + widths[column] + 3 + 1 > room):
+            parts.append([])
+        parts[-1].append(column)
+    for number, part in enumerate(parts or [[]], 1):
+        label = title if len(parts) < 2 else f"{title} ({number}/{len(parts)})"
+        table = Table(title=label)
+        for i in list(range(keys)) + part:
+            table.add_column(headers[i], justify="right" if i >= keys else key_justify,
+                             min_width=widths[i], overflow="fold")
+        for row in rows:
+            table.add_row(*(row[i] for i in list(range(keys)) + part))
+        console.print(table)

@@ -6,13 +6,12 @@ from typing import Annotated, Optional
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from ..players import player as make_player
 from ..variants import variant as make_variant
 
 from .common import (ClusterAddress, GameOptions, app, check_cluster, check_out, cluster_errors,
-                     console, errors, fail, parse_options)
+                     console, errors, fail, parse_options, print_figures)
 
 
 @app.command()
@@ -147,27 +146,23 @@ def tournament(
 def _print_standings(table, game: str, clock: float, games: int) -> None:
     from ..players import display_name
 
-    view = Table(title=f"{game}, {games} games, {clock:g} s a player a game")
-    for column in ("#", "player", "points", "games", "W", "D", "L", "score", "Elo", "95% CI",
-                   "forfeits"):
-        view.add_column(column, justify="left" if column == "player" else "right",
-                        overflow="fold")
-    for rank, row in enumerate(table, start=1):
-        view.add_row(str(rank), display_name(row.player), f"{row.points:g}", str(row.games), str(row.wins),
-                     str(row.draws), str(row.losses), f"{100 * row.score:.1f}%",
-                     f"{row.elo:+.0f}", f"{row.elo_low:+.0f} .. {row.elo_high:+.0f}",
-                     str(row.forfeits))
-    console.print(view)
+    print_figures(f"{game}, {games} games, {clock:g} s a player a game",
+                  ["#", "player", "points", "games", "W", "D", "L", "score", "Elo", "95% CI",
+                   "forfeits"],
+                  [[str(rank), display_name(row.player), f"{row.points:g}", str(row.games),
+                    str(row.wins), str(row.draws), str(row.losses), f"{100 * row.score:.1f}%",
+                    f"{row.elo:+.0f}", f"{row.elo_low:+.0f} .. {row.elo_high:+.0f}",
+                    str(row.forfeits)]
+                   for rank, row in enumerate(table, start=1)], keys=2)
 
 
 def _print_summary(specs: list[str], game: str, summary) -> None:
-    table = Table(title=f"{specs[0]} (A) vs {specs[1]} (B), {game}, {summary.games} games")
-    for column in ("A wins", "draws", "B wins", "A score", "A margin", "Elo A-B", "95% CI"):
-        table.add_column(column, justify="right", overflow="fold")
-    table.add_row(str(summary.wins), str(summary.draws), str(summary.losses),
-                  f"{100 * summary.score:.1f}%", f"{summary.mean_margin:+.2f}",
-                  f"{summary.elo + 0.0:+.0f}", f"{summary.elo_low:+.0f} .. {summary.elo_high:+.0f}")
-    console.print(table)
+    print_figures(f"{specs[0]} (A) vs {specs[1]} (B), {game}, {summary.games} games",
+                  ["A wins", "draws", "B wins", "A score", "A margin", "Elo A-B", "95% CI"],
+                  [[str(summary.wins), str(summary.draws), str(summary.losses),
+                    f"{100 * summary.score:.1f}%", f"{summary.mean_margin:+.2f}",
+                    f"{summary.elo + 0.0:+.0f}",
+                    f"{summary.elo_low:+.0f} .. {summary.elo_high:+.0f}"]], keys=0)
     for line in summary.errors:
         console.print(f"[yellow]{line}[/]")
 

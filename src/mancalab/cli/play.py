@@ -130,17 +130,13 @@ def review_command(
 @app.command()
 def games() -> None:
     """List the games mancalab can play, with their options (set them with -o NAME=VALUE)."""
-    table = Table(title="Games (options: -o NAME=VALUE; rules: docs/<game>.md)")
-    table.add_column("game", ratio=2, overflow="fold")
-    table.add_column("option", no_wrap=True, overflow="fold")
-    table.add_column("default", no_wrap=True, overflow="fold")
-    table.add_column("values", ratio=3, overflow="fold")
+    console.print("[bold]Games[/] (options: -o NAME=VALUE; rules: docs/<game>.md)")
     for name in variant_names():
         game = make_variant(name)
-        first = True
+        table = Table(title=f"[bold]{name}[/]: {game.title}", title_justify="left")
+        table.add_column("option", no_wrap=True)
+        table.add_column("default", no_wrap=True)
+        table.add_column("values", ratio=1)  # wraps at spaces
         for key, spec in game.option_specs.items():
-            table.add_row(f"[bold]{name}[/]\n{game.title}" if first else "", key,
-                          str(spec.default), spec.rule)
-            first = False
-        table.add_section()
-    console.print(table)
+            table.add_row(key, str(spec.default), spec.rule)
+        console.print(table)

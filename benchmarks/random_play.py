@@ -1,0 +1,75 @@
+"""Random play solved exactly from a game's start (``mancalab.analysis.random_play``), and
+checked against sampled random games.
+
+    python benchmarks/random_play.py [--game gebeta] [--games 1000000] [--out FILE.json]
+
+Prints each level as it is solved (seeds in play, positions, sweeps, seconds so far), then the
+exact chances (A wins, B wins, draws, timeouts, expected moves, the final margins) beside the
+shares of ``--games`` sampled random games with their 95% intervals, the machine, the peak
+memory and one JSON line; ``--out`` keeps the same JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+from pathlib import Path
+
+from _report import machine
+
+import mancalab
+from mancalab.analysis.playouts import random_play_stats
+from mancalab.analysis.random_play import solve_random_play
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="gebeta")
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    start = mancalab.variant(args.game).start()
+
+    def told(seeds: int, positions: int, sweeps: int, seconds: float) -> None:
+        print(f"  level {seeds:3d} seeds: {positions:12,} positions, {sweeps:5d} sweeps, "
+              f"{seconds:8.1f} s", flush=True)
+
+    exact = solve_random_play(start, on_level=told)
+    began = time.perf_counter()
+    sampled = random_play_stats(start, args.games, seed=1)
+    sampling = time.perf_counter() - began
+    chances = exact.for_players()
+    counts = {"A wins": sampled.wins_0, "B wins": sampled.wins_1, "draws": sampled.draws,
+              "timeouts": sampled.timeouts}
+    rows = []
+    for key, count in counts.items():
+        share = count / args.games
+        spread = 1.96 * (share * (1 - share) / args.games) ** 0.5
+        rows.append({"outcome": key, "exact": chances[key], "sampled": share,
+                     "low": share - spread, "high": share + spread,
+                     "inside": share - spread <= chances[key] <= share + spread})
+    mean_moves = sampled.moves / args.games
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    for row in rows:
+        print(f"{row['outcome']:9s} exact {row['exact']:.12f}   sampled {row['sampled']:.6f} "
+              f"[{row['low']:.6f}, {row['high']:.6f}] {'inside' if row['inside'] else 'OUTSIDE'}")
+    print(f"moves     exact {exact.moves:.9f}   sampled mean {mean_moves:.4f}")
+    print(f"{exact.positions:,} positions, {exact.sweeps:,} sweeps, last change "
+          f"{exact.residual:.1e}, {exact.seconds:.0f} s; {args.games:,} games sampled in "
+          f"{sampling:.0f} s; peak {peak:.1f} GiB")
+    result = {"game": args.game, "chances": chances, "margins": exact.margins,
+              "positions": exact.positions, "sweeps": exact.sweeps,
+              "last_change": exact.residual, "seconds": round(exact.seconds, 1),
+              "sampled": {"games": args.games, "rows": rows, "mean_moves": mean_moves,
+                          "seconds": round(sampling, 1)},
+              "peak_gib": round(peak, 2), "machine": machine()}
+    line = json.dumps(result)
+    print("JSON: " + line)
+    if args.out:
+        args.out.write_text(line + "\n")
+
+
+if __name__ == "__main__":
+    main()
