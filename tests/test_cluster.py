@@ -62,7 +62,7 @@ def test_a_worker_killed_in_the_middle_changes_nothing(cluster, tmp_path):
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
-    monkeypatch.setattr("mancalab.cluster.CONNECT_SECONDS", 2)
+    monkeypatch.setattr("mancalab.cluster.CONNECT_SECONDS", 0.5)
     runner = CliRunner()
     for args in (["arena", "greedy", "random", "--games", "2"],
                  ["metrics", "kalah", "--games", "2", "--out", str(tmp_path)],
