@@ -32,8 +32,7 @@ from numba import njit, prange
 from .. import kernels
 from ..core import TIMEOUT, MancalabError, State
 from ..memory import available_memory
-from .solving.graph import explore, mover_view
-from .solving.ranking import binomials
+from .solving.graph import mover_view, walk_from
 from .solving.retrograde import (END, NODE_SAME, NONE, PITS, _to_board, layout_of, slots_of,
                                  total_seeds)
 
@@ -230,21 +229,6 @@ def _walk(variant, root: np.ndarray, most: int):
 
 
 def _walk_within(variant, root: np.ndarray, capacity: int):
-    layout = layout_of(variant)
-    size = 1 << max(4, (2 * capacity - 1).bit_length())
-    keys = np.zeros(size, dtype=np.int64)
-    ids = np.zeros(size, dtype=np.int32)
-    node_pits = np.zeros((capacity, PITS), dtype=np.int8)
-    kinds = np.zeros((capacity, 6), dtype=np.int8)
-    targets = np.zeros((capacity, 6), dtype=np.int32)
-    gains = np.zeros((capacity, 6), dtype=np.int8)
-    low = np.zeros(capacity, dtype=np.int8)
-    high = np.zeros(capacity, dtype=np.int8)
-    fixed = np.zeros(capacity, dtype=np.uint8)
-    halt = np.ones(4, dtype=np.int64)
-    count, expanded = explore(variant.params, slots_of(variant), root,
-                              binomials(total_seeds(variant) + PITS + 1), -1,
-                              np.full(1, -1, dtype=np.int64), binomials(PITS + 1), layout.unit,
-                              capacity, keys, ids, node_pits, kinds, targets, gains, low, high,
-                              fixed, halt)
-    return count, expanded, (count, node_pits, kinds, targets, gains)
+    found = walk_from(variant, root, None, capacity, np.ones(4, dtype=np.int64))
+    return found.count, found.expanded, (found.count, found.node_pits, found.kinds,
+                                         found.targets, found.gains)

@@ -29,7 +29,8 @@ from numba import njit
 
 from ... import kernels, movemask
 from ...core import ONGOING, State
-from .results import ABORTED, LIMIT, NODES, Cancel, SolveResult, hashes, settle_moves, timed
+from .results import (ABORTED, LIMIT, NODES, Cancel, SolveResult, hashes, settle_moves, spent,
+                      timed)
 
 BIG = 1 << 20  # "nothing forced within the depth", below any margin
 MAX_DEPTH = 64  # plies; far beyond what a search reaches in a session
@@ -124,9 +125,7 @@ def forced(params, root, player, depth, total, table, stats):
     value = 0
     while True:
         if entering:
-            stats[NODES] += 1
-            if stats[NODES] > stats[LIMIT]:
-                stats[ABORTED] = 1
+            if spent(stats):
                 return 0, -1
             left = depth - ply
             board = boards[ply]

@@ -118,6 +118,47 @@ class Graph:
         return self.expanded == self.count and self.settled
 
 
+@dataclass
+class Walk:
+    """A walk's tables: ``count`` positions found and ``expanded`` of them, per position
+    its pits, its moves (kind, target, gain) and its first bounds; the hash table of their
+    keys (``keys``, ``ids``)."""
+
+    count: int
+    expanded: int
+    keys: np.ndarray
+    ids: np.ndarray
+    node_pits: np.ndarray
+    kinds: np.ndarray
+    targets: np.ndarray
+    gains: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    fixed: np.ndarray
+
+
+def walk_from(variant: Variant, pits: np.ndarray, database: Database | None, capacity: int,
+              halt: np.ndarray) -> Walk:
+    """Walk the positions ``pits`` reaches above ``database`` (None: every position),
+    breadth first, at most ``capacity`` of them, until ``halt[LIMIT]`` is 0."""
+    size = 1 << max(4, (2 * capacity - 1).bit_length())
+    found = Walk(0, 0, np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int32),
+                 np.zeros((capacity, PITS), dtype=np.int8),
+                 np.zeros((capacity, 6), dtype=np.int8), np.zeros((capacity, 6), dtype=np.int32),
+                 np.zeros((capacity, 6), dtype=np.int8), np.zeros(capacity, dtype=np.int8),
+                 np.zeros(capacity, dtype=np.int8), np.zeros(capacity, dtype=np.uint8))
+    if database is None:
+        stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
+    else:
+        stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
+    found.count, found.expanded = explore(
+        variant.params, slots_of(variant), pits, binomials(total_seeds(variant) + PITS + 1),
+        stored_seeds, offsets, binom, layout_of(variant).unit, capacity, found.keys, found.ids,
+        found.node_pits, found.kinds, found.targets, found.gains, found.low, found.high,
+        found.fixed, halt)
+    return found
+
+
 def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
               capacity: int, explore_halt: np.ndarray, sweep_halt: np.ndarray,
               exact_only: bool = False, parallel: bool = True,
@@ -125,36 +166,22 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     """Walk the graph of ``pits`` (at most ``capacity`` positions) and settle its bounds;
     with ``exact_only`` a walk cut short is not settled (it cannot give an exact value);
     ``with_keys``: the graph holds its positions' keys."""
-    layout = layout_of(variant)
-    size = 1 << max(4, (2 * capacity - 1).bit_length())
-    keys = np.zeros(size, dtype=np.int64)
-    ids = np.zeros(size, dtype=np.int32)
-    node_pits = np.zeros((capacity, PITS), dtype=np.int8)
-    kinds = np.zeros((capacity, 6), dtype=np.int8)
-    targets = np.zeros((capacity, 6), dtype=np.int32)
-    gains = np.zeros((capacity, 6), dtype=np.int8)
-    low = np.zeros(capacity, dtype=np.int8)
-    high = np.zeros(capacity, dtype=np.int8)
-    fixed = np.zeros(capacity, dtype=np.uint8)
+    found = walk_from(variant, pits, database, capacity, explore_halt)
+    count, expanded = found.count, found.expanded
     if database is None:
-        stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
         stored_low = stored_high = np.zeros(1, dtype=np.int8)
     else:
-        stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
         stored_low, stored_high = database.low, database.high
-    big_binom = binomials(total_seeds(variant) + PITS + 1)
-    count, expanded = explore(variant.params, slots_of(variant), pits, big_binom, stored_seeds,
-                              offsets, binom, layout.unit, capacity, keys, ids, node_pits,
-                              kinds, targets, gains, low, high, fixed, explore_halt)
     node_keys = None
     if with_keys:  # the root is not in the hash table: a cycle back to it makes a twin
         node_keys = np.empty(count, dtype=np.int64)
-        taken = keys != 0
-        node_keys[ids[taken]] = keys[taken]
-        node_keys[0] = graph_key(pits, int(pits.sum()), big_binom)
-    del keys, ids, node_pits
-    kinds, targets, gains = kinds[:count], targets[:count], gains[:count]
-    low, high, fixed = low[:count], high[:count], fixed[:count]
+        taken = found.keys != 0
+        node_keys[found.ids[taken]] = found.keys[taken]
+        node_keys[0] = graph_key(pits, int(pits.sum()),
+                                 binomials(total_seeds(variant) + PITS + 1))
+    kinds, targets, gains = found.kinds[:count], found.targets[:count], found.gains[:count]
+    low, high, fixed = found.low[:count], found.high[:count], found.fixed[:count]
+    del found
     settled = False
     if expanded == count or not exact_only:
         settled = settle_bounds(kinds, targets, gains, low, high, fixed, stored_low,

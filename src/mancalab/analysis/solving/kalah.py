@@ -49,7 +49,7 @@ from . import databases
 from .databases import child_of, to_board
 from .ranking import binomials, index
 from .results import (ABORTED, DEEP, LIMIT, NODES, Cancel, SolveError, SolveResult, check_solvable,
-                      hashes, over, settle_moves, store_margin, timed)
+                      hashes, over, settle_moves, spent, store_margin, timed)
 
 MAX_PLY = 1024  # far deeper than any line of play between database positions
 EXTRA_TURN_FIRST = 1000  # added to an extra turn's estimate: above any margin, so that the
@@ -209,9 +209,7 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats):
     value = 0
     while True:
         if entering:
-            stats[NODES] += 1
-            if stats[NODES] > stats[LIMIT]:
-                stats[ABORTED] = 1
+            if spent(stats):
                 return 0, -1
             value, settled = _enter(params, pits[ply], gam[ply], slots[ply], checks[ply], db,
                                     binom, db_seeds, table, mask, board, kids[ply],

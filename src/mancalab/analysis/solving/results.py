@@ -194,3 +194,14 @@ def hashes(pits):
         h2 = (h2 ^ (v * np.uint64(0x94D049BB133111EB))) * np.uint64(0x100000001B3)
         h2 ^= h2 >> np.uint64(31)
     return h1, h2 | np.uint64(1)  # never 0, the empty slot
+
+
+@njit(cache=True, inline="always")
+def spent(stats):
+    """Count a node of a search; True (and ``stats[ABORTED]`` set) when that passes the
+    node budget ``stats[LIMIT]`` (a timer or ``Cancel`` sets it to 0)."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[LIMIT]:
+        stats[ABORTED] = 1
+        return True
+    return False
