@@ -63,3 +63,18 @@ def test_a_copy_of_the_package_elsewhere_loads_the_kernels_compiled_here(tmp_pat
                            env={**os.environ, "PYTHONPATH": str(copy)}, check=True)
     where, hits, misses = found.stdout.split()
     assert where.startswith(str(copy)) and (hits, misses) == ("1", "0")
+
+
+def test_only_the_last_versions_kernels_are_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(_cache.numba.config, "CACHE_DIR", str(tmp_path / "numba"))
+    for age, name in enumerate(["mancalab-old", "mancalab-older", "mancalab-oldest"]):
+        folder = tmp_path / "numba" / name
+        folder.mkdir(parents=True)
+        os.utime(folder, (1e9 - age, 1e9 - age))
+    legacy = tmp_path / "numba-0123456789abcdef"
+    legacy.mkdir()
+    _cache.prune(keep=2)
+    _cache.prune(keep=0, folders=tmp_path.glob("numba-*"))
+    assert sorted(p.name for p in (tmp_path / "numba").iterdir()) == ["mancalab-old",
+                                                                      "mancalab-older"]
+    assert not legacy.exists()

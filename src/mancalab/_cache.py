@@ -84,17 +84,20 @@ def configure_numba_cache() -> None:
     numba.config.CACHE_LOCATOR_CLASSES = LOCATORS
     if not kernel_folder().exists():
         prune(keep=KEPT_VERSIONS - 1)
+        if not os.environ.get("NUMBA_CACHE_DIR"):  # the folders of the earlier layout
+            prune(keep=0, folders=Path(numba.config.CACHE_DIR).parent.glob("numba-*"))
 
 
 KEPT_VERSIONS = 3  # the kernels of the last versions compiled are kept (about 50 MB each)
 
 
-def prune(keep: int) -> None:
-    """Remove the compiled kernels of other versions but the ``keep`` written last."""
+def prune(keep: int, folders=None) -> None:
+    """Remove the compiled kernels of other versions (``folders``, default: every version's
+    folder) but the ``keep`` written last."""
     import shutil
 
-    others = sorted(Path(numba.config.CACHE_DIR).glob("mancalab-*"),
-                    key=lambda folder: folder.stat().st_mtime, reverse=True)
+    found = Path(numba.config.CACHE_DIR).glob("mancalab-*") if folders is None else folders
+    others = sorted(found, key=lambda folder: folder.stat().st_mtime, reverse=True)
     for folder in others[keep:]:
         shutil.rmtree(folder, ignore_errors=True)
 
