@@ -184,8 +184,11 @@ function holeLabel(state, cell, options) {
   return reader === null || reader === undefined ? null : state.labels[reader][cell];
 }
 
+// A name within ``size`` letters: whole, else its first word when that fits, else cut.
 function shorten(text, size) {
-  return text.length > size ? `${text.slice(0, size - 1)}…` : text;
+  if (text.length <= size) return text;
+  const first = text.split(/\s+/)[0];
+  return first.length <= size ? first : `${first.slice(0, size - 1)}…`;
 }
 
 // What a screen reader says of a hole: whose, which, how many, whether it can be played.
