@@ -16,7 +16,7 @@ from ..records import GameRecord
 from ..variants import variant as make_variant
 from .._cache import compiled_meanwhile
 from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
-                     errors, fail, parse_options, print_figures)
+                     errors, fail, parse_options, position_of, print_figures)
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
@@ -176,16 +176,10 @@ def solve(
         return
     if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
         fail(f"--time must be a number of seconds above 0, got {time}")
-    if to_move not in (0, 1):
-        fail(f"--to-move must be 0 or 1, got {to_move}")
     if position is not None and record is not None:
         fail("give --position or --record, not both")
-    if record is not None:
-        state = GameRecord.load(record).state
-    else:
-        variant = make_variant(game, **parse_options(option))
-        state = variant.start() if position is None else variant.state(
-            [c.strip() for c in position.split(",")], to_move)
+    state = (GameRecord.load(record).state if record is not None
+             else position_of(game, position, to_move, option))
     reason = solving.unsolvable(state.variant)
     if reason:
         fail(reason)
@@ -254,11 +248,8 @@ def random_play(
 
     from ..analysis.random_play import solve_random_play
 
-    if to_move not in (0, 1):
-        fail(f"--to-move must be 0 or 1, got {to_move}")
-    variant = make_variant(game, **parse_options(option))
-    state = variant.start() if position is None else variant.state(
-        [c.strip() for c in position.split(",")], to_move)
+    state = position_of(game, position, to_move, option)
+    variant = state.variant
     out = errors if json_out else console
     with out.status("Walking the positions random play reaches...") as status:
         def told(seeds: int, positions: int, sweeps: int, seconds: float) -> None:

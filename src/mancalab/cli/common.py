@@ -91,6 +91,18 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
     return typed_options(options)
 
 
+def position_of(game: str, position: str | None, to_move: int, option: list[str]):
+    """The game (with its ``--option``s) at its start, or at ``--position`` (its cells,
+    comma-separated) with ``--to-move`` to move."""
+    from ..variants import variant as make_variant
+
+    if to_move not in (0, 1):
+        fail(f"--to-move must be 0 or 1, got {to_move}")
+    variant = make_variant(game, **parse_options(option))
+    return variant.start() if position is None else variant.state(
+        [cell.strip() for cell in position.split(",")], to_move)
+
+
 def check_seed(seed: int) -> None:
     """A seed the random numbers take, or exit 2."""
     if not 0 <= seed < 2**31:
