@@ -74,7 +74,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+",
                         default=["gebeta", "kalah", "gabata", "urubugu", "gabata3"])
-    parser.add_argument("--depth", type=int, default=40)
+    parser.add_argument("--depth", type=int, default=None,
+                        help="levels of Gebeta (default 40) or of the others (default 40)")
     parser.add_argument("--budget", type=float, default=600.0,
                         help="seconds of levels per game other than Gebeta")
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
@@ -83,7 +84,7 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     summary = []
     for name in args.games:
-        depth = DEPTHS.get(name, args.depth)
+        depth = args.depth or DEPTHS.get(name, 40)
         budget = float("inf") if name in DEPTHS else args.budget
         summary.append(run(name, depth, budget, args.work))
     kept = RESULTS / "summary.json"  # games run before stay, those run now are replaced

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 import mancalab
 from mancalab.analysis import tree_stats
 from mancalab.analysis import tree
-from mancalab.analysis.tree import HEADER, _insert, add128, key_layout, needs_wide
+from mancalab.analysis.tree import (HEADER, TOTAL_WORDS, _insert, add_total, count_words,
+                                    key_layout, number_of, words_of)
 from mancalab.cli import app
 
 PUBLISHED = """\
@@ -83,59 +84,71 @@ def test_brute_force_agrees_with_a_short_lap_limit():
     assert expected[-1][6] > 0 and expected[-1][1] > 0
 
 
-def test_128_bit_totals_carry():
-    lo = np.array([np.uint64(2**64 - 5)], dtype=np.uint64)
-    hi = np.zeros(1, dtype=np.uint64)
-    add128(lo, hi, 0, np.uint64(7))
-    assert (int(hi[0]) << 64 | int(lo[0])) == 2**64 + 2
-    add128(lo, hi, 0, np.uint64(2**64 - 1))
-    assert (int(hi[0]) << 64 | int(lo[0])) == 2 * 2**64 + 1
+def test_totals_carry_through_every_word_and_overflow_is_reported():
+    totals, flags = np.zeros((1, TOTAL_WORDS), dtype=np.uint64), np.zeros(2, dtype=np.int64)
+    expected = 0
+    for amount, words in [(2**64 - 5, 1), (7, 1), (2**64 - 1, 1), (2**130 + 2**64 - 1, 3),
+                          (2**192 - 1, 3)]:
+        add_total(totals, 0, words_of(amount, words).reshape(1, -1), 0, words, flags)
+        expected += amount
+        assert number_of(totals[0]) == expected and not flags.any()
+    totals[0] = words_of(2**256 - 2, TOTAL_WORDS)
+    add_total(totals, 0, words_of(5, 1).reshape(1, -1), 0, 1, flags)
+    assert flags[tree.OVERFLOW]
+
+
+def _count(number, words=tree.COUNT_WORDS):
+    return words_of(number, words).reshape(1, -1)
 
 
 def test_multiplicity_overflow_is_reported_not_wrapped():
     table = np.zeros((64, 3), dtype=np.uint64)  # two key words, one count word
     keys = np.array([[1, 2]], dtype=np.uint64)
-    h, zero = np.uint64(12345), np.uint64(0)
-    assert _insert(table, h, keys, 0, 2, np.uint64(2**64 - 2), zero) == 1
-    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == 0
-    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == -1  # wraps to 0 exactly,
-    assert _insert(table, h, keys, 0, 2, np.uint64(1), zero) == -1  # which is not left there
+    h = np.uint64(12345)
+    assert _insert(table, h, keys, 0, 2, _count(2**64 - 2), 0) == 1
+    assert _insert(table, h, keys, 0, 2, _count(1), 0) == 0
+    assert _insert(table, h, keys, 0, 2, _count(1), 0) == -1  # wraps to 0 exactly,
+    assert _insert(table, h, keys, 0, 2, _count(1), 0) == -1  # which is not left there
     # (a thread that finds the key waits while its multiplicity is 0)
-    assert _insert(table, h + np.uint64(1), keys, 0, 2, zero, np.uint64(1)) == -1
+    assert _insert(table, h + np.uint64(1), keys, 0, 2, _count(2**64), 0) == -1
 
 
-def test_two_word_multiplicities_carry_and_overflow_is_reported():
-    table = np.zeros((64, 4), dtype=np.uint64)  # two key words, two count words
+@pytest.mark.parametrize("words", [2, 3])
+def test_multi_word_multiplicities_carry_and_overflow_is_reported(words):
+    table = np.zeros((64, 2 + words), dtype=np.uint64)  # two key words, then the count's
     keys = np.array([[1, 2]], dtype=np.uint64)
-    h, zero, top = np.uint64(12345), np.uint64(0), np.uint64(2**64 - 1)
-    assert _insert(table, h, keys, 0, 2, top, zero) == 1
-    assert _insert(table, h, keys, 0, 2, np.uint64(3), np.uint64(5)) == 0
-    row = int(np.flatnonzero(table[:, 2] | table[:, 3])[0])
-    assert int(table[row, 3]) << 64 | int(table[row, 2]) == 2**64 - 1 + 3 + 5 * 2**64
-    assert _insert(table, h, keys, 0, 2, zero, top) == -1  # past 2**128
-    assert _insert(table, h, keys, 0, 2, zero, zero) == 0
+    h, top = np.uint64(12345), 2**(64 * words)
+    assert _insert(table, h, keys, 0, 2, _count(2**64 - 1), 0) == 1
+    assert _insert(table, h, keys, 0, 2, _count(3 + 5 * 2**64), 0) == 0
+    assert _insert(table, h, keys, 0, 2, _count(top // 2 - 1), 0) == 0
+    row = int(np.flatnonzero(table[:, 2:].any(axis=1))[0])
+    assert number_of(table[row, 2:]) == 2**64 - 1 + 3 + 5 * 2**64 + top // 2 - 1
+    assert _insert(table, h, keys, 0, 2, _count(top // 2), 0) == -1  # past its words
+    assert _insert(table, h, keys, 0, 2, _count(top), 0) == -1  # too wide to begin with
 
 
-@pytest.mark.parametrize("name, options, depth", [("gebeta", {}, 9),
-                                                  ("kalah", {"pits": 4, "seeds": 3}, 9)])
-def test_counts_past_64_bits_are_exact(name, options, depth):
-    """Every sequence counted 2**64 + 3 times (two-word multiplicities from the first level,
-    carries at every merge): every count is the plain run's times that, level by level."""
+@pytest.mark.parametrize("name, options, depth, times", [
+    ("gebeta", {}, 9, 2**64 + 3), ("kalah", {"pits": 4, "seeds": 3}, 9, 2**64 + 3),
+    ("gebeta", {}, 7, 2**190 + 2**64 + 5)])
+def test_counts_past_64_bits_are_exact(name, options, depth, times):
+    """Every sequence counted ``times`` times (multiplicities of two or four words from the
+    first level, carries at every merge): every count is the plain run's times that, level by
+    level."""
     game = mancalab.variant(name, **options)
     plain = tree_stats(game, depth)
-    times = 2**64 + 3
     scaled = tree_stats(game, depth, start_multiplicity=times, batch=1 << 12)
     for a, b in zip(plain, scaled):
         assert b[1:8] == tuple(times * x for x in a[1:8]) and b.positions == a.positions
 
 
-def test_levels_switch_to_two_word_counts_before_they_could_overflow():
+@pytest.mark.parametrize("times, words", [(2**55 + 1, 1), (2**119 + 1, 2)])
+def test_levels_take_another_word_before_their_counts_could_overflow(times, words):
     """With every sequence counted 2**55 + 1 times, level 3's 140 sequences times six moves
     could pass 2**64 a position, level 2's 32 could not: levels 1-3 are stored in one word,
-    the rest in two, and every count equals the plain run's scaled."""
+    the rest in two (with 2**119 + 1, in two then three), and every count equals the plain
+    run's scaled."""
     game = mancalab.variant("gebeta")
-    times = 2**55 + 1
-    assert not needs_wide(32 * times, game) and needs_wide(140 * times, game)
+    assert count_words(32 * times, game) == words and count_words(140 * times, game) == words + 1
     plain = tree_stats(game, 7)
     scaled = tree_stats(game, 7, start_multiplicity=times)
     assert [r[1:8] for r in scaled] == [tuple(times * x for x in r[1:8]) for r in plain]
@@ -149,10 +162,10 @@ def test_a_table_that_starts_far_too_small_grows_and_counts_the_same(name):
     game = mancalab.variant(name, **({"pits": 4, "seeds": 3} if name == "kalah" else {}))
     layout = key_layout(game)
     level = tree.start_level(game)
-    totals = np.zeros((2, tree.N_TOTALS), dtype=np.uint64)
+    totals = np.zeros((tree.N_TOTALS, TOTAL_WORDS), dtype=np.uint64)
     sizes = []
     for _ in range(7):
-        level, _ = tree._expand_level(game, layout, level, 50, 16, True, False, *totals,
+        level, _ = tree._expand_level(game, layout, level, 50, 16, True, 1, totals,
                                       lambda *progress: None)
         rows = level.rows()
         assert len(rows) == level.positions
@@ -188,6 +201,11 @@ def test_gebeta_one_word_key_round_trips(choices):
             state.cells + (state.to_move,)
         legal = state.legal_moves()
         state = state.play(legal[choice % len(legal)])
+
+
+def test_a_start_multiplicity_past_the_count_words_is_refused():
+    with pytest.raises(tree.TreeOverflowError, match="multiplicity"):
+        tree_stats("gebeta", 2, start_multiplicity=2**(64 * tree.COUNT_WORDS))
 
 
 def test_bad_depth():
@@ -265,8 +283,12 @@ def test_a_checkpoint_of_another_run_or_damaged_is_refused(tmp_path):
         tree_stats("gebeta", 6, checkpoint=tmp_path)
     index.write_text(saved)
     level = tmp_path / "level-4.npy"
+    rows = np.load(level)
     level.write_bytes(level.read_bytes()[:-8])
     with pytest.raises(mancalab.MancalabError, match="checkpoint"):
+        tree_stats("gebeta", 6, checkpoint=tmp_path)
+    np.save(level, np.zeros((len(rows), 1 + tree.COUNT_WORDS + 1), dtype=np.uint64))
+    with pytest.raises(mancalab.MancalabError, match="damaged"):  # too many count words
         tree_stats("gebeta", 6, checkpoint=tmp_path)
     result = CliRunner().invoke(app, ["tree", "gebeta", "--depth", "6", "--checkpoint",
                                       str(tmp_path)])

@@ -18,10 +18,11 @@ insert made as a call took 4 times as long as inlined). Where the time goes: the
 "Game-tree statistics".
 
 The next level is read straight from the table (no copying out), and the last level asked for
-is counted but never stored. Counting is exact at any depth: a multiplicity takes one 64-bit
-word while no child can reach 2**64 (the level's sequences times the moves of a position stay
-below it: Gebeta to about level 33), two words (128 bits) from then on; the level totals are
-kept in 128 bits and returned as Python integers. Any overflow is an error, never a wrap.
+is counted but never stored. Counting is exact at any depth: a multiplicity takes as few
+64-bit words as its level needs (one while no child can reach 2**64, that is while the level's
+sequences times the moves of a position stay below it: Gebeta to about level 33; two to 2**128;
+up to COUNT_WORDS), and the level totals are kept in TOTAL_WORDS words and returned as Python
+integers. Any overflow is an error, never a wrap.
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ TARGET_LOAD = 0.65  # a new or grown table starts this full (short probe runs)
 MAX_LOAD = 0.85  # batches stop short of it; the table grows before it gets fuller
 EMPTY = np.uint64(0)  # a first key word of 0 (and a multiplicity of 0) marks an empty row
 PRESENT = np.uint64(1)  # bit 0 of the first word of a key packed field by field
-WIDE_FROM = 1 << 64  # a level with this many sequences or more may hold a multiplicity
-# that needs two words
+COUNT_WORDS = 4  # the most 64-bit words a position's multiplicity takes (256 bits)
+TOTAL_WORDS = 4  # the words of each level total (256 bits: Gebeta to about level 145)
 CHUNKS = 64  # pieces of a batch that the threads share out
 PHASES = ("expand", "grow")  # how a level's time is split (TreeRow.details)
 AHEAD = 8  # children played before the first of them goes into the table (a power of two)
@@ -166,38 +167,64 @@ def _home(h, n_rows):
     return np.int64(((h & np.uint64(0xFFFFFFFF)) * np.uint64(n_rows)) >> np.uint64(32))
 
 
-# ----- 128-bit totals ---------------------------------------------------------------
+# ----- multi-word counts ------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def add128(lo, hi, slot, amount):
-    """totals[slot] += amount, with the carry into the high word."""
-    before = lo[slot]
-    lo[slot] = before + amount
-    if lo[slot] < before:
-        hi[slot] += np.uint64(1)
+def add_total(totals, slot, counts, c, words, flags):
+    """totals[slot] += the ``words`` low words of ``counts[c]``, carried through every word of
+    the total (the overflow flag is raised past its last word)."""
+    carry = EMPTY
+    for w in range(totals.shape[1]):
+        if w >= words and carry == EMPTY:
+            return
+        add = (counts[c, w] if w < words else EMPTY) + carry
+        carry = np.uint64(1) if add < carry else EMPTY
+        before = totals[slot, w]
+        totals[slot, w] = before + add
+        if totals[slot, w] < before:
+            carry = np.uint64(1)
+    if carry != EMPTY:
+        flags[OVERFLOW] = 1
 
 
 @njit(cache=True, inline="always")
-def add_count(lo, hi, slot, count_lo, count_hi):
-    """totals[slot] += a 128-bit multiplicity."""
-    add128(lo, hi, slot, count_lo)
-    hi[slot] += count_hi
+def _load_count(table, row, n_words, counts, c):
+    """Copy the multiplicity of ``row`` (the words after its key) into ``counts[c]`` (whose
+    words above them are 0); whether it is not 0 (an empty row's is)."""
+    present = False
+    for w in range(table.shape[1] - n_words):
+        counts[c, w] = table[row, n_words + w]
+        present = present or counts[c, w] != EMPTY
+    return present
 
 
-@njit(cache=True, inline="always")
-def _count(table, row, n_words):
-    """The multiplicity of ``row`` as (low word, high word): one word or two after the key."""
-    high = table[row, n_words + 1] if table.shape[1] > n_words + 1 else EMPTY
-    return table[row, n_words], high
+def count_words(sequences: int, game: Variant) -> int:
+    """The 64-bit words the multiplicities of the children of a level of ``sequences``
+    going-on sequences need: a child's is at most the sequences times the moves of a
+    position."""
+    words = max(1, -(-(sequences * game.max_moves).bit_length() // 64))
+    if words > COUNT_WORDS:
+        raise TreeOverflowError(f"a position's multiplicity could pass {64 * COUNT_WORDS} bits")
+    return words
+
+
+def words_of(number: int, words: int) -> np.ndarray:
+    """``number`` as ``words`` 64-bit words, the lowest first."""
+    return np.array([(number >> (64 * w)) & (2**64 - 1) for w in range(words)], dtype=np.uint64)
+
+
+def number_of(words) -> int:
+    """The number held in 64-bit words, the lowest first."""
+    return sum(int(word) << (64 * w) for w, word in enumerate(words))
 
 
 # ----- one batch of parents ---------------------------------------------------------
 
 @njit(cache=True, parallel=True)
 def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, board_size,
-            keep, table, chunk_lo, chunk_hi, chunk_new, flags):
+            keep, table, chunk_totals, chunk_new, flags):
     """Play every move of the parent rows first..last-1 (empty rows have none). Each chunk
-    adds its turns and finished games to its own row of ``chunk_lo``/``chunk_hi``. When
+    adds its turns and finished games to its own totals, ``chunk_totals[chunk]``. When
     ``keep``, every going-on child is inserted into ``table`` (all threads at once, see
     ``_insert``) AHEAD children after it was played: its row is prefetched when it is
     played, so the insert rarely waits for main memory. ``chunk_new[chunk]``: the rows the
@@ -208,16 +235,16 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
         board = np.empty(board_size, dtype=np.int64)
         child = np.empty(board_size, dtype=np.int64)
         keys = np.empty((AHEAD, n_words), dtype=np.uint64)  # the children waiting to go in
-        counts = np.empty((AHEAD, 2), dtype=np.uint64)
+        counts = np.zeros((AHEAD, COUNT_WORDS), dtype=np.uint64)  # words above a parent's: 0
         hashes = np.empty(AHEAD, dtype=np.uint64)
-        lo, hi = chunk_lo[chunk], chunk_hi[chunk]
-        lo[:] = 0
-        hi[:] = 0
+        count = np.zeros((1, COUNT_WORDS), dtype=np.uint64)  # the parent's multiplicity
+        words = parents.shape[1] - n_words
+        totals = chunk_totals[chunk]
+        totals[:] = 0
         new, played = 0, 0
         for row in range(first + chunk * per_chunk, min(last, first + (chunk + 1) * per_chunk)):
-            count, count_hi = _count(parents, row, n_words)
             legal = movemask.NONE
-            if count != EMPTY or count_hi != EMPTY:
+            if _load_count(parents, row, n_words, count, 0):
                 _decode(params, parents, row, word_of, shift_of, mask_of, board)
                 legal = kernels.legal_mask(params, board)
             while legal != movemask.NONE:
@@ -228,37 +255,37 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
                 kernels.play(params, child, move)
                 status = child[-1]
                 if status != 0:
-                    add_count(lo, hi, GAMES, count, count_hi)
-                    add_count(lo, hi, STATUS_SLOT[status], count, count_hi)
+                    add_total(totals, GAMES, count, 0, words, flags)
+                    add_total(totals, STATUS_SLOT[status], count, 0, words, flags)
                     continue
-                add_count(lo, hi, TURNS, count, count_hi)
+                add_total(totals, TURNS, count, 0, words, flags)
                 replies = kernels.legal_mask(params, child)
                 if replies & (replies - movemask.ONE) != movemask.NONE:
-                    add_count(lo, hi, AGENCY, count, count_hi)
+                    add_total(totals, AGENCY, count, 0, words, flags)
                 if keep:
                     slot = played & (AHEAD - 1)
                     if played >= AHEAD:
                         new += _insert_counted(table, hashes[slot], keys, slot, n_words,
-                                               counts[slot, 0], counts[slot, 1], flags)
+                                               counts, slot, flags)
                     if not _encode(params, child, word_of, shift_of, mask_of, keys, slot):
                         flags[BAD_KEY] = 1
                         continue
                     hashes[slot] = _hash(keys, slot, n_words)
                     prefetch_row(table, _home(hashes[slot], n_rows))
-                    counts[slot, 0] = count
-                    counts[slot, 1] = count_hi
+                    for w in range(words):
+                        counts[slot, w] = count[0, w]
                     played += 1
         for waiting in range(max(0, played - AHEAD), played):
             slot = waiting & (AHEAD - 1)
-            new += _insert_counted(table, hashes[slot], keys, slot, n_words, counts[slot, 0],
-                                   counts[slot, 1], flags)
+            new += _insert_counted(table, hashes[slot], keys, slot, n_words, counts, slot,
+                                   flags)
         chunk_new[chunk] = new
 
 
 @njit(cache=True, inline="always")
-def _insert_counted(table, h, keys, k, n_words, count, count_hi, flags):
+def _insert_counted(table, h, keys, k, n_words, counts, c, flags):
     """Insert as ``_insert`` does; 1 for a new row, else 0 (an overflow raises the flag)."""
-    added = _insert(table, h, keys, k, n_words, count, count_hi)
+    added = _insert(table, h, keys, k, n_words, counts, c)
     if added < 0:
         flags[OVERFLOW] = 1
         return 0
@@ -266,18 +293,17 @@ def _insert_counted(table, h, keys, k, n_words, count, count_hi, flags):
 
 
 @njit(cache=True)
-def _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi):
-    for chunk in range(chunk_lo.shape[0]):
+def _add_chunk_totals(chunk_totals, totals, flags):
+    for chunk in range(chunk_totals.shape[0]):
         for slot in range(N_TOTALS):
-            add128(totals_lo, totals_hi, slot, chunk_lo[chunk, slot])
-            totals_hi[slot] += chunk_hi[chunk, slot]
+            add_total(totals, slot, chunk_totals[chunk], slot, chunk_totals.shape[2], flags)
 
 
 @njit(cache=True, inline="always")
-def _insert(table, h, keys, k, n_words, count, count_hi):
-    """Add the multiplicity (``count``, ``count_hi``: low and high words) to the row of
+def _insert(table, h, keys, k, n_words, counts, c):
+    """Add the multiplicity ``counts[c]`` (its words, the lowest first) to the row of
     ``keys[k]`` (linear probing); 1 when the key is new, -1 when the sum does not fit the
-    table's multiplicity (one word or two), else 0. Safe from several threads at once.
+    table's multiplicity (the words after the key), else 0. Safe from several threads at once.
 
     A row holds the key words then the multiplicity, so that one probe touches one cache
     line. A row is empty while its first key word is 0 (no key has a first word of 0, see
@@ -286,9 +312,10 @@ def _insert(table, h, keys, k, n_words, count, count_hi):
     atomic add cost 0.6 s more at Gebeta's level 17): a thread that finds the same first
     word waits for a multiplicity before it compares the other words or adds its own.
     """
-    wide = table.shape[1] > n_words + 1
-    if count_hi != EMPTY and not wide:
-        return -1
+    words = table.shape[1] - n_words
+    for w in range(words, counts.shape[1]):
+        if counts[c, w] != EMPTY:
+            return -1
     n_rows = table.shape[0]
     row = _home(h, n_rows)
     word = keys[k, 0]
@@ -299,24 +326,26 @@ def _insert(table, h, keys, k, n_words, count, count_hi):
             if held == EMPTY:
                 for w in range(1, n_words):
                     table[row, w] = keys[k, w]
-                if wide:
-                    return _add_multiplicity(table, row, n_words, wide, count, count_hi, 1)
-                store_release(table, row, n_words, count)
+                if words > 1:
+                    return _add_multiplicity(table, row, n_words, counts, c, 1)
+                store_release(table, row, n_words, counts[c, 0])
                 return 1
-        if held == word and _rest_equal(table, row, keys, k, n_words, wide):
-            return _add_multiplicity(table, row, n_words, wide, count, count_hi, 0)
+        if held == word and _rest_equal(table, row, keys, k, n_words):
+            return _add_multiplicity(table, row, n_words, counts, c, 0)
         row += 1
         if row == n_rows:
             row = 0
 
 
 @njit(cache=True, inline="always")
-def _rest_equal(table, row, keys, k, n_words, wide):
+def _rest_equal(table, row, keys, k, n_words):
     """Whether the row's key words after the first are those of ``keys[k]``, once the thread
     that claimed the row has written them and its multiplicity (no longer 0)."""
-    while (load_acquire(table, row, n_words) == EMPTY
-           and (not wide or load_acquire(table, row, n_words + 1) == EMPTY)):
-        pass
+    waiting = True
+    while waiting:
+        for w in range(n_words, table.shape[1]):
+            if load_acquire(table, row, w) != EMPTY:
+                waiting = False
     for w in range(1, n_words):
         if table[row, w] != keys[k, w]:
             return False
@@ -324,23 +353,23 @@ def _rest_equal(table, row, keys, k, n_words, wide):
 
 
 @njit(cache=True, inline="always")
-def _add_multiplicity(table, row, n_words, wide, count, count_hi, added):
-    """Add (``count``, ``count_hi``) to the row's multiplicity atomically; ``added``, or -1
-    when the sum passes the multiplicity's one or two words."""
-    before = fetch_add(table, row, n_words, count)
-    carry = np.uint64(1) if before + count < before else EMPTY
-    if not wide:
-        if carry != EMPTY and before + count == EMPTY:  # never leave 0: others wait on it
-            store_release(table, row, n_words, ~EMPTY)
-        return -1 if carry != EMPTY else added
-    if count_hi == ~EMPTY and carry != EMPTY:
-        return -1
-    high = count_hi + carry
-    if high != EMPTY:
-        before_hi = fetch_add(table, row, n_words + 1, high)
-        if before_hi + high < before_hi:
-            return -1
-    return added
+def _add_multiplicity(table, row, n_words, counts, c, added):
+    """Add ``counts[c]`` to the row's multiplicity, word by word with atomic adds (the carry
+    of each goes into the next: the sum is exact whatever the order of the threads);
+    ``added``, or -1 when the sum passes the multiplicity's words."""
+    carry = EMPTY
+    for w in range(table.shape[1] - n_words):
+        add = counts[c, w] + carry
+        carry = np.uint64(1) if add < carry else EMPTY
+        if add != EMPTY:
+            before = fetch_add(table, row, n_words + w, add)
+            if before + add < before:
+                carry = np.uint64(1)
+    if carry == EMPTY:
+        return added
+    if table.shape[1] == n_words + 1 and load_acquire(table, row, n_words) == EMPTY:
+        store_release(table, row, n_words, ~EMPTY)  # never leave 0: others wait on it
+    return -1
 
 
 @njit(cache=True, parallel=True)
@@ -349,24 +378,24 @@ def _insert_rows(rows, table, n_words, chunk_new, flags):
     table's growth, or the pieces a cluster worker gathers."""
     per_chunk = (rows.shape[0] + CHUNKS - 1) // CHUNKS
     for chunk in prange(CHUNKS):
+        counts = np.zeros((1, COUNT_WORDS), dtype=np.uint64)
         new = 0
         for row in range(chunk * per_chunk, min(rows.shape[0], (chunk + 1) * per_chunk)):
-            count, count_hi = _count(rows, row, n_words)
-            if count != EMPTY or count_hi != EMPTY:
+            if _load_count(rows, row, n_words, counts, 0):
                 new += _insert_counted(table, _hash(rows, row, n_words), rows, row, n_words,
-                                       count, count_hi, flags)
+                                       counts, 0, flags)
         chunk_new[chunk] = new
 
 
 # ----- the driver -------------------------------------------------------------------
 
 class _Level:
-    """A level's hash table: rows of ``n_words`` key words then the multiplicity in one word,
-    or two when ``wide`` (an empty row is all 0)."""
+    """A level's hash table: rows of ``n_words`` key words then the multiplicity in ``words``
+    words (an empty row is all 0)."""
 
-    def __init__(self, n_words: int, expected: int, wide: bool = False) -> None:
+    def __init__(self, n_words: int, expected: int, words: int = 1) -> None:
         self.n_words = n_words
-        self.table = _table(n_words, expected / TARGET_LOAD, wide)
+        self.table = _table(n_words, expected / TARGET_LOAD, words)
         self.fill = 0
 
     @classmethod
@@ -374,8 +403,11 @@ class _Level:
         """A one-row level holding ``key`` ``count`` times (the start position)."""
         level = cls.__new__(cls)
         level.n_words = len(key)
-        words = [count & 0xFFFFFFFFFFFFFFFF] + ([count >> 64] if count >> 64 else [])
-        level.table = np.append(key, np.array(words, dtype=np.uint64)).reshape(1, -1)
+        if count < 0 or count >= 2**(64 * COUNT_WORDS):
+            raise TreeOverflowError(f"a multiplicity must be 0 to 2**{64 * COUNT_WORDS} - 1, "
+                                    f"got {count}")
+        words = words_of(count, max(1, -(-count.bit_length() // 64)))
+        level.table = np.append(key, words).reshape(1, -1)
         level.fill = 1 if count else 0
         return level
 
@@ -388,8 +420,9 @@ class _Level:
         return self.table.nbytes
 
     @property
-    def wide(self) -> bool:
-        return self.table.shape[1] > self.n_words + 1
+    def words(self) -> int:
+        """The words of a multiplicity."""
+        return self.table.shape[1] - self.n_words
 
     def room(self) -> int:
         """The rows that may still be added before the table is fuller than MAX_LOAD."""
@@ -398,7 +431,7 @@ class _Level:
     def grow(self, more: int) -> None:
         """Move to a bigger table, with room for ``more`` rows beyond those it holds."""
         rows = max(1.5 * len(self.table), (self.fill + more) / TARGET_LOAD)
-        old, self.table, self.fill = self.table, _table(self.n_words, rows, self.wide), 0
+        old, self.table, self.fill = self.table, _table(self.n_words, rows, self.words), 0
         self._insert(old)
 
     def absorb(self, rows: np.ndarray) -> None:
@@ -411,7 +444,7 @@ class _Level:
         chunk_new = np.zeros(CHUNKS, dtype=np.int64)
         flags = np.zeros(2, dtype=np.int64)
         _insert_rows(rows, self.table, self.n_words, chunk_new, flags)
-        _check(flags, self.wide)
+        _check(flags, self.words)
         self.fill += int(chunk_new.sum())
 
     def rows(self) -> np.ndarray:
@@ -419,20 +452,21 @@ class _Level:
         return self.table[self.table[:, self.n_words:].any(axis=1)]
 
 
-def _table(n_words: int, rows: float, wide: bool) -> np.ndarray:
+def _table(n_words: int, rows: float, words: int) -> np.ndarray:
     """An empty table of about ``rows`` rows (at least 16)."""
     rows = max(16, int(rows) + 1)
     if rows >= 1 << 32:  # _home scales 32 bits of the hash
         raise TreeMemoryError(f"a table of {rows:,} rows is more than one level may hold "
                               "(2**32 rows)", [])
-    return np.zeros((rows, n_words + 1 + wide), dtype=np.uint64)
+    return np.zeros((rows, n_words + words), dtype=np.uint64)
 
 
-def _check(flags: np.ndarray, wide: bool) -> None:
+def _check(flags: np.ndarray, words: int) -> None:
     if flags[BAD_KEY]:
         raise TreeOverflowError("a position does not fit the position key of this game")
     if flags[OVERFLOW]:
-        raise TreeOverflowError(f"a position's multiplicity passed its {64 * (1 + wide)} bits")
+        raise TreeOverflowError(f"a position's multiplicity passed its {64 * words} bits, or "
+                                f"a total its {64 * TOTAL_WORDS}")
 
 
 class LevelRows:
@@ -458,6 +492,7 @@ class Checkpoint:
 
     def __init__(self, directory, game: Variant, start_multiplicity: int = 1) -> None:
         self.directory = Path(directory)
+        self.n_words = key_layout(game)[3]
         self.identity = {"game": game.name, "options": _plain(game.options),
                          "start_multiplicity": start_multiplicity, "key_format": KEY_FORMAT}
 
@@ -481,10 +516,12 @@ class Checkpoint:
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise MancalabError(f"the checkpoint in {self.directory} cannot be read: "
                                 f"{error}") from None
-        if len(table) != rows[-1].positions:
+        if len(table) != rows[-1].positions or not (
+                0 < table.shape[1] - self.n_words <= COUNT_WORDS):
             raise MancalabError(f"the checkpoint in {self.directory} is damaged: level "
-                                f"{rows[-1].level} holds {len(table):,} positions, not "
-                                f"{rows[-1].positions:,}")
+                                f"{rows[-1].level} holds {table.shape} words, not "
+                                f"{rows[-1].positions:,} positions of {self.n_words} key words "
+                                f"and 1 to {COUNT_WORDS} multiplicity words")
         return rows, LevelRows(table)
 
     def save(self, rows: list[TreeRow], level: _Level) -> None:
@@ -523,7 +560,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     ``on_progress(level, rows_done, rows_total, positions)`` is called after each batch,
     ``on_level(row)`` after each level (also for levels read back from the checkpoint).
     ``start_multiplicity`` counts every sequence that many times (every count scales by it
-    exactly: how the two-word counts are tested). ``checkpoint``: a folder where each
+    exactly: how the multi-word counts are tested). ``checkpoint``: a folder where each
     finished level is kept, and from whose deepest level a rerun goes on.
     """
     game = _game(variant_or_name, options)
@@ -533,8 +570,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     n_words = layout[3]
     level_table = start_level(game, start_multiplicity)
     sequences = start_multiplicity  # going on at the level before
-    totals_lo = np.zeros(N_TOTALS, dtype=np.uint64)
-    totals_hi = np.zeros(N_TOTALS, dtype=np.uint64)
+    totals = np.zeros((N_TOTALS, TOTAL_WORDS), dtype=np.uint64)
     rows: list[TreeRow] = []
     growth, before = float(game.max_moves), 1  # the next level's size, guessed from the last
     kept = checkpoint and Checkpoint(checkpoint, game, start_multiplicity)
@@ -548,7 +584,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
             return rows[:depth]
         sequences, growth, before = _going_on(rows, growth)
         for slot, total in enumerate(rows[-1][1:8]):
-            totals_lo[slot], totals_hi[slot] = total & (2**64 - 1), total >> 64
+            totals[slot] = words_of(total, TOTAL_WORDS)
 
     threads_before = get_num_threads()
     jobs = max(1, min(jobs or threads_before, threads_before))
@@ -557,9 +593,9 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
         for level in range(len(rows) + 1, depth + 1):
             started = time.perf_counter()
             keep = level < depth
-            wide = needs_wide(sequences, game)
+            words = count_words(sequences, game)
             expected = int(level_table.positions * growth) + 16 if keep else 0
-            need = (expected / TARGET_LOAD) * (n_words + 1 + wide) * 8 + level_table.nbytes
+            need = (expected / TARGET_LOAD) * (n_words + words) * 8 + level_table.nbytes
             if keep and need > 0.8 * available_memory():
                 raise TreeMemoryError(
                     f"level {level} would need about {need / 2**30:.1f} GiB of memory (about "
@@ -568,15 +604,14 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                     f"1..{level - 1} are done", rows)
             phases = dict.fromkeys(PHASES, 0.0)
             level_table, peak = _expand_level(
-                game, layout, level_table, batch, expected, keep, wide, totals_lo, totals_hi,
+                game, layout, level_table, batch, expected, keep, words, totals,
                 lambda done, total, found, at=level: on_progress and on_progress(at, done, total,
                                                                                  found),
                 phases)
-            totals = [int(hi) << 64 | int(lo) for lo, hi in zip(totals_lo, totals_hi)]
-            sequences = totals[TURNS] - (rows[-1].turns if rows else 0)
+            counts = [number_of(total) for total in totals]
+            sequences = counts[TURNS] - (rows[-1].turns if rows else 0)
             positions = level_table.positions if keep else None
-            row = TreeRow(level, totals[TURNS], totals[GAMES], totals[AGENCY], totals[A_WINS],
-                          totals[B_WINS], totals[DRAWS], totals[TIMEOUTS], positions,
+            row = TreeRow(level, *counts, positions,
                           time.perf_counter() - started, peak,
                           {k: round(v, 3) for k, v in phases.items()})
             if keep:
@@ -626,26 +661,19 @@ def _going_on(rows: list[TreeRow], growth: float) -> tuple[int, float, int]:
     return sequences, growth, before
 
 
-def needs_wide(sequences: int, game: Variant) -> bool:
-    """Whether the children of a level of ``sequences`` going-on sequences need two-word
-    multiplicities: a child's is at most the sequences times the moves of a position."""
-    return sequences * game.max_moves >= WIDE_FROM
-
-
-def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo, totals_hi,
+def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
                   progress, phases=None) -> tuple[_Level, int]:
     """Expand every position of one level (``parents.table``: rows of key words and a
-    multiplicity of one or two words); the next level (empty unless ``keep``; two-word
-    multiplicities when ``wide``) and the bytes held at the peak. ``phases`` (a dict) gets
+    multiplicity); the next level (empty unless ``keep``; multiplicities of ``words`` words),
+    its totals added to ``totals`` (N_TOTALS rows of words), and the bytes held at the peak. ``phases`` (a dict) gets
     the seconds spent in each phase added."""
     phases = dict.fromkeys(PHASES, 0.0) if phases is None else phases
     clock = time.perf_counter
     word_of, shift_of, mask_of, n_words = layout
     n_rows = len(parents.table)
-    children = _Level(n_words, expected if keep else 0, wide)
+    children = _Level(n_words, expected if keep else 0, words)
     batch = max(1, min(batch, n_rows))
-    chunk_lo = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
-    chunk_hi = np.zeros((CHUNKS, N_TOTALS), dtype=np.uint64)
+    chunk_totals = np.zeros((CHUNKS, N_TOTALS, totals.shape[1]), dtype=np.uint64)
     chunk_new = np.zeros(CHUNKS, dtype=np.int64)
     flags = np.zeros(2, dtype=np.int64)
     peak, first = 0, 0
@@ -657,9 +685,9 @@ def _expand_level(game, layout, parents, batch, expected, keep, wide, totals_lo,
         grown = clock()
         phases["grow"] += grown - began
         _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of, n_words,
-                game.board_size, keep, children.table, chunk_lo, chunk_hi, chunk_new, flags)
-        _check(flags, wide)
-        _add_chunk_totals(chunk_lo, chunk_hi, totals_lo, totals_hi)
+                game.board_size, keep, children.table, chunk_totals, chunk_new, flags)
+        _add_chunk_totals(chunk_totals, totals, flags)
+        _check(flags, words)
         children.fill += int(chunk_new.sum())
         phases["expand"] += clock() - grown
         peak = max(peak, parents.nbytes + children.nbytes)

@@ -38,32 +38,30 @@ def _bounds(shards: int) -> list[int]:
     return [t * PARTITIONS // shards for t in range(shards + 1)]
 
 
-def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, wide: bool,
-                 shards: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-    """Expand one shard: its totals (low and high words) and, when ``keep``, its children
-    (two-word multiplicities when ``wide``) merged and cut into one array of rows per
-    shard."""
+def expand_shard(name: str, options: dict, rows: np.ndarray, keep: bool, words: int,
+                 shards: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Expand one shard: its totals (a row of words each) and, when ``keep``, its children
+    (multiplicities of ``words`` words) merged and cut into one array of rows per shard."""
     game = make_variant(name, **options)
     layout = tree.key_layout(game)
-    totals_lo = np.zeros(tree.N_TOTALS, dtype=np.uint64)
-    totals_hi = np.zeros(tree.N_TOTALS, dtype=np.uint64)
+    totals = np.zeros((tree.N_TOTALS, tree.TOTAL_WORDS), dtype=np.uint64)
     expected = 2 * len(rows) + 16 if keep else 0
     children, _ = tree._expand_level(game, layout, tree.LevelRows(rows), BATCH, expected, keep,
-                                     wide, totals_lo, totals_hi, lambda *progress: None)
+                                     words, totals, lambda *progress: None)
     pieces = []
     if keep:
         owner = np.searchsorted(_bounds(shards), np.arange(PARTITIONS), side="right") - 1
         rows, starts = _cut(children.table, layout[3], owner, shards)
         pieces = [rows[starts[t]:starts[t + 1]] for t in range(shards)]
-    return totals_lo, totals_hi, pieces
+    return totals, pieces
 
 
 def piece(expanded: tuple, t: int) -> np.ndarray:
-    return expanded[2][t]
+    return expanded[1][t]
 
 
-def totals_of(expanded: tuple) -> tuple[np.ndarray, np.ndarray]:
-    return expanded[0], expanded[1]
+def totals_of(expanded: tuple) -> np.ndarray:
+    return expanded[0]
 
 
 @njit(cache=True, inline="always")
@@ -79,9 +77,9 @@ def _cut(table, n_words, owner, shards):
     table, whatever the number of shards."""
     shard = np.full(table.shape[0], -1, dtype=np.int64)
     starts = np.zeros(shards + 1, dtype=np.int64)
+    count = np.zeros((1, table.shape[1] - n_words), dtype=np.uint64)
     for r in range(table.shape[0]):
-        count, count_hi = tree._count(table, r, n_words)
-        if count != tree.EMPTY or count_hi != tree.EMPTY:
+        if tree._load_count(table, r, n_words, count, 0):
             shard[r] = owner[_partition(tree._hash(table, r, n_words))]
             starts[shard[r] + 1] += 1
     for t in range(shards):
@@ -99,7 +97,7 @@ def merge_shard(n_words: int, *pieces: np.ndarray) -> np.ndarray:
     """One shard of the next level: the pieces sent to it (``n_words`` key words a row),
     equal positions added up."""
     rows = np.concatenate(pieces)
-    level = tree._Level(n_words, len(rows), rows.shape[1] > n_words + 1)
+    level = tree._Level(n_words, len(rows), rows.shape[1] - n_words)
     level.absorb(rows)
     return level.rows()
 
@@ -144,19 +142,18 @@ def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = Non
         level_rows = [client.submit(start_shard, name, options, t, start_multiplicity,
                                     pure=False)
                       for t in range(shards)]
-        lo = np.zeros(tree.N_TOTALS, dtype=object)
+        counts = [0] * tree.N_TOTALS
         moved_before = _worker_figures(client)[0]
         rows: list[tree.TreeRow] = []
         for level in range(1, depth + 1):
             started = time.perf_counter()
             keep = level < depth
-            wide = tree.needs_wide(sequences, game)
-            expanded = [client.submit(expand_shard, name, options, part, keep, wide, shards,
+            words = tree.count_words(sequences, game)
+            expanded = [client.submit(expand_shard, name, options, part, keep, words, shards,
                                       pure=False) for part in level_rows]
-            for totals_lo, totals_hi in client.gather(
+            for totals in client.gather(
                     [client.submit(totals_of, e, pure=False) for e in expanded]):
-                lo += np.array([int(h) << 64 | int(w) for w, h in zip(totals_lo, totals_hi)],
-                               dtype=object)
+                counts = [c + tree.number_of(t) for c, t in zip(counts, totals)]
             positions, held = None, 0
             if keep:
                 # every future is held until the level is done: Dask forgets a released one
@@ -167,13 +164,10 @@ def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = Non
                 sizes = [client.submit(len, part, pure=False) for part in level_rows]
                 positions = sum(client.gather(sizes))
                 # the level's rows, over the workers
-                held = positions * (n_words + 1 + wide) * 8
-            totals = [int(x) for x in lo]
-            sequences = totals[tree.TURNS] - (rows[-1].turns if rows else 0)
+                held = positions * (n_words + words) * 8
+            sequences = counts[tree.TURNS] - (rows[-1].turns if rows else 0)
             moved, peak = _worker_figures(client)
-            row = tree.TreeRow(level, totals[tree.TURNS], totals[tree.GAMES],
-                               totals[tree.AGENCY], totals[tree.A_WINS], totals[tree.B_WINS],
-                               totals[tree.DRAWS], totals[tree.TIMEOUTS], positions,
+            row = tree.TreeRow(level, *counts, positions,
                                time.perf_counter() - started, held,
                                {"moved_bytes": moved - moved_before,
                                 "worker_peak_bytes": peak})
