@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 import schemathesis
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 
@@ -16,6 +17,9 @@ from mancalab.web.thinking import Limits
 LIMITS = Limits(create_rate="100000/minute", hint_rate="100000/minute", max_think=0.2)
 APP = create_app(Path(tempfile.mkdtemp()) / "games.sqlite3", LIMITS)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+# Used without its context: the application's shutdown would close the game store under the
+# fuzzer's requests, which share the application (whichever order the tests run in).
+CLIENT = TestClient(APP)
 
 
 @schema.parametrize()
@@ -27,12 +31,9 @@ def test_the_api_never_fails_on_any_request(case):
 def _real_games():
     """Games the fuzzer's requests are aimed at, so that they get past the 404 for an unknown
     game: one of each mode (Urubugu with the setting step, the computer as B)."""
-    from fastapi.testclient import TestClient
-
     bodies = [{"game": "kalah"}, {"game": "urubugu", "mode": "online", "setup": True},
               {"game": "gabata", "mode": "computer", "bot": "greedy"}]
-    with TestClient(APP) as client:
-        return [client.post("/api/games", json=body).json() for body in bodies]
+    return [CLIENT.post("/api/games", json=body).json() for body in bodies]
 
 
 GAMES = _real_games()
@@ -78,15 +79,12 @@ def test_every_body_route_is_fuzzed_below():
 @given(route=st.sampled_from(ROUTES), value=st.sampled_from(HOSTILE), data=st.data())
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 def test_non_finite_numbers_and_lone_surrogates_anywhere_get_a_4xx(route, value, data):
-    from fastapi.testclient import TestClient
-
     path, fields = route
     field = data.draw(st.sampled_from(fields))
     game = data.draw(st.sampled_from(GAMES))
     body = f'{{"token": "{game["token"]}", "{field}": {value}}}' if field != "token" \
         else f'{{"{field}": {value}}}'
-    with TestClient(APP) as client:
-        answer = client.post(path.replace("{game_id}", game["id"]), content=body,
-                             headers={"content-type": "application/json"})
+    answer = CLIENT.post(path.replace("{game_id}", game["id"]), content=body,
+                         headers={"content-type": "application/json"})
     assert 400 <= answer.status_code < 500, (path, body, answer.text)
     assert answer.json()["detail"]
