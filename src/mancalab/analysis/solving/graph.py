@@ -5,6 +5,7 @@ positions not yet expanded count as [-B, +B]: the bounds stay sound, only wider.
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 
@@ -189,8 +190,15 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     return Graph(count, expanded, kinds, targets, gains, low, high, settled, node_keys)
 
 
-def capacity_for(time: float | None) -> int:
+def capacity_for(time: float | None, pits: np.ndarray | None = None) -> int:
+    """The positions a walk may hold: what a third of the free memory holds, what can be
+    walked in ``time``, and no more than can exist below ``pits`` (seeds in play never
+    increase, so every position is a placing of at most that many seeds in the pits, the
+    twin of the root and the last expansion's children aside). Tables sized to the graph:
+    touching a fresh page of a table of gigabytes costs far more than its share of the work."""
     most = min(MOST_POSITIONS, available_memory() // 3 // BYTES_PER_POSITION)
+    if pits is not None:
+        most = min(most, math.comb(int(pits.sum()) + PITS, PITS) + 8)
     if time is not None:
         most = min(most, int(RATE_GUESS * time) + 1000)
     return max(1000, most)
@@ -212,7 +220,8 @@ def walk(state: State, time: float | None, database: Database | None,
             timer.start()
             timers.append(timer)
     try:
-        return reachable(state.variant, mover_view(state), database, capacity_for(time),
+        pits = mover_view(state)
+        return reachable(state.variant, pits, database, capacity_for(time, pits),
                          explore_halt, sweep_halt, exact_only, parallel)
     finally:
         for timer in timers:
