@@ -173,8 +173,12 @@ def _home(h, n_rows):
 def add_total(totals, slot, counts, c, words, flags):
     """totals[slot] += the ``words`` low words of ``counts[c]``, carried through every word of
     the total (the overflow flag is raised past its last word)."""
-    carry = EMPTY
-    for w in range(totals.shape[1]):
+    before = totals[slot, 0]
+    totals[slot, 0] = before + counts[c, 0]
+    carry = np.uint64(1) if totals[slot, 0] < before else EMPTY
+    if words == 1 and carry == EMPTY:  # nearly always: one word, no carry
+        return
+    for w in range(1, totals.shape[1]):
         if w >= words and carry == EMPTY:
             return
         add = (counts[c, w] if w < words else EMPTY) + carry
@@ -266,7 +270,7 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
                     slot = played & (AHEAD - 1)
                     if played >= AHEAD:
                         new += _insert_counted(table, hashes[slot], keys, slot, n_words,
-                                               counts, slot, flags)
+                                               counts, slot, words, flags)
                     if not _encode(params, child, word_of, shift_of, mask_of, keys, slot):
                         flags[BAD_KEY] = 1
                         continue
@@ -278,14 +282,14 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
         for waiting in range(max(0, played - AHEAD), played):
             slot = waiting & (AHEAD - 1)
             new += _insert_counted(table, hashes[slot], keys, slot, n_words, counts, slot,
-                                   flags)
+                                   words, flags)
         chunk_new[chunk] = new
 
 
 @njit(cache=True, inline="always")
-def _insert_counted(table, h, keys, k, n_words, counts, c, flags):
+def _insert_counted(table, h, keys, k, n_words, counts, c, held, flags):
     """Insert as ``_insert`` does; 1 for a new row, else 0 (an overflow raises the flag)."""
-    added = _insert(table, h, keys, k, n_words, counts, c)
+    added = _insert(table, h, keys, k, n_words, counts, c, held)
     if added < 0:
         flags[OVERFLOW] = 1
         return 0
@@ -300,8 +304,9 @@ def _add_chunk_totals(chunk_totals, totals, flags):
 
 
 @njit(cache=True, inline="always")
-def _insert(table, h, keys, k, n_words, counts, c):
-    """Add the multiplicity ``counts[c]`` (its words, the lowest first) to the row of
+def _insert(table, h, keys, k, n_words, counts, c, held):
+    """Add the multiplicity ``counts[c]`` (its words, the lowest first; the words from
+    ``held`` on are 0) to the row of
     ``keys[k]`` (linear probing); 1 when the key is new, -1 when the sum does not fit the
     table's multiplicity (the words after the key), else 0. Safe from several threads at once.
 
@@ -313,7 +318,7 @@ def _insert(table, h, keys, k, n_words, counts, c):
     word waits for a multiplicity before it compares the other words or adds its own.
     """
     words = table.shape[1] - n_words
-    for w in range(words, counts.shape[1]):
+    for w in range(words, held):
         if counts[c, w] != EMPTY:
             return -1
     n_rows = table.shape[0]
@@ -341,11 +346,12 @@ def _insert(table, h, keys, k, n_words, counts, c):
 def _rest_equal(table, row, keys, k, n_words):
     """Whether the row's key words after the first are those of ``keys[k]``, once the thread
     that claimed the row has written them and its multiplicity (no longer 0)."""
-    waiting = True
-    while waiting:
-        for w in range(n_words, table.shape[1]):
-            if load_acquire(table, row, w) != EMPTY:
-                waiting = False
+    while load_acquire(table, row, n_words) == EMPTY:
+        higher = False
+        for w in range(n_words + 1, table.shape[1]):
+            higher = higher or load_acquire(table, row, w) != EMPTY
+        if higher:
+            break
     for w in range(1, n_words):
         if table[row, w] != keys[k, w]:
             return False
@@ -357,6 +363,14 @@ def _add_multiplicity(table, row, n_words, counts, c, added):
     """Add ``counts[c]`` to the row's multiplicity, word by word with atomic adds (the carry
     of each goes into the next: the sum is exact whatever the order of the threads);
     ``added``, or -1 when the sum passes the multiplicity's words."""
+    if table.shape[1] == n_words + 1:  # one word
+        count = counts[c, 0]
+        before = fetch_add(table, row, n_words, count)
+        if before + count >= before:
+            return added
+        if before + count == EMPTY:  # never leave 0: others wait on it
+            store_release(table, row, n_words, ~EMPTY)
+        return -1
     carry = EMPTY
     for w in range(table.shape[1] - n_words):
         add = counts[c, w] + carry
@@ -365,11 +379,7 @@ def _add_multiplicity(table, row, n_words, counts, c, added):
             before = fetch_add(table, row, n_words + w, add)
             if before + add < before:
                 carry = np.uint64(1)
-    if carry == EMPTY:
-        return added
-    if table.shape[1] == n_words + 1 and load_acquire(table, row, n_words) == EMPTY:
-        store_release(table, row, n_words, ~EMPTY)  # never leave 0: others wait on it
-    return -1
+    return added if carry == EMPTY else -1
 
 
 @njit(cache=True, parallel=True)
@@ -383,7 +393,7 @@ def _insert_rows(rows, table, n_words, chunk_new, flags):
         for row in range(chunk * per_chunk, min(rows.shape[0], (chunk + 1) * per_chunk)):
             if _load_count(rows, row, n_words, counts, 0):
                 new += _insert_counted(table, _hash(rows, row, n_words), rows, row, n_words,
-                                       counts, 0, flags)
+                                       counts, 0, rows.shape[1] - n_words, flags)
         chunk_new[chunk] = new
 
 
