@@ -287,9 +287,9 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
 
 
 @njit(cache=True, inline="always")
-def _insert_counted(table, h, keys, k, n_words, counts, c, held, flags):
+def _insert_counted(table, h, keys, k, n_words, counts, c, in_use, flags):
     """Insert as ``_insert`` does; 1 for a new row, else 0 (an overflow raises the flag)."""
-    added = _insert(table, h, keys, k, n_words, counts, c, held)
+    added = _insert(table, h, keys, k, n_words, counts, c, in_use)
     if added < 0:
         flags[OVERFLOW] = 1
         return 0
@@ -304,9 +304,9 @@ def _add_chunk_totals(chunk_totals, totals, flags):
 
 
 @njit(cache=True, inline="always")
-def _insert(table, h, keys, k, n_words, counts, c, held):
+def _insert(table, h, keys, k, n_words, counts, c, in_use):
     """Add the multiplicity ``counts[c]`` (its words, the lowest first; the words from
-    ``held`` on are 0) to the row of
+    ``in_use`` on are 0) to the row of
     ``keys[k]`` (linear probing); 1 when the key is new, -1 when the sum does not fit the
     table's multiplicity (the words after the key), else 0. Safe from several threads at once.
 
@@ -318,7 +318,7 @@ def _insert(table, h, keys, k, n_words, counts, c, held):
     word waits for a multiplicity before it compares the other words or adds its own.
     """
     words = table.shape[1] - n_words
-    for w in range(words, held):
+    for w in range(words, in_use):
         if counts[c, w] != EMPTY:
             return -1
     n_rows = table.shape[0]
@@ -675,8 +675,8 @@ def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
                   progress, phases=None) -> tuple[_Level, int]:
     """Expand every position of one level (``parents.table``: rows of key words and a
     multiplicity); the next level (empty unless ``keep``; multiplicities of ``words`` words),
-    its totals added to ``totals`` (N_TOTALS rows of words), and the bytes held at the peak. ``phases`` (a dict) gets
-    the seconds spent in each phase added."""
+    its totals added to ``totals`` (N_TOTALS rows of words), and the bytes held at the peak.
+    ``phases`` (a dict) gets the seconds spent in each phase added."""
     phases = dict.fromkeys(PHASES, 0.0) if phases is None else phases
     clock = time.perf_counter
     word_of, shift_of, mask_of, n_words = layout
