@@ -97,34 +97,37 @@ def test_totals_carry_through_every_word_and_overflow_is_reported():
     assert flags[tree.OVERFLOW]
 
 
-def _count(number, words=tree.COUNT_WORDS):
-    return words_of(number, words).reshape(1, -1)
+KEYS = np.array([[1, 2]], dtype=np.uint64)  # one position of two key words
+
+
+def _add(table, h, number):
+    """Insert KEYS[0] ``number`` times into ``table`` (as a child of a four-word level)."""
+    counts = words_of(number, tree.COUNT_WORDS).reshape(1, -1)
+    return _insert(table, h, KEYS, 0, 2, counts, 0, tree.COUNT_WORDS)
 
 
 def test_multiplicity_overflow_is_reported_not_wrapped():
     table = np.zeros((64, 3), dtype=np.uint64)  # two key words, one count word
-    keys = np.array([[1, 2]], dtype=np.uint64)
     h = np.uint64(12345)
-    assert _insert(table, h, keys, 0, 2, _count(2**64 - 2), 0, tree.COUNT_WORDS) == 1
-    assert _insert(table, h, keys, 0, 2, _count(1), 0, tree.COUNT_WORDS) == 0
-    assert _insert(table, h, keys, 0, 2, _count(1), 0, tree.COUNT_WORDS) == -1  # wraps to 0 exactly,
-    assert _insert(table, h, keys, 0, 2, _count(1), 0, tree.COUNT_WORDS) == -1  # which is not left there
+    assert _add(table, h, 2**64 - 2) == 1
+    assert _add(table, h, 1) == 0
+    assert _add(table, h, 1) == -1  # wraps to 0 exactly,
+    assert _add(table, h, 1) == -1  # which is not left there
     # (a thread that finds the key waits while its multiplicity is 0)
-    assert _insert(table, h + np.uint64(1), keys, 0, 2, _count(2**64), 0, tree.COUNT_WORDS) == -1
+    assert _add(table, h + np.uint64(1), 2**64) == -1
 
 
 @pytest.mark.parametrize("words", [2, 3])
 def test_multi_word_multiplicities_carry_and_overflow_is_reported(words):
     table = np.zeros((64, 2 + words), dtype=np.uint64)  # two key words, then the count's
-    keys = np.array([[1, 2]], dtype=np.uint64)
     h, top = np.uint64(12345), 2**(64 * words)
-    assert _insert(table, h, keys, 0, 2, _count(2**64 - 1), 0, tree.COUNT_WORDS) == 1
-    assert _insert(table, h, keys, 0, 2, _count(3 + 5 * 2**64), 0, tree.COUNT_WORDS) == 0
-    assert _insert(table, h, keys, 0, 2, _count(top // 2 - 1), 0, tree.COUNT_WORDS) == 0
+    assert _add(table, h, 2**64 - 1) == 1
+    assert _add(table, h, 3 + 5 * 2**64) == 0
+    assert _add(table, h, top // 2 - 1) == 0
     row = int(np.flatnonzero(table[:, 2:].any(axis=1))[0])
     assert number_of(table[row, 2:]) == 2**64 - 1 + 3 + 5 * 2**64 + top // 2 - 1
-    assert _insert(table, h, keys, 0, 2, _count(top // 2), 0, tree.COUNT_WORDS) == -1  # past its words
-    assert _insert(table, h, keys, 0, 2, _count(top), 0, tree.COUNT_WORDS) == -1  # too wide to begin with
+    assert _add(table, h, top // 2) == -1  # past its words
+    assert _add(table, h, top) == -1  # too wide to begin with
 
 
 @pytest.mark.parametrize("name, options, depth, times", [
