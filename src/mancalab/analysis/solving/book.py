@@ -65,7 +65,7 @@ def build_book(variant: Variant, database: Database, root: State | None = None) 
     ``database``: its Book. DatabaseError when the graph does not fit this machine's memory."""
     root = mover_view(root or variant.start())
     halt = np.ones(4, dtype=np.int64)
-    graph = reachable(variant, root, database, capacity_for(None, root), halt, halt.copy(),
+    graph = reachable(variant, root, database, capacity_for(None), halt, halt.copy(),
                       exact_only=True, with_keys=True)
     if not graph.final:
         raise DatabaseError(f"the {variant.name} start reaches more than {graph.count:,} "

@@ -141,7 +141,12 @@ class Walk:
 def walk_from(variant: Variant, pits: np.ndarray, database: Database | None, capacity: int,
               halt: np.ndarray) -> Walk:
     """Walk the positions ``pits`` reaches above ``database`` (None: every position),
-    breadth first, at most ``capacity`` of them, until ``halt[LIMIT]`` is 0."""
+    breadth first, at most ``capacity`` of them, until ``halt[LIMIT]`` is 0. The tables hold
+    no more positions than can exist below ``pits`` (seeds in play never increase, so every
+    position is a placing of at most that many seeds in the pits; the root's twin and the last
+    expansion's children aside): touching a fresh page of a table of gigabytes costs far more
+    than its share of the work."""
+    capacity = min(capacity, math.comb(int(pits.sum()) + PITS, PITS) + 8)
     size = 1 << max(4, (2 * capacity - 1).bit_length())
     found = Walk(0, 0, np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int32),
                  np.zeros((capacity, PITS), dtype=np.int8),
@@ -190,15 +195,10 @@ def reachable(variant: Variant, pits: np.ndarray, database: Database | None,
     return Graph(count, expanded, kinds, targets, gains, low, high, settled, node_keys)
 
 
-def capacity_for(time: float | None, pits: np.ndarray | None = None) -> int:
-    """The positions a walk may hold: what a third of the free memory holds, what can be
-    walked in ``time``, and no more than can exist below ``pits`` (seeds in play never
-    increase, so every position is a placing of at most that many seeds in the pits, the
-    twin of the root and the last expansion's children aside). Tables sized to the graph:
-    touching a fresh page of a table of gigabytes costs far more than its share of the work."""
+def capacity_for(time: float | None) -> int:
+    """The positions a walk may hold: what a third of the free memory holds and what can be
+    walked in ``time``."""
     most = min(MOST_POSITIONS, available_memory() // 3 // BYTES_PER_POSITION)
-    if pits is not None:
-        most = min(most, math.comb(int(pits.sum()) + PITS, PITS) + 8)
     if time is not None:
         most = min(most, int(RATE_GUESS * time) + 1000)
     return max(1000, most)
@@ -220,8 +220,7 @@ def walk(state: State, time: float | None, database: Database | None,
             timer.start()
             timers.append(timer)
     try:
-        pits = mover_view(state)
-        return reachable(state.variant, pits, database, capacity_for(time, pits),
+        return reachable(state.variant, mover_view(state), database, capacity_for(time),
                          explore_halt, sweep_halt, exact_only, parallel)
     finally:
         for timer in timers:
