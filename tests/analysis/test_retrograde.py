@@ -350,7 +350,7 @@ def test_the_book_command(tmp_path, monkeypatch):
     assert (answer["lower"], answer["upper"]) == (low[state.board.tobytes()],
                                                   high[state.board.tobytes()])
     assert answer["nodes"] <= 43  # looked up, not walked
-    monkeypatch.setattr(books, "capacity_for", lambda time, pits=None: 1000)
+    monkeypatch.setattr(books, "capacity_for", lambda time: 1000)
     monkeypatch.setattr(books, "build_book", build_book)
     for args in (["db", "build", "gabata", "--seeds", "4", "--start"],
                  ["db", "build", "kalah", "--seeds", "4", "--start"]):
