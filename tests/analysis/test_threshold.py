@@ -1,0 +1,72 @@
+"""Yes-or-no questions about a Gebeta or Gabata value against the independent fixed point
+over the State API (``test_retrograde.fixed_point``): every threshold, both semantics of
+endless play, either side to move at the root, with and without a database."""
+
+import random
+
+import numpy as np
+import pytest
+
+import mancalab
+from mancalab.analysis.solving import graph, retrograde, threshold
+
+from .test_retrograde import GAMES, endless_positions, fixed_point, margin, random_position
+
+
+def check_every_threshold(state, databases, moves_first=True):
+    """``at_least`` agrees with L and U of the fixed point at every target, asked of the side
+    to move (``moves_first``) or of the other side with the mover's reply still to come."""
+    low, high = fixed_point(state)
+    key = state.board.tobytes()
+    own = margin(state, state.to_move)
+    unit = GAMES[state.variant.name]
+    seeds = (sum(state.cells) - sum(state.score)) // unit
+    pits = graph.mover_view(state)
+    for database in databases:
+        for target in range(own - seeds - 1, own + seeds + 2):
+            if moves_first:  # A moves: A's L and U
+                answer = threshold.at_least(state.variant, pits, target, database,
+                                            banked=own, capacity=200_000)
+                expected = (low[key] >= target, high[key] >= target)
+            else:  # A is the side not to move: A's margin is -(the mover's)
+                answer = threshold.at_least(state.variant, pits, -target + 1, database,
+                                            side=1, banked=-own, capacity=200_000)
+                expected = (-high[key] >= -target + 1, -low[key] >= -target + 1)
+            assert (answer.under_l, answer.under_u) == expected, (state.cells, target)
+            assert answer.complete
+
+
+@pytest.mark.parametrize("game, seeds", [("gebeta", 4), ("gabata", 5), ("gabata", 6)])
+def test_every_threshold_equals_the_fixed_point(game, seeds):
+    variant = mancalab.variant(game)
+    rng = random.Random(seeds)
+    databases = [None, retrograde.build(variant, seeds - 4 if game == "gebeta" else 3)]
+    for turn in range(3):
+        check_every_threshold(random_position(variant, seeds, rng), databases, turn != 1)
+
+
+def test_thresholds_where_endless_play_decides_equal_the_fixed_point():
+    variant = mancalab.variant("gabata")
+    state = next(endless_positions(7))
+    check_every_threshold(state, [None, retrograde.build(variant, 7)])
+    check_every_threshold(state, [retrograde.build(variant, 5)], moves_first=False)
+
+
+def test_a_walk_cut_short_proves_only_what_it_proves():
+    variant = mancalab.variant("gabata")
+    pits = np.array([2, 1, 0, 3, 1, 0, 1, 2, 0, 1, 3, 1], dtype=np.int64)
+    whole = graph.reachable(variant, pits, None, 10**6, np.ones(4, np.int64),
+                            np.ones(4, np.int64))
+    assert whole.final
+    value_low, value_high = int(whole.low[0]), int(whole.high[0])
+    for target in (value_low, value_high + 1):
+        for capacity in (1000, 5000):
+            answer = threshold.at_least(variant, pits, target, capacity=capacity)
+            assert not answer.complete
+            assert answer.under_l in (None, value_low >= target)
+            assert answer.under_u in (None, value_high >= target)
+
+
+def test_a_margin_too_wide_for_its_nodes_is_refused():
+    with pytest.raises(ValueError, match="margins"):
+        threshold.at_least(mancalab.variant("gabata"), np.full(12, 4), 200)
