@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import mancalab
-from mancalab.analysis.solving import graph, retrograde, threshold
+from mancalab.analysis.solving import graph, repeating, retrograde, threshold
 
 from .test_retrograde import GAMES, endless_positions, fixed_point, margin, random_position
 
@@ -70,3 +70,24 @@ def test_a_walk_cut_short_proves_only_what_it_proves():
 def test_a_margin_too_wide_for_its_nodes_is_refused():
     with pytest.raises(ValueError, match="margins"):
         threshold.at_least(mancalab.variant("gabata"), np.full(12, 4), 200)
+
+
+def test_settle_closes_what_a_walk_cut_short_left_open(monkeypatch):
+    """With room for 500 positions the walk leaves bounds apart; ``settle`` closes them to
+    the whole walk's value, and proves the same best moves."""
+    variant = mancalab.variant("gabata")
+    database = retrograde.build(variant, 4)
+    rng = random.Random(11)
+    opened = 0
+    for _ in range(3):
+        state = random_position(variant, 9, rng)
+        whole = repeating.solve(state, moves=True, database=database)
+        monkeypatch.setattr(graph, "capacity_for", lambda time: 500)
+        cut = repeating.solve(state, database=database)
+        settled = repeating.solve(state, moves=True, database=database, settle=True)
+        monkeypatch.undo()
+        opened += (cut.lower, cut.upper) != (whole.lower, whole.upper)
+        assert (settled.lower, settled.upper) == (whole.lower, whole.upper), state.cells
+        if whole.exact:
+            assert settled.best_moves == whole.best_moves, state.cells
+    assert opened >= 2

@@ -155,6 +155,10 @@ def solve(
         help="stop after these seconds and report the bounds proven (Urubugu: 10 s unless "
              "given)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    settle: Annotated[bool, typer.Option(
+        "--settle", help="Gebeta, Gabata: where the positions reached do not fit in memory, "
+                         "settle the bounds by yes-or-no questions (minutes, gigabytes)")]
+    = False,
     option: GameOptions = [],
     sample: Annotated[Optional[int], typer.Option(
         help="instead: solve this many positions reached by random play from the FairKalah "
@@ -196,7 +200,7 @@ def solve(
         with compiled_meanwhile("solve" if state.variant.solver == "search" else None):
             database = solving.database_for(state, on_progress=building)
         result = solving.solve(state, time=time, moves=moves, database=database,
-                               on_bounds=tightened)
+                               on_bounds=tightened, settle=settle)
     result.seconds = clock.perf_counter() - started
     if json_out:
         print(json.dumps(result.to_dict()))

@@ -18,7 +18,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           on_bounds: Callable[[int, int], None] | None = None,
           solver: kalah.Solver | None = None, build: bool = True,
           cancel: Cancel | None = None, parallel: bool = True,
-          exact_only: bool = False) -> SolveResult:
+          exact_only: bool = False, settle: bool = False) -> SolveResult:
     """The exact value of ``state`` for the player to move (its final margin under perfect
     play, the stores banked included), its best moves, and with ``moves`` every legal move's
     value. ``time`` (seconds) bounds the search (a database built first on demand is not
@@ -30,7 +30,9 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     small one is built if there is none). ``cancel`` stops it from another thread;
     ``exact_only`` (Gebeta, Gabata) gives up at once when the position cannot be solved in
     ``time`` (a player that only uses exact values); ``parallel`` False keeps all the work in
-    the calling thread (a server's own low-priority search threads)."""
+    the calling thread (a server's own low-priority search threads); ``settle`` (Gebeta,
+    Gabata) closes bounds that a walk too big for memory leaves apart by yes-or-no questions
+    (``threshold``: minutes and gigabytes for an opening position)."""
     check_solvable(state, time)
     if state.is_over:
         return over(state)
@@ -38,7 +40,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         return forced.solve(state, time, moves, cancel, on_bounds)
     if state.variant.solver == "retrograde":
         return repeating.solve(state, time, moves, database, build, cancel, on_bounds,
-                               exact_only, parallel)
+                               exact_only, parallel, settle)
     return kalah.solve(state, time, moves, database, on_bounds, solver, build, cancel, parallel)
 
 

@@ -14,6 +14,7 @@ from ...core import State, Variant
 from ...variants import variant as make_variant
 from .book import book_for, book_graph
 from .graph import Graph, mover_view, walk
+from . import threshold
 from .results import Cancel, SolveResult
 from .retrograde import (END, NODE, NODE_SAME, NONE, NOT_OVER, PITS, STORED, STORED_SAME,
                          Database, _moves, build, database_for, layout_of, slots_of)
@@ -83,9 +84,11 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           database: Database | None = None, build: bool = True,
           cancel: Cancel | None = None,
           on_bounds: Callable[[int, int], None] | None = None,
-          exact_only: bool = False, parallel: bool = True) -> SolveResult:
+          exact_only: bool = False, parallel: bool = True,
+          settle: bool = False) -> SolveResult:
     """The value of ``state`` (not over) for the player to move, or its proven bounds: see
-    ``solving.solve``. Bounds that stay apart after a complete walk mean the
+    ``solving.solve``. ``settle``: bounds a walk cut short by memory leaves apart are closed
+    by yes-or-no questions (``threshold.tighten``) in what is left of ``time``. Bounds that stay apart after a complete walk mean the
     value depends on the rule for endless play. ``exact_only``: a walk cut short by ``time``
     returns at once, with the widest bounds (a player that only uses exact values). A
     position the start's book holds is looked up there instead of walked."""
@@ -118,5 +121,9 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         if exact and base + lo >= lower:
             result.best_moves.append(cell)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
+    if settle and not exact and not graph.final:
+        graph = None  # its memory is the questions' now
+        left = None if time is None else max(0.0, time - (_time.perf_counter() - started))
+        threshold.tighten(state, result, database, left)
     result.seconds = _time.perf_counter() - started
     return result

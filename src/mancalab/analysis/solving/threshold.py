@@ -31,10 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from ...core import Variant
+from ...core import State, Variant
 from ...memory import available_memory
 from .ranking import binomials, rank, unrank, pits_of
-from .results import LIMIT
+from .graph import mover_view
+from .results import LIMIT, SolveResult
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
                          slots_of, total_seeds)
 
@@ -309,3 +310,66 @@ def at_least(variant: Variant, pits, target: int, database: Database | None = No
             timer.cancel()
     return Answer(target, verdicts[0], verdicts[1], count, expanded,
                   clock.monotonic() - started)
+
+
+def _question(state: State, target: int, database: Database | None,
+              deadline: float | None) -> Answer | None:
+    """``at_least`` of ``state`` for its mover's opponent's eyes turned to the mover: can
+    the player to move at ``state`` force a final margin of ``target``? None past the
+    deadline."""
+    left = None if deadline is None else deadline - clock.monotonic()
+    if left is not None and left <= 0:
+        return None
+    a, b = state.score
+    banked = a - b if state.to_move == 0 else b - a
+    return at_least(state.variant, mover_view(state), target, database, banked=banked,
+                    time=left)
+
+
+def tighten(state: State, result: SolveResult, database: Database | None,
+            time: float | None = None) -> SolveResult:
+    """Close the bounds a walk cut short left in ``result`` by questions: "at least v?" for v
+    from the upper bound down, until the answer under L is yes; then, if the value is exact,
+    "at least the value?" of each move that might reach it, so the best moves are proven
+    too. Each question within what is left of ``time``; what is not answered stays bounds."""
+    deadline = None if time is None else clock.monotonic() + time
+    lower, upper = result.lower, result.upper
+    for target in range(result.upper, result.lower, -1):
+        answer = _question(state, target, database, deadline)
+        if answer is None or answer.under_l is None or answer.under_u is None:
+            break
+        if not answer.under_u:
+            upper = target - 1
+        if answer.under_l:
+            lower = target
+            break
+    result.lower, result.upper = lower, max(lower, upper)
+    result.exact = result.lower == result.upper
+    result.value = result.lower if result.exact else None
+    if not result.exact:
+        return result
+    for move, (low, high) in list(result.moves.items()) or [(m, (None, None))
+                                                            for m in state.legal_moves()]:
+        if low is not None and low >= result.value:
+            result.best_moves.append(move)
+        if low is not None and (low >= result.value or high < result.value):
+            continue
+        child = state.play(move)
+        if child.is_over:
+            a, b = child.score
+            if (a - b if state.to_move == 0 else b - a) >= result.value:
+                result.best_moves.append(move)
+            continue
+        mover = child.to_move == state.to_move
+        answer = _question(child, result.value if mover else 1 - result.value, database,
+                           deadline)
+        if answer is None:
+            continue
+        reaches = answer.under_l if mover else answer.under_u is False
+        if reaches and move in result.moves:
+            result.moves[move] = (result.value, result.value)
+        if reaches:
+            result.best_moves.append(move)
+    result.best_moves = sorted(set(result.best_moves))
+    result.best_move_names = [state.move_name(m) for m in result.best_moves]
+    return result
