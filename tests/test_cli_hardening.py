@@ -26,6 +26,7 @@ def run(args, text=""):
     ["play", "gebeta", "--a", "Al\u2028ice", "--b", "Bob"],
     ["tree", "kalah", "--depth", "100000"],
     ["arena", "greedy", "mcts:time=1e308", "--games", "2"],
+    ["solve", "kalah", "-o", "pits=2", "-o", "seeds=2", "--settle"],
 ])
 def test_bad_numbers_and_names_are_one_line_and_exit_2(args):
     result = run(args)

@@ -187,6 +187,9 @@ def solve(
     reason = solving.unsolvable(state.variant)
     if reason:
         fail(reason)
+    if settle and state.variant.solver != "retrograde":
+        fail(f"--settle is for Gebeta and Gabata, whose walks can outgrow memory; "
+             f"{state.variant.name} is solved exactly without it")
     out = errors if json_out else console
     started = clock.perf_counter()
     with out.status("Preparing the solver...") as status:
