@@ -34,7 +34,7 @@ from numba import njit, prange
 from ...core import State, Variant
 from ...memory import available_memory
 from .ranking import binomials, rank, unrank, pits_of
-from .graph import mover_view
+from .graph import _slot, mover_view  # the walks' one hash of a key
 from .results import LIMIT, SolveResult
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
                          slots_of, total_seeds)
@@ -46,12 +46,6 @@ D_OFFSET = 128  # d is kept as d + D_OFFSET in 8 bits
 SIDE_SHIFT = np.uint64(8)
 PITS_SHIFT = np.uint64(9)
 BYTES_PER_NODE = 8 + 6 * 4 + 2 + 2 * 12  # its key, its children, two answers, hash slots
-
-
-@njit(cache=True, inline="always")
-def _slot(key, mask):
-    mixed = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
-    return np.int64(mixed & np.uint64(mask))
 
 
 @njit(cache=True, inline="always")
