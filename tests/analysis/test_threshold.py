@@ -73,8 +73,8 @@ def test_a_margin_too_wide_for_its_nodes_is_refused():
 
 
 def test_settle_closes_what_a_walk_cut_short_left_open(monkeypatch):
-    """With room for 500 positions the walk leaves bounds apart; ``settle`` closes them to
-    the whole walk's value, and proves the same best moves."""
+    """With room for 500 positions the walk leaves bounds apart; ``settle`` closes them, the
+    value's and every move's, to the whole walk's, and proves the same best moves."""
     variant = mancalab.variant("gabata")
     database = retrograde.build(variant, 4)
     rng = random.Random(11)
@@ -85,9 +85,12 @@ def test_settle_closes_what_a_walk_cut_short_left_open(monkeypatch):
         monkeypatch.setattr(graph, "capacity_for", lambda time: 500)
         cut = repeating.solve(state, database=database)
         settled = repeating.solve(state, moves=True, database=database, settle=True)
+        alone = repeating.solve(state, database=database, settle=True)  # best moves asked
         monkeypatch.undo()
+        assert alone.best_moves == whole.best_moves, state.cells
         opened += (cut.lower, cut.upper) != (whole.lower, whole.upper)
         assert (settled.lower, settled.upper) == (whole.lower, whole.upper), state.cells
+        assert settled.moves == whole.moves, state.cells
         if whole.exact:
             assert settled.best_moves == whole.best_moves, state.cells
     assert opened >= 2

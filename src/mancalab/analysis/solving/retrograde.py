@@ -58,11 +58,12 @@ class Layout:
     slots: tuple[int, ...]  # the board cells of player 0's six pits, then player 1's six
     unit: int  # seeds a point of value takes at most: the bound of g is seeds // unit
     step: int  # levels: seed counts that occur (Gebeta: multiples of four)
+    margin_step: int  # final margins differ by this (Gabata: every marble is banked: even)
 
 
 LAYOUTS = {
-    "gebeta": Layout(tuple(range(12)), 4, 4),
-    "gabata": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1),
+    "gebeta": Layout(tuple(range(12)), 4, 4, 1),
+    "gabata": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 2),
 }
 
 

@@ -320,50 +320,70 @@ def _question(state: State, target: int, database: Database | None,
                     time=left)
 
 
+def close(state: State, low: int, high: int, database: Database | None,
+          deadline: float | None = None, on_answer=None) -> tuple[int, int]:
+    """(L, U) of ``state`` for its mover, from the proven [``low``, ``high``] tightened by
+    asking "at least v?" for v = high, high - step, ...: the first yes under U is U, the
+    first yes under L is L. Where a question runs out of time the bounds proven so far.
+    ``on_answer(answer)`` is told each answer."""
+    step = layout_of(state.variant).margin_step
+    upper = high
+    for target in range(high, low, -step):
+        answer = _question(state, target, database, deadline)
+        if answer is not None and on_answer:
+            on_answer(answer)
+        if answer is None or answer.under_l is None or answer.under_u is None:
+            return low, upper
+        if not answer.under_u:
+            upper = target - step
+        if answer.under_l:
+            return target, upper
+    return low, upper
+
+
 def tighten(state: State, result: SolveResult, database: Database | None,
             time: float | None = None) -> SolveResult:
-    """Close the bounds a walk cut short left in ``result`` by questions: "at least v?" for v
-    from the upper bound down, until the answer under L is yes; then, if the value is exact,
-    "at least the value?" of each move that might reach it, so the best moves are proven
-    too. Each question within what is left of ``time``; what is not answered stays bounds."""
+    """Close the bounds a walk cut short left in ``result`` by questions (``close``): the
+    value's, then every move's it holds (with ``moves``), else, the value being exact, ask
+    each move whether it reaches it, so the best moves are proven too. Each question within
+    what is left of ``time``; what is not answered stays bounds."""
     deadline = None if time is None else clock.monotonic() + time
-    lower, upper = result.lower, result.upper
-    for target in range(result.upper, result.lower, -1):
-        answer = _question(state, target, database, deadline)
-        if answer is None or answer.under_l is None or answer.under_u is None:
-            break
-        if not answer.under_u:
-            upper = target - 1
-        if answer.under_l:
-            lower = target
-            break
-    result.lower, result.upper = lower, max(lower, upper)
+    result.lower, result.upper = close(state, result.lower, result.upper, database, deadline)
     result.exact = result.lower == result.upper
     result.value = result.lower if result.exact else None
+    for move, (low, high) in result.moves.items():
+        if low < high:
+            result.moves[move] = close_move(state, move, low, high, database, deadline)
     if not result.exact:
         return result
-    for move, (low, high) in list(result.moves.items()) or [(m, (None, None))
-                                                            for m in state.legal_moves()]:
-        if low is not None and low >= result.value:
-            result.best_moves.append(move)
-        if low is not None and (low >= result.value or high < result.value):
-            continue
-        child = state.play(move)
-        if child.is_over:
-            a, b = child.score
-            if (a - b if state.to_move == 0 else b - a) >= result.value:
-                result.best_moves.append(move)
-            continue
-        mover = child.to_move == state.to_move
-        answer = _question(child, result.value if mover else 1 - result.value, database,
-                           deadline)
-        if answer is None:
-            continue
-        reaches = answer.under_l if mover else answer.under_u is False
-        if reaches and move in result.moves:
-            result.moves[move] = (result.value, result.value)
-        if reaches:
-            result.best_moves.append(move)
-    result.best_moves = sorted(set(result.best_moves))
+    if result.moves:
+        best = [m for m, (low, _) in result.moves.items() if low >= result.value]
+    else:
+        best = [m for m in state.legal_moves()
+                if _reaches(state, m, result.value, database, deadline)]
+    result.best_moves = sorted(best)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
     return result
+
+
+def close_move(state, move, low, high, database, deadline, on_answer=None) -> tuple[int, int]:
+    """A move's bounds [``low``, ``high``] for the mover, closed over the position after it
+    (``close``: the answers are about the player to move there)."""
+    child = state.play(move)
+    if child.to_move == state.to_move:
+        return close(child, low, high, database, deadline, on_answer)
+    child_low, child_high = close(child, -high, -low, database, deadline, on_answer)
+    return -child_high, -child_low
+
+
+def _reaches(state, move, value, database, deadline) -> bool:
+    """Whether ``move`` is proven to reach ``value`` for the mover."""
+    child = state.play(move)
+    if child.is_over:
+        a, b = child.score
+        return (a - b if state.to_move == 0 else b - a) >= value
+    if child.to_move == state.to_move:
+        answer = _question(child, value, database, deadline)
+        return answer is not None and answer.under_l is True
+    answer = _question(child, 1 - value, database, deadline)  # can the opponent hold it?
+    return answer is not None and answer.under_u is False
