@@ -308,9 +308,8 @@ def at_least(variant: Variant, pits, target: int, database: Database | None = No
 
 def _question(state: State, target: int, database: Database | None,
               deadline: float | None) -> Answer | None:
-    """``at_least`` of ``state`` for its mover's opponent's eyes turned to the mover: can
-    the player to move at ``state`` force a final margin of ``target``? None past the
-    deadline."""
+    """Can the player to move at ``state`` force a final margin (what is banked included) of
+    at least ``target``? None once the deadline has passed."""
     left = None if deadline is None else deadline - clock.monotonic()
     if left is not None and left <= 0:
         return None
