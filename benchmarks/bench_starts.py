@@ -20,7 +20,6 @@ from _report import report
 
 import mancalab
 from mancalab.analysis import solving
-from mancalab.analysis.solving import databases
 
 
 def key(pits: int, seeds: int, empty_capture: bool) -> str:
@@ -31,8 +30,7 @@ def solve_start(pits: int, seeds: int, empty_capture: bool, budget: float) -> di
     variant = mancalab.variant("kalah", pits=pits, seeds=seeds, empty_capture=empty_capture)
     state = variant.start()
     started = time.perf_counter()
-    database = databases.best_available(variant) or databases.ensure(
-        variant, solving.database_size_for(state))
+    database = solving.database_for(state)
     built = time.perf_counter() - started
     result = solving.solve(state, time=budget, database=database)
     return {"run": key(pits, seeds, empty_capture), "pits": pits, "seeds": seeds,

@@ -37,11 +37,12 @@ def small_databases(monkeypatch, tmp_path):
     """A fresh cache whose databases built on first use are small (Kalah 4 seeds, Gebeta 8
     counters, Gabata 6 marbles), and no solver or database kept from other tests: a test
     of what happens on first use does not spend its time building."""
-    from mancalab.analysis.solving import book, dispatch, kalah, retrograde
+    from mancalab.analysis import fair
+    from mancalab.analysis.solving import book, kalah, retrograde
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(kalah, "ON_DEMAND_SEEDS", 4)
-    monkeypatch.setattr(dispatch, "LARGE_ON_DEMAND_SEEDS", 4)
+    monkeypatch.setattr(fair, "SCREEN_SEEDS", 4)
     monkeypatch.setattr(kalah, "_SOLVERS", OrderedDict())
     monkeypatch.setattr(retrograde, "ON_DEMAND_SEEDS", {"gebeta": 8, "gabata": 6})
     monkeypatch.setattr(retrograde, "_DATABASES", {})
