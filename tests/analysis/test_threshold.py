@@ -94,3 +94,27 @@ def test_settle_closes_what_a_walk_cut_short_left_open(monkeypatch):
         if whole.exact:
             assert settled.best_moves == whole.best_moves, state.cells
     assert opened >= 2
+
+
+def test_settle_closes_moves_left_apart_under_an_exact_value(monkeypatch):
+    """A walk cut short can prove the value yet leave some moves' bounds apart: ``settle``
+    closes those too (and so finds every best move)."""
+    variant = mancalab.variant("gabata")
+    database = retrograde.build(variant, 4)
+    rng = random.Random(5)
+    for _ in range(60):
+        state = random_position(variant, 9, rng)
+        monkeypatch.setattr(graph, "capacity_for", lambda time: 3000)
+        cut = repeating.solve(state, moves=True, database=database)
+        if not cut.exact or all(low == high for low, high in cut.moves.values()):
+            monkeypatch.undo()
+            continue
+        settled = repeating.solve(state, moves=True, database=database, settle=True)
+        alone = repeating.solve(state, database=database, settle=True)
+        monkeypatch.undo()
+        whole = repeating.solve(state, moves=True, database=database)
+        assert settled.moves == whole.moves
+        assert settled.best_moves == alone.best_moves == whole.best_moves
+        return
+    raise AssertionError("no walk cut short left a move apart under an exact value")
+

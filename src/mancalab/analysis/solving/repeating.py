@@ -87,9 +87,10 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           exact_only: bool = False, parallel: bool = True,
           settle: bool = False) -> SolveResult:
     """The value of ``state`` (not over) for the player to move, or its proven bounds: see
-    ``solving.solve``. ``settle``: bounds a walk cut short by memory leaves apart are closed
-    by yes-or-no questions (``threshold.tighten``) in what is left of ``time``. Bounds that stay apart after a complete walk mean the
-    value depends on the rule for endless play. ``exact_only``: a walk cut short by ``time``
+    ``solving.solve``. ``settle``: bounds a walk cut short by memory leaves apart (the
+    value's or a move's) are closed by yes-or-no questions (``threshold.tighten``) in what
+    is left of ``time``. Bounds that stay apart after a complete walk mean the value depends
+    on the rule for endless play. ``exact_only``: a walk cut short by ``time``
     returns at once, with the widest bounds (a player that only uses exact values). A
     position the start's book holds is looked up there instead of walked."""
     started = _time.perf_counter()
@@ -109,11 +110,13 @@ def solve(state: State, time: float | None = None, moves: bool = False,
                          nodes=graph.count, database_seeds=database and database.seeds,
                          endless=graph.final)
     slots = layout_of(variant).slots
+    apart = not exact  # whether any bound, the value's or a move's, is left apart
     for j in range(6):
         if graph.kinds[0, j] == NONE:
             continue
         cell = slots[j + 6 * state.to_move]
         lo, hi = _edge_bounds(graph, database, j)
+        apart = apart or lo < hi
         if moves:
             result.moves[cell] = (base + lo, base + hi)
             result.move_names[cell] = state.move_name(cell)
@@ -121,7 +124,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         if exact and base + lo >= lower:
             result.best_moves.append(cell)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
-    if settle and not exact and not graph.final:
+    if settle and apart and not graph.final:
         graph = None  # its memory is the questions' now
         left = None if time is None else max(0.0, time - (_time.perf_counter() - started))
         threshold.tighten(state, result, database, left)
