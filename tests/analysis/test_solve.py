@@ -88,9 +88,10 @@ def test_values_and_every_moves_value_equal_brute_force(rules, size):
 
 
 @pytest.mark.parametrize("threads", [1, 3])
-def test_tests_run_side_by_side_give_the_same_values(threads):
-    # three threads on a tiny shared table: entries are replaced and overwritten under the
-    # tests' feet all the time, and every value must still be exact
+def test_threads_sharing_tests_give_the_same_values(threads, monkeypatch):
+    # three threads on each test and a tiny shared table: entries are replaced and
+    # overwritten under the tests' feet all the time, and every value must still be exact
+    monkeypatch.setattr(solving.kalah, "SPLIT_FROM_SEEDS", 0)  # small games split too
     variant = mancalab.variant("kalah", pits=3, seeds=3, empty_capture=False)
     solver, database = fresh_solver(variant, -1, bits=6, threads=threads)
     for state in [variant.start()] + positions(variant, 8, seed=threads):
@@ -108,9 +109,10 @@ def test_thresholds_keep_the_parity_and_stay_inside_the_bounds():
 
 
 @pytest.mark.parametrize("expect_fail", [True, False])
-def test_threads_splitting_one_test_answer_it_soundly(expect_fail):
+def test_threads_splitting_one_test_answer_it_soundly(expect_fail, monkeypatch):
     # two threads on one test put off the children the other is in: every answer must still
     # bound the value on the right side, whichever answer the split expected
+    monkeypatch.setattr(solving.kalah, "SPLIT_FROM_SEEDS", 0)
     variant = mancalab.variant("kalah", pits=4, seeds=3)
     single, database = fresh_solver(variant, 4, bits=16, threads=1)
     for state in [variant.start()] + positions(variant, 6, seed=7):

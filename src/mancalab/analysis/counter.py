@@ -95,11 +95,13 @@ def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, 
     beads) by at most ``max_nodes`` decisions.
 
     ``boards[d]``/``frames[d]`` is the stack (``depth[0]`` frames deep; 0: not begun).
-    Returns (status, nodes, settings counted). The first counter-setting found goes to
-    ``found`` (counts by hole number 1..16, ``found[0]`` set to 1 once it holds one)."""
+    Returns (status, nodes, settings that win, settings that do not). The first
+    counter-setting found goes to ``found`` (counts by hole number 1..16, ``found[0]`` set
+    to 1 once it holds one)."""
     need = 1 if params[P_SINGLETONS] == 1 else 2
     nodes = 0
     counted = 0
+    lost = 0
     if depth[0] == 0:  # the first decision: how many beads the played hole holds
         f = frames[0]
         f[F_HOLE] = first_hole
@@ -117,7 +119,7 @@ def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, 
     scratch = np.empty(FRAME, np.int64)
     while depth[0] > 0:
         if nodes >= max_nodes:
-            return PAUSED, nodes, counted
+            return PAUSED, nodes, counted, lost
         d = depth[0] - 1
         f = frames[d]
         x = f[F_NEXT]
@@ -147,21 +149,18 @@ def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, 
         else:
             board[cell] += x
             outcome = _run(params, board, p, scratch, hole)
-        if outcome == 1:
-            free = _undecided_count(scratch[F_UNDECIDED])
-            budget = scratch[F_BUDGET]
-            if free == 0 and budget > 0:
+        if outcome == 0:
+            lost += _completions(scratch)
+        elif outcome == 1:
+            settings = _completions(scratch)
+            if settings == 0:
                 continue  # beads left and no hole left to hold them
-            if free == 0:
-                settings = 1
-            else:
-                settings = comb_int(budget + free - 1, free - 1)
             counted += settings
             if found[0] == 0:  # the first setting found is kept (found[0] flags it)
                 _solution(boards, frames, d, x, scratch, found)
                 found[0] = 1
             if not want_all:
-                return FOUND, nodes, counted
+                return FOUND, nodes, counted, lost
         elif outcome == 2:
             g = frames[d + 1]
             g[:] = scratch
@@ -169,7 +168,17 @@ def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, 
             g[F_LAST_X] = beads_each
             g[F_FIRST] = 0
             depth[0] = d + 2
-    return EXHAUSTED, nodes, counted
+    return EXHAUSTED, nodes, counted, lost
+
+
+@njit(cache=True)
+def _completions(frame):
+    """The settings a branch stands for: the beads left over the holes never read (0 when
+    beads are left and no hole is)."""
+    free = _undecided_count(frame[F_UNDECIDED])
+    if free == 0:
+        return 1 if frame[F_BUDGET] == 0 else 0
+    return comb_int(frame[F_BUDGET] + free - 1, free - 1)
 
 
 @njit(cache=True)
@@ -205,6 +214,10 @@ class Answer:
     setting: list[int] | None = None  # T, the starter's counts in their hole order 1..16
     move: int | None = None  # the starter's winning hole 1..16
     count: int | None = None  # with all: the winning (setting, first move) pairs
+    # with all: proven bounds on that count (the pairs found winning, and all pairs but those
+    # found not to), equal to it once every branch is searched
+    count_low: int | None = None
+    count_high: int | None = None
     counts_by_move: dict[int, int] = field(default_factory=dict)
     nodes: int = 0
     seconds: float = 0.0
@@ -213,7 +226,7 @@ class Answer:
 
     def to_dict(self) -> dict:
         return {"status": self.status, "setting": self.setting, "move": self.move,
-                "count": self.count,
+                "count": self.count, "count_low": self.count_low, "count_high": self.count_high,
                 "counts_by_move": {str(k): v for k, v in sorted(self.counts_by_move.items())},
                 "nodes": self.nodes, "seconds": round(self.seconds, 6),
                 "moves_exhausted": sorted(self.moves_exhausted), "reason": self.reason}
@@ -262,7 +275,8 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
     starter's ``beads_each`` to place."""
     column = unreachable_column(game, s)
     if column is not None:
-        return Answer("none", count=0 if want_all else None,
+        return Answer("none", count=0 if want_all else None, count_low=0 if want_all else None,
+                      count_high=0 if want_all else None,
                       moves_exhausted=list(range(1, HOLES + 1)),
                       reason=f"the column of the opponent's holes {column} and {17 - column} "
                       "has one occupied and one empty hole: no capture can take it")
@@ -283,6 +297,10 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
     started = time.perf_counter()
     open_moves = list(first_moves or range(1, HOLES + 1))
     total = 0
+    need = 1 if game.params[P_SINGLETONS] == 1 else 2  # the fewest beads a hole played holds
+    # every (setting, move) pair of the moves searched, less those found not to win
+    possible = len(open_moves) * (comb_int(beads_each - need + HOLES - 1, HOLES - 1)
+                                  if beads_each >= need else 0)
     # round robin over the first moves, a chunk of decisions each, so a quick win by any
     # move is found early and the time is shared fairly when there is none
     while open_moves:
@@ -291,9 +309,10 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
         for move in list(open_moves):
             boards, frames, depth = stacks[move]
             had_one = found[0] == 1
-            status, nodes, counted = search(game.params, boards, frames, depth, p, move,
-                                            beads_each, chunk, want_all, found)
+            status, nodes, counted, lost = search(game.params, boards, frames, depth, p,
+                                                  move, beads_each, chunk, want_all, found)
             answer.nodes += int(nodes)
+            possible -= int(lost)
             if found[0] == 1 and not had_one:
                 answer.move, answer.setting = move, [int(c) for c in found[1:]]
                 _verify(game, s, answer)
@@ -310,6 +329,8 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
             if time.perf_counter() - started > time_limit:
                 break
     answer.seconds = time.perf_counter() - started
+    if want_all:
+        answer.count_low, answer.count_high = total, possible
     if not open_moves and first_moves is not None:  # only some first moves: no claim of none
         answer.status = "found" if answer.setting is not None else "unknown"
         answer.reason = f"only the first moves {first_moves} were searched"

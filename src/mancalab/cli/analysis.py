@@ -461,12 +461,15 @@ def _print_counter(opponent: list[int], answer, options: dict) -> None:
         console.print(f"[bold]Proven: no counter-setting exists[/] for {opponent}: "
                       f"{answer.reason}.")
         return
+    bounds = (f" Proven so far: between {answer.count_low:,} and {answer.count_high:,} "
+              "winning (setting, first move) pairs." if answer.count_low is not None else "")
     if answer.status == "unknown":
         console.print(f"[bold yellow]Not found[/] within the time, and not proven impossible "
-                      f"(no claim either way): {answer.reason}.")
+                      f"(no claim either way): {answer.reason}." + bounds)
         return
     counted = f" There are {answer.count:,} winning (setting, first move) pairs in all." \
-        if answer.count is not None else f" ({answer.reason}.)" if answer.reason else ""
+        if answer.count is not None else (f" ({answer.reason}.)" if answer.reason else "") \
+        + bounds
     console.print(f"[bold green]Found[/] a counter-setting: {answer.setting}, first move: "
                   f"hole {answer.move} ({answer.nodes:,} decisions, {answer.seconds:.2f} s)."
                   + counted)
