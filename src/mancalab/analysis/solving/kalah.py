@@ -24,12 +24,10 @@ transposition are shared by positions that differ only in their stores.
 - Work is counted in nodes; a solve given ``time`` stops a test when its node budget (from
   the measured rate) runs out or a timer cancels it, and reports the bounds proven so far,
   never a guess.
-- Two threads (a core each) share each of MTD(f)'s tests on one lock-free table (see the
-  table's comment), splitting the children of the nodes where every child is searched
-  (``test``): Kalah(6,4) from the start, 16-seed database, 8 s instead of 13 s (empty
-  capture) and 20 s instead of 47 s (without) than with the two tests run side by side;
-  Kalah(6,5) 383 s instead of 521 s (empty capture). The moves' tests are shared the same
-  way, one move after the other.
+- Two threads (a core each) share each of MTD(f)'s tests, and then each move's, on one
+  lock-free table (see the table's comment), splitting the children of the nodes where
+  every child is searched (``test``): MTD(f)'s tests depend on each other, so splitting one
+  keeps both cores busy where tests side by side left one idle.
 """
 
 from __future__ import annotations
