@@ -499,7 +499,8 @@ def test_a_computer_move_that_cannot_be_saved_is_shown_and_retried(db, monkeypat
         assert view["error"] is None and failures[0] == 2
 
 
-def test_solver_tables_are_kept_within_a_memory_budget(db, monkeypatch):
+def test_solver_tables_are_kept_within_a_memory_budget(db, monkeypatch, small_databases):
+    # a fresh cache: a big database the user built (a server's preparation) is not opened
     from mancalab.analysis import solving
 
     monkeypatch.setattr(solving.kalah, "_SOLVERS", OrderedDict())
