@@ -427,9 +427,10 @@ def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
     try:
         first = host.new_page()
         new_game(first, server, "gebeta", "online")
-        assert first.is_visible("#waiting")  # the friend has not come yet
+        # the friend has not come yet (shown once the room's first presence message arrives)
+        wait_until(lambda: first.is_visible("#waiting"), what="the invitation waiting")
+        wait_until(lambda: "away" in first.inner_text("#player-top"), what="the friend away")
         assert "Your turn" not in first.inner_text("#status")
-        assert "away" in first.inner_text("#player-top")
         invite = first.input_value("#invite-link")
         second = guest.new_page()
         second.goto(invite)
