@@ -29,17 +29,22 @@ def _compositions(total: int, parts: int):
 
 def _brute_force(game: Urubugu, s: list[int], beads: int) -> int:
     """Winning (setting, first move) pairs, every setting played with the game's own move."""
-    wins = 0
+    return _brute_force_both(game, s, beads)[0]
+
+
+def _brute_force_both(game: Urubugu, s: list[int], beads: int) -> tuple[int, int]:
+    """Winning (setting, first move) pairs, and settings with at least one winning move."""
+    pairs = settings = 0
     for t in _compositions(beads, 16):
         cells = [0] * 32
         for player, setting in ((0, t), (1, s)):
             for hole, count in enumerate(setting, start=1):
                 cells[int(HOLE_CELL[player, hole])] = count
         state = game.state(cells, to_move=0)
-        for move in state.legal_moves():
-            if sum(state.play(move).cells[:16]) == 0:
-                wins += 1
-    return wins
+        wins = sum(sum(state.play(move).cells[:16]) == 0 for move in state.legal_moves())
+        pairs += wins
+        settings += wins > 0
+    return pairs, settings
 
 
 def test_the_search_counts_what_playing_every_setting_finds():
@@ -67,6 +72,25 @@ def test_the_search_counts_what_playing_every_setting_finds():
             if expected:  # the setting shown is one that wins
                 assert sum(answer.setting) == beads
     assert statuses == {"found", "none"}  # both answers were checked
+
+
+def test_the_estimate_brackets_what_playing_every_setting_finds():
+    """The sampled counts' 95% intervals hold the exact counts of a brute force (the seed is
+    fixed: a sampler drawing settings unevenly, or a count scaled wrongly, misses them)."""
+    cases = [([1] + [0] * 14 + [1], 3), ([0] * 15 + [1], 2), ([1, 0, 2] + [0] * 6 + [1] +
+                                                              [0] * 6, 4)]
+    for options in ({}, counter.IGISORO):
+        game = Urubugu(**options)
+        for s, beads in cases:
+            pairs, settings = _brute_force_both(game, s, beads)
+            found = counter.estimate_setting(game, s, beads, samples=20_000, jobs=2)
+            assert found.pairs_low <= pairs <= found.pairs_high, (options, s, found)
+            assert found.settings_low <= settings <= found.settings_high, (options, s, found)
+            assert found.settings_total == sum(1 for _ in _compositions(beads, 16))
+            if pairs == 0:  # nothing wins: not one draw can
+                assert found.pairs == found.settings == 0
+    with pytest.raises(ValueError, match="samples"):
+        counter.estimate([2] * 16, 0)
 
 
 def test_the_default_setting_has_a_counter_setting():
@@ -117,6 +141,12 @@ def test_the_command(tmp_path):
     none = json.loads(runner.invoke(app, ["counter", "urubugu", "--igisoro", "--json",
                                           "--setting", "4," * 7 + "4" + ",0" * 8]).output)
     assert none["status"] == "none" and none["setting"] is None
+    guess = json.loads(runner.invoke(app, ["counter", "urubugu", "--setting", DEFAULT,
+                                           "--estimate", "2000", "--json"]).output)
+    assert guess["pairs_low"] <= guess["pairs"] <= guess["pairs_high"]
+    assert 0 < guess["settings"] < guess["settings_total"] == 751_616_304_549  # C(47, 15)
+    shown = runner.invoke(app, ["counter", "urubugu", "--setting", DEFAULT, "--estimate", "500"])
+    assert shown.exit_code == 0 and "not a proof" in shown.output
     study = runner.invoke(app, ["counter", "urubugu", "--sample", "3", "--out",
                                 str(tmp_path / "s.jsonl"), "--json"])
     assert study.exit_code == 0 and json.loads(study.stdout)["settings"] == 3
@@ -133,6 +163,9 @@ def test_the_command(tmp_path):
     (["urubugu", "--setting", DEFAULT, "-o", "colour=red"], "unknown option"),
     (["urubugu", "--sample", "5"], "--out"),
     (["urubugu", "--sample", "0", "--out", "x.jsonl"], "--sample"),
+    (["urubugu", "--setting", DEFAULT, "--estimate", "0"], "--estimate"),
+    (["urubugu", "--setting", DEFAULT, "--estimate", "10", "--all"], "--estimate"),
+    (["urubugu", "--sample", "5", "--out", "x.jsonl", "--estimate", "10"], "--estimate"),
 ])
 def test_bad_input_is_refused(args, words):
     result = CliRunner().invoke(app, ["counter", *args])

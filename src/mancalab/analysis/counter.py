@@ -13,6 +13,10 @@ that it can stop at a time limit and go on, either finds a counter-setting, or e
 branch of every first move: then none exists (a proof, by exhaustion), or it runs out of time
 (no claim). Each setting found is checked by playing it with the game's own move.
 
+How many counter-settings a setting has is counted exactly by exhausting the search
+(``want_all``: proven bounds while it runs) or estimated by playing settings drawn uniformly
+(``estimate``: a sample with its interval, no proof).
+
 The laps and the capture rule are the game's own (``mancalab.variants.urubugu``): this
 module decides only when to read a hole.
 """
@@ -31,6 +35,7 @@ from ..cluster import each
 from .journal import Journal
 from .metrics import wilson
 from .settings import uniform
+from ..variants.urubugu import play as play_move
 from ..variants.urubugu import (BEADS_EACH, HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
                                 Urubugu, beads, captures, sow_lap)
 
@@ -267,6 +272,15 @@ def counter(setting, time_limit: float = 10.0, want_all: bool = False,
                           want_all, chunk, first_moves)
 
 
+def _opponent_only(game: Urubugu, s: list[int]) -> np.ndarray:
+    """The board with the opponent's setting ``s`` and the starter (player 0, to move)
+    holding nothing yet."""
+    cells = [0] * 32
+    for hole, count in enumerate(s, start=1):
+        cells[int(HOLE_CELL[1, hole])] = count
+    return game.state(cells, to_move=0).board
+
+
 def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: float,
                    want_all: bool = False, chunk: int = 20_000,
                    first_moves: list[int] | None = None) -> Answer:
@@ -281,10 +295,7 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
                       reason=f"the column of the opponent's holes {column} and {17 - column} "
                       "has one occupied and one empty hole: no capture can take it")
     p = 0
-    cells = [0] * 32
-    for hole, count in enumerate(s, start=1):
-        cells[int(HOLE_CELL[1 - p, hole])] = count
-    base = game.state(cells, to_move=p).board  # the starter's holes: nothing known yet
+    base = _opponent_only(game, s)
     answer = Answer("unknown")
     stacks = {}
     for move in range(1, HOLES + 1):
@@ -348,6 +359,132 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
         answer.reason = (f"not decided within {time_limit:g} s ({answer.nodes:,} decisions; "
                          f"{len(answer.moves_exhausted)} of 16 first moves exhausted)")
     return answer
+
+
+# ----- the count estimated: settings T drawn uniformly and played -------------------------
+
+Z95 = 1.96  # the two-sided 95% point of the normal distribution (as in ``wilson``)
+
+
+@dataclass
+class Estimate:
+    """The counter-settings of one setting S estimated by playing settings T drawn uniformly:
+    a sample, not a proof (``Answer`` has the proven bounds). Two counts, each with its 95%
+    interval: the winning (setting, first move) pairs, drawn for each first move apart (the
+    16 strata: the normal interval of their sum), and the settings with at least one winning
+    first move, drawn from all settings (Wilson's interval)."""
+
+    samples: int  # settings T drawn for each first move, and again from all settings
+    wins_by_move: dict[int, int]  # of those drawn for each move, the ones that win
+    settings_by_move: int  # the settings T each first move can be played from
+    pairs: float
+    pairs_low: float
+    pairs_high: float
+    winning_drawn: int  # of those drawn from all settings, the ones that win
+    settings_total: int  # all settings T
+    settings: float
+    settings_low: float
+    settings_high: float
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {key: getattr(self, key) for key in self.__dataclass_fields__}
+
+
+@njit(cache=True, nogil=True)
+def _sample_wipeouts(params, base, hole, need, beads_each, samples, seed):
+    """Of ``samples`` settings T drawn uniformly, how many take every opposing bead in the
+    first turn (the game's own move): played from ``hole``, among the settings with at least
+    ``need`` beads there; or (``hole`` 0) among all settings, from any hole they can play."""
+    np.random.seed(seed)
+    extra = need if hole > 0 else 0
+    slots = beads_each - extra + HOLES - 1
+    bar = np.zeros(slots, dtype=np.bool_)
+    drawn = np.empty_like(base)
+    board = np.empty_like(base)
+    wins = 0
+    for _ in range(samples):
+        _draw(bar, base, drawn)
+        if hole > 0:
+            drawn[HOLE_CELL[0, hole]] += extra
+        for h in range(1, HOLES + 1):
+            cell = HOLE_CELL[0, h]
+            if (hole > 0 and h != hole) or drawn[cell] < need:
+                continue
+            board[:] = drawn
+            play_move(params, board, cell)
+            if beads(board, 1) == 0:
+                wins += 1
+                break
+    return wins
+
+
+@njit(cache=True, inline="always")
+def _draw(bar, base, board):
+    """``base`` with a setting of the starter drawn uniformly: the places of the bars among
+    the stars and bars picked by Floyd's sampling of a subset."""
+    slots = bar.shape[0]
+    bar[:] = False
+    for j in range(slots - HOLES + 1, slots):
+        t = np.random.randint(0, j + 1)
+        bar[j if bar[t] else t] = True
+    board[:] = base
+    h = 1
+    for k in range(slots):
+        if bar[k]:
+            h += 1
+        else:
+            board[HOLE_CELL[0, h]] += 1
+
+
+def estimate_setting(game: Urubugu, s: list[int], beads_each: int, samples: int,
+                     seed: int = 1, jobs: int = 2) -> Estimate:
+    """``samples`` settings T drawn uniformly for each of the 16 first moves and ``samples``
+    from all settings, each played with the game's own move (see ``Estimate``). Runs on
+    ``jobs`` threads (the sampling releases the interpreter lock); the same seed and jobs
+    draw the same settings."""
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    base = _opponent_only(game, s)
+    need = 1 if game.params[P_SINGLETONS] == 1 else 2
+    per_move = comb_int(beads_each - need + HOLES - 1, HOLES - 1) if beads_each >= need else 0
+    started = time.perf_counter()
+    wins = _sampled(game.params, base, need, beads_each, samples, seed, max(1, jobs))
+    pairs, variance = 0.0, 0.0
+    for hole in range(1, HOLES + 1):
+        share = wins[hole] / samples
+        pairs += per_move * share
+        variance += per_move ** 2 * share * (1 - share) / samples
+    spread = Z95 * variance ** 0.5
+    total = comb_int(beads_each + HOLES - 1, HOLES - 1)
+    low, high = wilson(wins[0], samples)
+    return Estimate(samples, {hole: wins[hole] for hole in range(1, HOLES + 1)}, per_move,
+                    pairs, max(0.0, pairs - spread), pairs + spread, wins[0], total,
+                    total * wins[0] / samples, total * low, total * high,
+                    time.perf_counter() - started)
+
+
+def _sampled(params, base, need, beads_each, samples, seed, jobs) -> list[int]:
+    """The wins among ``samples`` draws for each hole 1..16 and from all settings (0),
+    each split over ``jobs`` threads with a seed of its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    share = [samples // jobs + (1 if i < samples % jobs else 0) for i in range(jobs)]
+    tasks = [(hole, part) for hole in range(HOLES + 1) for part in range(jobs) if share[part]]
+    wins = [0] * (HOLES + 1)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        found = pool.map(lambda task: int(_sample_wipeouts(
+            params, base, task[0], need, beads_each, share[task[1]],
+            (seed * (HOLES + 1) + task[0]) * jobs + task[1])), tasks)
+        for (hole, _), won in zip(tasks, found):
+            wins[hole] += won
+    return wins
+
+
+def estimate(setting, samples: int, seed: int = 1, jobs: int = 2, **options) -> Estimate:
+    """``estimate_setting`` for the opponent's ``setting`` under the game's ``options``."""
+    return estimate_setting(Urubugu(**options), check_setting(setting), BEADS_EACH, samples,
+                            seed, jobs)
 
 
 # ----- the study: many settings S drawn uniformly ------------------------------------------
@@ -432,5 +569,5 @@ def _verify(game: Urubugu, s: list[int], answer: Answer) -> None:
                              f"wipe out {s}: {after.cells}")
 
 
-__all__ = ["Answer", "IGISORO", "counter", "check_setting", "search", "settings", "study",
-           "summary", "wilson"]
+__all__ = ["Answer", "Estimate", "IGISORO", "counter", "check_setting", "estimate", "search",
+           "settings", "study", "summary", "wilson"]

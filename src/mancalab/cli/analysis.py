@@ -20,6 +20,7 @@ from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_er
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
+MAX_ESTIMATE = 10**10  # settings drawn a first move: about an hour each on two cores
 
 
 @app.command()
@@ -368,6 +369,10 @@ def counter(
     jobs: Annotated[int, typer.Option(help="settings searched at once (processes)")] = 1,
     cluster: ClusterAddress = None,
     seed: Annotated[int, typer.Option(help="the seed of the study's settings")] = 1,
+    estimate: Annotated[Optional[int], typer.Option(
+        help="estimate how many counter-settings --setting has by playing N settings drawn "
+             "uniformly for each first move and N from all settings (a sample, not a proof)")]
+    = None,
     json_out: Annotated[bool, typer.Option("--json", help="print the answer as JSON")] = False,
     option: GameOptions = [],
 ) -> None:
@@ -387,6 +392,10 @@ def counter(
         fail("give --setting S (one setting) or --sample N --out FILE (a study)")
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
+    if estimate is not None and (setting is None or all_):
+        fail("--estimate N goes with --setting S, and not with --all")
+    if estimate is not None and not 1 <= estimate <= MAX_ESTIMATE:
+        fail(f"--estimate must be 1..{MAX_ESTIMATE:,}, got {estimate}")
     options = {**(search.IGISORO if igisoro else {}), **parse_options(option)}
     make_variant("urubugu", **options)
     if sample is not None:
@@ -396,11 +405,36 @@ def counter(
         counts = [whole_count(c) for c in setting.split(",")]
     except ValueError:
         fail(f"--setting must be 16 whole numbers separated by commas, got {setting!r}")
+    if estimate is not None:
+        _print_estimate(search.estimate(search.check_setting(counts), estimate, seed, jobs,
+                                        **options), json_out)
+        return
     answer = search.counter(counts, time, all_, **options)
     if json_out:
         print(json.dumps(answer.to_dict()))
         return
     _print_counter(counts, answer, options)
+
+
+def _print_estimate(found, json_out: bool) -> None:
+    import json
+
+    if json_out:
+        print(json.dumps(found.to_dict()))
+        return
+    table = Table(title=f"Counter-settings estimated from {found.samples:,} settings drawn "
+                        "for each first move and from all settings (95% intervals)")
+    table.add_column("count", overflow="fold")
+    for column in ("estimate", "95% interval", "of"):
+        table.add_column(column, justify="right", overflow="fold")
+    table.add_row("(setting, first move) pairs that win", f"{found.pairs:,.0f}",
+                  f"{found.pairs_low:,.0f} .. {found.pairs_high:,.0f}",
+                  f"{16 * found.settings_by_move:,}")
+    table.add_row("settings with a winning first move", f"{found.settings:,.0f}",
+                  f"{found.settings_low:,.0f} .. {found.settings_high:,.0f}",
+                  f"{found.settings_total:,}")
+    console.print(table)
+    console.print(f"A sample, not a proof ({found.seconds:.1f} s); --all gives proven bounds.")
 
 
 def _counter_study(sample: int, out: str | None, seed: int, time: float, jobs: int,
