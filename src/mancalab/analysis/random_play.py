@@ -33,6 +33,7 @@ from .. import kernels
 from ..core import TIMEOUT, MancalabError, State
 from ..memory import available_memory
 from .solving.graph import mover_view, walk_from
+from .solving.ranking import chunk_range
 from .solving.retrograde import (END, NODE_SAME, NONE, PITS, _to_board, layout_of, slots_of,
                                  total_seeds)
 
@@ -105,13 +106,11 @@ def _sweep(order, first, last, kinds, targets, gains, timeouts, over, dist, move
     """One Gauss-Seidel pass over the positions ``order[first:last]`` (one level): their
     distributions and expected moves from their children's; the largest change (of the
     expected moves, relative)."""
-    per = (last - first + chunks - 1) // chunks
     width = 2 * bound + 2  # margins -bound..bound, then the timeout
     changes = np.zeros(chunks)
     for chunk in prange(chunks):
         new = np.empty(width)
-        begin = first + chunk * per
-        end = min(last, begin + per)
+        begin, end = chunk_range(chunk, chunks, first, last)
         most = 0.0
         for o in range(begin, end):
             i = order[o]

@@ -36,7 +36,7 @@ from ...prefetch import prefetch_row
 from ...variants import kalah
 from ...variants import variant as make_variant
 from .files import DatabaseError, default_dir, largest, read_header, write_whole
-from .ranking import binomials, index, next_bars, pits_of, unrank
+from .ranking import binomials, chunk_range, index, next_bars, pits_of, unrank
 
 UNKNOWN = -128  # an entry not computed yet (values are within -K..K)
 MAX_SEEDS = 100  # |g| <= k must fit a signed byte
@@ -157,11 +157,9 @@ def build_level(params, seeds, values, binom, begin, end, chunks, progress):
     slices done. Two threads may meet at one entry: both write the same value."""
     m = params[kalah.P_PITS]
     n = 2 * m
-    per = (end - begin + chunks - 1) // chunks
     depth_cap = seeds * m + 2  # each quiet move lowers the distance to the stores
     for chunk in prange(chunks):
-        first = begin + chunk * per
-        last = min(end, first + per)
+        first, last = chunk_range(chunk, chunks, begin, end)
         if first >= last:
             continue
         bars = np.empty(n - 1, dtype=np.int64)

@@ -17,8 +17,8 @@ from ...memory import available_memory
 from .ranking import binomials, rank
 from .results import LIMIT, Cancel
 from .retrograde import (NODE, NODE_SAME, PITS, STORED, Database, _in_database, _moves,
-                         _start_bounds, _stored_index, layout_of, settle_bounds, slots_of,
-                         total_seeds)
+                         _start_bounds, _stored_index, layout_of, move_buffers, settle_bounds,
+                         slots_of, total_seeds)
 
 
 @njit(cache=True, inline="always")
@@ -40,12 +40,7 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
     ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table.
     Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
     mask = keys.shape[0] - 1
-    board = np.empty(16, dtype=np.int64)
-    kid_pits = np.empty((6, PITS), dtype=np.int64)
-    kid_seeds = np.empty(6, dtype=np.int64)
-    move_kinds = np.empty(6, dtype=np.int64)
-    move_gains = np.empty(6, dtype=np.int64)
-    pits = np.empty(PITS, dtype=np.int64)
+    pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers()
     count = 1
     node_pits[0] = root
     head = 0

@@ -72,3 +72,12 @@ def next_bars(bars, limit):
                 bars[i] = i
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def chunk_range(chunk, chunks, begin, end):
+    """The part first..last (last excluded; empty when first >= last) of ``begin``..``end``
+    that thread chunk ``chunk`` of ``chunks`` takes: equal slices, the last ones short."""
+    per = (end - begin + chunks - 1) // chunks
+    first = begin + chunk * per
+    return first, min(end, first + per)

@@ -41,7 +41,7 @@ from ...core import ONGOING, MancalabError, Variant
 from ...memory import large_zeros
 from ...variants import variant as make_variant
 from .files import DatabaseError, default_dir, largest, read_header, write_whole
-from .ranking import binomials, next_bars, pits_of, rank, unrank
+from .ranking import binomials, chunk_range, next_bars, pits_of, rank, unrank
 from .results import LIMIT
 
 FORMAT = "mancalab-retrograde-1"
@@ -103,6 +103,15 @@ def _view(slots, board, child):
     return seeds
 
 
+@njit(cache=True, inline="always")
+def move_buffers():
+    """The arrays ``_moves`` works in: the position's pits, a board, and per move the
+    child's pits and seeds, the move's kind and gain."""
+    return (np.empty(PITS, dtype=np.int64), np.empty(16, dtype=np.int64),
+            np.empty((6, PITS), dtype=np.int64), np.empty(6, dtype=np.int64),
+            np.empty(6, dtype=np.int64), np.empty(6, dtype=np.int64))
+
+
 @njit(cache=True)
 def _moves(params, slots, pits, board, kinds, gains, kid_pits, kid_seeds):
     """Play every move of ``pits``: per move its kind (NONE, END, NODE or NODE_SAME), the
@@ -160,12 +169,9 @@ def _in_database(seeds, stored_seeds, offsets):
 def sweep(kinds, targets, gains, low, high, fixed, stored_low, stored_high, chunks):
     """One pass of L(p) = max(gain - U(child)), U(p) = max(gain - L(child)) over the
     positions not ``fixed``, newest bounds used at once; how many positions changed."""
-    n = low.shape[0]
-    per = (n + chunks - 1) // chunks
     changed = 0
     for chunk in prange(chunks):
-        first = chunk * per
-        last = min(n, first + per)
+        first, last = chunk_range(chunk, chunks, 0, low.shape[0])
         for i in range(last - 1, first - 1, -1):  # deeper positions first
             if fixed[i]:
                 continue
@@ -242,20 +248,13 @@ def level_edges(params, slots, level, count, binom, offsets, kinds, targets, gai
                 fixed, stored_low, stored_high, unit, chunks):
     """The moves of every position with ``level`` seeds (ranks 0..count-1): same-level
     children by rank, lower ones by their database index; positions over are fixed."""
-    per = (count + chunks - 1) // chunks
     bound = level // unit
     for chunk in prange(chunks):
-        first = chunk * per
-        last = min(count, first + per)
+        first, last = chunk_range(chunk, chunks, 0, count)
         if first >= last:
             continue
         bars = np.empty(PITS - 1, dtype=np.int64)
-        pits = np.empty(PITS, dtype=np.int64)
-        board = np.empty(16, dtype=np.int64)
-        kid_pits = np.empty((6, PITS), dtype=np.int64)
-        kid_seeds = np.empty(6, dtype=np.int64)
-        move_kinds = np.empty(6, dtype=np.int64)
-        move_gains = np.empty(6, dtype=np.int64)
+        pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers()
         unrank(first, level, PITS, binom, bars)
         for r in range(first, last):
             pits_of(bars, level, pits)

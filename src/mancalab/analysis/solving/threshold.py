@@ -33,11 +33,11 @@ from numba import njit, prange
 
 from ...core import State, Variant
 from ...memory import available_memory
-from .ranking import binomials, rank, unrank, pits_of
+from .ranking import binomials, chunk_range, rank, unrank, pits_of
 from .graph import _slot, mover_view  # the walks' one hash of a key
 from .results import LIMIT, SolveResult
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
-                         slots_of, total_seeds)
+                         move_buffers, slots_of, total_seeds)
 
 # a child that is not a node: the answer it gives
 YES, NO, YES_UNDER_U, NO_MOVE, UNEXPANDED = -1, -2, -3, -4, -5
@@ -83,12 +83,7 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
     tables are full or ``halt[LIMIT]`` is 0. Returns (nodes, expanded)."""
     mask = table.shape[0] - 1
     capacity = node_keys.shape[0]
-    board = np.empty(16, dtype=np.int64)
-    kid_pits = np.empty((6, PITS), dtype=np.int64)
-    kid_seeds = np.empty(6, dtype=np.int64)
-    kinds = np.empty(6, dtype=np.int64)
-    gains = np.empty(6, dtype=np.int64)
-    pits = np.empty(PITS, dtype=np.int64)
+    pits, board, kid_pits, kid_seeds, kinds, gains = move_buffers()
     bars = np.empty(PITS - 1, dtype=np.int64)
     while head < count and halt[LIMIT] != 0:
         if count + 6 > capacity:
@@ -158,12 +153,9 @@ def rehash(node_keys, count, table, ids):
 def sweep(children, node_keys, answers, under_u, chunks):
     """One pass over the nodes not answered yet: A's node is won when one child is won and
     lost when every child is lost; B's node the other way round. How many were answered."""
-    n = answers.shape[0]
-    per = (n + chunks - 1) // chunks
     changed = 0
     for chunk in prange(chunks):
-        first = chunk * per
-        last = min(n, first + per)
+        first, last = chunk_range(chunk, chunks, 0, answers.shape[0])
         for i in range(last - 1, first - 1, -1):  # deeper nodes first
             if answers[i] != UNKNOWN or children[i, 0] == UNEXPANDED:
                 continue
