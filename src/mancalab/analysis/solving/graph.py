@@ -28,6 +28,21 @@ def _slot(key, mask):
 
 
 @njit(cache=True, inline="always")
+def find_or_add(keys, ids, key, count):
+    """The id of ``key`` in the open-addressing table ``keys`` (0: a free slot) and ``ids``,
+    added with the id ``count`` when it is not there; and whether it was added."""
+    mask = keys.shape[0] - 1
+    s = _slot(key, mask)
+    while keys[s] != 0 and keys[s] != key:
+        s = (s + 1) & mask
+    if keys[s] == 0:
+        keys[s] = key
+        ids[s] = count
+        return count, True
+    return ids[s], False
+
+
+@njit(cache=True, inline="always")
 def graph_key(pits, seeds, big_binom):
     """A position's key above the database, unique over all seed counts (never 0)."""
     return big_binom[seeds - 1 + PITS, PITS] + rank(pits, big_binom) + 1
@@ -39,7 +54,6 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
     """Walk the positions ``root`` can reach above the database breadth first, at most
     ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table.
     Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
-    mask = keys.shape[0] - 1
     pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers()
     count = 1
     node_pits[0] = root
@@ -58,16 +72,12 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
                     targets[head, j] = _stored_index(kid_pits[j], seeds, offsets, binom)
                     kind += STORED - NODE
                 else:
-                    key = graph_key(kid_pits[j], seeds, big_binom)
-                    s = _slot(key, mask)
-                    while keys[s] != 0 and keys[s] != key:
-                        s = (s + 1) & mask
-                    if keys[s] == 0:
-                        keys[s] = key
-                        ids[s] = count
+                    kid, added = find_or_add(keys, ids, graph_key(kid_pits[j], seeds,
+                                                                  big_binom), count)
+                    if added:
                         node_pits[count] = kid_pits[j]
                         count += 1
-                    targets[head, j] = ids[s]
+                    targets[head, j] = kid
             kinds[head, j] = kind
         head += 1
     for i in range(head, count):  # the frontier: not expanded

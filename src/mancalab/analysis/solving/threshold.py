@@ -34,7 +34,7 @@ from numba import njit, prange
 from ...core import State, Variant
 from ...memory import available_memory
 from .ranking import binomials, chunk_range, rank, unrank, pits_of
-from .graph import _slot, mover_view  # the walks' one hash of a key
+from .graph import find_or_add, mover_view
 from .results import LIMIT, SolveResult
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
                          move_buffers, slots_of, total_seeds)
@@ -81,7 +81,6 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
             stored_low, stored_high, count, head, table, ids, node_keys, children, halt):
     """Walk on from node ``head`` of ``count`` (node 0 is the root), breadth first, until the
     tables are full or ``halt[LIMIT]`` is 0. Returns (nodes, expanded)."""
-    mask = table.shape[0] - 1
     capacity = node_keys.shape[0]
     pits, board, kid_pits, kid_seeds, kinds, gains = move_buffers()
     bars = np.empty(PITS - 1, dtype=np.int64)
@@ -124,15 +123,10 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
                 continue
             kid = _key(big_binom[k - 1 + PITS, PITS] + rank(kid_pits[j], big_binom),
                        kid_side, kid_d)
-            s = _slot(kid, mask)
-            while table[s] != 0 and table[s] != kid:
-                s = (s + 1) & mask
-            if table[s] == 0:
-                table[s] = kid
-                ids[s] = count
+            children[head, j], added = find_or_add(table, ids, kid, count)
+            if added:
                 node_keys[count] = kid
                 count += 1
-            children[head, j] = ids[s]
         head += 1
     return count, head
 
@@ -140,13 +134,8 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
 @njit(cache=True)
 def rehash(node_keys, count, table, ids):
     """Fill an empty, bigger hash table with the first ``count`` nodes."""
-    mask = table.shape[0] - 1
     for i in range(1, count):  # the root is not in the table
-        s = _slot(node_keys[i], mask)
-        while table[s] != 0:
-            s = (s + 1) & mask
-        table[s] = node_keys[i]
-        ids[s] = i
+        find_or_add(table, ids, node_keys[i], i)
 
 
 @njit(cache=True, parallel=True, nogil=True)
