@@ -2,7 +2,7 @@
 starter's 32 beads and a first move that takes every one of the opponent's beads in that
 single turn.
 
-The search never enumerates the ~1.5e12 settings T. It plays the first move with T unknown
+The search never enumerates the ~7.5e11 settings T. It plays the first move with T unknown
 and decides a hole's count only when the move first *reads* it: the hole lifted first, and
 each hole where a lap ends (whether it was empty decides between the end of the turn and a
 relay, and how many beads it holds is the next lap's hand). Drops into a hole not yet read
