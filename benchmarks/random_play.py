@@ -1,7 +1,8 @@
 """Random play solved exactly from a game's start (``mancalab.analysis.random_play``), and
 checked against sampled random games.
 
-    python benchmarks/random_play.py [--game gebeta] [--games 1000000] [--out FILE.json]
+    python benchmarks/random_play.py [--game gebeta] [-o NAME=VALUE ...] [--games 1000000]
+                                     [--out FILE.json]
 
 Prints each level as it is solved (seeds in play, positions, sweeps, seconds so far), then the
 exact chances (A wins, B wins, draws, timeouts, expected moves, the final margins) beside the
@@ -22,15 +23,18 @@ from _report import machine
 import mancalab
 from mancalab.analysis.playouts import random_play_stats
 from mancalab.analysis.random_play import solve_random_play
+from mancalab.cli.common import parse_options
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="gebeta")
+    parser.add_argument("-o", "--option", action="append", default=[],
+                        help="a game option NAME=VALUE, e.g. -o seeds=1 for Kalah(6,1)")
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    start = mancalab.variant(args.game).start()
+    start = mancalab.variant(args.game, **parse_options(args.option)).start()
 
     def told(seeds: int, positions: int, sweeps: int, seconds: float) -> None:
         print(f"  level {seeds:3d} seeds: {positions:12,} positions, {sweeps:5d} sweeps, "
@@ -59,7 +63,7 @@ def main() -> None:
     print(f"{exact.positions:,} positions, {exact.sweeps:,} sweeps, last change "
           f"{exact.residual:.1e}, {exact.seconds:.0f} s; {args.games:,} games sampled in "
           f"{sampling:.0f} s; peak {peak:.1f} GiB")
-    result = {"game": args.game, "chances": chances, "margins": exact.margins,
+    result = {"game": args.game, "options": parse_options(args.option), "chances": chances, "margins": exact.margins,
               "positions": exact.positions, "sweeps": exact.sweeps,
               "last_change": exact.residual, "seconds": round(exact.seconds, 1),
               "sampled": {"games": args.games, "rows": rows, "mean_moves": mean_moves,

@@ -67,7 +67,8 @@ def chain_chances(root: mancalab.State) -> dict:
 
 @pytest.mark.parametrize("game,in_play,seed,options", [
     ("gebeta", 4, 1, {}), ("gebeta", 4, 2, {"lap_limit": 2}), ("gabata", 7, 1, {}),
-    ("gabata", 6, 7, {"max_laps": 3})])
+    ("gabata", 6, 7, {"max_laps": 3}), ("kalah", 9, 1, {}),
+    ("kalah", 9, 2, {"empty_capture": True})])
 def test_the_chances_equal_an_iterative_solve_of_the_whole_state_chain(game, in_play, seed,
                                                                         options):
     root = random_position(game, in_play, seed, **options)
@@ -92,8 +93,9 @@ def test_sampled_random_games_fall_within_their_interval():
 
 
 def test_games_without_the_layout_and_finished_games_are_refused():
-    with pytest.raises(mancalab.MancalabError, match="Gebeta and Gabata"):
-        solve_random_play(mancalab.variant("kalah").start())
+    for game, options in (("kalah", {"pits": 4}), ("urubugu", {})):
+        with pytest.raises(mancalab.MancalabError, match="six pits a side"):
+            solve_random_play(mancalab.variant(game, **options).start())
     over = mancalab.variant("gebeta").state([0] * 6 + [0, 1, 1, 1, 0, 1] + [3, 8], 1)
     over = over.play(7)
     with pytest.raises(mancalab.MancalabError, match="over"):
@@ -121,7 +123,7 @@ def test_the_command_prints_the_chances_and_refuses_bad_values():
     answer = json.loads(found.stdout.strip().splitlines()[-1])
     exact = solve_random_play(root).for_players()
     assert answer["A wins"] == pytest.approx(exact["A wins"], abs=1e-12)
-    for args in (["random-play", "kalah"], ["random-play", "gebeta", "--to-move", "3"],
+    for args in (["random-play", "urubugu"], ["random-play", "gebeta", "--to-move", "3"],
                  ["random-play", "gebeta", "--position", "1,2,x"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and "Traceback" not in result.output, args

@@ -64,6 +64,8 @@ class Layout:
 LAYOUTS = {
     "gebeta": Layout(tuple(range(12)), 4, 4, 1),
     "gabata": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 2),
+    # Kalah is solved by search (``kalah``); its layout serves random play (``random_play``)
+    "kalah": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 1),
 }
 
 
@@ -72,10 +74,10 @@ class Unsupported(DatabaseError):
 
 
 def layout_of(variant: Variant) -> Layout:
-    try:
-        return LAYOUTS[variant.name]
-    except KeyError:
-        raise Unsupported(f"{variant.name} has no retrograde solver") from None
+    """The layout of a two-row game of six pits a side (Kalah's stores are not pits)."""
+    if variant.name not in LAYOUTS or variant.options.get("pits", 6) != 6:
+        raise Unsupported(f"{variant.title} has no layout of six pits a side")
+    return LAYOUTS[variant.name]
 
 
 def slots_of(variant: Variant) -> np.ndarray:
