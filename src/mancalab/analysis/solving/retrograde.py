@@ -229,6 +229,8 @@ def levels_of(variant: Variant, seeds: int) -> list[int]:
 def plan(variant: Variant, seeds: int) -> tuple[np.ndarray, np.ndarray, int]:
     """The binomials, the first index of each level (-1 where none) and the entries."""
     layout_of(variant)
+    if variant.solver != "retrograde":  # Kalah: its databases are ``databases``
+        raise Unsupported(f"{variant.name} has no retrograde solver")
     most = total_seeds(variant)
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not 0 <= seeds <= most:
         raise DatabaseError(f"the seeds of a {variant.name} database must be 0..{most}, "
