@@ -89,6 +89,10 @@ def test_the_estimate_brackets_what_playing_every_setting_finds():
             assert found.settings_total == sum(1 for _ in _compositions(beads, 16))
             if pairs == 0:  # nothing wins: not one draw can
                 assert found.pairs == found.settings == 0
+            alone = counter.estimate_setting(game, s, beads, samples=20_000, jobs=2,
+                                             by_move=False)  # the same draws of settings
+            assert alone.winning_drawn == found.winning_drawn
+            assert alone.wins_by_move == dict.fromkeys(range(1, 17), 0)
     with pytest.raises(ValueError, match="samples"):
         counter.estimate([2] * 16, 0)
 

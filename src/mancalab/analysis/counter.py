@@ -438,18 +438,20 @@ def _draw(bar, base, board):
 
 
 def estimate_setting(game: Urubugu, s: list[int], beads_each: int, samples: int,
-                     seed: int = 1, jobs: int = 2) -> Estimate:
+                     seed: int = 1, jobs: int = 2, by_move: bool = True) -> Estimate:
     """``samples`` settings T drawn uniformly for each of the 16 first moves and ``samples``
     from all settings, each played with the game's own move (see ``Estimate``). Runs on
     ``jobs`` threads (the sampling releases the interpreter lock); the same seed and jobs
-    draw the same settings."""
+    draw the same settings. Without ``by_move`` only the settings are estimated (the pairs'
+    fields are then 0)."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
     base = _opponent_only(game, s)
     need = 1 if game.params[P_SINGLETONS] == 1 else 2
     per_move = comb_int(beads_each - need + HOLES - 1, HOLES - 1) if beads_each >= need else 0
     started = time.perf_counter()
-    wins = _sampled(game.params, base, need, beads_each, samples, seed, max(1, jobs))
+    holes = range(HOLES + 1) if by_move else range(1)
+    wins = _sampled(game.params, base, need, beads_each, samples, seed, max(1, jobs), holes)
     pairs, variance = 0.0, 0.0
     for hole in range(1, HOLES + 1):
         share = wins[hole] / samples
@@ -464,13 +466,13 @@ def estimate_setting(game: Urubugu, s: list[int], beads_each: int, samples: int,
                     time.perf_counter() - started)
 
 
-def _sampled(params, base, need, beads_each, samples, seed, jobs) -> list[int]:
-    """The wins among ``samples`` draws for each hole 1..16 and from all settings (0),
-    each split over ``jobs`` threads with a seed of its own."""
+def _sampled(params, base, need, beads_each, samples, seed, jobs, holes) -> list[int]:
+    """The wins among ``samples`` draws for each of ``holes`` (1..16: that first move; 0:
+    all settings, any move), each split over ``jobs`` threads with a seed of its own."""
     from concurrent.futures import ThreadPoolExecutor
 
     share = [samples // jobs + (1 if i < samples % jobs else 0) for i in range(jobs)]
-    tasks = [(hole, part) for hole in range(HOLES + 1) for part in range(jobs) if share[part]]
+    tasks = [(hole, part) for hole in holes for part in range(jobs) if share[part]]
     wins = [0] * (HOLES + 1)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         found = pool.map(lambda task: int(_sample_wipeouts(
