@@ -20,7 +20,7 @@ from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_er
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
-MAX_ESTIMATE = 10**10  # settings drawn a first move: about an hour each on two cores
+MAX_ESTIMATE = 10**9  # settings drawn a stratum: 1.7e10 plays, about two hours on two cores
 
 
 @app.command()
@@ -367,7 +367,8 @@ def counter(
     = False,
     igisoro: Annotated[bool, typer.Option(
         help="the traditional Igisoro options (docs/research.md)")] = False,
-    jobs: Annotated[int, typer.Option(help="settings searched at once (processes)")] = 1,
+    jobs: Annotated[int, typer.Option(
+        help="settings searched at once (processes), or with --estimate the threads")] = 1,
     cluster: ClusterAddress = None,
     seed: Annotated[int, typer.Option(help="the seed of the study's settings")] = 1,
     estimate: Annotated[Optional[int], typer.Option(
