@@ -163,6 +163,26 @@ def counter_half_columns(results: Path, out: Path) -> None:
     plt.close(figure)
 
 
+def counter_shares(summary: Path, out: Path) -> None:
+    """Original rules: settings S by the share of all settings that answer them with a
+    wipe-out (benchmarks/urubugu_counter_shares.py's estimate)."""
+    found = json.loads(summary.read_text())
+    counts = found["histogram"]["settings"]
+    last = max(i for i, count in enumerate(counts) if count) + 1
+    figure, ax = plt.subplots(figsize=(7, 3.2))
+    ax.bar([i + 0.5 for i in range(last)], counts[:last], width=0.9)
+    ax.axvline(100 * found["default"]["share"], color="black", linestyle="--", linewidth=1,
+               label=f"2 a hole: {100 * found['default']['share']:.1f}%")
+    ax.set_xlabel("share of all settings that are counter-settings of S (%)")
+    ax.set_ylabel("settings S")
+    ax.set_title(f"Urubugu, original rules: {found['settings']:,} settings S, "
+                 f"{found['draws']:,} settings drawn for each (an estimate)", fontsize=10)
+    ax.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(out / "counter_shares.png", dpi=110)
+    plt.close(figure)
+
+
 def game_trees(results: Path, out: Path) -> None:
     """Each game's tree by level (benchmarks/tree_deep.py's results), drawn as the tree
     command draws it."""
@@ -190,6 +210,7 @@ def main() -> None:
     moved_seeds(args.out)
     counter_boards(args.out)
     counter_half_columns(Path("benchmarks/results/counter/igisoro.jsonl"), args.out)
+    counter_shares(Path("benchmarks/results/counter/shares-10000x10000.json"), args.out)
     game_trees(Path("benchmarks/results/tree"), args.out)
     print(f"Wrote the plots to {args.out}; the start values:")
     print(starts_table(args.starts))

@@ -88,6 +88,8 @@ def main() -> None:
         "largest": described(rows[order[-1]]),
         "default": described(rows[0]),
         "by fullest hole": by_fullest,
+        "histogram": {"percent from": list(range(100)),  # settings S by share, 1% a bin
+                      "settings": np.histogram(shares, bins=np.arange(101) / 100)[0].tolist()},
         "seconds": round(seconds, 1), "machine": machine()}
     print(f"{args.settings:,} settings, {args.draws:,} settings T drawn for each "
           f"({seconds:.0f} s): mean share {result['mean share']:.4f}; quantiles "
