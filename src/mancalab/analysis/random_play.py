@@ -19,7 +19,7 @@ the game's own kernels (``mancalab.kernels``, through the retrograde layout of t
 Games with such a layout: Gebeta, Gabata and Kalah with six pits a side. Gebeta's start
 reaches about 47 million positions (about 13 GB here); Gabata's, and Kalah's from two seeds
 a pit up, reach more than this machine holds (Kalah(6,1) reaches 64,655 with empty capture
-and 347,773 without; Kalah is acyclic, so one sweep a level settles it).
+and 347,773 without).
 """
 
 from __future__ import annotations
