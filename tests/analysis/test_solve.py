@@ -87,6 +87,22 @@ def test_values_and_every_moves_value_equal_brute_force(rules, size):
                                          if low == result.value]
 
 
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("size", [(2, 3), (3, 3)])
+@pytest.mark.parametrize("bits", [6, 14])
+def test_the_value_and_every_best_move_equal_brute_force(rules, size, bits):
+    # without ``moves`` each move is only tested against the value: the best moves must be
+    # exactly those that reach it; a tiny table overwrites entries all the time
+    pits, seeds = size
+    variant = mancalab.variant("kalah", pits=pits, seeds=seeds, **rules)
+    solver, database = fresh_solver(variant, 3, bits=bits)
+    for state in [variant.start()] + positions(variant, 8, seed=pits + seeds + bits):
+        result = solving.solve(state, database=database, solver=solver)
+        values = {m: move_value(state, m) for m in state.legal_moves()}
+        assert result.exact and result.value == max(values.values()), state
+        assert result.best_moves == [m for m, v in values.items() if v == result.value]
+
+
 @pytest.mark.parametrize("threads", [1, 3])
 def test_threads_sharing_tests_give_the_same_values(threads, monkeypatch):
     # three threads on each test and a tiny shared table: entries are replaced and
