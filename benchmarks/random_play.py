@@ -34,7 +34,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    start = mancalab.variant(args.game, **parse_options(args.option)).start()
+    options = parse_options(args.option)
+    start = mancalab.variant(args.game, **options).start()
 
     def told(seeds: int, positions: int, sweeps: int, seconds: float) -> None:
         print(f"  level {seeds:3d} seeds: {positions:12,} positions, {sweeps:5d} sweeps, "
@@ -63,7 +64,7 @@ def main() -> None:
     print(f"{exact.positions:,} positions, {exact.sweeps:,} sweeps, last change "
           f"{exact.residual:.1e}, {exact.seconds:.0f} s; {args.games:,} games sampled in "
           f"{sampling:.0f} s; peak {peak:.1f} GiB")
-    result = {"game": args.game, "options": parse_options(args.option), "chances": chances, "margins": exact.margins,
+    result = {"game": args.game, "options": options, "chances": chances, "margins": exact.margins,
               "positions": exact.positions, "sweeps": exact.sweeps,
               "last_change": exact.residual, "seconds": round(exact.seconds, 1),
               "sampled": {"games": args.games, "rows": rows, "mean_moves": mean_moves,
