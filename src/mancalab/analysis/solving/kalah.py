@@ -188,7 +188,11 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
     the end of its siblings (except the eldest, which a cut needs first), so the threads
     split the siblings of nodes where every child must be searched and meet the others'
     results in the table (Weill's ABDADA). Which nodes those are follows from
-    ``expect_fail`` (the root's expected answer): the type flips with the mover."""
+    ``expect_fail`` (the root's expected answer): the type flips with the mover.
+
+    A node's own work is written out here rather than in a helper: numba's inliner takes a
+    reference to every array a helper is given, an atomic count on each of some twenty
+    arrays a node (about a tenth of the search's time, measured with perf)."""
     m = params[kalah.P_PITS]
     n = 2 * m
     mask = np.uint64(table.shape[0] - 1)
@@ -215,6 +219,8 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
     checks = np.zeros(MAX_PLY, dtype=np.uint64)
     started = np.zeros(MAX_PLY, dtype=np.int64)  # the node count when each ply began
     board = np.empty(n + 4, dtype=np.int64)
+    here = np.empty(n, dtype=np.int64)  # the node's pits
+    kid = np.empty(n, dtype=np.int64)
     pits[0] = root
     gam[0] = gamma
     h1, checks[0] = hashes(root)
@@ -226,11 +232,72 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
         if entering:
             if spent(stats):
                 return 0, -1
-            value, settled = _enter(params, pits[ply], gam[ply], slots[ply], checks[ply], db,
-                                    binom, db_seeds, table, mask, board, kids[ply],
-                                    kid_gain[ply], kid_again[ply], kid_move[ply],
-                                    kid_left[ply], kid_slot[ply], kid_check[ply], kid_est,
-                                    order[ply], best[ply:], best_move[ply:], n_kids[ply:])
+            # the node's own work: futility, the table, then every child played and looked
+            # at (the end of the game, the database, a bound in the table: an enhanced
+            # transposition cutoff); settled, or the children left to search in ``order``
+            g, slot, check = gam[ply], slots[ply], checks[ply]
+            best_move[ply] = -1  # a node settled without playing a move proves no move
+            settled = True
+            seeds = 0
+            for j in range(n):
+                here[j] = pits[ply, j]
+                seeds += here[j]
+            low, high, first = -seeds, seeds, -1  # futility: -seeds <= g(node) <= seeds
+            if low < g <= high:
+                e = _find(table, slot, check)
+                if e >= 0:
+                    word = table[slot, 2 * e + 1]
+                    low, high = max(low, _low(word)), min(high, _high(word))
+                    first = _move(word)
+            if low >= g:
+                value = low
+            elif high < g:
+                value = high
+            else:
+                count = _play_children(params, here, ply, db_seeds, binom, db, table, mask,
+                                       board, kid, kids, kid_gain, kid_again, kid_move,
+                                       kid_left, kid_slot, kid_check)
+                # the children settled without a search first (every move was asked for)
+                top, top_move, searched = np.int64(-EMPTY_HIGH), np.int64(-1), 0
+                for i in range(count):
+                    gain, again, left = kid_gain[ply, i], kid_again[ply, i], kid_left[ply, i]
+                    known = True
+                    if left < 0:
+                        v = gain
+                    elif left <= db_seeds:
+                        stored = np.int64(db[kid_slot[ply, i]])
+                        v = gain + stored if again else gain - stored
+                    else:
+                        known = False
+                        kid_est[i] = gain + (EXTRA_TURN_FIRST if again else 0)  # the order
+                        ce = _find(table, kid_slot[ply, i], kid_check[ply, i])
+                        if ce >= 0:
+                            word = table[kid_slot[ply, i], 2 * ce + 1]
+                            c_low, c_high = _low(word), _high(word)
+                            if again and gain + c_low >= g:
+                                v, known = gain + c_low, True
+                            elif not again and gain - c_high >= g:
+                                v, known = gain - c_high, True
+                            else:  # order by what earlier tests left in the table
+                                middle = (max(c_low, -left) + min(c_high, left)) // 2
+                                kid_est[i] = (gain + middle + EXTRA_TURN_FIRST if again
+                                              else gain - middle)
+                    if known:
+                        if v > top:
+                            top, top_move = v, kid_move[ply, i]
+                        if top >= g:
+                            break
+                    else:
+                        order[ply, searched] = i
+                        searched += 1
+                best[ply], best_move[ply] = top, top_move
+                if top >= g or searched == 0:
+                    _store(table, slot, check, top, g, top_move, 0)
+                    value = top
+                else:
+                    _sort_children(order, ply, searched, kid_move, kid_est, first)
+                    n_kids[ply] = searched
+                    settled = False
             if settled:
                 if ply == 0:
                     return value, (best_move[0] if value >= gamma else -1)
@@ -263,7 +330,8 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
                 i = order[ply, next_kid[ply]]
             i %= m
             next_kid[ply] += 1
-            pits[ply + 1] = kids[ply, i]
+            for j in range(n):
+                pits[ply + 1, j] = kids[ply, i, j]
             slots[ply + 1], checks[ply + 1] = kid_slot[ply, i], kid_check[ply, i]
             gain = kid_gain[ply, i]
             gam[ply + 1] = gam[ply] - gain if kid_again[ply, i] else gain - gam[ply] + 1
@@ -293,96 +361,49 @@ def _busy_elsewhere(busy, me, mark):
 
 
 @njit(cache=True, inline="always")
-def _enter(params, p, g, slot, check, db, binom, db_seeds, table, mask, board, kids, kid_gain,
-           kid_again, kid_move, kid_left, kid_slot, kid_check, kid_est, order, best,
-           best_move, n_kids):
-    """A node's own work: futility, the table, then every child played and looked at (the
-    end of the game, the database, a bound in the table: an enhanced transposition cutoff).
-    Returns (value, True) when that settles the test, else (0, False) with the children
-    left to search in ``order`` (``n_kids[0]`` of them) and the best so far in ``best[0]``."""
+def _play_children(params, here, ply, db_seeds, binom, db, table, mask, board, kid, kids,
+                   kid_gain, kid_again, kid_move, kid_left, kid_slot, kid_check):
+    """Play every move of ``here`` into row ``ply`` of the children's arrays, asking for the
+    memory each child will be looked up in (its database entry or table bucket) so that
+    the misses overlap; the number of children."""
     m = params[kalah.P_PITS]
-    best_move[0] = -1  # a node settled without playing a move proves no move
-    seeds = 0
-    for i in range(2 * m):
-        seeds += p[i]
-    if seeds < g:  # futility: -seeds <= g(p) <= seeds
-        return seeds, True
-    if -seeds >= g:
-        return -seeds, True
-    low, high, first = -seeds, seeds, -1
-    e = _find(table, slot, check)
-    if e >= 0:
-        word = table[slot, 2 * e + 1]
-        low, high, first = max(low, _low(word)), min(high, _high(word)), _move(word)
-    if low >= g:
-        return low, True
-    if high < g:
-        return high, True
-    # play every move first, asking for the memory each child will be looked up in
+    n = 2 * m
     count = 0
     for move in range(m):
-        if p[move] == 0:
+        if here[move] == 0:
             continue
-        to_board(params, p, board)
+        to_board(params, here, board)
         kalah.play(params, board, move)
-        gain, again, left, over = child_of(params, board, kids[count])
-        kid_gain[count], kid_again[count], kid_move[count] = gain, again, move
-        kid_left[count] = -1 if over else left
+        gain, again, left, over = child_of(params, board, kid)
+        for j in range(n):
+            kids[ply, count, j] = kid[j]
+        kid_gain[ply, count], kid_again[ply, count], kid_move[ply, count] = gain, again, move
+        kid_left[ply, count] = -1 if over else left
         if over:
             pass
         elif left <= db_seeds:
-            kid_slot[count] = index(kids[count], left, binom)
-            prefetch_row(db, kid_slot[count])
+            kid_slot[ply, count] = index(kid, left, binom)
+            prefetch_row(db, kid_slot[ply, count])
         else:
-            c1, kid_check[count] = hashes(kids[count])
-            kid_slot[count] = np.int64(c1 & mask)
-            prefetch_row(table, kid_slot[count])
+            c1, kid_check[ply, count] = hashes(kid)
+            kid_slot[ply, count] = np.int64(c1 & mask)
+            prefetch_row(table, kid_slot[ply, count])
         count += 1
-    top, top_move, searched = np.int64(-EMPTY_HIGH), np.int64(-1), 0
-    for i in range(count):
-        gain, again, left = kid_gain[i], kid_again[i], kid_left[i]
-        known = True
-        if left < 0:
-            v = gain
-        elif left <= db_seeds:
-            stored = np.int64(db[kid_slot[i]])
-            v = gain + stored if again else gain - stored
-        else:
-            known = False
-            kid_est[i] = gain + (EXTRA_TURN_FIRST if again else 0)  # for the move order
-            ce = _find(table, kid_slot[i], kid_check[i])
-            if ce >= 0:
-                word = table[kid_slot[i], 2 * ce + 1]
-                c_low, c_high = _low(word), _high(word)
-                if again and gain + c_low >= g:
-                    v, known = gain + c_low, True
-                elif not again and gain - c_high >= g:
-                    v, known = gain - c_high, True
-                else:  # order by what earlier tests left in the table
-                    middle = (max(c_low, -left) + min(c_high, left)) // 2
-                    kid_est[i] = gain + middle + EXTRA_TURN_FIRST if again else gain - middle
-        if known:
-            if v > top:
-                top, top_move = v, kid_move[i]
-            if top >= g:
-                break
-        else:
-            order[searched] = i
-            searched += 1
-    best[0], best_move[0] = top, top_move
-    if top >= g or searched == 0:
-        _store(table, slot, check, top, g, top_move, 0)
-        return top, True
-    for i in range(1, searched):  # the table's move first, then by the estimate
-        key = order[i]
+    return count
+
+
+@njit(cache=True, inline="always")
+def _sort_children(order, ply, searched, kid_move, kid_est, first):
+    """The table's move first, then by the estimate (an insertion sort: six at most)."""
+    for i in range(1, searched):
+        key = order[ply, i]
         j = i - 1
-        while j >= 0 and _rank_before(kid_move[key], kid_est[key], kid_move[order[j]],
-                                      kid_est[order[j]], first):
-            order[j + 1] = order[j]
+        while j >= 0 and _rank_before(kid_move[ply, key], kid_est[key],
+                                      kid_move[ply, order[ply, j]], kid_est[order[ply, j]],
+                                      first):
+            order[ply, j + 1] = order[ply, j]
             j -= 1
-        order[j + 1] = key
-    n_kids[0] = searched
-    return 0, False
+        order[ply, j + 1] = key
 
 
 @njit(cache=True, inline="always")
