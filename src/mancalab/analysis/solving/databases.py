@@ -76,77 +76,95 @@ def child_of(params, board, child):
     return gain, again, seeds, board[-1] != ONGOING
 
 
-@njit(cache=True)
-def _solve_entry(params, pits0, seeds, values, binom, stack_pits, stack_move, stack_best,
-                 kid_index, kid_gain, board, child):
-    """Fill in the value of ``pits0`` (``seeds`` in all) and of every position of the same
-    level it needs first: a depth-first pass with an explicit stack (numba cannot cache a
-    recursive function), each frame one position and the move it is at. A frame first plays
-    every move and asks for the children's entries (``prefetch_row``), so their cache misses
-    overlap; then it reads them."""
+@njit(cache=True, nogil=True)
+def _solve_range(params, seeds, values, binom, first, last):
+    """Fill in the entries of ranks ``first``..``last``-1 among those with ``seeds`` seeds,
+    and every entry of the same level they need first: for each, a depth-first pass with
+    an explicit stack (numba cannot cache a recursive function), each frame one position
+    and the move it is at. A frame first plays every move and asks for the children's
+    entries (``prefetch_row``), so their cache misses overlap; then it reads them.
+    The positions are one loop rather than a call each: numba takes a reference (an atomic
+    count) on every array a compiled function is given, about a tenth of the build's time
+    when each position was a call (perf)."""
     m = params[kalah.P_PITS]
-    stack_pits[0] = pits0
-    stack_move[0] = -1  # -1: the children are not played yet
-    stack_best[0] = -127
-    depth = 0
-    while depth >= 0:
-        pits = stack_pits[depth]
-        if stack_move[depth] < 0:
-            for move in range(m):
-                if pits[move] == 0:
-                    continue
-                to_board(params, pits, board)
-                kalah.play(params, board, move)
-                gain, again, left, over = child_of(params, board, child)
-                kid_gain[depth, move] = gain if again or over else -gain  # sign: see below
-                if over:
-                    kid_index[depth, move] = -1
-                else:
-                    kid_index[depth, move] = index(child, left, binom) * 2 + (1 if again else 0)
-                    prefetch_row(values, kid_index[depth, move] >> 1)
-            stack_move[depth] = 0
-        pushed = False
-        move = stack_move[depth]
-        while move < m:
-            if pits[move] == 0:
-                move += 1
-                continue
-            code = kid_index[depth, move]
-            gain = kid_gain[depth, move]  # an extra turn's or an end's gain, else its negation
-            if code < 0:
-                value = gain
-            else:
-                known = values[code >> 1]
-                if known == UNKNOWN:  # a quiet move: the same level, closer to the stores
-                    to_board(params, pits, board)
-                    kalah.play(params, board, move)
-                    child_of(params, board, child)
-                    stack_move[depth] = move
-                    depth += 1
-                    stack_pits[depth] = child
-                    stack_move[depth] = -1
-                    stack_best[depth] = -127
-                    pushed = True
-                    break
-                value = gain + known if code & 1 else -(gain + known)
-            if value > stack_best[depth]:
-                stack_best[depth] = value
-            move += 1
-        if pushed:
+    n = 2 * m
+    depth_cap = seeds * m + 2  # each quiet move lowers the distance to the stores
+    bars = np.empty(n - 1, dtype=np.int64)
+    board = np.empty(2 * m + 4, dtype=np.int64)
+    here = np.empty(n, dtype=np.int64)  # the frame's position (rows are not sliced: a
+    child = np.empty(n, dtype=np.int64)  # view would take a reference too)
+    stack_pits = np.empty((depth_cap, n), dtype=np.int64)
+    stack_move = np.empty(depth_cap, dtype=np.int64)
+    stack_best = np.empty(depth_cap, dtype=np.int64)
+    kid_index = np.empty((depth_cap, m), dtype=np.int64)
+    kid_gain = np.empty((depth_cap, m), dtype=np.int64)
+    unrank(first, seeds, n, binom, bars)
+    base = binom[seeds - 1 + n, n] if seeds > 0 else 0
+    for r in range(first, last):
+        pits_of(bars, seeds, here)
+        next_bars(bars, seeds + n - 1)
+        if values[base + r] != UNKNOWN:
+            continue  # found on the way to an earlier entry
+        to_board(params, here, board)  # already over by the end rule?
+        kalah.settle(params, board)
+        if board[-1] != ONGOING:
+            values[base + r] = board[m] - board[2 * m + 1]
             continue
-        values[index(pits, seeds, binom)] = stack_best[depth]
-        depth -= 1
-
-
-@njit(cache=True)
-def _terminal_value(params, pits, board):
-    """The value of a position that is already over by the end rule (else UNKNOWN)."""
-    to_board(params, pits, board)
-    kalah.settle(params, board)
-    if board[-1] == ONGOING:
-        return UNKNOWN
-    m = params[kalah.P_PITS]
-    return board[m] - board[2 * m + 1]
+        for j in range(n):
+            stack_pits[0, j] = here[j]
+        stack_move[0] = -1  # -1: the children are not played yet
+        stack_best[0] = -127
+        depth = 0
+        while depth >= 0:
+            for j in range(n):
+                here[j] = stack_pits[depth, j]
+            if stack_move[depth] < 0:
+                for move in range(m):
+                    if here[move] == 0:
+                        continue
+                    to_board(params, here, board)
+                    kalah.play(params, board, move)
+                    gain, again, left, over = child_of(params, board, child)
+                    kid_gain[depth, move] = gain if again or over else -gain  # sign: below
+                    if over:
+                        kid_index[depth, move] = -1
+                    else:
+                        kid_index[depth, move] = (index(child, left, binom) * 2
+                                                  + (1 if again else 0))
+                        prefetch_row(values, kid_index[depth, move] >> 1)
+                stack_move[depth] = 0
+            pushed = False
+            move = stack_move[depth]
+            while move < m:
+                if here[move] == 0:
+                    move += 1
+                    continue
+                code = kid_index[depth, move]
+                gain = kid_gain[depth, move]  # an extra turn's or an end's gain, else negated
+                if code < 0:
+                    value = gain
+                else:
+                    known = values[code >> 1]
+                    if known == UNKNOWN:  # a quiet move: the same level, closer to the stores
+                        to_board(params, here, board)
+                        kalah.play(params, board, move)
+                        child_of(params, board, child)
+                        stack_move[depth] = move
+                        depth += 1
+                        for j in range(n):
+                            stack_pits[depth, j] = child[j]
+                        stack_move[depth] = -1
+                        stack_best[depth] = -127
+                        pushed = True
+                        break
+                    value = gain + known if code & 1 else -(gain + known)
+                if value > stack_best[depth]:
+                    stack_best[depth] = value
+                move += 1
+            if pushed:
+                continue
+            values[index(here, seeds, binom)] = stack_best[depth]
+            depth -= 1
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -155,34 +173,11 @@ def build_level(params, seeds, values, binom, begin, end, chunks, progress):
     seeds (the lower levels are done; entries of the same level they need are computed on
     the way), in ``chunks`` slices shared among the threads; ``progress[0]`` counts the
     slices done. Two threads may meet at one entry: both write the same value."""
-    m = params[kalah.P_PITS]
-    n = 2 * m
-    depth_cap = seeds * m + 2  # each quiet move lowers the distance to the stores
     for chunk in prange(chunks):
         first, last = chunk_range(chunk, chunks, begin, end)
         if first >= last:
             continue
-        bars = np.empty(n - 1, dtype=np.int64)
-        pits = np.empty(n, dtype=np.int64)
-        board = np.empty(2 * m + 4, dtype=np.int64)
-        child = np.empty(n, dtype=np.int64)
-        stack_pits = np.empty((depth_cap, n), dtype=np.int64)
-        stack_move = np.empty(depth_cap, dtype=np.int64)
-        stack_best = np.empty(depth_cap, dtype=np.int64)
-        kid_index = np.empty((depth_cap, m), dtype=np.int64)
-        kid_gain = np.empty((depth_cap, m), dtype=np.int64)
-        unrank(first, seeds, n, binom, bars)
-        base = binom[seeds - 1 + n, n] if seeds > 0 else 0
-        for r in range(first, last):
-            pits_of(bars, seeds, pits)
-            if values[base + r] == UNKNOWN:
-                terminal = _terminal_value(params, pits, board)
-                if terminal != UNKNOWN:
-                    values[base + r] = terminal
-                else:
-                    _solve_entry(params, pits, seeds, values, binom, stack_pits, stack_move,
-                                 stack_best, kid_index, kid_gain, board, child)
-            next_bars(bars, seeds + n - 1)
+        _solve_range(params, seeds, values, binom, first, last)
         progress[0] += 1
 
 
