@@ -190,9 +190,10 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
     results in the table (Weill's ABDADA). Which nodes those are follows from
     ``expect_fail`` (the root's expected answer): the type flips with the mover.
 
-    A node's own work is written out here rather than in a helper: numba's inliner takes a
-    reference to every array a helper is given, an atomic count on each of some twenty
-    arrays a node (about a tenth of the search's time, measured with perf)."""
+    A node's own work is written out here rather than in one helper: numba's inliner takes a
+    reference (an atomic count) on every array a helper is given, and a helper that returns
+    from several places keeps them — some twenty arrays a node, about a tenth of the
+    search's time (perf). The single-exit helpers it calls show no such cost."""
     m = params[kalah.P_PITS]
     n = 2 * m
     mask = np.uint64(table.shape[0] - 1)
