@@ -38,7 +38,8 @@ def main() -> None:
     start = mancalab.variant(args.game, **options).start()
 
     def told(seeds: int, positions: int, sweeps: int, seconds: float) -> None:
-        print(f"  level {seeds:3d} seeds: {positions:12,} positions, {sweeps:5d} sweeps, "
+        passes = f"{sweeps:5d} sweeps" if sweeps else "pushed forward"
+        print(f"  level {seeds:3d} seeds: {positions:12,} positions, {passes}, "
               f"{seconds:8.1f} s", flush=True)
 
     exact = solve_random_play(start, on_level=told)
@@ -61,11 +62,12 @@ def main() -> None:
         print(f"{row['outcome']:9s} exact {row['exact']:.12f}   sampled {row['sampled']:.6f} "
               f"[{row['low']:.6f}, {row['high']:.6f}] {'inside' if row['inside'] else 'OUTSIDE'}")
     print(f"moves     exact {exact.moves:.9f}   sampled mean {mean_moves:.4f}")
-    print(f"{exact.positions:,} positions, {exact.sweeps:,} sweeps, last change "
-          f"{exact.residual:.1e}, {exact.seconds:.0f} s; {args.games:,} games sampled in "
-          f"{sampling:.0f} s; peak {peak:.1f} GiB")
+    how = ("pushed forward in one pass" if exact.forward else
+           f"{exact.sweeps:,} sweeps, last change {exact.residual:.1e}")
+    print(f"{exact.positions:,} positions, {how}, {exact.seconds:.0f} s; {args.games:,} games "
+          f"sampled in {sampling:.0f} s; peak {peak:.1f} GiB")
     result = {"game": args.game, "options": options, "chances": chances, "margins": exact.margins,
-              "positions": exact.positions, "sweeps": exact.sweeps,
+              "positions": exact.positions, "sweeps": exact.sweeps, "forward": exact.forward,
               "last_change": exact.residual, "seconds": round(exact.seconds, 1),
               "sampled": {"games": args.games, "rows": rows, "mean_moves": mean_moves,
                           "seconds": round(sampling, 1)},

@@ -80,6 +80,26 @@ def test_the_chances_equal_an_iterative_solve_of_the_whole_state_chain(game, in_
     assert exact.win + exact.loss + exact.draw + exact.timeout == pytest.approx(1, abs=1e-12)
 
 
+@pytest.mark.parametrize("in_play,seed,empty_capture", [(10, 3, False), (10, 4, True),
+                                                         (12, 5, False)])
+def test_kalah_pushed_forward_equals_the_equations_solved_backward(in_play, seed,
+                                                                   empty_capture):
+    root = random_position("kalah", in_play, seed, empty_capture=empty_capture)
+    forward = solve_random_play(root, forward=True)
+    backward = solve_random_play(root, forward=False)
+    assert forward.positions == backward.positions
+    for margin in set(forward.margins) | set(backward.margins):
+        assert forward.margins.get(margin, 0) == pytest.approx(
+            backward.margins.get(margin, 0), abs=1e-12), margin
+    assert forward.moves == pytest.approx(backward.moves, rel=1e-12)
+    assert sum(forward.margins.values()) == pytest.approx(1, abs=1e-12)
+
+
+def test_only_acyclic_games_are_pushed_forward():
+    with pytest.raises(mancalab.MancalabError, match="come round again"):
+        solve_random_play(mancalab.variant("gebeta").start(), forward=True)
+
+
 def test_sampled_random_games_fall_within_their_interval():
     root = random_position("gabata", 9, 3)
     exact = solve_random_play(root).for_players()

@@ -17,9 +17,18 @@ the probability in the level each sweep, so the error left is below the last cha
 that share over one minus it; the result reports the last change). Every move is played by
 the game's own kernels (``mancalab.kernels``, through the retrograde layout of the game).
 Games with such a layout: Gebeta, Gabata and Kalah with six pits a side. Gebeta's start
-reaches about 47 million positions (about 13 GB here); Gabata's, and Kalah's from two seeds
-a pit up, reach more than this machine holds (Kalah(6,1) reaches 64,655 with empty capture
-and 347,773 without).
+reaches about 47 million positions (about 13 GB here); Gabata's and Kalah(6,4)'s reach more
+than this machine holds.
+
+Where no position comes round again (Kalah: a move banks a seed or moves seeds nearer their
+owner's store), the chances are pushed *forward* instead, in one pass: the positions in an
+order where every move leads later (seeds in play, then the seeds' summed distance to their
+stores, both falling), each holding the probability that random play reaches it with each
+banked margin, for each player to move. A position passes its mass to its children, a move
+that ends the game adds it to the final margins, and the expected number of moves is the sum
+of the chances of reaching each position that is not over (none is reached twice). This holds
+``2 (T - s + 1)`` numbers a position of s seeds in play (T seeds in all) where the backward
+equations hold ``2T + 2``: Kalah(6,2)'s 120 million positions fit (about 14 GB).
 """
 
 from __future__ import annotations
@@ -43,6 +52,8 @@ TOLERANCE = 1e-13  # the largest change of a sweep that ends a level's sweeps
 MAX_SWEEPS = 100_000
 FIRST_CAPACITY = 1 << 20  # positions a walk first makes room for
 BYTES_PER_POSITION = 12 + 6 * 6 + 3 + 2 * 12  # the walk: pits, edges, bounds, hash slots
+WALK_BYTES = BYTES_PER_POSITION + 24  # the walk's hash table is a power of two: up to four
+# slots a position
 
 
 @dataclass
@@ -63,6 +74,7 @@ class RandomPlay:
     residual: float = 0.0
     sweeps: int = 0
     seconds: float = 0.0
+    forward: bool = False  # pushed forward in one pass (no sweeps, nothing left over)
 
     def for_players(self) -> dict:
         """The chances by player, A (who moves first from the start) and B."""
@@ -72,13 +84,13 @@ class RandomPlay:
 
 
 @njit(cache=True)
-def _outcomes(params, slots, node_pits, kinds, count, timeouts, over, dist, bound):
+def _ended(params, slots, node_pits, kinds, count, timeouts, over, finals):
     """How the game ends where it ends: the moves that end it by a timeout
     (``timeouts[i, j]``: the walk records an ending move's final gain, not how it ended), and
-    the positions over before any move, fixed at their outcome (``over``)."""
+    the positions over before any move (``over``: 1, or 2 by a timeout) with the mover's
+    final gain there (``finals``)."""
     board = np.empty(16, dtype=np.int64)
     pits = np.empty(PITS, dtype=np.int64)
-    width = 2 * bound + 2
     for i in range(count):
         for k in range(PITS):
             pits[k] = node_pits[i, k]
@@ -93,13 +105,21 @@ def _outcomes(params, slots, node_pits, kinds, count, timeouts, over, dist, boun
                 kernels.play(params, board, slots[j])
                 timeouts[i, j] = 1 if board[-1] == TIMEOUT else 0
         if not playable:
-            over[i] = 1
             _to_board(slots, pits, board)
             kernels.settle(params, board)
-            if board[-1] == TIMEOUT:
-                dist[i, width - 1] = 1.0
-            else:
-                dist[i, kernels.margin(params, board) + bound] = 1.0
+            over[i] = 2 if board[-1] == TIMEOUT else 1
+            finals[i] = kernels.margin(params, board)
+
+
+@njit(cache=True)
+def _outcomes(over, finals, dist, bound):
+    """The positions over before any move, fixed at their outcome."""
+    width = 2 * bound + 2
+    for i in range(over.shape[0]):
+        if over[i] == 2:
+            dist[i, width - 1] = 1.0
+        elif over[i] == 1:
+            dist[i, finals[i] + bound] = 1.0
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -157,13 +177,153 @@ def _sweep(order, first, last, kinds, targets, gains, timeouts, over, dist, move
     return changes.max()
 
 
+@njit(cache=True)
+def _order_keys(node_pits, total):
+    """A key per position that sorts every move's child after it: seeds in play falling,
+    then the seeds' summed distance to their owners' stores falling (a move that banks
+    nothing moves seeds nearer their store); and each position's seeds in play."""
+    count = node_pits.shape[0]
+    farthest = 6 * total  # every seed six pits from its store
+    keys = np.empty(count, dtype=np.int64)
+    seeds = np.empty(count, dtype=np.int16)
+    for i in range(count):
+        s, distance = 0, 0
+        for k in range(PITS):
+            s += node_pits[i, k]
+            distance += node_pits[i, k] * (6 - k % 6)
+        seeds[i] = s
+        keys[i] = (total - s) * (farthest + 1) + (farthest - distance)
+    return keys, seeds
+
+
+@njit(cache=True, nogil=True)
+def _push(order, first, last, seeds, level_first, level_base, total, kinds, targets, gains,
+          over, finals, mass, margins):
+    """Pass the mass of the positions ``order[first:last]`` on to their children and to the
+    final margins (``margins[m + total]``: the root's mover ends ``m`` ahead); the summed
+    chance of reaching those of them that are not over (the moves they add). ``targets``
+    hold the children's places in ``order``. A position's mass: for the root's mover to
+    move, then the other, the chance of each banked margin d (-(T-s)..T-s in steps of 2)."""
+    moves = 0.0
+    for o in range(first, last):
+        p = order[o]
+        s = seeds[p]
+        w = total - s + 1
+        at = level_base[s] + (o - level_first[s]) * 2 * w
+        options = 0
+        for j in range(6):
+            if kinds[p, j] != NONE:
+                options += 1
+        for flag in range(2):
+            sign = 1 if flag == 0 else -1
+            for k in range(w):
+                m = mass[at + flag * w + k]
+                if m == 0.0:
+                    continue
+                d = 2 * k - (total - s)
+                if over[p]:
+                    margins[sign * (d + finals[p]) + total] += m
+                    continue
+                moves += m
+                share = m / options
+                for j in range(6):
+                    kind = kinds[p, j]
+                    if kind == NONE:
+                        continue
+                    after = d + gains[p, j]
+                    if kind == END:
+                        margins[sign * after + total] += share
+                        continue
+                    t = targets[p, j]
+                    ts = seeds[order[t]]
+                    tw = total - ts + 1
+                    t_flag, t_d = (flag, after) if kind == NODE_SAME else (1 - flag, -after)
+                    mass[level_base[ts] + (t - level_first[ts]) * 2 * tw + t_flag * tw
+                         + (t_d + total - ts) // 2] += share
+    return moves
+
+
+@njit(cache=True)
+def _to_places(targets, kinds, place):
+    """Each edge's target from a walk id to its place in the order, in place."""
+    for i in range(targets.shape[0]):
+        for j in range(6):
+            if kinds[i, j] != NONE and kinds[i, j] != END:
+                targets[i, j] = place[targets[i, j]]
+
+
+def _solve_forward(state: State, capacity: int | None, on_level, started: float) -> RandomPlay:
+    """Random play from ``state`` pushed forward over an acyclic graph (see the module)."""
+    variant = state.variant
+    root = mover_view(state)
+    a, b = state.score
+    banked = a - b if state.to_move == 0 else b - a
+    total = int(root.sum()) + a + b
+    most = capacity or int(available_memory() // WALK_BYTES * 0.9)
+    count, node_pits, kinds, targets, gains = _walk(variant, root, most)
+    # the walk's arrays hold room for ``most``: keep ``count`` rows, one array at a time
+    node_pits = node_pits[:count].copy()
+    kinds = kinds[:count].copy()
+    gains = gains[:count].copy()
+    targets = targets[:count].copy()
+    timeouts = np.zeros((count, 6), dtype=np.uint8)
+    over = np.zeros(count, dtype=np.uint8)
+    finals = np.zeros(count, dtype=np.int16)
+    _ended(variant.params, slots_of(variant), node_pits, kinds, count, timeouts, over, finals)
+    if timeouts.any() or (over == 2).any():
+        raise MancalabError(f"{variant.title} can end by a timeout: not an acyclic game")
+    del timeouts
+    keys, seeds = _order_keys(node_pits, total)
+    del node_pits
+    order = np.argsort(keys, kind="stable").astype(np.int32)
+    del keys
+    place = np.empty(count, dtype=np.int32)
+    place[order] = np.arange(count, dtype=np.int32)
+    root_place = int(place[0])
+    _to_places(targets, kinds, place)
+    del place
+    per_level = np.bincount(seeds, minlength=total + 1)
+    level_first = np.zeros(total + 1, dtype=np.int64)
+    level_base = np.zeros(total + 1, dtype=np.int64)
+    placed = size = 0
+    for s in range(total, -1, -1):  # the order's levels, the most seeds first
+        level_first[s], level_base[s] = placed, size
+        placed += int(per_level[s])
+        size += int(per_level[s]) * 2 * (total - s + 1)
+    if size * 8 > available_memory():
+        raise MancalabError(f"the {variant.name} position reaches {count:,} positions, whose "
+                            f"chances take {size * 8 / 2**30:.1f} GiB: more than this "
+                            "machine's memory holds")
+    mass = np.zeros(size)
+    s0 = int(root.sum())
+    mass[level_base[s0] + (root_place - level_first[s0]) * 2 * (total - s0 + 1)
+         + (banked + total - s0) // 2] = 1.0
+    margins = np.zeros(2 * total + 1)
+    moves = 0.0
+    for s in range(total, -1, -1):
+        if per_level[s] == 0:
+            continue
+        first = int(level_first[s])
+        moves += _push(order, first, first + int(per_level[s]), seeds, level_first,
+                       level_base, total, kinds, targets, gains, over, finals, mass, margins)
+        if on_level:
+            on_level(s, int(per_level[s]), 0, time.perf_counter() - started)
+    found = {m - total: float(p) for m, p in enumerate(margins) if p}
+    win = sum(p for m, p in found.items() if m > 0)
+    loss = sum(p for m, p in found.items() if m < 0)
+    return RandomPlay(variant.name, state.to_move, win, loss, found.get(0, 0.0), 0.0, moves,
+                      found, count, 0.0, 0, time.perf_counter() - started, forward=True)
+
+
 def solve_random_play(state: State, capacity: int | None = None,
                       tolerance: float = TOLERANCE,
-                      on_level: Callable[[int, int, int, float], None] | None = None
-                      ) -> RandomPlay:
+                      on_level: Callable[[int, int, int, float], None] | None = None,
+                      forward: bool | None = None) -> RandomPlay:
     """The exact chances of uniformly random play from ``state`` (not over): see the module.
     ``on_level(seeds, positions, sweeps, seconds)`` is told as each level is solved.
-    MancalabError for a game without the layout, or a graph larger than ``capacity``
+    ``forward``: push the chances forward (None: where the game is acyclic, Kalah), else
+    solve the equations backward level by level. MancalabError for a game without the
+    layout, forward for a game that is not acyclic, or a graph larger than ``capacity``
     positions (default: what the memory available holds)."""
     if state.is_over:
         raise MancalabError("the game is over: random play from here has nothing to do")
@@ -174,16 +334,24 @@ def solve_random_play(state: State, capacity: int | None = None,
         raise MancalabError("random play is solved exactly for Gebeta, Gabata and Kalah with "
                             f"six pits a side, not {variant.title}") from None
     started = time.perf_counter()
+    if forward is None:
+        forward = layout.acyclic
+    if forward:
+        if not layout.acyclic:
+            raise MancalabError(f"{variant.title}'s positions can come round again: its "
+                                "random play is solved backward, not forward")
+        return _solve_forward(state, capacity, on_level, started)
     bound = total_seeds(variant) // layout.unit
     width = 2 * bound + 2
     most = capacity or int(available_memory() // (BYTES_PER_POSITION + 8 * (width + 1)) * 0.9)
     count, node_pits, kinds, targets, gains = _walk(variant, mover_view(state), most)
     timeouts = np.zeros((count, 6), dtype=np.uint8)
     over = np.zeros(count, dtype=np.uint8)
+    finals = np.zeros(count, dtype=np.int16)
+    _ended(variant.params, slots_of(variant), node_pits, kinds, count, timeouts, over, finals)
     dist = np.zeros((count, width))
     moves = np.zeros(count)
-    _outcomes(variant.params, slots_of(variant), node_pits, kinds, count, timeouts, over, dist,
-              bound)
+    _outcomes(over, finals, dist, bound)
     seeds = node_pits[:count].sum(axis=1, dtype=np.int64)
     # by level, and within a level the positions found last first: the walk finds a
     # position before its children, and a sweep that reads the children's new values

@@ -263,7 +263,9 @@ def random_play(
     with out.status("Walking the positions random play reaches...") as status:
         def told(seeds: int, positions: int, sweeps: int, seconds: float) -> None:
             status.update(f"Solved the {positions:,} positions of {seeds} seeds in play "
-                          f"({sweeps} sweeps, {seconds:.0f} s so far)")
+                          f"({sweeps} sweeps, {seconds:.0f} s so far)" if sweeps else
+                          f"Passed on the chances of the {positions:,} positions of {seeds} "
+                          f"seeds in play ({seconds:.0f} s so far)")
 
         found = solve_random_play(state, on_level=told)
     chances = found.for_players()
@@ -276,8 +278,9 @@ def random_play(
                   [[key, f"{chances[key]:.12f}"] for key in ("A wins", "B wins", "draws",
                                                              "timeouts")]
                   + [["moves (expected)", f"{found.moves:.6f}"]])
-    console.print(f"{found.positions:,} positions, {found.sweeps:,} sweeps (the last change "
-                  f"{found.residual:.0e}), {found.seconds:.1f} s.")
+    how = ("pushed forward in one pass" if found.forward else
+           f"{found.sweeps:,} sweeps (the last change {found.residual:.0e})")
+    console.print(f"{found.positions:,} positions, {how}, {found.seconds:.1f} s.")
 
 
 @app.command()

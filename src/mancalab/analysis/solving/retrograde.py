@@ -59,13 +59,15 @@ class Layout:
     unit: int  # seeds a point of value takes at most: the bound of g is seeds // unit
     step: int  # levels: seed counts that occur (Gebeta: multiples of four)
     margin_step: int  # final margins differ by this (Gabata: every marble is banked: even)
+    acyclic: bool = False  # no position comes round again (Kalah: every move banks a seed
+    # or moves seeds nearer their owner's store)
 
 
 LAYOUTS = {
     "gebeta": Layout(tuple(range(12)), 4, 4, 1),
     "gabata": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 2),
     # Kalah is solved by search (``kalah``); its layout serves random play (``random_play``)
-    "kalah": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 1),
+    "kalah": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 1, acyclic=True),
 }
 
 
