@@ -98,6 +98,14 @@ def test_kalah_pushed_forward_equals_the_equations_solved_backward(in_play, seed
 def test_only_acyclic_games_are_pushed_forward():
     with pytest.raises(mancalab.MancalabError, match="come round again"):
         solve_random_play(mancalab.variant("gebeta").start(), forward=True)
+    # an edge that would lead back in the order is counted (the pass would lose its mass)
+    from mancalab.analysis.random_play import _to_places
+    from mancalab.analysis.solving.retrograde import NODE, NONE
+    kinds = np.full((2, 6), NONE, dtype=np.int8)
+    kinds[0, 0] = kinds[1, 0] = NODE
+    targets = np.zeros((2, 6), dtype=np.int32)
+    targets[0, 0], targets[1, 0] = 1, 0  # 0 -> 1 and 1 -> 0: a cycle
+    assert _to_places(targets, kinds, np.array([0, 1], dtype=np.int32)) == 1
 
 
 def test_sampled_random_games_fall_within_their_interval():

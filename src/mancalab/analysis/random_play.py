@@ -245,11 +245,16 @@ def _push(order, first, last, seeds, level_first, level_base, total, kinds, targ
 
 @njit(cache=True)
 def _to_places(targets, kinds, place):
-    """Each edge's target from a walk id to its place in the order, in place."""
+    """Each edge's target from a walk id to its place in the order, in place; the number of
+    edges that do not lead later in the order (0, or the game is not acyclic as assumed)."""
+    backward = 0
     for i in range(targets.shape[0]):
         for j in range(6):
             if kinds[i, j] != NONE and kinds[i, j] != END:
                 targets[i, j] = place[targets[i, j]]
+                if targets[i, j] <= place[i]:
+                    backward += 1
+    return backward
 
 
 def _solve_forward(state: State, capacity: int | None, on_level, started: float) -> RandomPlay:
@@ -280,7 +285,9 @@ def _solve_forward(state: State, capacity: int | None, on_level, started: float)
     place = np.empty(count, dtype=np.int32)
     place[order] = np.arange(count, dtype=np.int32)
     root_place = int(place[0])
-    _to_places(targets, kinds, place)
+    if _to_places(targets, kinds, place):
+        raise MancalabError(f"a move of {variant.title} leads back in the order: its random "
+                            "play is not solved forward")
     del place
     per_level = np.bincount(seeds, minlength=total + 1)
     level_first = np.zeros(total + 1, dtype=np.int64)
