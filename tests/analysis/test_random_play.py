@@ -95,6 +95,17 @@ def test_kalah_pushed_forward_equals_the_equations_solved_backward(in_play, seed
     assert sum(forward.margins.values()) == pytest.approx(1, abs=1e-12)
 
 
+def test_kalah_pushed_forward_with_its_edges_on_disk_gives_the_same_chances():
+    import time
+
+    from mancalab.analysis.random_play import _solve_forward
+
+    root = random_position("kalah", 12, 6)
+    in_memory = _solve_forward(root, None, None, time.perf_counter(), spill=False)
+    on_disk = _solve_forward(root, None, None, time.perf_counter(), spill=True)
+    assert on_disk.margins == in_memory.margins and on_disk.moves == in_memory.moves
+
+
 def test_only_acyclic_games_are_pushed_forward():
     with pytest.raises(mancalab.MancalabError, match="come round again"):
         solve_random_play(mancalab.variant("gebeta").start(), forward=True)

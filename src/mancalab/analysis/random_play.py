@@ -33,9 +33,11 @@ equations hold ``2T + 2``: Kalah(6,2)'s 120 million positions fit (about 14 GB).
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
@@ -52,6 +54,7 @@ TOLERANCE = 1e-13  # the largest change of a sweep that ends a level's sweeps
 MAX_SWEEPS = 100_000
 FIRST_CAPACITY = 1 << 20  # positions a walk first makes room for
 BYTES_PER_POSITION = 12 + 6 * 6 + 3 + 2 * 12  # the walk: pits, edges, bounds, hash slots
+SPILL_CHUNK = 1 << 22  # positions rearranged at a time into a file on disk
 WALK_BYTES = BYTES_PER_POSITION + 24  # the walk's hash table is a power of two: up to four
 # slots a position
 
@@ -197,19 +200,18 @@ def _order_keys(node_pits, total):
 
 
 @njit(cache=True, nogil=True)
-def _push(order, first, last, seeds, level_first, level_base, total, kinds, targets, gains,
-          over, finals, mass, margins):
-    """Pass the mass of the positions ``order[first:last]`` on to their children and to the
-    final margins (``margins[m + total]``: the root's mover ends ``m`` ahead); the summed
-    chance of reaching those of them that are not over (the moves they add). ``targets``
-    hold the children's places in ``order``. A position's mass: for the root's mover to
-    move, then the other, the chance of each banked margin d (-(T-s)..T-s in steps of 2)."""
+def _push(first, last, s, seeds, level_first, level_base, total, kinds, targets, gains, over,
+          finals, mass, margins):
+    """Pass the mass of the positions at places ``first..last-1`` (all of ``s`` seeds in
+    play) on to their children and to the final margins (``margins[m + total]``: the root's
+    mover ends ``m`` ahead); the summed chance of reaching those of them that are not over
+    (the moves they add). Every array is in the order of the pass; ``targets`` hold the
+    children's places. A position's mass: for the root's mover to move, then the other, the
+    chance of each banked margin d (-(T-s)..T-s in steps of 2)."""
     moves = 0.0
-    for o in range(first, last):
-        p = order[o]
-        s = seeds[p]
-        w = total - s + 1
-        at = level_base[s] + (o - level_first[s]) * 2 * w
+    w = total - s + 1
+    for p in range(first, last):
+        at = level_base[s] + (p - level_first[s]) * 2 * w
         options = 0
         for j in range(6):
             if kinds[p, j] != NONE:
@@ -235,7 +237,7 @@ def _push(order, first, last, seeds, level_first, level_base, total, kinds, targ
                         margins[sign * after + total] += share
                         continue
                     t = targets[p, j]
-                    ts = seeds[order[t]]
+                    ts = seeds[t]
                     tw = total - ts + 1
                     t_flag, t_d = (flag, after) if kind == NODE_SAME else (1 - flag, -after)
                     mass[level_base[ts] + (t - level_first[ts]) * 2 * tw + t_flag * tw
@@ -257,8 +259,23 @@ def _to_places(targets, kinds, place):
     return backward
 
 
-def _solve_forward(state: State, capacity: int | None, on_level, started: float) -> RandomPlay:
-    """Random play from ``state`` pushed forward over an acyclic graph (see the module)."""
+def _in_order(values: np.ndarray, order: np.ndarray, folder: str | None) -> np.ndarray:
+    """``values`` rearranged into ``order``: in memory, or in a file in ``folder`` (read back
+    in the pass's order, so the system's page cache streams it)."""
+    if folder is None:
+        return values[order]
+    path = Path(folder) / f"{len(list(Path(folder).iterdir()))}.npy"
+    out = np.lib.format.open_memmap(path, "w+", values.dtype, values.shape)
+    for begin in range(0, len(order), SPILL_CHUNK):
+        out[begin:begin + SPILL_CHUNK] = values[order[begin:begin + SPILL_CHUNK]]
+    out.flush()
+    return out.view(np.ndarray)
+
+
+def _solve_forward(state: State, capacity: int | None, on_level, started: float,
+                   spill: bool | None = None) -> RandomPlay:
+    """Random play from ``state`` pushed forward over an acyclic graph (see the module);
+    ``spill``: the edges on disk during the pass (None: when memory calls for it)."""
     variant = state.variant
     root = mover_view(state)
     a, b = state.score
@@ -297,24 +314,38 @@ def _solve_forward(state: State, capacity: int | None, on_level, started: float)
         level_first[s], level_base[s] = placed, size
         placed += int(per_level[s])
         size += int(per_level[s]) * 2 * (total - s + 1)
-    if size * 8 > available_memory():
+    # the edges go into the pass's order: a copy in memory beside the chances, or on disk
+    # (then only the chances stay in memory, and the edges' memory is given back)
+    room = available_memory()
+    edges = sum(array.nbytes for array in (kinds, targets, gains, over, finals, seeds))
+    if size * 8 > (room + edges + order.nbytes) * 0.9:
         raise MancalabError(f"the {variant.name} position reaches {count:,} positions, whose "
                             f"chances take {size * 8 / 2**30:.1f} GiB: more than this "
                             "machine's memory holds")
-    mass = np.zeros(size)
-    s0 = int(root.sum())
-    mass[level_base[s0] + (root_place - level_first[s0]) * 2 * (total - s0 + 1)
-         + (banked + total - s0) // 2] = 1.0
-    margins = np.zeros(2 * total + 1)
-    moves = 0.0
-    for s in range(total, -1, -1):
-        if per_level[s] == 0:
-            continue
-        first = int(level_first[s])
-        moves += _push(order, first, first + int(per_level[s]), seeds, level_first,
-                       level_base, total, kinds, targets, gains, over, finals, mass, margins)
-        if on_level:
-            on_level(s, int(per_level[s]), 0, time.perf_counter() - started)
+    with tempfile.TemporaryDirectory(prefix="mancalab-random-play-") as disk:
+        if spill is None:
+            spill = size * 8 + edges > room * 0.9
+        folder = disk if spill else None
+        kinds, targets, gains, over, finals, seeds = (
+            _in_order(array, order, folder) for array in (kinds, targets, gains, over,
+                                                          finals, seeds))
+        del order
+        mass = np.zeros(size)
+        s0 = int(root.sum())
+        mass[level_base[s0] + (root_place - level_first[s0]) * 2 * (total - s0 + 1)
+             + (banked + total - s0) // 2] = 1.0
+        margins = np.zeros(2 * total + 1)
+        moves = 0.0
+        for s in range(total, -1, -1):
+            if per_level[s] == 0:
+                continue
+            first = int(level_first[s])
+            moves += _push(first, first + int(per_level[s]), s, seeds, level_first,
+                           level_base, total, kinds, targets, gains, over, finals, mass,
+                           margins)
+            if on_level:
+                on_level(s, int(per_level[s]), 0, time.perf_counter() - started)
+        del kinds, targets, gains, over, finals, seeds
     found = {m - total: float(p) for m, p in enumerate(margins) if p}
     win = sum(p for m, p in found.items() if m > 0)
     loss = sum(p for m, p in found.items() if m < 0)
