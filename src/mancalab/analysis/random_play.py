@@ -28,7 +28,9 @@ banked margin, for each player to move. A position passes its mass to its childr
 that ends the game adds it to the final margins, and the expected number of moves is the sum
 of the chances of reaching each position that is not over (none is reached twice). This holds
 ``2 (T - s + 1)`` numbers a position of s seeds in play (T seeds in all) where the backward
-equations hold ``2T + 2``: Kalah(6,2)'s 120 million positions fit (about 14 GB).
+equations hold ``2T + 2``. The edges are read in the pass's order, from disk when they and
+the chances do not both fit in memory: Kalah(6,2)'s 120 and 170 million positions (with and
+without empty capture) are solved on this 23.5 GB machine.
 """
 
 from __future__ import annotations
