@@ -274,16 +274,10 @@ def _in_order(values: np.ndarray, order: np.ndarray, folder: str | None) -> np.n
     return out.view(np.ndarray)
 
 
-def _solve_forward(state: State, capacity: int | None, on_level, started: float,
-                   spill: bool | None = None) -> RandomPlay:
-    """Random play from ``state`` pushed forward over an acyclic graph (see the module);
-    ``spill``: the edges on disk during the pass (None: when memory calls for it)."""
-    variant = state.variant
-    root = mover_view(state)
-    a, b = state.score
-    banked = a - b if state.to_move == 0 else b - a
-    total = int(root.sum()) + a + b
-    most = capacity or int(available_memory() // WALK_BYTES * 0.9)
+def _forward_graph(variant, root: np.ndarray, total: int, most: int):
+    """The graph ``root`` reaches, its edges' targets turned into places in the pass's order
+    (checked to lead later); (count, kinds, targets, gains, over, finals, seeds, order, the
+    root's place). The arrays are indexed by walk id, ``order`` lists the ids by place."""
     count, node_pits, kinds, targets, gains = _walk(variant, root, most)
     # the walk's arrays hold room for ``most``: keep ``count`` rows, one array at a time
     node_pits = node_pits[:count].copy()
@@ -303,19 +297,39 @@ def _solve_forward(state: State, capacity: int | None, on_level, started: float,
     del keys
     place = np.empty(count, dtype=np.int32)
     place[order] = np.arange(count, dtype=np.int32)
-    root_place = int(place[0])
     if _to_places(targets, kinds, place):
         raise MancalabError(f"a move of {variant.title} leads back in the order: its random "
                             "play is not solved forward")
-    del place
+    return count, kinds, targets, gains, over, finals, seeds, order, int(place[0])
+
+
+def _levels(seeds: np.ndarray, total: int):
+    """Per level (seeds in play): its positions, its first place in the pass's order (the
+    most seeds first), where its chances begin; and the chances' total size."""
     per_level = np.bincount(seeds, minlength=total + 1)
     level_first = np.zeros(total + 1, dtype=np.int64)
     level_base = np.zeros(total + 1, dtype=np.int64)
     placed = size = 0
-    for s in range(total, -1, -1):  # the order's levels, the most seeds first
+    for s in range(total, -1, -1):
         level_first[s], level_base[s] = placed, size
         placed += int(per_level[s])
         size += int(per_level[s]) * 2 * (total - s + 1)
+    return per_level, level_first, level_base, size
+
+
+def _solve_forward(state: State, capacity: int | None, on_level, started: float,
+                   spill: bool | None = None) -> RandomPlay:
+    """Random play from ``state`` pushed forward over an acyclic graph (see the module);
+    ``spill``: the edges on disk during the pass (None: when memory calls for it)."""
+    variant = state.variant
+    root = mover_view(state)
+    a, b = state.score
+    banked = a - b if state.to_move == 0 else b - a
+    total = int(root.sum()) + a + b
+    most = capacity or int(available_memory() // WALK_BYTES * 0.9)
+    count, kinds, targets, gains, over, finals, seeds, order, root_place = _forward_graph(
+        variant, root, total, most)
+    per_level, level_first, level_base, size = _levels(seeds, total)
     # the edges go into the pass's order: a copy in memory beside the chances, or on disk
     # (then only the chances stay in memory, and the edges' memory is given back)
     room = available_memory()
@@ -349,10 +363,18 @@ def _solve_forward(state: State, capacity: int | None, on_level, started: float,
                 on_level(s, int(per_level[s]), 0, time.perf_counter() - started)
         del kinds, targets, gains, over, finals, seeds
     found = {m - total: float(p) for m, p in enumerate(margins) if p}
-    win = sum(p for m, p in found.items() if m > 0)
-    loss = sum(p for m, p in found.items() if m < 0)
-    return RandomPlay(variant.name, state.to_move, win, loss, found.get(0, 0.0), 0.0, moves,
-                      found, count, 0.0, 0, time.perf_counter() - started, forward=True)
+    return _result(state, found, 0.0, moves, count, 0.0, 0, started, forward=True)
+
+
+def _result(state: State, margins: dict[int, float], timeout: float, moves: float,
+            positions: int, residual: float, sweeps: int, started: float,
+            forward: bool = False) -> RandomPlay:
+    """The chances for the mover of ``state`` from its final margins (banked included)."""
+    win = sum(p for m, p in margins.items() if m > 0)
+    loss = sum(p for m, p in margins.items() if m < 0)
+    return RandomPlay(state.variant.name, state.to_move, win, loss, margins.get(0, 0.0),
+                      timeout, moves, margins, positions, residual, sweeps,
+                      time.perf_counter() - started, forward)
 
 
 def solve_random_play(state: State, capacity: int | None = None,
@@ -415,11 +437,8 @@ def solve_random_play(state: State, capacity: int | None = None,
     a, b = state.score
     banked = a - b if state.to_move == 0 else b - a
     margins = {k - bound + banked: float(root[k]) for k in range(2 * bound + 1) if root[k]}
-    win = sum(p for m, p in margins.items() if m > 0)
-    loss = sum(p for m, p in margins.items() if m < 0)
-    return RandomPlay(variant.name, state.to_move, win, loss, margins.get(0, 0.0),
-                      float(root[width - 1]), float(moves[0]), margins, count, residual,
-                      sweeps, time.perf_counter() - started)
+    return _result(state, margins, float(root[width - 1]), float(moves[0]), count, residual,
+                   sweeps, started)
 
 
 def _walk(variant, root: np.ndarray, most: int):
