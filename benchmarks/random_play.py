@@ -75,9 +75,7 @@ def main() -> None:
         print(f"{row['outcome']:9s} exact {row['exact']:.12f}   sampled {row['sampled']:.6f} "
               f"[{row['low']:.6f}, {row['high']:.6f}] {'inside' if row['inside'] else 'OUTSIDE'}")
     print(f"moves     exact {exact.moves:.9f}   sampled mean {mean_moves:.4f}")
-    how = ("pushed forward in one pass" if exact.forward else
-           f"{exact.sweeps:,} sweeps, last change {exact.residual:.1e}")
-    print(f"{exact.positions:,} positions, {how}, {exact.seconds:.0f} s; {games:,} games "
+    print(f"{exact.positions:,} positions, {exact.how}, {exact.seconds:.0f} s; {games:,} games "
           f"sampled in {sampling:.0f} s; peak {peak:.1f} GiB")
     result = {"game": args.game, "options": options, "chances": chances, "margins": exact.margins,
               "positions": exact.positions, "sweeps": exact.sweeps, "forward": exact.forward,

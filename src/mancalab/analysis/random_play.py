@@ -81,6 +81,13 @@ class RandomPlay:
     seconds: float = 0.0
     forward: bool = False  # pushed forward in one pass (no sweeps, nothing left over)
 
+    @property
+    def how(self) -> str:
+        """How it was solved, in words."""
+        if self.forward:
+            return "pushed forward in one pass"
+        return f"{self.sweeps:,} sweeps (the last change {self.residual:.0e})"
+
     def for_players(self) -> dict:
         """The chances by player, A (who moves first from the start) and B."""
         a_wins, b_wins = (self.win, self.loss) if self.mover == 0 else (self.loss, self.win)
@@ -382,7 +389,8 @@ def solve_random_play(state: State, capacity: int | None = None,
                       on_level: Callable[[int, int, int, float], None] | None = None,
                       forward: bool | None = None) -> RandomPlay:
     """The exact chances of uniformly random play from ``state`` (not over): see the module.
-    ``on_level(seeds, positions, sweeps, seconds)`` is told as each level is solved.
+    ``on_level(seeds, positions, sweeps, seconds)`` is told as each level is solved (0
+    sweeps: pushed forward).
     ``forward``: push the chances forward (None: where the game is acyclic, Kalah), else
     solve the equations backward level by level. MancalabError for a game without the
     layout, forward for a game that is not acyclic, or a graph larger than ``capacity``

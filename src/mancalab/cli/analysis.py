@@ -278,9 +278,7 @@ def random_play(
                   [[key, f"{chances[key]:.12f}"] for key in ("A wins", "B wins", "draws",
                                                              "timeouts")]
                   + [["moves (expected)", f"{found.moves:.6f}"]])
-    how = ("pushed forward in one pass" if found.forward else
-           f"{found.sweeps:,} sweeps (the last change {found.residual:.0e})")
-    console.print(f"{found.positions:,} positions, {how}, {found.seconds:.1f} s.")
+    console.print(f"{found.positions:,} positions, {found.how}, {found.seconds:.1f} s.")
 
 
 @app.command()
