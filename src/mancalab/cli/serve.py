@@ -39,6 +39,10 @@ def serve(
         "--limit", help="any other limit of a public server, NAME=VALUE, e.g. "
         "client_sockets=8 (repeat for more; the names and defaults: README, Running a "
         "public server)")] = None,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        help="the reverse proxies (addresses or networks, comma-separated) whose "
+        "X-Forwarded-For names the visitor; none by default: behind a proxy on this machine, "
+        "127.0.0.1 (docs/web.md)")] = "",
     prepare: Annotated[bool, typer.Option(
         help="build what exact analysis and the expert need (databases, Gebeta's start "
         "book) in the background, once per machine")] = True,
@@ -63,6 +67,7 @@ def serve(
             fail(f"bad {name} {rate!r}: write a count per time, e.g. 30/minute")
     limits = Limits(max_think=max_think, searches=searches, create_rate=create_rate,
                     hint_rate=hint_rate, players=_named_players(player or []),
+                    forwarded_allow_ips=forwarded_allow_ips,
                     **_other_limits(limit or []))
     try:
         limits.check()

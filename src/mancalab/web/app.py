@@ -31,7 +31,6 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, 
                       StrictStr, StringConstraints)
 from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
-from slowapi.util import get_remote_address
 
 from ..analysis import solving
 from ..core import LARGEST, MancalabError
@@ -43,6 +42,7 @@ from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
 from ..analysis import lessons, puzzles, review
 from ..analysis.preparation import Step, is_settled
 from .preparing import Preparation
+from .clients import admits, scope_client
 from .store import Store, analysis_key
 from .thinking import (CLIENT, OPERATOR_ONLY, READY, BusyError, Limits, Thinker, names_a_program,
                        warm_up)
@@ -543,7 +543,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     solving.kalah.TABLE_CAP = min(SOLVER_TABLE_MEMORY, limits.solver_memory)
     solving.kalah.SOLVER_MEMORY = limits.solver_memory
     hub = Hub(Store(db_path), limits)
-    limiter = Limiter(key_func=get_remote_address)
+    limiter = Limiter(key_func=lambda request: scope_client(request.scope) or "")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -845,8 +845,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
         if len(watchers) >= limits.watchers:
             await socket.close(code=4429, reason="too many watchers of this game")
             return
-        client = socket.client.host if socket.client else None
-        if hub.sockets_by_client[client] >= limits.client_sockets:
+        client = scope_client(socket.scope)
+        if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
+                      limits.sockets, limits.client_sockets, limits.share_connections):
             await socket.close(code=4429, reason="too many live connections from one address")
             return
         hub.sockets_by_client[client] += 1
@@ -958,7 +959,7 @@ class RequestGuard:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] in ("http", "websocket"):
-            CLIENT.set((scope.get("client") or (None,))[0])
+            CLIENT.set(scope_client(scope))
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

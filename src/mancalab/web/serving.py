@@ -1,78 +1,160 @@
 """Running the server on uvicorn with bounds on connections, so that no visitor can take the
-server's open files or its memory: a cap on connections in all and from one address, a
-deadline for a request's head (a connection that sends half a request and stalls is closed),
-a short keep-alive, and a small websocket frame, refused by the protocol before it is read
-whole."""
+server's open files, its memory or its time: a cap on connections in all and from one client
+(an address, an IPv6 /64), a quarter of them kept for clients holding few, a deadline for a
+request's head and one for its body with a floor on the body's rate (a connection that sends
+half a request, or a body a byte at a time, is cut), a short keep-alive, a small websocket
+frame refused by the protocol before it is read whole, and forwarded addresses believed only
+from the proxies the operator names."""
 
 from __future__ import annotations
 
 import contextlib
 import resource
+import time
 from collections import Counter
 
 import uvicorn
+from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .clients import admits, client_key
 from .thinking import Limits
+
+BODY_GRACE = 1.0  # seconds of a body before its rate is checked
+BODY_TICK = 1.0  # seconds between two checks of a body's progress
+CUT = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain\r\ncontent-length: 47\r\n"
+       b"connection: close\r\n\r\nthe request did not arrive in time; send again\n")
+FULL = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nretry-after: 5\r\n"
+        b"content-length: 42\r\nconnection: close\r\n\r\nthe server is full; try again in a moment\n")
 
 
 class GuardedProtocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a cap on connections per client address and a
-    deadline for each request's head. A websocket, once upgraded, is counted by the app
-    (``Limits.client_sockets``)."""
+    """uvicorn's HTTP/1.1 protocol with the caps on connections (``admits``), a deadline for
+    each request's head, and a deadline and a floor rate for its body. A websocket, once
+    upgraded, is counted by the app (``Limits.client_sockets``, ``Limits.sockets``)."""
 
-    per_client = Limits.client_connections
-    head_seconds = Limits.head_seconds
+    limits = Limits()
+    trusted = _TrustedHosts([])  # proxies whose connections carry many clients
     open_by_client: Counter = Counter()
+    open_total = 0
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._host = self.client[0] if self.client else None
-        self._counted = True
-        self._head_timer = None
-        GuardedProtocol.open_by_client[self._host] += 1
-        if GuardedProtocol.open_by_client[self._host] > self.per_client:
+        peer = self.client[0] if self.client else None
+        self._key = client_key(peer)
+        self._counted = False
+        self._timer = None
+        self._phase = "head"
+        self._bytes_in = 0
+        limits = self.limits
+        proxy = peer is not None and peer in GuardedProtocol.trusted
+        held = 0 if proxy else GuardedProtocol.open_by_client[self._key]
+        if not admits(held, GuardedProtocol.open_total, limits.connections,
+                      limits.client_connections, limits.share_connections):
+            transport.write(FULL)
             transport.close()
             return
-        self._await_head()
+        self._counted = True
+        GuardedProtocol.open_by_client[self._key] += 1
+        GuardedProtocol.open_total += 1
+        self._await_head(self.scope)
 
-    def _await_head(self) -> None:
-        """Close the connection unless a new request's head arrives in ``head_seconds``."""
-        self._cancel_head_timer()
-        waiting_since = self.scope
-        self._head_timer = self.loop.call_later(self.head_seconds, self._head_late,
-                                                waiting_since)
+    # ----- the head: it must arrive within head_seconds ---------------------------------
+    def _await_head(self, last_scope) -> None:
+        self._phase, self._waiting = "head", last_scope
+        self._arm(self.limits.head_seconds, self._head_late)
 
-    def _head_late(self, waiting_since) -> None:
-        if self.scope is waiting_since and not self.transport.is_closing():
-            self.transport.close()
+    def _head_late(self) -> None:
+        self._timer = None
+        if self._phase == "head" and self.scope is self._waiting:
+            self._cut()
 
-    def _cancel_head_timer(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+    # ----- the body: within body_seconds, never slower than body_rate ---------------------
+    def data_received(self, data: bytes) -> None:
+        self._bytes_in += len(data)
+        super().data_received(data)
+        self._follow()
+
+    def _follow(self) -> None:
+        """Move on from the head to the body, and from the body to the app's answer, as the
+        request arrives (several pipelined requests may be handled at once)."""
+        if self.transport.is_closing():
+            return
+        if self._phase == "head" and self.scope is not self._waiting:
+            self._phase = "app"
+            self._cancel_timer()
+            if self._body_coming():
+                self._phase = "body"
+                self._body_since, self._body_bytes = time.monotonic(), self._bytes_in
+                self._arm(BODY_TICK, self._body_tick)
+        elif self._phase == "body" and not self._body_coming():
+            self._phase = "app"
+            self._cancel_timer()
+
+    def _body_coming(self) -> bool:
+        cycle = self.cycle
+        return (cycle is not None and cycle.scope is self.scope and cycle.more_body
+                and not cycle.response_complete)
+
+    def _body_tick(self) -> None:
+        self._timer = None
+        if self._phase != "body" or self.transport.is_closing():
+            return
+        if not self._body_coming():
+            self._phase = "app"
+            return
+        elapsed = time.monotonic() - self._body_since
+        arrived = self._bytes_in - self._body_bytes
+        if elapsed > self.limits.body_seconds or \
+                arrived < self.limits.body_rate * (elapsed - BODY_GRACE):
+            self._cut()
+        else:
+            self._arm(BODY_TICK, self._body_tick)
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
+        answered = self.scope
+        super().on_response_complete()  # may start a pipelined request
         if not self.transport.is_closing():
-            self._await_head()
+            self._await_head(answered)
+            self._follow()
+
+    # ----- the rest ------------------------------------------------------------------------
+    def _arm(self, seconds: float, then) -> None:
+        self._cancel_timer()
+        self._timer = self.loop.call_later(seconds, then)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _cut(self) -> None:
+        """Close a connection whose request is late, with a 408 when nothing was answered."""
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or self.cycle.scope is not self.scope or \
+                not self.cycle.response_started:
+            self.transport.write(CUT)
+        self.transport.close()
 
     def handle_websocket_upgrade(self, event) -> None:
-        self._cancel_head_timer()
+        self._cancel_timer()
+        self._phase = "socket"
         self._uncount()
         super().handle_websocket_upgrade(event)
 
     def connection_lost(self, exc) -> None:
-        self._cancel_head_timer()
+        self._cancel_timer()
         self._uncount()
         super().connection_lost(exc)
 
     def _uncount(self) -> None:
         if self._counted:
             self._counted = False
-            GuardedProtocol.open_by_client[self._host] -= 1
-            if GuardedProtocol.open_by_client[self._host] <= 0:
-                del GuardedProtocol.open_by_client[self._host]
+            GuardedProtocol.open_total -= 1
+            GuardedProtocol.open_by_client[self._key] -= 1
+            if GuardedProtocol.open_by_client[self._key] <= 0:
+                del GuardedProtocol.open_by_client[self._key]
 
 
 def raise_open_files(wanted: int) -> int:
@@ -87,18 +169,23 @@ def raise_open_files(wanted: int) -> int:
 
 
 def config(application, host: str, port: int, limits: Limits) -> uvicorn.Config:
-    """uvicorn's settings for ``application`` under ``limits``."""
-    GuardedProtocol.per_client = limits.client_connections
-    GuardedProtocol.head_seconds = limits.head_seconds
+    """uvicorn's settings for ``application`` under ``limits``: forwarded addresses are
+    believed only from ``limits.forwarded_allow_ips`` (none unless the operator names them)."""
+    GuardedProtocol.limits = limits
+    proxies = [p.strip() for p in limits.forwarded_allow_ips.split(",") if p.strip()]
+    GuardedProtocol.trusted = _TrustedHosts(proxies)
     return uvicorn.Config(application, host=host, port=port, log_level="warning",
                           http=GuardedProtocol, ws="websockets-sansio",
                           ws_max_size=limits.ws_frame_bytes,
-                          limit_concurrency=limits.connections,
+                          # the HTTP connections are capped above, the websockets by the app:
+                          # uvicorn's own 503 is the last guard over both
+                          limit_concurrency=limits.connections + limits.sockets,
                           timeout_keep_alive=limits.keep_alive,
-                          h11_max_incomplete_event_size=limits.head_bytes)
+                          h11_max_incomplete_event_size=limits.head_bytes,
+                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
 
 
 def run(application, host: str, port: int, limits: Limits) -> None:
-    """Serve ``application`` until Ctrl-C, with room for ``limits.connections`` open files."""
-    raise_open_files(limits.connections + 256)  # the database, the cache and the engines too
+    """Serve ``application`` until Ctrl-C, with room for every connection's open file."""
+    raise_open_files(limits.connections + limits.sockets + 256)  # the database, the engines
     uvicorn.Server(config(application, host, port, limits)).run()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import ipaddress
 import os
 import threading
 from collections import OrderedDict, deque
@@ -79,7 +80,13 @@ class Limits:
     connections: int = 1000  # open connections in all; beyond them a 503
     client_connections: int = 32  # open HTTP connections from one address; more are closed
     client_sockets: int = 16  # websockets open from one address
+    share_connections: int = 4  # connections (and websockets) one address may open once
+    # three quarters of ``connections`` (``sockets``) are open: the last quarter is kept for
+    # clients holding few, so a few addresses cannot fill the server
+    sockets: int = 500  # websockets open in all
     head_seconds: float = 10.0  # a request's head must arrive within this, or it is closed
+    body_seconds: float = 20.0  # a request's body must arrive within this after its head
+    body_rate: int = 1024  # bytes a second a body must keep up after its first second
     keep_alive: int = 5  # seconds an idle connection is kept open
     head_bytes: int = 16 * 1024  # the largest request head
     ws_frame_bytes: int = 4096  # the largest websocket message (a move is a few dozen)
@@ -89,6 +96,9 @@ class Limits:
     # Players the operator named (mancalab serve --player NAME=SPEC): only these may be
     # engines (a program run on this machine) or players from Python files.
     players: dict[str, str] = field(default_factory=dict)
+    # the reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For is
+    # believed: none unless the operator names them (mancalab serve --forwarded-allow-ips)
+    forwarded_allow_ips: str = ""
 
     def check(self) -> None:
         """MancalabError naming the first limit out of range."""
@@ -96,10 +106,18 @@ class Limits:
             raise MancalabError(f"--max-think must be above 0 and at most 3600 seconds, "
                                 f"got {self.max_think}")
         for name in ("searches", "queue", "watchers", "players_kept", "reviews", "connections",
-                     "client_connections", "client_sockets"):
+                     "client_connections", "client_sockets", "share_connections", "sockets"):
             value = getattr(self, name)
             if not 1 <= value <= 100_000:
                 raise MancalabError(f"{name} must be 1..100000, got {value}")
+        for proxy in self.forwarded_allow_ips.split(","):
+            proxy = proxy.strip()
+            if proxy and proxy != "*":
+                try:
+                    ipaddress.ip_network(proxy, strict=False)
+                except ValueError:
+                    raise MancalabError(f"--forwarded-allow-ips: {proxy!r} is not an address "
+                                        "or a network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
 
 
 SEARCH_NICENESS = 10

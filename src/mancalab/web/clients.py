@@ -1,0 +1,43 @@
+"""Who a client is, for every per-client limit: an IPv4 address, or an IPv6 address's /64
+network (one household or one cloud machine is given a whole /64, so counting its addresses
+one by one would give it billions of shares)."""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+
+IPV6_PREFIX = 64
+
+
+@functools.lru_cache(maxsize=65536)
+def client_key(host: str | None) -> str | None:
+    """The key a client's limits are counted under: ``host`` for IPv4 (an IPv4 address mapped
+    into IPv6 too), its /64 network for IPv6, the text itself for anything else."""
+    if host is None:
+        return None
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if address.version == 6:
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/{IPV6_PREFIX}", strict=False))
+    return str(address)
+
+
+def scope_client(scope) -> str | None:
+    """The client key of an ASGI ``scope`` (HTTP or websocket)."""
+    client = scope.get("client")
+    return client_key(client[0]) if client else None
+
+
+def admits(held: int, total: int, cap: int, per_client: int, share: int) -> bool:
+    """Whether a client holding ``held`` of the ``total`` open (of at most ``cap``) may open
+    one more: never beyond ``per_client``, and once three quarters of ``cap`` are open only
+    while it holds fewer than ``share`` (so that a few clients cannot take the rest, and a
+    newcomer always finds room)."""
+    if held >= per_client or total >= cap:
+        return False
+    return total < cap - cap // 4 or held < share

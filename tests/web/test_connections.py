@@ -1,0 +1,148 @@
+"""The server's connections under a hostile visitor (issue 59): slow bodies are cut, a few
+addresses cannot fill the server, an IPv6 /64 is one client, and forwarded addresses are
+believed only from a named proxy."""
+
+import socket
+import time
+
+import pytest
+
+from mancalab.web.clients import admits, client_key
+from mancalab.web.thinking import Limits
+
+from .conftest import serving
+
+FAST = dict(create_rate="1000/minute", hint_rate="1000/minute")
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "games.sqlite3"
+
+
+def _open(address: str, source: str = "127.0.0.1") -> socket.socket:
+    host, port = address.removeprefix("http://").split(":")
+    held = socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))
+    return held
+
+
+def _answer(held: socket.socket) -> bytes:
+    """Everything the server sends until it closes (b"" for a bare close)."""
+    chunks = []
+    try:
+        while chunk := held.recv(65536):
+            chunks.append(chunk)
+    except ConnectionResetError:
+        pass
+    return b"".join(chunks)
+
+
+def _post_head(length: int) -> bytes:
+    return (f"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n\r\n").encode()
+
+
+def test_an_ipv6_64_is_one_client_and_an_ipv4_address_is_itself():
+    assert client_key("2001:db8:1:2::7") == client_key("2001:db8:1:2:ffff::1") \
+        == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::7") != client_key("2001:db8:1:2::7")
+    assert client_key("203.0.113.9") == "203.0.113.9" == client_key("::ffff:203.0.113.9")
+    assert client_key("testclient") == "testclient" and client_key(None) is None
+
+
+def test_the_last_quarter_is_kept_for_clients_holding_few():
+    assert admits(0, 0, 100, 32, 4) and not admits(32, 40, 100, 32, 4)
+    assert admits(10, 74, 100, 32, 4) and not admits(10, 75, 100, 32, 4)
+    assert admits(3, 99, 100, 32, 4) and not admits(0, 100, 100, 32, 4)
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut(db):
+    with serving(db, Limits(**FAST)) as address:
+        held = _open(address)
+        held.sendall(_post_head(100_000))
+        started = time.monotonic()
+        for _ in range(20):  # a byte every half second: far under the floor rate
+            try:
+                held.sendall(b" ")
+            except OSError:
+                break
+            time.sleep(0.5)
+            held.settimeout(0.01)
+            try:
+                if held.recv(65536, socket.MSG_PEEK) is not None:
+                    break
+            except (TimeoutError, BlockingIOError):
+                pass
+        held.settimeout(10)
+        answer = _answer(held)
+        held.close()
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        assert time.monotonic() - started < 5
+
+
+def test_a_body_at_the_floor_rate_still_has_a_deadline(db):
+    with serving(db, Limits(**FAST, body_seconds=2.0, body_rate=10)) as address:
+        held = _open(address)
+        held.sendall(_post_head(10_000))
+        started = time.monotonic()
+        with pytest.raises(OSError):
+            for _ in range(100):  # 40 bytes a second: over the floor, never done
+                held.sendall(b" " * 4)
+                time.sleep(0.1)
+        assert time.monotonic() - started < 6
+        held.close()
+
+
+def test_a_body_in_pieces_within_the_rate_is_answered(db):
+    import json
+
+    with serving(db, Limits(**FAST)) as address:
+        held = _open(address)
+        body = json.dumps({"game": "kalah"}).encode()
+        held.sendall(_post_head(len(body)) + body[:5])
+        time.sleep(0.3)
+        held.sendall(body[5:])
+        held.settimeout(30)
+        head = held.recv(65536)
+        held.close()
+        assert head.startswith(b"HTTP/1.1 201"), head
+
+
+def test_a_few_addresses_cannot_take_the_last_quarter(db):
+    import httpx2 as httpx
+
+    limits = Limits(**FAST, connections=8, client_connections=8, share_connections=2,
+                    head_seconds=30)
+    with serving(db, limits) as address:
+        held = [_open(address) for _ in range(6)]  # three quarters, from one address
+        for one in held:
+            one.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")  # stalled
+        time.sleep(0.3)
+        refused = _open(address)
+        refused.settimeout(10)
+        assert _answer(refused).startswith(b"HTTP/1.1 503")
+        refused.close()
+        other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+        assert other.get(f"{address}/api/games").status_code == 200
+        for one in held:
+            one.close()
+
+
+def test_forwarded_addresses_are_believed_only_from_a_named_proxy(db):
+    import httpx2 as httpx
+
+    for proxies, expected in (("", 429), ("127.0.0.1", 201)):
+        limits = Limits(create_rate="2/minute", hint_rate="60/minute",
+                        forwarded_allow_ips=proxies)
+        with serving(db, limits) as address:
+            statuses = [httpx.post(f"{address}/api/games", json={"game": "kalah"},
+                                   headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code
+                        for i in range(3)]
+        assert statuses[-1] == expected, (proxies, statuses)
+
+
+def test_a_named_proxy_that_is_not_an_address_is_refused():
+    from mancalab.core import MancalabError
+
+    with pytest.raises(MancalabError, match="not an address"):
+        Limits(forwarded_allow_ips="127.0.0.1, my proxy").check()
