@@ -107,3 +107,36 @@ def test_a_deep_copy_is_independent_and_shares_the_positions():
     assert twin.states[0] is record.states[0] and twin.variant is record.variant
     twin.pop()
     assert twin.state == record.state
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_record_keeps_few_positions_and_gives_every_one_as_played(seed):
+    import random
+
+    from mancalab.records import CHECKPOINT
+
+    rng = random.Random(seed)
+    kalah = mancalab.variant("kalah", pits=3, seeds=3)
+    record, played = GameRecord.new(kalah), [kalah.start()]
+    for _ in range(300):  # pushes and undos at random, checked against a plain list
+        if record.moves and (record.state.is_over or rng.random() < 0.3):
+            record.pop()
+            played.pop()
+        else:
+            record.push(rng.choice(record.state.legal_moves()))
+            played.append(played[-1].play(record.moves[-1]))
+        assert len(record.states) == len(played) and record.state == played[-1]
+    assert list(record.states) == played and record.states[1:-1] == played[1:-1]
+    assert all(record.states[i] == played[i] for i in range(-len(played), len(played)))
+    assert len(record.states._kept) <= len(played) // CHECKPOINT + 1
+    view = record.prefix(len(played) // 2)
+    assert list(view.states) == played[: len(played) // 2 + 1]
+
+
+def test_an_ended_game_undoes_and_views_as_played():
+    record = _played(["a", "a", "c"])
+    record.end("agreement")
+    assert record.state.is_over and record.states[-1] is record.state
+    assert not record.prefix(2).state.is_over
+    record.pop()
+    assert record.termination is None and len(record.states) == 3

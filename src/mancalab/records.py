@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import datetime as _dt
+import hashlib
 import os
 import re
 import tempfile
@@ -38,6 +39,89 @@ RESULTS = ("A", "B", "D", "T", "*")
 NAME_LENGTH = 40
 MAX_RECORD_BYTES = 1 << 20  # a record file larger than this is refused, not read whole
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
+
+
+CHECKPOINT = 32  # a game keeps every this many plies' position; the others are played again
+
+
+def _digest(state: State) -> bytes:
+    """A position's 16-byte fingerprint, to count repetitions without keeping positions."""
+    return hashlib.blake2b(state._key[1], digest_size=16).digest()
+
+
+class Positions:
+    """A game's positions by ply, read as a list (an index, a slice, in order, ``len``). A
+    long game costs its moves, not an array a position: every ``CHECKPOINT``-th position is
+    kept and the rest are played again from the one before when asked (a few kernel calls);
+    the last, which the game may have ended by a rule, is kept as it is."""
+
+    def __init__(self, start: State, moves: list[int]) -> None:
+        self._moves = moves  # the record's own list, one move shorter than the positions
+        self._kept = [start]
+        self._last = start
+        self._count = 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            wanted = range(*index.indices(self._count))
+            if wanted.step == 1:
+                return list(self._run(wanted.start, wanted.stop))
+            return [self[i] for i in wanted]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("no such ply")
+        return self._last if index == self._count - 1 else self._replay(index)
+
+    def __iter__(self):
+        return self._run(0, self._count)
+
+    def _run(self, first: int, stop: int):
+        """The positions of plies ``first``..``stop-1``, each played once from the last."""
+        if first >= stop:
+            return
+        state = self._replay(first) if first < self._count - 1 else self._last
+        for ply in range(first, stop):
+            if ply == self._count - 1:
+                state = self._last
+            elif ply > first:
+                state = state.play(self._moves[ply - 1])
+            yield state
+
+    def _replay(self, index: int) -> State:
+        """Ply ``index``'s position, played from the kept one before it (never the last)."""
+        base = index // CHECKPOINT
+        state = self._kept[base]
+        for ply in range(base * CHECKPOINT, index):
+            state = state.play(self._moves[ply])
+        return state
+
+    def append(self, state: State) -> None:
+        if self._count % CHECKPOINT == 0:
+            self._kept.append(state)
+        self._last = state
+        self._count += 1
+
+    def pop(self) -> State:
+        popped = self._last
+        self._count -= 1
+        del self._kept[(self._count - 1) // CHECKPOINT + 1:]
+        self._last = self._replay(self._count - 1)
+        return popped
+
+    def replace_last(self, state: State) -> None:
+        self._last = state
+
+    def prefix(self, k: int, moves: list[int]) -> Positions:
+        """The first ``k + 1`` positions, over ``moves`` (the first ``k`` moves)."""
+        view = Positions.__new__(Positions)
+        view._moves, view._count = moves, k + 1
+        view._kept = self._kept[: k // CHECKPOINT + 1]
+        view._last = self._last if k == self._count - 1 else self._replay(k)
+        return view
 
 
 class RecordError(MancalabError):
@@ -91,13 +175,13 @@ class GameRecord:
     names: tuple[str, str] = ("A", "B")
     moves: list[int] = field(default_factory=list)
     date: str = field(default_factory=lambda: _dt.date.today().strftime("%Y.%m.%d"))
-    states: list[State] = field(init=False)
+    states: Positions = field(init=False)
     termination: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         moves, self.moves = list(self.moves), []
-        self.states = [self.start]
-        self._seen: Counter = Counter([self.start])
+        self.states = Positions(self.start, self.moves)
+        self._seen: Counter | None = Counter([_digest(self.start)])
         self._unstopped: State | None = None
         for move in moves:
             self.push(move)
@@ -110,14 +194,22 @@ class GameRecord:
     def state(self) -> State:
         return self.states[-1]
 
+    def _counts(self) -> Counter:
+        """How often each position of the game occurred (by digest), counted when first
+        needed (a view made by ``prefix`` may never need it)."""
+        if self._seen is None:
+            self._seen = Counter(_digest(state) for state in self.states)
+        return self._seen
+
     def push(self, move: int) -> State:
         """Play ``move`` (IllegalMoveError leaves the record unchanged); a position reached
         for the third time ends the game by repetition."""
         state = self.state.play(move)
+        seen = self._counts()
         self.moves.append(move)
         self.states.append(state)
-        self._seen[state] += 1
-        if not state.is_over and self._seen[state] >= REPETITIONS:
+        seen[_digest(state)] += 1
+        if not state.is_over and seen[_digest(state)] >= REPETITIONS:
             self.end("repetition")
         return self.state
 
@@ -127,22 +219,24 @@ class GameRecord:
         if termination not in TERMINATIONS:
             raise RecordError(f"a game ends by {' or '.join(TERMINATIONS)}, not {termination!r}")
         self._unstopped = self.state
-        self.states[-1] = self.state.stopped()
+        self.states.replace_last(self.state.stopped())
         self.termination = termination
         return self.state
 
     def _resume(self) -> None:
         """Undo an ``end``: the game goes on from the position it was ended in."""
         if self.termination is not None:
-            self.states[-1], self._unstopped, self.termination = self._unstopped, None, None
+            self.states.replace_last(self._unstopped)
+            self._unstopped, self.termination = None, None
 
     def prefix(self, k: int) -> GameRecord:
-        """The game after its first ``k`` moves, sharing the states already played."""
+        """The game after its first ``k`` moves, sharing the positions already played."""
         view = copy.copy(self)
-        view.moves, view.states = self.moves[:k], self.states[: k + 1]
+        view.moves = self.moves[:k]
+        view.states = self.states.prefix(k, view.moves)
         if k < len(self.moves):  # only the last state can be one ended by the rule
             view.termination, view._unstopped = None, None
-        view._seen = Counter(view.states)
+        view._seen = None
         return view
 
     def __deepcopy__(self, memo: dict) -> GameRecord:
@@ -150,13 +244,14 @@ class GameRecord:
         (immutable), so copying a record costs its length, not its positions' arrays
         (searches such as OpenSpiel's clone the game at every node)."""
         twin = copy.copy(self)
-        twin.moves, twin.states, twin._seen = list(self.moves), list(self.states), \
-            Counter(self._seen)
+        twin.moves = list(self.moves)
+        twin.states = self.states.prefix(len(self.moves), twin.moves)
+        twin._seen = None if self._seen is None else Counter(self._seen)
         return twin
 
     def pop(self) -> int:
         self._resume()
-        self._seen[self.states.pop()] -= 1
+        self._counts()[_digest(self.states.pop())] -= 1
         return self.moves.pop()
 
     def truncate(self, k: int) -> None:

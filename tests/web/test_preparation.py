@@ -80,6 +80,41 @@ def test_the_kept_analyses_are_bounded(tmp_path, monkeypatch):
     assert [kept.analysis(f"p{i}")["value"] for i in (2, 3, 4)] == [2, 3, 4]
 
 
+def test_prepared_analyses_stay_and_a_client_keeps_a_bounded_share(tmp_path, monkeypatch):
+    from mancalab.web import store
+
+    monkeypatch.setattr(store, "ANALYSES_KEPT", 4)
+    monkeypatch.setattr(store, "CLIENT_ANALYSES", 2)
+    kept = Store(tmp_path / "games.sqlite3")
+    kept.keep_analysis("start", {"value": 10}, pinned=True)
+    kept.keep_analysis("start", {"value": 10}, client="203.0.113.9")  # stays pinned
+    for i in range(6):
+        kept.keep_analysis(f"a{i}", {"value": i}, client="203.0.113.9")
+        time.sleep(0.01)
+    assert [kept.analysis(f"a{i}") is not None for i in range(6)] == [False] * 4 + [True] * 2
+    for i in range(8):
+        kept.keep_analysis(f"b{i}", {"value": i}, client=f"198.51.100.{i}")
+        time.sleep(0.01)
+    assert kept.analysis("start") == {"value": 10}  # the flood did not flush it
+    assert [kept.analysis(f"b{i}") is not None for i in range(8)] == [False] * 4 + [True] * 4
+
+
+def test_an_older_games_file_gains_the_new_columns(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "games.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE analyses (position TEXT PRIMARY KEY, answer TEXT NOT NULL, "
+                "used REAL NOT NULL)")
+    old.execute("INSERT INTO analyses VALUES ('p', '{\"value\": 1}', 0)")
+    old.commit()
+    old.close()
+    kept = Store(path)
+    assert kept.analysis("p") == {"value": 1}
+    kept.keep_analysis("q", {"value": 2}, pinned=True)
+    assert kept.analysis("q") == {"value": 2} and kept.size() > 0
+
+
 def test_the_status_estimates_the_time_left_game_by_game():
     steps = [Step("kalah", "database", 18, 20, 0, 0), Step("gebeta", "book", 16, 300, 0, 0)]
     prep = Preparation(steps, lambda step, payload: None, done=lambda step: False)

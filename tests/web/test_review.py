@@ -117,3 +117,57 @@ def test_the_games_reviewed_at_once_are_bounded(tmp_path, monkeypatch, small_dat
         assert busy.status_code == 429 and "at once" in busy.json()["detail"]
         again = client.post(f"/api/games/{first['id']}/review", json={})
         assert again.status_code == 200 and again.json()["running"]  # the same review
+
+
+def test_a_client_runs_few_reviews_each_of_bounded_length(tmp_path, monkeypatch,
+                                                          small_databases):
+    from mancalab.web import app
+    from mancalab.web.thinking import Limits
+
+    monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)
+    limits = Limits(client_reviews=1, review_positions=3)
+    with TestClient(create_app(tmp_path / "games.sqlite3", limits)) as client:
+        first, _ = finished_game(client, "gabata3", {}, 4, moves=40)
+        second, _ = finished_game(client, "gabata3", {}, 5, moves=40)
+        assert client.post(f"/api/games/{first['id']}/review", json={}).status_code == 200
+        busy = client.post(f"/api/games/{second['id']}/review", json={})
+        assert busy.status_code == 429 and "already reviewing 1" in busy.json()["detail"]
+        deadline = time.monotonic() + 60
+        while (answer := client.get(f"/api/games/{first['id']}/review").json())["running"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert answer["appraised"] == 3 < answer["positions"] and answer["limit"] == 3
+        assert client.post(f"/api/games/{second['id']}/review", json={}).status_code == 200
+
+
+def test_a_review_nobody_asks_about_stops(tmp_path, monkeypatch, small_databases):
+    from mancalab.web import app
+
+    monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)
+    monkeypatch.setattr(app, "REVIEW_UNWATCHED", 0.5)
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+        created, _ = finished_game(client, "gabata3", {}, 4, moves=60)
+        assert client.post(f"/api/games/{created['id']}/review", json={}).json()["running"]
+        hub = client.app.state.hub
+        deadline = time.monotonic() + 30
+        while hub.reviews:
+            assert time.monotonic() < deadline, "the unwatched review went on"
+            time.sleep(0.1)
+        answer = client.get(f"/api/games/{created['id']}/review").json()
+        assert not answer["running"] and answer["appraised"] < answer["positions"]
+
+
+def test_a_review_that_fails_says_why(tmp_path, small_databases):
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
+        created, _ = finished_game(client, "kalah", {}, 4, moves=10)
+
+        async def broken(*args, **kwargs):
+            raise OverflowError("(34, 'Numerical result out of range')")
+
+        client.app.state.hub.thinker.run = broken
+        client.post(f"/api/games/{created['id']}/review", json={})
+        deadline = time.monotonic() + 30
+        while (answer := client.get(f"/api/games/{created['id']}/review").json())["running"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert "Numerical result out of range" in answer["error"]

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import math
 import threading
 import time
@@ -42,13 +43,15 @@ from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
 from ..analysis import lessons, puzzles, review
 from ..analysis.preparation import Step, is_settled
 from .preparing import Preparation
-from .clients import admits, scope_client
+from .clients import Allowance, admits, scope_client
 from .store import Store, analysis_key
-from .thinking import (CLIENT, OPERATOR_ONLY, READY, BusyError, Limits, Thinker, names_a_program,
-                       warm_up)
+from .thinking import (CLIENT, OPERATOR_ONLY, READY, BusyError, FullError, Limits, Thinker,
+                       names_a_program, warm_up)
 
+LOG = logging.getLogger("mancalab.web")
 STATIC = Path(__file__).parent / "static"
 REVIEW_SECONDS = 2.0  # a review's time a position: half to solve it, half to estimate it
+REVIEW_UNWATCHED = 20.0  # seconds: a review nobody asks about (the page asks every 1.5 s) stops
 APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
@@ -92,7 +95,8 @@ ERRORS = {code: {"model": Problem, "description": what} for code, what in [
     (403, "a token that holds no seat"), (404, "no such game"),
     (409, "out of turn, a stale position, or a game in another phase"),
     (413, "the request body is too large"),
-    (429, "too many requests, or the computer is already thinking")]}
+    (429, "too many requests, or the computer is already thinking"),
+    (507, "the server's storage for games is full")]}
 
 
 class NewGame(Body):
@@ -183,7 +187,29 @@ class Hub:
         self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
         self.preparation: Preparation | None = None  # exact play's files, built meanwhile
         self.reviews: dict[str, asyncio.Task] = {}  # the games whose positions are appraised
+        self.reviewers: dict[str, str | None] = {}  # the client that asked, by game
+        self.review_asked: dict[str, float] = {}  # when a game's review was last asked for
+        self.review_errors: dict[str, str] = {}  # why a game's review stopped, if it failed
         self.appraised: OrderedDict[str, review.Appraisal] = OrderedDict()  # by position
+        self.games_made = Allowance(limits.client_games, 24 * 3600)  # by client
+        self.moves_loaded = Allowance(limits.load_moves, 3600)  # by client
+
+    def charge(self, moves: int = 0) -> None:
+        """Count a new game (and the ``moves`` of a loaded record) against the client's
+        allowances and the disk: BusyError or FullError, and nothing counted, beyond them."""
+        if self.store.size() > self.limits.db_bytes:
+            raise FullError("the server's storage for games is full; try again later")
+        client = CLIENT.get()
+        for allowance, amount, what in ((self.moves_loaded, moves, "moves of loaded records"),
+                                        (self.games_made, 1, "new games")):
+            wait = allowance.take(client, amount) if amount else 0.0
+            if wait:
+                hours = allowance.seconds / 3600
+                raise BusyError(
+                    f"at most {allowance.amount:,} {what} a client in "
+                    f"{'an hour' if hours == 1 else f'{hours:g} hours'}"
+                    + ("" if wait == float("inf") else f"; try again in {math.ceil(wait / 60)} "
+                       "minutes"))
 
     def room(self, game_id: str) -> Room:
         """The game ``game_id``, loaded from the store if it is not in memory. Called on the
@@ -256,6 +282,7 @@ class Hub:
         task = asyncio.get_running_loop().create_task(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(_log_failure)
 
     def computer(self, room: Room) -> Player:
         """The room's computer player, kept between its moves (alpha-beta keeps its tables
@@ -347,24 +374,35 @@ class Hub:
             analyst = self.thinker.player("perfect", room.game)
             kept = await self.thinker.run(room.id, analyst, analyst.analyse, state)
             if is_settled(kept):  # proven once, answered at once from now on
-                self.store.keep_analysis(position, kept)
+                self.store.keep_analysis(position, kept, client=CLIENT.get())
         return {**kept, "ply": room.ply}
 
     async def review(self, game_id: str, token: str | None, start: bool = True) -> dict:
         """The game's review so far (each position's value, each move's mark), its positions
         appraised in the background, in turn with the client's other searches. A running
-        game's review is for a seated player with helpers on, as its analysis."""
+        game's review is for a seated player with helpers on, as its analysis. A client runs
+        at most ``client_reviews`` reviews, a review goes through at most
+        ``review_positions`` positions, and one nobody asks about for ``REVIEW_UNWATCHED``
+        seconds stops."""
         room = self.room(game_id)
         if room.record is None:
             raise ConflictError("the game has not started yet")
         if not room.state.is_over:
             room.check_token(token)
             _check_helpers(room)
+        self.review_asked[game_id] = time.monotonic()
         job = self.reviews.get(game_id)
         if start and (job is None or job.done()):
+            client = CLIENT.get()
+            mine = sum(1 for other in self.reviewers.values() if other == client)
+            if mine >= self.limits.client_reviews:
+                raise BusyError(f"you are already reviewing {mine} games, the most at once for "
+                                "one visitor; try again when one is done")
             if len(self.reviews) >= self.limits.reviews:
                 raise BusyError(f"the server is reviewing {len(self.reviews)} games, its most "
                                 "at once; try again in a moment")
+            self.review_errors.pop(game_id, None)
+            self.reviewers[game_id] = client
             task = self.reviews[game_id] = asyncio.get_running_loop().create_task(
                 self._appraise_all(room))
             self.tasks.add(task)  # cancelled when the server stops
@@ -390,7 +428,9 @@ class Hub:
 
     async def _appraise_all(self, room: Room) -> None:
         """Appraise the game's positions not appraised yet, the first first (the game may
-        go on meanwhile: its positions are read again after each)."""
+        go on meanwhile: its positions are read again after each), at most
+        ``review_positions`` of them, while somebody asks about the review. A failure is
+        logged and shown with the review."""
         reviewer = self.thinker.player(f"perfect:time={REVIEW_SECONDS}", room.game)
         ply = 0  # the positions before it are appraised
         try:
@@ -398,14 +438,22 @@ class Hub:
                 states = room.record.states
                 while ply < len(states) and self._appraisal(states[ply]) is not None:
                     ply += 1
-                if ply >= len(states):
+                if ply >= min(len(states), self.limits.review_positions):
+                    return
+                if time.monotonic() - self.review_asked.get(room.id, 0) > REVIEW_UNWATCHED:
                     return
                 found = await self.thinker.run(room.id, reviewer, reviewer.appraise,
                                                states[ply], wait=True)
                 self.appraised[analysis_key(states[ply])] = found
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - logged and shown, not lost
+            LOG.exception("the review of game %s failed", room.id)
+            self.review_errors[room.id] = f"the review stopped: {error}"
         finally:
             reviewer.close()
             self.reviews.pop(room.id, None)
+            self.reviewers.pop(room.id, None)
 
     def _review_of(self, room: Room) -> dict:
         states, moves = list(room.record.states), list(room.record.moves)
@@ -420,6 +468,8 @@ class Hub:
                   for ply, (state, found) in enumerate(zip(states, appraisals))]
         return {"positions": len(states), "appraised": len(appraisals),
                 "running": room.id in self.reviews, "values": values,
+                "limit": self.limits.review_positions,
+                "error": self.review_errors.get(room.id),
                 "moves": list(review.judged(states, moves, appraisals)),
                 "bands": list(room.state.variant.review_bands)}
 
@@ -436,8 +486,9 @@ class Hub:
         def ready(step: Step, payload: dict | None) -> None:
             solving.renew(step.variant)
             if payload is not None and is_settled(payload):
-                loop.call_soon_threadsafe(self.store.keep_analysis,
-                                          analysis_key(step.variant.start()), payload)
+                loop.call_soon_threadsafe(functools.partial(
+                    self.store.keep_analysis, analysis_key(step.variant.start()), payload,
+                    pinned=True))
 
         self.preparation = Preparation(steps, ready, kept, self.limits.prepare_memory)
         self.preparation.start()
@@ -475,6 +526,8 @@ class Hub:
                 self.watchers.pop(game_id, None)
                 self.kept.pop(game_id, None)
                 self.came.pop(game_id, None)
+                self.review_asked.pop(game_id, None)
+                self.review_errors.pop(game_id, None)
 
     async def sweeping(self) -> None:
         pause = max(0.05, min(self.limits.idle_player, self.limits.idle_room) / 4)
@@ -512,6 +565,12 @@ def _check_helpers(room: Room) -> None:
     if not room.helpers:
         raise ConflictError("hints and exact values are off in this game (between two people "
                             "they are on only when the game was made with them)")
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    """Log a background task's failure (a task's error is otherwise never seen)."""
+    if not task.cancelled() and task.exception() is not None:
+        LOG.error("a background task failed", exc_info=task.exception())
 
 
 def _free(room: Room) -> None:
@@ -576,7 +635,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     async def bad_request(request: Request, error: MancalabError) -> JSONResponse:
         status = 403 if isinstance(error, NotAllowedError) else (
             409 if isinstance(error, ConflictError) else (
-                429 if isinstance(error, BusyError) else 400))
+                429 if isinstance(error, BusyError) else (
+                    507 if isinstance(error, FullError) else 400)))
         return JSONResponse({"detail": str(error)}, status_code=status)
 
     @app.exception_handler(RateLimitExceeded)
@@ -645,11 +705,13 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                            setup=body.setup, helpers=body.helpers,
                            position=None if body.position is None
                            else (body.position.cells, body.position.to_move))
+        hub.charge()
         return _created(hub, room, body.human_seat)
 
     @app.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
     @new_games
     async def load_game(request: Request, body: LoadGame) -> dict:
+        hub.charge(moves=_moves_at_most(body.record))  # before the work of reading it
         # replaying a long record is Python work: in a thread, so other games go on
         record = await asyncio.to_thread(GameRecord.from_text, body.record)
         if body.mode == "computer":
@@ -710,6 +772,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     @new_games
     async def rematch(request: Request, game_id: str, body: Token) -> dict:
         old = hub.room(game_id)
+        old.check_token(body.token)
+        hub.charge()
         async with hub.lock(game_id):
             room = old.new_rematch(body.token)
             old.save(hub.store)
@@ -900,6 +964,12 @@ def _methods_of(app: FastAPI, scope) -> set[str]:
     literal = min(route.path.count("{") for route in matching)
     return {method for route in matching if route.path.count("{") == literal
             for method in route.methods}
+
+
+def _moves_at_most(record: str) -> int:
+    """At most how many moves a record's text holds: its words outside the headers."""
+    return sum(len(line.split()) for line in record.split("\n")
+               if not line.lstrip().startswith(("[", "#")))
 
 
 def _created(hub: Hub, room: Room, seat: int) -> dict:

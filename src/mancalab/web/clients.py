@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import time
 
 IPV6_PREFIX = 64
 
@@ -41,3 +42,27 @@ def admits(held: int, total: int, cap: int, per_client: int, share: int) -> bool
     if held >= per_client or total >= cap:
         return False
     return total < cap - cap // 4 or held < share
+
+
+class Allowance:
+    """What each client may spend in a period (a token bucket: ``amount`` at most, refilled
+    evenly over ``seconds``), e.g. the moves of the records it loads; at most ``clients``
+    clients are tracked (the fullest forgotten first, as they would be refilled anyway)."""
+
+    def __init__(self, amount: int, seconds: float, clients: int = 100_000) -> None:
+        self.amount, self.seconds, self.clients = amount, seconds, clients
+        self._left: dict[str | None, tuple[float, float]] = {}
+
+    def take(self, client: str | None, amount: int, now: float | None = None) -> float:
+        """Spend ``amount`` for ``client``: 0 when it may, else the seconds until it may."""
+        now = time.monotonic() if now is None else now
+        left, when = self._left.get(client, (self.amount, now))
+        left = min(self.amount, left + (now - when) * self.amount / self.seconds)
+        if amount > left:
+            if amount > self.amount:
+                return float("inf")
+            return (amount - left) * self.seconds / self.amount
+        self._left[client] = (left - amount, now)
+        if len(self._left) > self.clients:
+            del self._left[max(self._left, key=lambda c: self._left[c][0])]
+        return 0.0

@@ -72,8 +72,9 @@ class Room:
     player_spec: str | None = None
     touched: float = 0.0  # when the server last used the room (time.monotonic)
     _sowing: tuple = field(default=(None, None), repr=False)  # (last state, its steps)
-    _move_names: list = field(default_factory=list, repr=False)  # the move list, as shown
-    _named_states: list = field(default_factory=list, repr=False)  # the states named there
+    _move_names: list = field(default_factory=list, repr=False)  # the moves' names, as shown
+    _named_moves: list = field(default_factory=list, repr=False)  # the moves named there
+    _named_seats: bytearray = field(default_factory=bytearray, repr=False)  # and their movers
 
     # ----- creation and storage ------------------------------------------------------
     @classmethod
@@ -411,16 +412,17 @@ class Room:
     def move_list(self) -> list[dict]:
         """The moves in the game's notation, each named once (a long game's list is not named
         again for every view): after an undo the names past the moves kept are dropped."""
-        record, names, named = self.record, self._move_names, self._named_states
+        record, names, named = self.record, self._move_names, self._named_moves
         kept = min(len(names), len(record.moves))
-        while kept and named[kept - 1] is not record.states[kept - 1]:
-            kept -= 1
-        del names[kept:], named[kept:]
+        if named[:kept] != record.moves[:kept]:
+            kept = next(i for i, (a, b) in enumerate(zip(named, record.moves)) if a != b)
+        del names[kept:], named[kept:], self._named_seats[kept:]
         for state, move in zip(record.states[kept:], record.moves[kept:]):
-            names.append({"move": move, "name": record.variant.move_name(state, move),
-                          "seat": state.to_move})
-            named.append(state)
-        return list(names)
+            names.append(record.variant.move_name(state, move))
+            named.append(move)
+            self._named_seats.append(state.to_move)
+        return [{"move": move, "name": name, "seat": seat}
+                for move, name, seat in zip(named, names, self._named_seats)]
 
     def last_sowing(self) -> list[list] | None:
         """The last move step by step, [kind, cell, count, hand] each (``State.sowing``), so

@@ -34,6 +34,9 @@ CREATE TABLE IF NOT EXISTS analyses (
 );
 """
 ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
+CLIENT_ANALYSES = 1_000  # of them, the most kept for one client (its least recent go first)
+# the columns added since the first schema: added to an older file when it is opened
+ADDED_COLUMNS = {"analyses": [("pinned", "INTEGER NOT NULL DEFAULT 0"), ("client", "TEXT")]}
 
 
 @dataclass
@@ -64,6 +67,19 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        for table, columns in ADDED_COLUMNS.items():
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            for name, kind in columns:
+                if name not in have:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+        self.db.execute("CREATE INDEX IF NOT EXISTS analyses_by_client ON analyses(client, used)")
+
+    def size(self) -> int:
+        """Bytes the games take on disk (the file and its write-ahead log)."""
+        pages, page = (self.db.execute(f"PRAGMA {name}").fetchone()[0]
+                       for name in ("page_count", "page_size"))
+        wal = Path(f"{self.path}-wal")
+        return pages * page + (wal.stat().st_size if wal.exists() else 0)
 
     def close(self) -> None:
         if self.db is not None:
@@ -110,14 +126,30 @@ class Store:
                         (time.time(), position))
         return json.loads(row[0])
 
-    def keep_analysis(self, position: str, answer: dict) -> None:
-        """Keep a settled analysis; beyond ``ANALYSES_KEPT`` the least recently used go."""
-        self.db.execute("INSERT OR REPLACE INTO analyses VALUES (?, ?, ?)",
-                        (position, json.dumps(answer), time.time()))
-        (count,) = self.db.execute("SELECT COUNT(*) FROM analyses").fetchone()
+    def keep_analysis(self, position: str, answer: dict, client: str | None = None,
+                      pinned: bool = False) -> None:
+        """Keep a settled analysis. ``pinned`` ones (what the server prepared) stay; of the
+        others, beyond ``ANALYSES_KEPT`` in all or ``CLIENT_ANALYSES`` asked for by one
+        ``client``, the least recently used go."""
+        self.db.execute("INSERT INTO analyses (position, answer, used, pinned, client) "
+                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (position) DO UPDATE SET "
+                        "answer = excluded.answer, used = excluded.used, "
+                        "pinned = MAX(pinned, excluded.pinned)",
+                        (position, json.dumps(answer), time.time(), int(pinned), client))
+        if pinned:
+            return
+        if client is not None:
+            (mine,) = self.db.execute("SELECT COUNT(*) FROM analyses WHERE client = ? AND "
+                                      "pinned = 0", (client,)).fetchone()
+            if mine > CLIENT_ANALYSES:
+                self.db.execute("DELETE FROM analyses WHERE position IN (SELECT position FROM "
+                                "analyses WHERE client = ? AND pinned = 0 ORDER BY used "
+                                "LIMIT ?)", (client, mine - CLIENT_ANALYSES))
+        (count,) = self.db.execute("SELECT COUNT(*) FROM analyses WHERE pinned = 0").fetchone()
         if count > ANALYSES_KEPT:
             self.db.execute("DELETE FROM analyses WHERE position IN (SELECT position FROM "
-                            "analyses ORDER BY used LIMIT ?)", (count - ANALYSES_KEPT,))
+                            "analyses WHERE pinned = 0 ORDER BY used LIMIT ?)",
+                            (count - ANALYSES_KEPT,))
 
 
 def analysis_key(state) -> str:

@@ -59,6 +59,10 @@ class BusyError(MancalabError):
     """The game's computer is already thinking, or the server's queue is full (HTTP 429)."""
 
 
+class FullError(MancalabError):
+    """The server's storage for games is full (HTTP 507)."""
+
+
 @dataclass
 class Limits:
     """What one server allows; ``mancalab serve`` sets the ones it names."""
@@ -71,10 +75,15 @@ class Limits:
     watchers: int = 64  # websockets per game
     create_rate: str = "30/minute"  # new games per client address
     hint_rate: str = "60/minute"  # hints per client address
+    load_moves: int = 20_000  # moves of loaded records per client an hour
+    client_games: int = 500  # games (new, loaded, rematches) per client a day
+    db_bytes: int = 4 << 30  # disk the games may take; beyond it no new game is made
     idle_player: float = 120.0  # seconds before an idle game's computer player is freed
     idle_room: float = 900.0  # seconds before an idle, unwatched game leaves memory
     players_kept: int = 8  # computer players (with their search tables) kept at most
     reviews: int = 8  # games reviewed at once (each holds a player and its tables)
+    client_reviews: int = 2  # games one client may have reviewed at once
+    review_positions: int = 400  # positions a review appraises at most (2 s each at most)
     solver_memory: int = 512 << 20  # bytes of exact solvers' tables and databases kept at
     # most (the least recently used rule sets are dropped first)
     connections: int = 1000  # open connections in all; beyond them a 503
@@ -106,7 +115,8 @@ class Limits:
             raise MancalabError(f"--max-think must be above 0 and at most 3600 seconds, "
                                 f"got {self.max_think}")
         for name in ("searches", "queue", "watchers", "players_kept", "reviews", "connections",
-                     "client_connections", "client_sockets", "share_connections", "sockets"):
+                     "client_connections", "client_sockets", "share_connections", "sockets",
+                     "client_reviews", "review_positions", "load_moves", "client_games"):
             value = getattr(self, name)
             if not 1 <= value <= 100_000:
                 raise MancalabError(f"{name} must be 1..100000, got {value}")

@@ -146,3 +146,73 @@ def test_a_named_proxy_that_is_not_an_address_is_refused():
 
     with pytest.raises(MancalabError, match="not an address"):
         Limits(forwarded_allow_ips="127.0.0.1, my proxy").check()
+
+
+def test_an_allowance_refills_over_its_period():
+    from mancalab.web.clients import Allowance
+
+    allowance = Allowance(100, 3600)
+    assert allowance.take("a", 60, now=0) == 0 and allowance.take("b", 100, now=0) == 0
+    assert allowance.take("a", 60, now=0) == pytest.approx(20 * 36)  # 20 short: 12 minutes
+    assert allowance.take("a", 60, now=20 * 36) == 0
+    assert allowance.take("a", 101, now=10**6) == float("inf")
+
+
+def _long_record(moves: int, pits: int = 12, seeds: int = 20) -> str:
+    import random
+
+    import mancalab
+    from mancalab.records import GameRecord
+
+    rng = random.Random(1)
+    record = GameRecord.new(mancalab.variant("kalah", pits=pits, seeds=seeds))
+    while len(record.moves) < moves and not record.state.is_over:
+        record.push(rng.choice(record.state.legal_moves()))
+    return record.to_text()
+
+
+def test_loaded_records_are_charged_by_their_moves(db):
+    from fastapi.testclient import TestClient
+
+    from mancalab.web import create_app
+
+    text = _long_record(150)
+    with TestClient(create_app(db, Limits(**FAST, load_moves=400))) as client:
+        statuses = [client.post("/api/games/load", json={"record": text}).status_code
+                    for _ in range(3)]
+        assert statuses == [201, 201, 429]
+        refused = client.post("/api/games/load", json={"record": text}).json()["detail"]
+        assert "400 moves of loaded records a client in an hour" in refused
+        assert client.post("/api/games", json={"game": "kalah"}).status_code == 201
+
+
+def test_games_per_client_and_the_disk_are_bounded(db):
+    from fastapi.testclient import TestClient
+
+    from mancalab.web import create_app
+
+    with TestClient(create_app(db, Limits(**FAST, client_games=2))) as client:
+        statuses = [client.post("/api/games", json={"game": "kalah"}).status_code
+                    for _ in range(3)]
+        assert statuses == [201, 201, 429]
+    with TestClient(create_app(db, Limits(**FAST, db_bytes=1))) as client:
+        full = client.post("/api/games", json={"game": "kalah"})
+        assert full.status_code == 507 and "storage" in full.json()["detail"]
+
+
+def test_a_loaded_record_costs_its_moves_not_its_positions(db):
+    import tracemalloc
+
+    from mancalab.records import GameRecord
+
+    text = _long_record(2000, pits=30, seeds=100)  # the issue's board
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        record = GameRecord.from_text(text)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(record.moves) >= 1000
+    # the positions' arrays were ~1.3 KB a move; the moves and a position in 32 are far less
+    assert held < 300 * len(record.moves), held
