@@ -216,3 +216,37 @@ def test_a_loaded_record_costs_its_moves_not_its_positions(db):
     assert len(record.moves) >= 1000
     # the positions' arrays were ~1.3 KB a move; the moves and a position in 32 are far less
     assert held < 300 * len(record.moves), held
+
+
+def test_a_flood_of_websocket_messages_closes_the_socket(db):
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from mancalab.web import app, create_app
+
+    with TestClient(create_app(db, Limits(**FAST))) as client:
+        game = client.post("/api/games", json={"game": "kalah"}).json()
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['token']}") as ws:
+            ws.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(app.WS_MESSAGES + 5):
+                    ws.send_text('{"type": "move", "move": 99}')
+                    assert ws.receive_json()["type"] == "error"
+            assert closed.value.code == 1008
+
+
+def test_a_spectator_arranging_beads_is_refused_before_anything_else(db):
+    from fastapi.testclient import TestClient
+
+    from mancalab.web import create_app
+
+    with TestClient(create_app(db, Limits(**FAST))) as client:
+        game = client.post("/api/games", json={"game": "urubugu", "mode": "online",
+                                               "setup": True}).json()
+        url = f"/api/games/{game['id']}/setup"
+        setting = [2] * 16
+        assert client.post(url, json={"token": game["token"], "seat": 0,
+                                      "setting": setting}).status_code == 200
+        assert client.post(url, json={"seat": 0, "setting": setting}).status_code == 403
+        assert client.post(url, json={"token": game["token"], "seat": 0,
+                                      "setting": setting}).status_code == 409

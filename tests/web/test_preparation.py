@@ -161,3 +161,74 @@ def test_the_expert_plays_a_kept_analysis_exactly_without_solving(small_database
         hint = client.post(f"/api/games/{game['id']}/hint",
                            json={"token": game["token"], "player": "perfect:time=0.05"})
         assert hint.status_code == 200  # a position with nothing kept: solved as before
+
+
+ORPHAN = '''
+import multiprocessing, os, time
+
+def orphan(parent):
+    from mancalab.web.preparing import _end_with
+    _end_with(parent)
+    time.sleep(120)
+
+if __name__ == "__main__":
+    child = multiprocessing.get_context("spawn").Process(target=orphan, args=(os.getpid(),))
+    child.start()
+    print(child.pid, flush=True)
+    time.sleep(120)
+'''
+
+
+def _ended(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def test_the_preparing_process_ends_with_a_killed_server(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    script = tmp_path / "server.py"
+    script.write_text(ORPHAN)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    child = int(server.stdout.readline())
+    time.sleep(1.0)  # the child is up and watching
+    assert not _ended(child)
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    deadline = time.monotonic() + 5
+    while not _ended(child):
+        assert time.monotonic() < deadline, "the preparing process outlived its server"
+        time.sleep(0.1)
+
+
+def test_a_second_builder_waits_for_the_first(tmp_path, monkeypatch):
+    import fcntl
+    import queue as queues
+    import threading
+
+    from mancalab.web import preparing
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    from mancalab.analysis.solving.files import default_dir
+
+    default_dir().mkdir(parents=True)
+    told, inside = queues.Queue(), threading.Event()
+
+    def second():
+        with preparing._only_builder(told):
+            inside.set()
+
+    with open(default_dir() / "prepare.lock", "a") as first:
+        fcntl.flock(first, fcntl.LOCK_EX)
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert told.get(timeout=5)[3] == "another server on this machine is preparing"
+        assert not inside.wait(0.5)
+        fcntl.flock(first, fcntl.LOCK_UN)
+    assert inside.wait(5)
+    thread.join()

@@ -923,9 +923,14 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
             await socket.send_json({"type": "state", "state": hub.view(room, token)})
             if seated:  # the others see who is here
                 hub._spawn(hub.broadcast(room, skip=socket))
+            sent = Allowance(WS_MESSAGES, WS_SECONDS)
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
+                    break
+                if sent.take(None, 1):
+                    await socket.close(code=1008, reason=f"more than {WS_MESSAGES} messages in "
+                                                         f"{WS_SECONDS:g} s")
                     break
                 await _answer(hub, room, socket, token, message.get("text"))
         except WebSocketDisconnect:
@@ -983,6 +988,8 @@ def _created(hub: Hub, room: Room, seat: int) -> dict:
 
 
 WS_MESSAGE = 1000  # characters: a move message is a few dozen
+WS_MESSAGES, WS_SECONDS = 60, 10.0  # messages a websocket may send in that time (a person
+# plays a move a second at most); beyond, it is closed
 
 
 async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,

@@ -9,8 +9,12 @@ process at nice 19 leaves the server's own searches and answers first on a small
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import fcntl
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -19,12 +23,54 @@ from ..analysis.preparation import Step
 
 WAITING, RUNNING, READY, SKIPPED, FAILED = "waiting", "running", "ready", "skipped", "failed"
 LOWEST_PRIORITY = 19
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
 
 
-def _work(steps: list[Step], queue, budget: int | None) -> None:
+def _end_with(parent: int) -> None:
+    """End this process when ``parent`` (the server) ends, however it ends (``kill -9``
+    included): the kernel's parent-death signal on Linux, and a thread that checks each
+    second anywhere (and closes the gap before the signal was asked for)."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="mancalab-prepare-parent", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _only_builder(queue):
+    """Hold the machine's preparation lock (a file beside the databases): a second server
+    waits for the first to finish instead of building the same files beside it. The lock
+    goes with the process that holds it, however it ends."""
+    from ..analysis.solving.files import default_dir
+
+    folder = default_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "prepare.lock", "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            queue.put((None, WAITING, 0.0, "another server on this machine is preparing"))
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _work(steps: list[Step], queue, budget: int | None, parent: int | None = None) -> None:
     """The preparing process: each step in turn, its progress told on ``queue``."""
+    if parent is not None:
+        _end_with(parent)
     with contextlib.suppress(OSError):
         os.nice(LOWEST_PRIORITY)
+    with _only_builder(queue):
+        _steps(steps, queue, budget)
+
+
+def _steps(steps: list[Step], queue, budget: int | None) -> None:
     for i, step in enumerate(steps):
         if step.is_done():
             queue.put((i, READY, 1.0, None))
@@ -58,6 +104,7 @@ class Preparation:
         self.began: list[float | None] = [None] * len(steps)
         self.reason: list[str | None] = [None] * len(steps)
         self.process = None
+        self.waiting_for: str | None = None
         self.lock = threading.Lock()
 
     def start(self) -> None:
@@ -68,7 +115,7 @@ class Preparation:
         context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         queue = context.Queue()
         self.process = context.Process(target=_work, args=([self.steps[i] for i in todo],
-                                                           queue, self.budget),
+                                                           queue, self.budget, os.getpid()),
                                        name="mancalab-prepare", daemon=True)
         self.process.start()
         threading.Thread(target=self._watch, args=(queue, todo), name="mancalab-prepare-watch",
@@ -91,7 +138,11 @@ class Preparation:
             if message is None:
                 return
             local, state, fraction, extra = message
+            if local is None:  # waiting for another server's preparation: said, not a step
+                self.waiting_for = extra
+                continue
             i = todo[local]
+            self.waiting_for = None
             with self.lock:
                 if state == RUNNING and self.began[i] is None:
                     self.began[i] = time.monotonic()
@@ -138,4 +189,4 @@ class Preparation:
                 if self.state[i] in (WAITING, RUNNING):
                     game["seconds_left"] = round(total)
             return {"ready": all(s == READY for s in self.state), "seconds_left": round(total),
-                    "games": games, "steps": rows}
+                    "games": games, "steps": rows, "waiting_for": self.waiting_for}

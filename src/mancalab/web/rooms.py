@@ -366,10 +366,10 @@ class Room:
         """Urubugu: ``seat`` arranges its 32 beads (16 counts, hole 1 first)."""
         from ..variants.urubugu import Urubugu
 
-        if self.record is not None or self.setup_done[seat]:
-            raise ConflictError(f"{self.names[seat]} has no beads left to arrange")
         if not self.may_move(token, seat) or self.tokens[seat] is None:
             raise NotAllowedError(f"this token may not arrange {self.names[seat]}'s beads")
+        if self.record is not None or self.setup_done[seat]:
+            raise ConflictError(f"{self.names[seat]} has no beads left to arrange")
         self.settings[seat] = Urubugu.check_setting(setting, seat)
         self.setup_done[seat] = True
         self._start_if_set()

@@ -544,7 +544,8 @@ class Solver:
         The search doubles with every two seeds in play (Kalah(6,4), 48 seeds: about 20 s;
         Kalah(6,5), 60: about 30 min), and a shallow guess is low by 2 to 4 on Kalah's
         starts (+6 at 0.3 s for Kalah(6,5)'s +10, +9 at 10 s): a round of tests too many."""
-        return max(Solver.guess_seconds, 0.2 * 2.0 ** ((seeds - 48) / 2))
+        # past ~2,100 seeds the power overflows a float; a day is beyond any budget anyway
+        return max(Solver.guess_seconds, 0.2 * 2.0 ** ((min(seeds, 400) - 48) / 2))
 
     def _test(self, pits, gamma, deadline, cancel=None, parallel=False, expect_fail=False):
         """One null-window test, on every thread with ``parallel`` (the first to answer
