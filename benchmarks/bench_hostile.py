@@ -13,8 +13,21 @@ slowest answer another visitor (from 127.0.0.2) got to a GET of their own game m
 4. connections: 300 connections each sending half a request head, then stalling;
 5. relay: the endless Gebeta relay at the largest lap limit, move by move;
 6. fairness: 20 games against ``mcts:time=T`` created at once from 127.0.0.1, then one game
-   against ``easy`` from 127.0.0.2: how long its first computer move took.
-Prints a row per probe, then one JSON line.
+   against ``easy`` from 127.0.0.2: how long its first computer move took;
+7. slow bodies: from each of 33 addresses (127.0.0.10-42) 32 connections each send a POST head
+   of ``Content-Length: 100000``, then a body byte every 2 s, reopened when closed, for
+   ``--seconds``: how many were cut, and the other visitor's answers (none may be a 503);
+8. reviews: a long finished 3-row Gabata game loaded 8 times and each reviewed from one
+   address, then a review from another address;
+9. records: a 4,565-move Kalah(30,100) record loaded 304 times from 76 addresses (4 each,
+   within their allowance of moves): the server's memory after;
+10. forwarded: 40 new games from one address, each with a new X-Forwarded-For: how many the
+   create rate refused (the header is not believed without --forwarded-allow-ips);
+11. preparing: a second server started with its preparation on an empty cache, killed with
+   SIGKILL once its preparing process runs: whether that process is gone 5 s later.
+Each row has the server's memory, threads and child processes before and after, and the
+other visitor's slowest answer and its count of failed reads. Prints a row per probe, then
+one JSON line.
 """
 
 from __future__ import annotations
@@ -22,6 +35,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import signal
 import socket
 import tempfile
 import threading
@@ -34,6 +49,29 @@ from _report import report
 from bench_web import free_port, start_server
 
 ENDLESS = "C1 E2 F1 E2 F1 E2 D1 B2 A1 C2 B1 A2 F1 E2".split()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid and fields[0] not in "ZX":
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in "ZX"
 
 
 def proc_status(pid: int) -> tuple[float, int]:
@@ -75,14 +113,18 @@ class Watcher:
     def __init__(self, port: int) -> None:
         self.port = port
         self.game = call(port, "/api/games", {"game": "kalah"}, "127.0.0.2")[1]["id"]
-        self.slowest, self.reads = 0.0, 0
+        self.slowest, self.reads, self.failed = 0.0, 0, 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
 
     def _read(self) -> None:
         while not self._stop.is_set():
             started = time.perf_counter()
-            call(self.port, f"/api/games/{self.game}", source="127.0.0.2")
+            try:
+                status = call(self.port, f"/api/games/{self.game}", source="127.0.0.2")[0]
+            except (OSError, ValueError, IndexError):
+                status = 0
+            self.failed += status != 200
             self.slowest = max(self.slowest, time.perf_counter() - started)
             self.reads += 1
             time.sleep(0.02)
@@ -192,32 +234,176 @@ def fairness(port: int, think: float) -> str:
     return f"easy's first move after {time.perf_counter() - started:.1f} s"
 
 
+async def _slow_body(port: int, source: str, until: float, counts: dict) -> None:
+    """One attacking connection, reopened whenever the server closes it, until ``until``."""
+    while time.monotonic() < until:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=(source, 0))
+        except OSError:
+            counts["refused"] += 1
+            await asyncio.sleep(0.5)
+            continue
+        counts["opened"] += 1
+        try:
+            writer.write(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                         b"application/json\r\nContent-Length: 100000\r\n\r\n")
+            while time.monotonic() < until:
+                writer.write(b" ")
+                await writer.drain()
+                try:
+                    answer = await asyncio.wait_for(reader.read(100), 2.0)
+                except asyncio.TimeoutError:
+                    continue
+                counts["cut"] += 1
+                counts["408"] += answer.startswith(b"HTTP/1.1 408")
+                counts["503"] += answer.startswith(b"HTTP/1.1 503")
+                break
+        except OSError:
+            counts["cut"] += 1
+        finally:
+            writer.close()
+
+
+def slow_bodies(port: int, seconds: float) -> str:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    counts = dict.fromkeys(("opened", "refused", "cut", "408", "503"), 0)
+
+    async def attack():
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(_slow_body(port, f"127.0.0.{10 + a}", until, counts)
+                               for a in range(33) for _ in range(32)))
+
+    asyncio.run(attack())
+    return (f"{counts['opened']} opened, {counts['cut']} cut ({counts['408']} with 408, "
+            f"{counts['503']} refused with 503, {counts['refused']} not accepted)")
+
+
+def _finished_gabata3() -> str:
+    import random
+
+    import mancalab
+    from mancalab.records import GameRecord
+
+    rng = random.Random(3)
+    record = GameRecord.new(mancalab.variant("gabata3"))
+    while not record.state.is_over:
+        record.push(rng.choice(record.state.legal_moves()))
+    return record.to_text()
+
+
+def reviews(port: int) -> str:
+    text = _finished_gabata3()
+    ids = [call(port, "/api/games/load", {"record": text})[1]["id"] for _ in range(9)]
+    mine = [call(port, f"/api/games/{game}/review", {})[0] for game in ids[:8]]
+    other = call(port, f"/api/games/{ids[8]}/review", {}, "127.0.0.3")
+    return (f"{text.count(' ')} moves; one address's 8 reviews: {mine.count(200)} run, "
+            f"{mine.count(429)} refused; another address's: {other[0]}")
+
+
+def records(port: int) -> str:
+    import random
+
+    import mancalab
+    from mancalab.records import GameRecord
+
+    rng = random.Random(1)
+    record = GameRecord.new(mancalab.variant("kalah", pits=30, seeds=100))
+    while len(record.moves) < 4565 and not record.state.is_over:
+        record.push(rng.choice(record.state.legal_moves()))
+    text = record.to_text()
+    statuses = [call(port, "/api/games/load", {"record": text}, f"127.0.1.{1 + i // 4}")[0]
+                for i in range(304)]
+    return (f"{len(record.moves)} moves, {len(text) // 1000} KB: {statuses.count(201)} loaded, "
+            f"{statuses.count(429)} refused; a 5th from one address: "
+            f"{call(port, '/api/games/load', {'record': text}, '127.0.1.1')[0]}")
+
+
+def forwarded(port: int) -> str:
+    statuses = []
+    for i in range(40):
+        connection = socket.create_connection(("127.0.0.1", port), timeout=30,
+                                              source_address=("127.0.0.4", 0))
+        body = b'{"game": "kalah"}'
+        connection.sendall(f"POST /api/games HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: "
+                           f"198.51.100.{i}\r\nContent-Type: application/json\r\n"
+                           f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+                           .encode() + body)
+        statuses.append(int(connection.recv(100).split()[1]))
+        connection.close()
+    return f"40 new games, each with a new X-Forwarded-For: {statuses.count(429)} refused"
+
+
+def preparing() -> str:
+    cache = Path(tempfile.mkdtemp())
+    port = free_port()
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    server = start_server(port, cache / "games.sqlite3", "--prepare", env=env)
+    deadline = time.monotonic() + 120
+    kids = []
+    while time.monotonic() < deadline:  # the preparing process: a python child at nice 19
+        kids = [k for k in children(server.pid)
+                if os.getpriority(os.PRIO_PROCESS, k) == 19]
+        if kids:
+            break
+        time.sleep(0.5)
+    if not kids:
+        server.kill()
+        return "no preparing process seen in 120 s"
+    time.sleep(2)
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    time.sleep(5)
+    left = [k for k in kids if alive(k)]
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+    return f"preparing process {'still running' if left else 'gone'} 5 s after kill -9"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-think", type=float, default=2.0)
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="how long the slow-body attack lasts")
+    parser.add_argument("--only", nargs="*", help="run only these probes")
     args = parser.parse_args()
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "games.sqlite3"
     server = start_server(port, db, "--max-think", str(args.max_think),  # the per-address
-                          "--limit", "client_sockets=16", "--limit", "client_connections=32")
+                          "--limit", "client_sockets=16", "--limit", "client_connections=32",
+                          "--limit", "client_games=500", "--limit", "load_moves=20000",
+                          "--create-rate", "30/minute")
     probes = [("frames", lambda: asyncio.run(frames(port))),
               ("solvers", lambda: solvers(port)),
               ("threads", lambda: threads(port, server.pid)),
               ("connections", lambda: connections(port)),
               ("relay", lambda: relay(port)),
-              ("fairness", lambda: fairness(port, args.max_think))]
+              ("fairness", lambda: fairness(port, args.max_think)),
+              ("slow bodies", lambda: slow_bodies(port, args.seconds)),
+              ("reviews", lambda: reviews(port)),
+              ("records", lambda: records(port)),
+              ("forwarded", lambda: forwarded(port)),
+              ("preparing", preparing)]
+    if args.only:
+        probes = [probe for probe in probes if probe[0] in args.only]
     rows = []
     try:
         for name, probe in probes:
             rss, count = proc_status(server.pid)
+            kids = len(children(server.pid))
             with Watcher(port) as watcher:
                 outcome = probe()
             after, count_after = proc_status(server.pid)
             rows.append({"probe": name, "outcome": outcome, "rss_before_mib": rss,
                          "rss_after_mib": after, "threads_before": count,
-                         "threads_after": count_after,
+                         "threads_after": count_after, "children_before": kids,
+                         "children_after": len(children(server.pid)),
                          "other_visitor_slowest_ms": watcher.slowest * 1000,
-                         "other_visitor_reads": watcher.reads})
+                         "other_visitor_reads": watcher.reads,
+                         "other_visitor_failed": watcher.failed})
             print(json.dumps(rows[-1]), flush=True)
     finally:
         server.kill()

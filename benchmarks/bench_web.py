@@ -41,13 +41,15 @@ def free_port() -> int:
 # no rate limits, and no background preparation of exact play (it would share the cores)
 UNLIMITED = ["--create-rate", "1000000/minute", "--hint-rate", "1000000/minute",
              "--limit", "client_sockets=100000", "--limit", "client_connections=100000",
+             "--limit", "client_games=100000000", "--limit", "load_moves=100000000",
              "--no-prepare"]
 
 
-def start_server(port: int, db: Path, *extra: str) -> subprocess.Popen:
+def start_server(port: int, db: Path, *extra: str, env: dict | None = None) -> subprocess.Popen:
     process = subprocess.Popen(
         [sys.executable, "-c", "from mancalab.cli import main; main()", "serve",
-         "--port", str(port), "--db", str(db), *UNLIMITED, *extra], stdout=subprocess.DEVNULL)
+         "--port", str(port), "--db", str(db), *UNLIMITED, *extra], stdout=subprocess.DEVNULL,
+        env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

@@ -27,6 +27,9 @@ def run(args, text=""):
     ["tree", "kalah", "--depth", "100000"],
     ["arena", "greedy", "mcts:time=1e308", "--games", "2"],
     ["solve", "kalah", "-o", "pits=2", "-o", "seeds=2", "--settle"],
+    ["random-play", "kalah", "-o", "seeds=1", "--memory", "8X"],
+    ["random-play", "kalah", "-o", "seeds=1", "--memory", "0"],
+    ["random-play", "kalah", "-o", "seeds=1", "--memory", "1M"],  # a graph over the budget
 ])
 def test_bad_numbers_and_names_are_one_line_and_exit_2(args):
     result = run(args)

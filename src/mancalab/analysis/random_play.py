@@ -325,7 +325,7 @@ def _levels(seeds: np.ndarray, total: int):
 
 
 def _solve_forward(state: State, capacity: int | None, on_level, started: float,
-                   spill: bool | None = None) -> RandomPlay:
+                   spill: bool | None = None, memory: int | None = None) -> RandomPlay:
     """Random play from ``state`` pushed forward over an acyclic graph (see the module);
     ``spill``: the edges on disk during the pass (None: when memory calls for it)."""
     variant = state.variant
@@ -333,18 +333,18 @@ def _solve_forward(state: State, capacity: int | None, on_level, started: float,
     a, b = state.score
     banked = a - b if state.to_move == 0 else b - a
     total = int(root.sum()) + a + b
-    most = capacity or int(available_memory() // WALK_BYTES * 0.9)
+    room = memory or available_memory()
+    most = capacity or int(room // WALK_BYTES * 0.9)
     count, kinds, targets, gains, over, finals, seeds, order, root_place = _forward_graph(
         variant, root, total, most)
     per_level, level_first, level_base, size = _levels(seeds, total)
     # the edges go into the pass's order: a copy in memory beside the chances, or on disk
     # (then only the chances stay in memory, and the edges' memory is given back)
-    room = available_memory()
     edges = sum(array.nbytes for array in (kinds, targets, gains, over, finals, seeds))
     if size * 8 > (room + edges + order.nbytes) * 0.9:
         raise MancalabError(f"the {variant.name} position reaches {count:,} positions, whose "
-                            f"chances take {size * 8 / 2**30:.1f} GiB: more than this "
-                            "machine's memory holds")
+                            f"chances take {size * 8 / 2**30:.1f} GiB: more than the "
+                            f"{room / 2**30:.1f} GiB of memory it may take")
     with tempfile.TemporaryDirectory(prefix="mancalab-random-play-") as disk:
         if spill is None:
             spill = size * 8 + edges > room * 0.9
@@ -387,14 +387,15 @@ def _result(state: State, margins: dict[int, float], timeout: float, moves: floa
 def solve_random_play(state: State, capacity: int | None = None,
                       tolerance: float = TOLERANCE,
                       on_level: Callable[[int, int, int, float], None] | None = None,
-                      forward: bool | None = None) -> RandomPlay:
+                      forward: bool | None = None, memory: int | None = None) -> RandomPlay:
     """The exact chances of uniformly random play from ``state`` (not over): see the module.
     ``on_level(seeds, positions, sweeps, seconds)`` is told as each level is solved (0
     sweeps: pushed forward).
     ``forward``: push the chances forward (None: where the game is acyclic, Kalah), else
     solve the equations backward level by level. MancalabError for a game without the
     layout, forward for a game that is not acyclic, or a graph larger than ``capacity``
-    positions (default: what the memory available holds)."""
+    positions (default: what ``memory`` bytes hold, by default the memory available now).
+    The walk grows its tables step by step, so a position too large stops there."""
     if state.is_over:
         raise MancalabError("the game is over: random play from here has nothing to do")
     variant = state.variant
@@ -410,10 +411,11 @@ def solve_random_play(state: State, capacity: int | None = None,
         if not layout.acyclic:
             raise MancalabError(f"{variant.title}'s positions can come round again: its "
                                 "random play is solved backward, not forward")
-        return _solve_forward(state, capacity, on_level, started)
+        return _solve_forward(state, capacity, on_level, started, memory=memory)
     bound = total_seeds(variant) // layout.unit
     width = 2 * bound + 2
-    most = capacity or int(available_memory() // (BYTES_PER_POSITION + 8 * (width + 1)) * 0.9)
+    most = capacity or int((memory or available_memory()) // (BYTES_PER_POSITION
+                                                              + 8 * (width + 1)) * 0.9)
     count, node_pits, kinds, targets, gains = _walk(variant, mover_view(state), most)
     timeouts = np.zeros((count, 6), dtype=np.uint8)
     over = np.zeros(count, dtype=np.uint8)
@@ -460,7 +462,8 @@ def _walk(variant, root: np.ndarray, most: int):
             return walked
         if capacity >= most:
             raise MancalabError(f"the {variant.name} position reaches more than {count:,} "
-                                "positions: more than this machine's memory holds")
+                                "positions: more than the memory it may take holds (random-"
+                                "play --memory)")
         capacity = min(most, 8 * capacity)
 
 

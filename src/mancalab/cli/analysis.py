@@ -16,7 +16,7 @@ from ..records import GameRecord
 from ..variants import variant as make_variant
 from .._cache import compiled_meanwhile
 from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
-                     errors, fail, parse_options, position_of, print_figures)
+                     errors, fail, parse_bytes, parse_options, position_of, print_figures)
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
@@ -249,6 +249,9 @@ def random_play(
         help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
     to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    memory: Annotated[Optional[str], typer.Option(
+        help="the memory it may take, e.g. 8G (default: three quarters of what is available); "
+        "a position whose graph needs more stops with a message")] = None,
     option: GameOptions = [],
 ) -> None:
     """The exact chances of uniformly random play: wins, draws, timeouts and the expected
@@ -256,7 +259,10 @@ def random_play(
     import json
 
     from ..analysis.random_play import solve_random_play
+    from ..memory import available_memory
 
+    budget = (parse_bytes(memory, "--memory") if memory is not None
+              else int(available_memory() * 0.75))
     state = position_of(game, position, to_move, option)
     variant = state.variant
     out = errors if json_out else console
@@ -267,7 +273,7 @@ def random_play(
                           f"Passed on the chances of the {positions:,} positions of {seeds} "
                           f"seeds in play ({seconds:.0f} s so far)")
 
-        found = solve_random_play(state, on_level=told)
+        found = solve_random_play(state, on_level=told, memory=budget)
     chances = found.for_players()
     if json_out:
         print(json.dumps({**chances, "margins": found.margins, "positions": found.positions,

@@ -26,6 +26,22 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_bytes(text: str, flag: str) -> int:
+    """A size such as ``8G``, ``512M`` or ``1000000`` (bytes), for ``flag``'s message."""
+    import re
+
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if not match:
+        fail(f"{flag} must be a size such as 8G, 512M or a number of bytes, got {text!r}")
+    size = int(float(match.group(1)) * UNITS[match.group(2).upper()])
+    if not 0 < size <= 1 << 50:
+        fail(f"{flag} must be above 0 and at most 1024 TiB, got {text!r}")
+    return size
+
+
 class Commands(typer.Typer):
     """A Typer app whose every command ends bad input the same way: a ``MancalabError``
     (an unknown game, option or player, a malformed record or position) is printed as one
