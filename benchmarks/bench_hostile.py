@@ -114,6 +114,7 @@ class Watcher:
         self.port = port
         self.game = call(port, "/api/games", {"game": "kalah"}, "127.0.0.2")[1]["id"]
         self.slowest, self.reads, self.failed = 0.0, 0, 0
+        self.times: list[float] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
 
@@ -125,7 +126,8 @@ class Watcher:
             except (OSError, ValueError, IndexError):
                 status = 0
             self.failed += status != 200
-            self.slowest = max(self.slowest, time.perf_counter() - started)
+            self.times.append(time.perf_counter() - started)
+            self.slowest = max(self.slowest, self.times[-1])
             self.reads += 1
             time.sleep(0.02)
 
@@ -402,6 +404,8 @@ def main() -> None:
                          "threads_after": count_after, "children_before": kids,
                          "children_after": len(children(server.pid)),
                          "other_visitor_slowest_ms": watcher.slowest * 1000,
+                         "other_visitor_p95_ms": sorted(watcher.times)[
+                             int(0.95 * (len(watcher.times) - 1))] * 1000,
                          "other_visitor_reads": watcher.reads,
                          "other_visitor_failed": watcher.failed})
             print(json.dumps(rows[-1]), flush=True)

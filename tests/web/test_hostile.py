@@ -250,3 +250,28 @@ def test_a_spectator_arranging_beads_is_refused_before_anything_else(db):
         assert client.post(url, json={"seat": 0, "setting": setting}).status_code == 403
         assert client.post(url, json={"token": game["token"], "seat": 0,
                                       "setting": setting}).status_code == 409
+
+
+def test_a_hint_is_answered_within_its_cap_whatever_the_search_waits_for():
+    import asyncio
+
+    from mancalab.players import player
+    from mancalab.web.thinking import BusyError, Thinker
+
+    thinker = Thinker(Limits(max_think=0.2))
+    stuck = player("random")
+
+    def compiling(state):  # a first compile, or a build it waits for: deaf to stop()
+        time.sleep(3)
+        return 0
+
+    async def ask():
+        started = time.monotonic()
+        with pytest.raises(BusyError, match="within 1.2 s"):
+            await thinker.run("g", stuck, compiling, None)
+        return time.monotonic() - started
+
+    try:
+        assert asyncio.run(ask()) < 2.5
+    finally:
+        thinker.close()

@@ -16,6 +16,7 @@ import contextvars
 import ipaddress
 import os
 import threading
+import time
 from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -131,6 +132,7 @@ class Limits:
 
 
 SEARCH_NICENESS = 10
+OVERRUN = 1.0  # seconds past its cap a hint or an analysis may run before it is answered
 OPERATOR_ONLY = ("this server runs programs and player files only when its operator names "
                  "them (mancalab serve --player NAME=SPEC)")
 
@@ -263,18 +265,38 @@ class Thinker:
             raise BusyError("the server is busy; try again in a moment")
         self.games.add(game_id)
         self.open()
+        began: list[float] = []  # when a search thread took it up
         try:
             future = asyncio.wrap_future(self.pool.submit(
-                CLIENT.get() if client is None else client, self._run, player, work, state))
+                CLIENT.get() if client is None else client, self._run, player, work, state,
+                began))
             try:
-                return await asyncio.shield(future)
+                if wait:
+                    return await asyncio.shield(future)
+                return await self._within_cap(future, player, began)
             except asyncio.CancelledError:  # the game closed or the server stops
                 player.stop()
                 raise
         finally:
             self.games.discard(game_id)
 
-    def _run(self, player: Player, work, state: State):
+    async def _within_cap(self, future, player: Player, began: list[float]):
+        """``future``'s answer, or BusyError once it has run ``max_think`` + ``OVERRUN``
+        seconds (a first compile, a database it waits for): a person asking for a hint or an
+        analysis is answered in time whatever the server is doing."""
+        while True:
+            done, _ = await asyncio.wait({future}, timeout=0.1)
+            if done:
+                return future.result()
+            if began and time.monotonic() - began[0] > self.limits.max_think + OVERRUN:
+                player.stop()
+                raise BusyError(f"the computer could not answer within "
+                                f"{self.limits.max_think + OVERRUN:g} s (the server is still "
+                                "preparing); try again in a moment")
+
+    def _run(self, player: Player, work, state: State, began: list[float] | None = None):
+        if began is not None:
+            began.append(time.monotonic())
         self.running.add(player)
         try:
             return work(state)
