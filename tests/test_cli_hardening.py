@@ -97,3 +97,16 @@ def test_serve_says_a_busy_port_first():
 def test_serve_refuses_bad_limits(args):
     result = run(args)
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "kalah", "--frobnicate"], "No such option: --frobnicate"),
+    (["solve"], "Missing argument 'game'"),
+    (["tree", "kalah", "--depth", "abc"], "Invalid value for '--depth'"),
+    (["frobnicate"], "No such command 'frobnicate'"),
+])
+def test_command_line_errors_are_one_line(args, words):
+    result = run(args)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [result.output.strip()]  # one line
+    assert words in result.output and "mancalab:" in result.output

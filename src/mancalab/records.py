@@ -294,18 +294,33 @@ class GameRecord:
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def from_text(cls, text: str) -> GameRecord:
+    def from_text(cls, text: str, game: int | None = None) -> GameRecord:
+        """The game of ``text`` (a record), or its ``game``-th (from 1) when the text holds
+        several games one after another (as a tournament's file does): RecordError naming
+        their count when the text holds several and ``game`` is not given."""
+        chunks = _games_in(text)
+        if game is None:
+            if len(chunks) > 1:
+                raise RecordError(f"the text holds {len(chunks)} games: choose one by its "
+                                  "number (1 is the first)")
+            game = 1
+        if not 1 <= game <= len(chunks):
+            raise RecordError(f"there is no game {game}: the text holds {len(chunks)} "
+                              f"game{'s' if len(chunks) != 1 else ''}")
+        return cls._parse(chunks[game - 1])
+
+    @classmethod
+    def all_from_text(cls, text: str) -> list[GameRecord]:
+        """Every game of ``text``, in order (one game for a plain record)."""
+        return [cls._parse(chunk) for chunk in _games_in(text)]
+
+    @classmethod
+    def _parse(cls, lines: list[tuple[int, str]]) -> GameRecord:
         headers: dict[str, tuple[int, str]] = {}
         options: dict[str, str] = {}
         move_lines: list[tuple[int, str]] = []
-        # split on line feeds only: str.splitlines would also split at U+2028 and the like
-        for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
+        for number, line in lines:
             if line.startswith("["):
-                if move_lines:
-                    raise RecordError(f"line {number}: a header after the moves")
                 match = _HEADER.match(line)
                 if not match:
                     raise RecordError(f'line {number}: a header must look like [Key "value"]')
@@ -315,6 +330,8 @@ class GameRecord:
                     if not eq:
                         raise RecordError(f'line {number}: an option must be "name=value"')
                     options[name.strip()] = val.strip()
+                elif key in headers:
+                    raise RecordError(f"line {number}: a second [{key}] header in one game")
                 else:
                     headers[key] = (number, value)
             else:
@@ -389,7 +406,17 @@ class GameRecord:
         write_atomic(path, self.to_text())
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> GameRecord:
+    def load(cls, path: str | os.PathLike, game: int | None = None) -> GameRecord:
+        """The game in file ``path`` (its ``game``-th, from 1, when it holds several)."""
+        return cls._from_file(path, lambda text: cls.from_text(text, game))
+
+    @classmethod
+    def load_all(cls, path: str | os.PathLike) -> list[GameRecord]:
+        """Every game in file ``path``, in order."""
+        return cls._from_file(path, cls.all_from_text)
+
+    @classmethod
+    def _from_file(cls, path, parse):
         try:
             with open(path, "rb") as handle:
                 data = handle.read(MAX_RECORD_BYTES + 1)
@@ -400,9 +427,57 @@ class GameRecord:
         except (OSError, UnicodeDecodeError) as error:
             raise RecordError(f"cannot read {path}: {error}") from None
         try:
-            return cls.from_text(text)
+            return parse(text)
         except RecordError as error:
             raise RecordError(f"{path}: {error}") from None
+
+
+def _games_in(text: str) -> list[list[tuple[int, str]]]:
+    """The numbered lines of each game of ``text``: a header after moves begins the next
+    game (the blank lines and comments dropped)."""
+    games: list[list[tuple[int, str]]] = [[]]
+    moved = False
+    # split on line feeds only: str.splitlines would also split at U+2028 and the like
+    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        header = line.startswith("[")
+        if header and moved:
+            games.append([])
+            moved = False
+        moved = moved or not header
+        games[-1].append((number, line))
+    return games if games[0] else [[]]
+
+
+def contents(text: str) -> list[dict]:
+    """What each game of ``text`` is, from its headers alone (nothing is played): its number
+    (from 1), variant, names, result and count of moves, for choosing one."""
+    found = []
+    for number, chunk in enumerate(_games_in(text), start=1):
+        headers = {}
+        for _, line in chunk:
+            match = _HEADER.match(line)
+            if match:
+                headers.setdefault(match.group(1), re.sub(r"\\(.)", r"\1", match.group(2)))
+        moves = [token for _, line in chunk if not line.startswith("[")
+                 for token in line.split() if token not in RESULTS
+                 and not re.fullmatch(r"\d+\.", token)]
+        found.append({"number": number, "game": headers.get("Variant", "?"),
+                      "names": [headers.get("A", "A"), headers.get("B", "B")],
+                      "result": headers.get("Result", "*"), "moves": len(moves)})
+    return found
+
+
+def moves_at_most(text: str, game: int | None = None) -> int:
+    """At most how many moves the ``game``-th game of ``text`` holds (all its games' when
+    None): the words of its move lines, counted before anything is played."""
+    chunks = _games_in(text)
+    if game is not None:
+        chunks = chunks[game - 1: game]
+    return sum(len(line.split()) for chunk in chunks for _, line in chunk
+               if not line.startswith("["))
 
 
 def typed_options(options: dict[str, str]) -> dict[str, object]:

@@ -6,8 +6,17 @@ import contextlib
 import functools
 from typing import Annotated, Optional
 
+import sys
+
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
+
+try:  # recent Typer carries its own copy of click
+    from typer import Abort
+    from typer._click.exceptions import ClickException, UsageError
+except ImportError:  # pragma: no cover - earlier Typer uses click itself
+    from click.exceptions import Abort, ClickException, UsageError
 
 from ..core import MancalabError
 from ..records import typed_options
@@ -22,8 +31,34 @@ ClusterAddress = Annotated[Optional[str], typer.Option(
 
 
 def fail(message: str, code: int = 2) -> None:
-    errors.print(f"[bold red]mancalab:[/] {message}")
+    errors.print(f"[bold red]mancalab:[/] {message}", soft_wrap=True)  # one line, any width
     raise typer.Exit(code)
+
+
+class OneLineErrors(TyperGroup):
+    """The command group whose command-line errors (an unknown option, a value of the wrong
+    type, a missing argument) are one line naming the problem and exit 2, as bad input in
+    a command is, instead of a boxed usage text."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            answer = super().main(args, prog_name, complete_var, False, **extra)
+        except UsageError as error:
+            if type(error).__name__ == "NoArgsIsHelpError":  # no arguments: the help
+                return super().main(args, prog_name, complete_var, True, **extra)
+            where = f" ({error.ctx.command_path} --help)" if error.ctx else ""
+            errors.print(f"[bold red]mancalab:[/] {error.format_message()}{where}",
+                         soft_wrap=True, markup=True)
+            sys.exit(2)
+        except ClickException as error:
+            errors.print(f"[bold red]mancalab:[/] {error.format_message()}", soft_wrap=True)
+            sys.exit(error.exit_code)
+        except Abort:
+            sys.exit(130)
+        sys.exit(answer if isinstance(answer, int) else 0)
 
 
 UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -64,7 +99,7 @@ class Commands(typer.Typer):
         return decorator
 
 
-app = Commands(add_completion=False, no_args_is_help=True,
+app = Commands(add_completion=False, no_args_is_help=True, cls=OneLineErrors,
                help="Play, analyse and solve mancala (sowing) games.")
 
 

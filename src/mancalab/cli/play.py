@@ -25,6 +25,8 @@ def play(
     b: Annotated[Optional[str], typer.Option("--b", help="name of player B")] = None,
     bot: Annotated[str, typer.Option(help="the computer player, e.g. mcts:time=3")] = "mcts",
     load: Annotated[Optional[str], typer.Option(help="resume the game saved in this file")] = None,
+    game_number: Annotated[Optional[int], typer.Option(
+        "--game", help="with --load, in a file of several games: this one, from 1")] = None,
     option: GameOptions = [],
 ) -> None:
     """Play a game in the terminal: two people, or a person against the computer.
@@ -35,7 +37,7 @@ def play(
         fail(f"the two players need different names (both are {a!r})")
     a, b = (None if n is None else check_name(n) for n in (a, b))
     with preparing():
-        record, computer = _new_or_loaded(game, load, bot, option)
+        record, computer = _new_or_loaded(game, load, bot, option, game_number)
     try:
         if load:
             names = (a or record.names[0], b or record.names[1])
@@ -56,10 +58,11 @@ def play(
         raise typer.Exit(130)
 
 
-def _new_or_loaded(game: str, load: str | None, bot: str, option: list[str]):
+def _new_or_loaded(game: str, load: str | None, bot: str, option: list[str],
+                   number: int | None = None):
     """The game record to play (new or loaded) and the computer player; exit 2 if bad."""
     if load:
-        record = GameRecord.load(load)
+        record = GameRecord.load(load, number)
         if record.variant.name != game.strip().lower():
             fail(f"{load} holds a game of {record.variant.name}, not {game}")
     else:
@@ -82,32 +85,61 @@ def preparing():
         yield
 
 
+GameNumber = Annotated[Optional[int], typer.Option(
+    "--game", help="in a file of several games (a tournament's, an arena's): this one, from "
+                   "1 (default: each in turn)")]
+
+
+def _games(file: str, number: int | None) -> list[GameRecord]:
+    """The games of ``file`` to go through: its ``number``-th, or all of them."""
+    if number is not None:
+        return [GameRecord.load(file, number)]
+    return GameRecord.load_all(file)
+
+
+def _title(games: list[GameRecord], i: int) -> None:
+    if len(games) > 1:
+        console.rule(f"Game {i + 1} of {len(games)}")
+
+
 @app.command("replay")
 def replay_command(
-    file: Annotated[str, typer.Argument(help="a game record written by 'save'")],
+    file: Annotated[str, typer.Argument(help="a game record written by 'save', or a file of "
+                                             "several games")],
     all_: Annotated[bool, typer.Option("--all", help="print every position, do not wait")] = False,
+    game: GameNumber = None,
 ) -> None:
     """Step through a saved game, position by position."""
-    record = GameRecord.load(file)
+    games = _games(file, game)
     try:
-        replay(record, console, step=not all_)
+        for i, record in enumerate(games):
+            _title(games, i)
+            replay(record, console, step=not all_)
     except (EndSession, KeyboardInterrupt):
         console.print()
 
 
 @app.command("review")
 def review_command(
-    file: Annotated[str, typer.Argument(help="a game record written by 'save'")],
+    file: Annotated[str, typer.Argument(help="a game record written by 'save', or a file of "
+                                             "several games")],
     time: Annotated[float, typer.Option(help="seconds to solve each position at most")] = 2.0,
+    game: GameNumber = None,
 ) -> None:
     """A game's moves with their values: each move marked best, good, an inaccuracy, a
     mistake or a blunder (it changed the result under perfect play) by what it gave away;
     exact where the solver proves it in the time, else the expert's estimate ("~")."""
-    from ..analysis import review, solving
-
-    record = GameRecord.load(file)
+    games = _games(file, game)
     if not (0 < time <= 3600):
         fail(f"--time must be above 0 and at most 3600 seconds, got {time}")
+    for i, record in enumerate(games):
+        _title(games, i)
+        _review(record, time)
+
+
+def _review(record: GameRecord, time: float) -> None:
+    from ..analysis import review, solving
+
     states = list(record.states)
     reviewer = make_player(f"perfect:time={2 * time}")  # half to solve, half to estimate
     with console.status("Appraising the positions..."):

@@ -37,7 +37,7 @@ from ..analysis import solving
 from ..core import LARGEST, MancalabError
 from ..drawing import board_view
 from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
-from ..records import NAME_LENGTH, GameRecord
+from ..records import NAME_LENGTH, GameRecord, contents, moves_at_most
 from ..variants import VARIANTS
 from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
 from ..analysis import lessons, puzzles, review
@@ -134,11 +134,18 @@ class Answer(Body):
 
 
 class LoadGame(Body):
-    record: StrictStr = Field(description="a game record (the text of a saved game)")
+    record: StrictStr = Field(description="a game record (the text of a saved game), or a file "
+                                          "of several games")
+    game: Annotated[StrictInt, Field(ge=1, le=100_000)] | None = Field(
+        None, description="in a file of several games: this one (from 1)")
     mode: Literal[MODES] = "local"
     bot: PlayerSpec | None = None
     human_seat: Seat = 0
     automove: StrictBool = True
+
+
+class RecordText(Body):
+    record: StrictStr = Field(description="a game record, or a file of several games")
 
 
 class Token(Body):
@@ -711,15 +718,21 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     @app.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
     @new_games
     async def load_game(request: Request, body: LoadGame) -> dict:
-        hub.charge(moves=_moves_at_most(body.record))  # before the work of reading it
+        hub.charge(moves=moves_at_most(body.record, body.game))  # before reading it
         # replaying a long record is Python work: in a thread, so other games go on
-        record = await asyncio.to_thread(GameRecord.from_text, body.record)
+        record = await asyncio.to_thread(GameRecord.from_text, body.record, body.game)
         if body.mode == "computer":
             hub.thinker.player(body.bot or "medium", record.variant.name)
         room = Room.create(record.variant.name, {}, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove,
                            names=list(record.names), record=record)
         return _created(hub, room, body.human_seat)
+
+    @app.post("/api/records/contents", summary="The games a record file holds (a tournament's "
+                                               "holds many), from their headers: to choose one "
+                                               "to load")
+    async def record_contents(body: RecordText) -> dict:
+        return {"games": contents(body.record)}
 
     @app.get("/api/games/{game_id}", summary="A game as the holder of the token sees it")
     async def get_game(game_id: str, token: str | None = None) -> dict:
@@ -969,12 +982,6 @@ def _methods_of(app: FastAPI, scope) -> set[str]:
     literal = min(route.path.count("{") for route in matching)
     return {method for route in matching if route.path.count("{") == literal
             for method in route.methods}
-
-
-def _moves_at_most(record: str) -> int:
-    """At most how many moves a record's text holds: its words outside the headers."""
-    return sum(len(line.split()) for line in record.split("\n")
-               if not line.lstrip().startswith(("[", "#")))
 
 
 def _created(hub: Hub, room: Room, seat: int) -> dict:

@@ -2,7 +2,7 @@
 // new game (or a saved one) sent to the server.
 import {drawBoard} from "./board.js";
 import {api} from "./server.js";
-import {t, translatePage} from "./texts.js";
+import {plural, t, translatePage} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
@@ -46,11 +46,36 @@ export async function showHome(openGame) {
   };
   $("record-file").onchange = async () => {
     const file = $("record-file").files[0];
+    $("record-games").hidden = true;
     if (!file) return;
     try {
-      openGame(await api("/api/games/load", {record: await file.text(), mode: mode(),
-        bot: $("bot").value, human_seat: Number($("seat").value), automove: $("automove").checked}));
+      const record = await file.text();
+      const {games} = await api("/api/records/contents", {record});
+      if (games.length === 1) { await loadRecord(record, null); return; }
+      chooseGame(record, games);  // a tournament's file: the person picks one
     } catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
+  };
+}
+
+async function loadRecord(record, game) {
+  openGame(await api("/api/games/load", {record, game, mode: mode(), bot: $("bot").value,
+    human_seat: Number($("seat").value), automove: $("automove").checked}));
+}
+
+// A file of several games: a menu of them (from their headers, read by the server)
+function chooseGame(record, games) {
+  const menu = $("record-game");
+  menu.replaceChildren(new Option(t("record_choose"), ""));
+  for (const game of games) {
+    menu.append(new Option(t("record_game", {number: game.number, a: game.names[0],
+      b: game.names[1], moves: plural("record_moves", game.moves), result: game.result}), game.number));
+  }
+  $("record-games-text").textContent = t("record_games", {count: games.length});
+  $("record-games").hidden = false;
+  menu.onchange = async () => {
+    if (!menu.value) return;
+    try { await loadRecord(record, Number(menu.value)); }
+    catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
   };
 }
 
