@@ -16,7 +16,7 @@ def run(args, text=""):
 
 def test_asks_names_and_handles_bad_input(tmp_path):
     record = tmp_path / "g.txt"
-    result = run(["play", "gebeta", "--bot", "random:seed=1"],
+    result = run(["play", "gebeta"],
                  f"Almaz\nAlmaz\nComputer\nz\nhello there\na\nhelp\nundo\nsave {record}\nquit\n")
     out = result.stdout
     assert result.exit_code == 0, out
@@ -27,6 +27,29 @@ def test_asks_names_and_handles_bad_input(tmp_path):
     assert "Traceback" not in out
     saved = GameRecord.load(record)
     assert saved.names == ("Almaz", "Computer") and saved.moves == []
+
+
+@pytest.mark.parametrize("args, names", [
+    (["--b", "Computer"], ("You", "Computer")),
+    (["--a", "Computer"], ("Computer", "You")),
+    (["--bot", "random:seed=1"], ("You", "Computer")),
+    (["--a", "Almaz", "--bot", "random:seed=1"], ("Almaz", "Computer")),
+])
+def test_playing_the_computer_asks_no_names(args, names):
+    result = run(["play", "gebeta", *args], "quit\n")
+    assert result.exit_code == 0 and "Name of player" not in result.stdout, result.stdout
+    assert f"{names[0]} (A)" in result.stdout and f"{names[1]} (B)" in result.stdout
+
+
+def test_a_finished_game_is_saved_reviewed_and_played_again(tmp_path):
+    after, auto = tmp_path / "after.txt", tmp_path / "auto.txt"
+    result = run(["play", "kalah", "-o", "pits=1", "-o", "seeds=1", "--a", "Ann", "--b", "Bo",
+                  "--save", str(auto)],
+                 f"1\nsave {after}\nreview\nnew\n1\nquit\n")
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert out.count("Game over") == 2 and "mark" in out  # the review's table
+    assert GameRecord.load(after).state.is_over and after.read_text() == auto.read_text()
 
 
 def test_board_is_drawn_from_the_movers_side():

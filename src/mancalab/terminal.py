@@ -114,11 +114,16 @@ def ask_setting(console: Console, name: str, player: int) -> list[int] | None:
             console.print(f"[red]{error}[/red]")
 
 
+AFTER = ("The game is over. 'save FILE', 'review' (every move's value and mark), 'new' (a "
+         "new game, same players), 'undo' or 'quit': ")
+
+
 @dataclass
 class TerminalGame:
     record: GameRecord
     bot: Player
     console: Console
+    save_to: str | None = None  # the record is written here after every move (--save)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -127,22 +132,62 @@ class TerminalGame:
     def is_computer(self, player: int) -> bool:
         return self.names[player] == COMPUTER
 
-    def run(self) -> None:
-        """Play until the game ends or the person stops (EndSession)."""
+    def run(self) -> bool:
+        """Play until the game ends and the person is done with it (True: they want a new
+        game) or stops (EndSession)."""
         advice = getattr(self.bot, "advice", None)
         if advice and COMPUTER in self.names and (said := advice(self.record.state)):
             self.console.print(f"[dim]Note: {said}.[/dim]")
-        while self.record.state.outcome is None:
+        while True:
+            while self.record.state.outcome is None:
+                self.console.print()
+                self.console.print(render.position(self.record))
+                if self.is_computer(self.record.state.to_move):
+                    self.computer_turn()
+                else:
+                    self.human_turn()
+                self._autosave()
             self.console.print()
             self.console.print(render.position(self.record))
-            if self.is_computer(self.record.state.to_move):
-                self.computer_turn()
+            self.console.print(render.result(self.record.state.outcome, self.names,
+                                             self.record.termination))
+            if self.save_to:
+                self.console.print(f"The game is saved in {self.save_to}.")
+            after = self.after_the_game()
+            if after != "undo":
+                return after == "new"
+
+    def after_the_game(self) -> str:
+        """What the person does with a finished game: save it, review it, take back, start a
+        new one or quit ("new", "undo" or "quit"; the end of the input is a quit)."""
+        while True:
+            try:
+                text = ask(self.console, AFTER).strip()
+            except EndSession:
+                return "quit"
+            word, _, rest = text.partition(" ")
+            command = word.lower()
+            if command in ("quit", "exit", "q", ""):
+                return "quit"
+            if command == "new":
+                return "new"
+            if command == "save":
+                self.save(rest.strip())
+            elif command == "review":
+                review_table(self.record, self.console)
+            elif command == "undo":
+                if self.undo():
+                    return "undo"
             else:
-                self.human_turn()
-        self.console.print()
-        self.console.print(render.position(self.record))
-        self.console.print(render.result(self.record.state.outcome, self.names,
-                                         self.record.termination))
+                self.console.print(f"[red]Unknown command {word[:40]!r}.[/red]")
+
+    def _autosave(self) -> None:
+        if self.save_to:
+            try:
+                self.record.save(self.save_to)
+            except OSError as error:
+                self.console.print(f"[red]Cannot save to {self.save_to}: "
+                                   f"{error.strerror or error}[/red]")
 
     def computer_turn(self) -> None:
         state = self.record.state
@@ -302,6 +347,32 @@ class TerminalGame:
             self.console.print(f"[red]Cannot save to {path}: {error.strerror or error}[/red]")
             return
         self.console.print(f"Saved the game to {path}.")
+
+
+def review_table(record: GameRecord, console: Console, time: float = 2.0) -> None:
+    """Every move of ``record`` with its value and mark (best ... blunder): exact where the
+    solver proves it in ``time`` seconds a position, else the expert's estimate ("~")."""
+    from rich.table import Table
+
+    from .analysis import review, solving
+
+    states = list(record.states)
+    reviewer = make_player(f"perfect:time={2 * time}")  # half to solve, half to estimate
+    with console.status("Appraising the positions..."):
+        appraisals = [reviewer.appraise(state) for state in states]
+    table = Table(title=f"{record.variant.title}: {record.names[0]} (A) vs {record.names[1]} "
+                        f"(B), values for the player moving (~ an estimate)")
+    for column in ("move", "player", "played", "value", "best", "mark"):
+        table.add_column(column, overflow="fold")
+    for row in review.judged(states, list(record.moves), appraisals):
+        value = "?" if row["value"] is None else (
+            solving.describe(int(row["value"])) if row["exact"] else f"~{row['value']:+g}")
+        mark = row["mark"] or "?"
+        if row["lost"]:
+            mark += f" (-{row['lost']:g})"
+        table.add_row(str(row["ply"] + 1), "AB"[row["mover"]], row["name"], value,
+                      ", ".join(row["best_moves"]) or "-", mark)
+    console.print(table)
 
 
 def replay(record: GameRecord, console: Console, step: bool) -> None:

@@ -23,39 +23,62 @@ def play(
         help="the game: gebeta, urubugu, gabata, kalah or gabata3")],
     a: Annotated[Optional[str], typer.Option("--a", help="name of player A (moves first)")] = None,
     b: Annotated[Optional[str], typer.Option("--b", help="name of player B")] = None,
-    bot: Annotated[str, typer.Option(help="the computer player, e.g. mcts:time=3")] = "mcts",
+    bot: Annotated[Optional[str], typer.Option(
+        help="the computer player, e.g. hard or mcts:time=3; given alone, you play A against "
+             "it")] = None,
     load: Annotated[Optional[str], typer.Option(help="resume the game saved in this file")] = None,
     game_number: Annotated[Optional[int], typer.Option(
         "--game", help="with --load, in a file of several games: this one, from 1")] = None,
+    save: Annotated[Optional[str], typer.Option(
+        help="write the game record to this file after every move")] = None,
     option: GameOptions = [],
 ) -> None:
     """Play a game in the terminal: two people, or a person against the computer.
 
-    A player named 'Computer' is played by the computer (--bot sets which player).
+    A player named 'Computer' is played by the computer (--bot sets which player). With
+    --bot alone, or one side named Computer, you play the other side without being asked.
     """
     if a is not None and a == b:
         fail(f"the two players need different names (both are {a!r})")
     a, b = (None if n is None else check_name(n) for n in (a, b))
     with preparing():
-        record, computer = _new_or_loaded(game, load, bot, option, game_number)
+        record, computer = _new_or_loaded(game, load, bot or DEFAULT_BOT, option, game_number)
     try:
         if load:
             names = (a or record.names[0], b or record.names[1])
         else:
-            names = ask_names(console, a, b)
+            names = ask_names(console, *_given_names(a, b, bot is not None))
         if names[0] == names[1]:
             fail(f"the two players need different names (both are {names[0]!r})")
-        record.names = names
-        if not load and record.variant.name == "urubugu":
-            settings = [None if names[p] == COMPUTER else ask_setting(console, names[p], p)
-                        for p in (0, 1)]
-            record = GameRecord(record.variant, record.variant.start(*settings), names)
-        TerminalGame(record, computer, console).run()
+        while True:
+            record.names = names
+            if not load and record.variant.name == "urubugu":
+                settings = [None if names[p] == COMPUTER else ask_setting(console, names[p], p)
+                            for p in (0, 1)]
+                record = GameRecord(record.variant, record.variant.start(*settings), names)
+            if not TerminalGame(record, computer, console, save_to=save).run():
+                break
+            record, load = GameRecord.new(record.variant), None  # a new game, same players
     except EndSession as stop:
         console.print("Game left unfinished." if stop.args[0] != "quit" else "Goodbye.")
     except KeyboardInterrupt:
         console.print("\nInterrupted; game left unfinished.")
         raise typer.Exit(130)
+
+
+DEFAULT_BOT = "mcts"
+YOU = "You"
+
+
+def _given_names(a: str | None, b: str | None, bot_given: bool) -> tuple[str | None, ...]:
+    """The names the command line settles: against the computer (one side named Computer,
+    or --bot alone) the person's side is "You" without asking; otherwise the names asked."""
+    if a is None and b is None and bot_given:
+        return YOU, COMPUTER
+    if COMPUTER in (a, b) or bot_given:
+        other = COMPUTER if COMPUTER not in (a, b) else YOU
+        return (a or other, b) if b is not None else (a, other)
+    return a, b
 
 
 def _new_or_loaded(game: str, load: str | None, bot: str, option: list[str],
@@ -134,29 +157,7 @@ def review_command(
         fail(f"--time must be above 0 and at most 3600 seconds, got {time}")
     for i, record in enumerate(games):
         _title(games, i)
-        _review(record, time)
-
-
-def _review(record: GameRecord, time: float) -> None:
-    from ..analysis import review, solving
-
-    states = list(record.states)
-    reviewer = make_player(f"perfect:time={2 * time}")  # half to solve, half to estimate
-    with console.status("Appraising the positions..."):
-        appraisals = [reviewer.appraise(state) for state in states]
-    table = Table(title=f"{record.variant.title}: {record.names[0]} (A) vs {record.names[1]} "
-                        f"(B), values for the player moving (~ an estimate)")
-    for column in ("move", "player", "played", "value", "best", "mark"):
-        table.add_column(column, overflow="fold")
-    for row in review.judged(states, list(record.moves), appraisals):
-        value = "?" if row["value"] is None else (
-            solving.describe(int(row["value"])) if row["exact"] else f"~{row['value']:+g}")
-        mark = row["mark"] or "?"
-        if row["lost"]:
-            mark += f" (-{row['lost']:g})"
-        table.add_row(str(row["ply"] + 1), "AB"[row["mover"]], row["name"], value,
-                      ", ".join(row["best_moves"]) or "-", mark)
-    console.print(table)
+        review_table(record, console, time)
 
 
 @app.command()
