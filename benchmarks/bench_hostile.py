@@ -299,8 +299,12 @@ def _finished_gabata3() -> str:
 
 def reviews(port: int) -> str:
     text = _finished_gabata3()
-    ids = [call(port, "/api/games/load", {"record": text})[1]["id"] for _ in range(9)]
-    mine = [call(port, f"/api/games/{game}/review", {})[0] for game in ids[:8]]
+    loaded = [call(port, "/api/games/load", {"record": text}, f"127.0.2.{1 + i}")
+              for i in range(9)]  # loaded from other addresses, within their allowances
+    if any(status != 201 for status, _ in loaded):
+        return f"could not load the record: {loaded[0][1]}"
+    ids = [answer["id"] for _, answer in loaded]
+    mine = [call(port, f"/api/games/{game}/review", {}, "127.0.0.5")[0] for game in ids[:8]]
     other = call(port, f"/api/games/{ids[8]}/review", {}, "127.0.0.3")
     return (f"{text.count(' ')} moves; one address's 8 reviews: {mine.count(200)} run, "
             f"{mine.count(429)} refused; another address's: {other[0]}")

@@ -117,10 +117,18 @@ class Limits:
                                 f"got {self.max_think}")
         for name in ("searches", "queue", "watchers", "players_kept", "reviews", "connections",
                      "client_connections", "client_sockets", "share_connections", "sockets",
-                     "client_reviews", "review_positions", "load_moves", "client_games"):
+                     "client_reviews", "review_positions"):
             value = getattr(self, name)
             if not 1 <= value <= 100_000:
                 raise MancalabError(f"{name} must be 1..100000, got {value}")
+        for name in ("load_moves", "client_games", "db_bytes", "body_rate"):
+            value = getattr(self, name)
+            if not 1 <= value <= 1 << 50:
+                raise MancalabError(f"{name} must be 1..{1 << 50}, got {value}")
+        for name in ("body_seconds", "head_seconds"):
+            if not 0 < getattr(self, name) <= 3600:
+                raise MancalabError(f"{name} must be above 0 and at most 3600 seconds, got "
+                                    f"{getattr(self, name)}")
         for proxy in self.forwarded_allow_ips.split(","):
             proxy = proxy.strip()
             if proxy and proxy != "*":
