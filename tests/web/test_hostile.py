@@ -275,3 +275,46 @@ def test_a_hint_is_answered_within_its_cap_whatever_the_search_waits_for():
         assert asyncio.run(ask()) < 2.5
     finally:
         thinker.close()
+
+
+def _extremes():
+    from mancalab.variants import VARIANTS
+
+    for name, cls in VARIANTS.items():
+        for option, spec in cls.option_specs.items():
+            if spec.high is not None and not isinstance(spec.default, bool):
+                yield name, {option: spec.high}
+    yield "kalah", {"pits": 30, "seeds": 35}  # 2,100 seeds: the search's guess overflowed
+
+
+@pytest.mark.slow
+def test_every_allowed_option_works_or_is_refused_with_a_4xx(db):
+    """Hints, exact analyses and the computer's moves at the largest values the catalogue
+    allows: answered, or refused naming why, never a 500 or a silent failure."""
+    from fastapi.testclient import TestClient
+
+    from mancalab.web import create_app
+
+    limits = Limits(**FAST, max_think=0.3)
+    with TestClient(create_app(db, limits), raise_server_exceptions=False) as client:
+        for game, options in _extremes():
+            made = client.post("/api/games", json={"game": game, "options": options})
+            assert made.status_code in (201, 400, 422), (game, options, made.text)
+            if made.status_code != 201:
+                continue
+            made = made.json()
+            for path, body in (("hint", {"token": made["token"], "player": "expert"}),
+                               ("analysis", {"token": made["token"]})):
+                answer = client.post(f"/api/games/{made['id']}/{path}", json=body)
+                assert answer.status_code < 500, (game, options, path, answer.text)
+            vs = client.post("/api/games", json={"game": game, "options": options,
+                                                 "mode": "computer", "bot": "expert",
+                                                 "human_seat": 1}).json()
+            deadline = time.monotonic() + 30
+            while True:
+                view = client.get(f"/api/games/{vs['id']}?token={vs['token']}").json()
+                assert view["error"] is None, (game, options, view["error"])
+                if view["ply"] >= 1 or view["result"]:
+                    break
+                assert time.monotonic() < deadline, (game, options, "no computer move")
+                time.sleep(0.05)
