@@ -772,3 +772,31 @@ def test_how_to_play_leads_to_the_lesson(server, context):
     assert "learn=kalah" in page.evaluate("location.search")
     page.click("#lesson-back")
     wait_until(lambda: page.is_visible("#home"), what="the home page")
+
+
+def test_a_file_of_several_games_offers_a_menu_and_loads_the_one_chosen(server, context):
+    import random
+
+    import mancalab
+    from mancalab.records import GameRecord
+
+    texts = []
+    for seed in (1, 2):  # two finished games one after another, as a tournament writes them
+        rng = random.Random(seed)
+        record = GameRecord.new(mancalab.variant("kalah", pits=3, seeds=2), ("Ann", "Bo"))
+        while not record.state.is_over:
+            record.push(rng.choice(record.state.legal_moves()))
+        texts.append(record)
+    page = context.new_page()
+    page.goto(server)
+    page.click("details.load summary")
+    page.set_input_files("#record-file", files=[{
+        "name": "records.txt", "mimeType": "text/plain",
+        "buffer": "\n".join(r.to_text() for r in texts).encode()}])
+    page.wait_for_selector("#record-games:not([hidden])")
+    assert page.locator("#record-game option").count() == 3  # "choose" and the two games
+    assert "2. Ann – Bo" in page.locator("#record-game option").nth(2).inner_text()
+    page.select_option("#record-game", "2")
+    page.wait_for_selector("#play:not([hidden])")
+    wait_until(lambda: api_state(server, page)["ply"] == len(texts[1].moves),
+               what="the second game loaded")

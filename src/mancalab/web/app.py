@@ -456,7 +456,7 @@ class Hub:
             raise
         except Exception as error:  # noqa: BLE001 - logged and shown, not lost
             LOG.exception("the review of game %s failed", room.id)
-            self.review_errors[room.id] = f"the review stopped: {error}"
+            self.review_errors[room.id] = str(error) or type(error).__name__
         finally:
             reviewer.close()
             self.reviews.pop(room.id, None)

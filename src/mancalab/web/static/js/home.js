@@ -51,19 +51,19 @@ export async function showHome(openGame) {
     try {
       const record = await file.text();
       const {games} = await api("/api/records/contents", {record});
-      if (games.length === 1) { await loadRecord(record, null); return; }
-      chooseGame(record, games);  // a tournament's file: the person picks one
+      if (games.length === 1) { await loadRecord(openGame, record, null); return; }
+      chooseGame(openGame, record, games);  // a tournament's file: the person picks one
     } catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
   };
 }
 
-async function loadRecord(record, game) {
+async function loadRecord(openGame, record, game) {
   openGame(await api("/api/games/load", {record, game, mode: mode(), bot: $("bot").value,
     human_seat: Number($("seat").value), automove: $("automove").checked}));
 }
 
 // A file of several games: a menu of them (from their headers, read by the server)
-function chooseGame(record, games) {
+function chooseGame(openGame, record, games) {
   const menu = $("record-game");
   menu.replaceChildren(new Option(t("record_choose"), ""));
   for (const game of games) {
@@ -74,7 +74,7 @@ function chooseGame(record, games) {
   $("record-games").hidden = false;
   menu.onchange = async () => {
     if (!menu.value) return;
-    try { await loadRecord(record, Number(menu.value)); }
+    try { await loadRecord(openGame, record, Number(menu.value)); }
     catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
   };
 }

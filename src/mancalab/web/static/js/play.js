@@ -366,11 +366,20 @@ function askReview() {
 function drawReview() {
   if (!reviewData || !game) return;
   $("review-panel").hidden = false;
-  const done = reviewData.appraised >= reviewData.positions;
-  $("review-progress").textContent = done ? t("review_done")
-    : t("review_progress", {done: reviewData.appraised, count: reviewData.positions});
+  $("review-progress").textContent = reviewProgress(reviewData);
   drawGraph($("review-graph"), reviewData, {ply: reviewing, names: names(game),
                                             onPick: (ply) => review(ply)});
+}
+
+// How far the review is: running, done, stopped at the server's limit, or failed (and why)
+function reviewProgress(data) {
+  if (data.appraised >= data.positions) return t("review_done");
+  if (data.error) return t("review_failed", {reason: data.error});
+  if (data.running) return t("review_progress", {done: data.appraised, count: data.positions});
+  if (data.appraised >= data.limit) {
+    return t("review_limited", {done: data.appraised, count: data.positions});
+  }
+  return t("review_paused", {done: data.appraised, count: data.positions});
 }
 
 function endReview() {

@@ -23,7 +23,7 @@ export async function startReview(id, token, onData, onError) {
   onData(data);
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   const poll = async () => {
-    if (mine !== asked || (!data.running && data.appraised >= data.positions)) return;
+    if (mine !== asked || !data.running) return;  // done, at the server's limit, or failed
     try { data = await api(`/api/games/${id}/review${query}`); }
     catch (error) { onError(error); return; }
     if (mine !== asked) return;
