@@ -41,7 +41,6 @@ import socket
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import websockets

@@ -54,3 +54,20 @@ def test_a_documented_command_is_one_the_command_line_takes(where, line):
         if not hasattr(error, "format_message"):
             raise
         pytest.fail(f"{where}: {error.format_message()}")
+
+
+def test_the_java_engine_runs_as_the_protocol_page_writes_it(java_engine):
+    """The page's first command, taken from the page itself, plays (no compile step first:
+    the JDK runs the source file); two games instead of the default twenty."""
+    import os
+    import subprocess
+    import sys
+
+    page = (ROOT / "docs" / "engine-protocol.md").read_text()
+    line = next(line for line in FENCE.findall(page)[0].splitlines() if "java" in line)
+    words = shlex.split(line)[1:] + ["--games", "2"]
+    words[words.index("expert")] = "random"  # the expert takes its seconds a move
+    done = subprocess.run([sys.executable, "-m", "mancalab", *words], cwd=ROOT, timeout=300,
+                          capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    assert "forfeit" not in done.stdout.lower() and "Elo" in done.stdout, done.stdout

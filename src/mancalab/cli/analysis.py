@@ -533,12 +533,13 @@ def metrics(
     game: Annotated[str, typer.Argument(help="the game")],
     games: Annotated[int, typer.Option(help="self-play games of each player")] = 100,
     player: Annotated[str, typer.Option(
-        help="the player whose self-play is measured (beside random play)")]
-    = "alphabeta:time=0.05",
+        help="the player whose self-play is measured (beside random play); the default is "
+             "the published table's")]
+    = "alphabeta:depth=4",
     seed: Annotated[int, typer.Option(help="the seed of the games")] = 1,
     jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
     cluster: ClusterAddress = None,
-    max_plies: Annotated[int, typer.Option(help="moves after which a game is cut")] = 5000,
+    max_plies: Annotated[int, typer.Option(help="moves after which a game is cut")] = 1000,
     opening: Annotated[int, typer.Option(
         help="random moves that start each game (so self-play games differ)")] = 2,
     out: Annotated[Optional[str], typer.Option(

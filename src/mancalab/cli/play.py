@@ -13,7 +13,8 @@ from ..players import player as make_player
 from ..records import GameRecord, check_name
 from ..variants import variant as make_variant
 from ..variants import variants as variant_names
-from ..terminal import COMPUTER, EndSession, TerminalGame, ask_names, ask_setting, replay
+from ..terminal import (COMPUTER, EndSession, TerminalGame, ask_names, ask_setting, replay,
+                        review_table)
 from .common import GameOptions, app, console, fail, parse_options
 
 
