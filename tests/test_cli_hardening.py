@@ -110,3 +110,32 @@ def test_command_line_errors_are_one_line(args, words):
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == [result.output.strip()]  # one line
     assert words in result.output and "mancalab:" in result.output
+
+
+def test_the_small_things_of_the_workflows(tmp_path):
+    import json
+
+    import mancalab
+    from mancalab.core import IllegalMoveError
+
+    start = mancalab.variant("kalah").start()
+    for bad in (40, -1, True, 2.0):
+        with pytest.raises(IllegalMoveError, match="no cell"):
+            start.move_name(bad)
+    with pytest.raises(IllegalMoveError):
+        start.play(True)  # not move 1
+    existing = tmp_path / "f.txt"
+    existing.write_text("x")
+    for out in (existing, existing / "sub"):
+        result = run(["tournament", "greedy", "random", "--out", str(out)])
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    result = run(["db", "build", "urubugu"])
+    assert result.exit_code == 2 and "no endgame databases" in result.output
+    # no opening of 4 random moves leaves Kalah(1,1) going: once a loop without end
+    arena = run(["arena", "greedy", "random", "-o", "pits=1", "-o", "seeds=1", "--games", "2",
+                 "--json"])
+    summary = json.loads(arena.stdout[arena.stdout.index("{"):])
+    assert all(not isinstance(v, str) for k, v in summary.items() if k.startswith("elo"))
+    played = run(["random-play", "kalah", "-o", "seeds=1", "--position",
+                  "0,1,1,1,1,1,1,1,1,1,1,1,1,0", "--to-move", "1", "--json"])
+    assert json.loads(played.stdout)["margins_for"] == "B"

@@ -119,8 +119,8 @@ def compiled_meanwhile(task: str | None):
         return
     import multiprocessing
 
-    process = multiprocessing.get_context("spawn").Process(target=compile_one, args=(task,),
-                                                            daemon=True)
+    process = multiprocessing.get_context("spawn").Process(
+        target=_compile_child, args=(task, os.getpid()), daemon=True)
     process.start()
     try:
         yield
@@ -137,6 +137,14 @@ def is_compiled(prefix: str) -> bool:
 
 COMPILED_BY = {"solve": "kalah.test"}  # a task's kernel that says it was compiled
 SEARCHES = ("alphabeta", "mcts", "classic", "solve", "retrograde")  # the players' searches
+
+
+def _compile_child(task: str, parent: int) -> str:
+    """``compile_one`` in a child process that ends with ``parent``."""
+    from .lifetime import end_with_parent
+
+    end_with_parent(parent)
+    return compile_one(task)
 
 
 def compile_one(task: str) -> str:
@@ -184,7 +192,10 @@ def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
 
     order = sorted(tasks, key=lambda task: task not in SEARCHES)  # the searches take longest
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context) as pool:
+    from .lifetime import end_with_parent
+
+    with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context,
+                             initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(compile_one, task) for task in order]
         for done, future in enumerate(as_completed(futures), 1):
             what = future.result()

@@ -290,7 +290,8 @@ class Variant:
 
     def is_legal_on(self, board: np.ndarray, move: object) -> bool:
         """Whether ``move`` (a cell number) is legal on ``board``."""
-        return (isinstance(move, (int, np.integer)) and 0 <= move < 64
+        return (isinstance(move, (int, np.integer)) and not isinstance(move, bool)
+                and 0 <= move < 64
                 and bool(int(self.kernels.legal_mask(self.params, board)) >> int(move) & 1))
 
     def move_rank(self, cell: int) -> int:
@@ -501,13 +502,19 @@ class State:
             legal = self.legal_moves()
             if self.is_over:
                 raise IllegalMoveError(f"the game is over; no move {move!r} can be played")
-            if isinstance(move, (int, np.integer)) and 0 <= move < self.variant.n_cells \
-                    and self._board[move] == 0:
+            if isinstance(move, (int, np.integer)) and not isinstance(move, bool) \
+                    and 0 <= move < self.variant.n_cells and self._board[move] == 0:
                 raise IllegalMoveError(f"move {move} is an empty hole (legal: {legal})")
             raise IllegalMoveError(f"move {move!r} is not legal here (legal: {legal})")
 
     def move_name(self, move: int) -> str:
-        return self.variant.move_name(self, move)
+        """``move`` (a cell) in the game's notation; IllegalMoveError for no cell of the
+        board (the name of any cell is given, played or not)."""
+        if isinstance(move, bool) or not isinstance(move, (int, np.integer)) or \
+                not 0 <= move < self.variant.n_cells:
+            raise IllegalMoveError(f"{move!r} is no cell of this board: a move is a cell "
+                                   f"0..{self.variant.n_cells - 1}")
+        return self.variant.move_name(self, int(move))
 
     def parse_move(self, text: str) -> int:
         return self.variant.parse_move(self, text)

@@ -167,8 +167,8 @@ ORPHAN = '''
 import multiprocessing, os, time
 
 def orphan(parent):
-    from mancalab.web.preparing import _end_with
-    _end_with(parent)
+    from mancalab.lifetime import end_with_parent
+    end_with_parent(parent)
     time.sleep(120)
 
 if __name__ == "__main__":
@@ -187,7 +187,8 @@ def _ended(pid: int) -> bool:
         return True
 
 
-def test_the_preparing_process_ends_with_a_killed_server(tmp_path):
+def test_a_child_process_ends_with_a_killed_server(tmp_path):
+    """The preparing process and the compiling processes (mancalab.lifetime)."""
     import signal
     import subprocess
     import sys

@@ -59,6 +59,9 @@ class GameResult:
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, A and B
 
 
+OPENING_TRIES = 1000  # random openings drawn before taking only moves that keep the game going
+
+
 def openings(game: str, options: dict, pairs: int, seed: int,
              kind: str = "random") -> Iterator[tuple[dict, tuple]]:
     """``pairs`` starts (game options, opening moves), each to be played twice. ``kind``
@@ -85,17 +88,31 @@ def openings(game: str, options: dict, pairs: int, seed: int,
         return
     variant = make_variant(game, **options)
     for _ in range(pairs):
-        while True:
-            state, moves = variant.start(), []
-            for _ in range(OPENING_PLIES):
-                legal = state.legal_moves()
-                if not legal:
-                    break
-                moves.append(rng.choice(legal))
-                state = state.play(moves[-1])
-            if not state.is_over:
+        yield options, _random_opening(variant, rng)
+
+
+def _random_opening(variant, rng: random.Random) -> tuple[int, ...]:
+    """``OPENING_PLIES`` random moves after which the game goes on, drawn again until they
+    do; on a board where they seldom do (a tiny one), the moves that keep it going, as many
+    as there are (none: the start itself)."""
+    for _ in range(OPENING_TRIES):
+        state, moves = variant.start(), []
+        for _ in range(OPENING_PLIES):
+            legal = state.legal_moves()
+            if not legal:
                 break
-        yield options, tuple(moves)
+            moves.append(rng.choice(legal))
+            state = state.play(moves[-1])
+        if not state.is_over:
+            return tuple(moves)
+    state, moves = variant.start(), []
+    for _ in range(OPENING_PLIES):
+        going = [m for m in state.legal_moves() if not state.play(m).is_over]
+        if not going:
+            break
+        moves.append(rng.choice(going))
+        state = state.play(moves[-1])
+    return tuple(moves)
 
 
 def _fair_starts(options: dict, pairs: int, rng: random.Random) -> Iterator[tuple[dict, tuple]]:
@@ -218,8 +235,12 @@ class Summary:
     errors: list[str]
 
     def to_dict(self) -> dict:
-        return {k: (v if not isinstance(v, float) or math.isfinite(v) else str(v))
-                for k, v in asdict(self).items()}
+        """The summary as JSON holds it: an unbounded Elo (one side scored every point) is
+        null, and ``elo_unbounded`` says which way (+1, -1, or 0 when finite)."""
+        out = {k: (v if not isinstance(v, float) or math.isfinite(v) else None)
+               for k, v in asdict(self).items()}
+        out["elo_unbounded"] = 0 if math.isfinite(self.elo) else int(math.copysign(1, self.elo))
+        return out
 
 
 def elo(score: float) -> float:

@@ -276,7 +276,9 @@ def random_play(
         found = solve_random_play(state, on_level=told, memory=budget)
     chances = found.for_players()
     if json_out:
-        print(json.dumps({**chances, "margins": found.margins, "positions": found.positions,
+        print(json.dumps({**chances, "margins": found.margins,
+                          # the margins are the player to move's: A's score minus B's for A
+                          "margins_for": "AB"[state.to_move], "positions": found.positions,
                           "last_change": found.residual, "seconds": round(found.seconds, 2)}))
         return
     print_figures(f"{variant.title}: uniformly random play from this position",
@@ -410,10 +412,17 @@ def counter(
     if sample is not None:
         _counter_study(sample, out, seed, time, jobs, json_out, options, cluster)
         return
-    try:
-        counts = [whole_count(c) for c in setting.split(",")]
-    except ValueError:
-        fail(f"--setting must be 16 whole numbers separated by commas, got {setting!r}")
+    parts = setting.split(",")
+    if len(parts) != 16:
+        fail(f"--setting must be 16 counts separated by commas (holes 1 to 16), got "
+             f"{len(parts)}")
+    counts = []
+    for hole, text in enumerate(parts, start=1):
+        try:
+            counts.append(whole_count(text))
+        except ValueError:
+            fail(f"--setting: hole {hole} has {text.strip()[:20]!r}, not a count of beads "
+                 "(a whole number, 0 or more)")
     if estimate is not None:
         _print_estimate(search.estimate(search.check_setting(counts), estimate, seed, jobs,
                                         **options), json_out)

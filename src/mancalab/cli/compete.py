@@ -125,9 +125,12 @@ def tournament(
             cls, player_options = resolve(clocked(spec, clock, game), game)
             cls(**player_options)  # a bad option fails here, before any game
         event = Tournament(players, game, options, boards, clock, seed, out)
+        if event.folder.exists() and not event.folder.is_dir():
+            fail(f"--out {out} is a file: the tournament's results need a folder")
+        event.folder.mkdir(parents=True, exist_ok=True)
         played = len(event.done())
     except OSError as error:
-        fail(f"cannot use {out}: {error.strerror or error}")
+        fail(f"cannot use --out {out} as the results folder: {error.strerror or error}")
     if played:
         console.print(f"Going on: {played} of {event.total} games were played before.")
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(

@@ -20,7 +20,8 @@ app.add_typer(db_app, name="db")
 @db_app.command("build")
 def db_build(
     game: Annotated[str, typer.Argument(help="the game: kalah, gebeta or gabata")],
-    seeds: Annotated[int, typer.Option(help="every position with at most this many seeds")],
+    seeds: Annotated[Optional[int], typer.Option(
+        help="every position with at most this many seeds (needed)")] = None,
     folder: Annotated[Optional[str], typer.Option("--dir", help="where to keep it")] = None,
     cluster: Annotated[Optional[str], typer.Option(
         help="build on the workers of this Dask scheduler, e.g. tcp://host:8786 (each level "
@@ -41,6 +42,9 @@ def db_build(
     reason = solving.no_databases(variant)
     if reason:
         fail(reason)
+    if seeds is None:
+        fail("--seeds is needed: the database holds every position with at most this many "
+             "seeds, e.g. --seeds 16")
     repeats = variant.solver == "retrograde"
     if repeats and cluster:
         fail("--cluster builds Kalah's databases; Gebeta's and Gabata's build here")

@@ -9,37 +9,18 @@ process at nice 19 leaves the server's own searches and answers first on a small
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import fcntl
 import multiprocessing
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable
 
 from ..analysis.preparation import Step
+from ..lifetime import end_with_parent
 
 WAITING, RUNNING, READY, SKIPPED, FAILED = "waiting", "running", "ready", "skipped", "failed"
 LOWEST_PRIORITY = 19
-PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
-
-
-def _end_with(parent: int) -> None:
-    """End this process when ``parent`` (the server) ends, however it ends (``kill -9``
-    included): the kernel's parent-death signal on Linux, and a thread that checks each
-    second anywhere (and closes the gap before the signal was asked for)."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="mancalab-prepare-parent", daemon=True).start()
 
 
 @contextlib.contextmanager
@@ -63,7 +44,7 @@ def _only_builder(queue):
 def _work(steps: list[Step], queue, budget: int | None, parent: int | None = None) -> None:
     """The preparing process: each step in turn, its progress told on ``queue``."""
     if parent is not None:
-        _end_with(parent)
+        end_with_parent(parent)
     with contextlib.suppress(OSError):
         os.nice(LOWEST_PRIORITY)
     with _only_builder(queue):
