@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -64,3 +65,33 @@ def keep_row(results, row: dict) -> None:
     if results:
         with open(results, "a") as handle:
             handle.write(json.dumps(row) + "\n")
+
+
+def results_flags(parser, saved) -> None:
+    """``--saved`` (read the committed run in ``saved``, played before) and ``--out DIR`` (the
+    results files of a fresh run: a stopped run goes on from them)."""
+    parser.add_argument("--saved", action="store_true",
+                        help=f"print the figures of the committed run in {saved} instead of "
+                             "playing the games again")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="keep the fresh run's results files here (default: a new "
+                             "temporary folder); a stopped run goes on from them")
+
+
+def results_folder(args, saved) -> Path:
+    """Where the games are read and written, said on the first line of the output: the
+    committed run (``--saved``: nothing is played), or a fresh run's folder."""
+    import tempfile
+
+    if args.saved:
+        if not Path(saved).is_dir():
+            raise SystemExit(f"no saved run in {saved} (run the script from the repository's "
+                             "root)")
+        print(f"Figures from the saved run in {saved} (nothing is played; without --saved "
+              "every game is played again)", flush=True)
+        return Path(saved)
+    folder = args.out or Path(tempfile.mkdtemp(prefix="mancalab-results-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"Playing every game afresh; results in {folder} (--saved prints the committed "
+          f"run in {saved})", flush=True)
+    return folder

@@ -6,7 +6,9 @@ options: the rounds and moves until the game ends, and the share of games that e
 
 A game ends by the rules, or is cut: by the rule for endless play (a position come round a
 third time, which mancalab adds; the written rules have no such end) or at --max-plies moves.
-Results go to benchmarks/results/gabata3/ as they come (a stopped run goes on).
+Every game is played afresh into a new folder (--out DIR keeps the results files; a
+stopped run goes on from them); --saved prints the committed run in
+benchmarks/results/gabata3/ instead, and says so.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import argparse
 import json
 import time
 from pathlib import Path
+
+from _report import results_flags, results_folder
 
 import matplotlib
 
@@ -35,8 +39,9 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=8000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plot", type=Path, default=Path("docs/research/gabata3_rounds.png"))
+    results_flags(parser, RESULTS)
     args = parser.parse_args()
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    folder = results_folder(args, RESULTS)
     table = []
     fig, axes = plt.subplots(1, len(RULES), figsize=(12, 3.4), sharey=True)
     for ax, (rule, options) in zip(axes, RULES.items()):
@@ -44,7 +49,7 @@ def main() -> None:
             slug = "".join(c if c.isalnum() or c in "=.-" else "_" for c in spec)
             started = time.perf_counter()
             rows = metrics.measure("gabata3", options, spec, args.games, 1,
-                                   RESULTS / f"{rule}-{slug}.jsonl", args.jobs, args.max_plies)
+                                   folder / f"{rule}-{slug}.jsonl", args.jobs, args.max_plies)
             seconds = time.perf_counter() - started
             ended = [r for r in rows if r["ended"] in ("win", "draw")]
             row = {"rules": rule, "player": spec, "games": len(rows),

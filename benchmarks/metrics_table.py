@@ -3,7 +3,9 @@ self-play of a strong player at a small budget and of random play in every game.
 
     python benchmarks/metrics_table.py [--games 100] [--player alphabeta:depth=4] [--jobs 2]
 
-Results go to benchmarks/results/metrics/ as they come (a stopped run goes on).
+Every game is played afresh into a new folder (--out DIR keeps the results files; a
+stopped run goes on from them); --saved prints the committed run in
+benchmarks/results/metrics/ instead, and says so.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+
+from _report import results_flags, results_folder
 
 import matplotlib
 
@@ -66,8 +70,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=1000)
     parser.add_argument("--plots", type=Path, default=Path("docs/research"))
+    results_flags(parser, RESULTS)
     args = parser.parse_args()
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    folder = results_folder(args, RESULTS)
     players = [args.player, "random"]
     results: dict = {}
     for game in VARIANTS:
@@ -75,7 +80,7 @@ def main() -> None:
         for spec in players:
             slug = "".join(c if c.isalnum() or c in "=.-" else "_" for c in spec)
             started = time.perf_counter()
-            rows = metrics.measure(game, {}, spec, args.games, 1, RESULTS / f"{game}-{slug}.jsonl",
+            rows = metrics.measure(game, {}, spec, args.games, 1, folder / f"{game}-{slug}.jsonl",
                                    args.jobs, args.max_plies)
             results[game][spec] = metrics.summary(rows)
             print(f"{game} {spec}: {len(rows)} games, {time.perf_counter() - started:.0f} s "

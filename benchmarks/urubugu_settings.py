@@ -4,7 +4,9 @@ the game's length with 95% intervals, and a plot (docs/research/urubugu_settings
 
     python benchmarks/urubugu_settings.py [--games 200] [--player alphabeta:depth=4] [--jobs 2]
 
-Results go to benchmarks/results/urubugu/ as they come (a stopped run goes on).
+Every game is played afresh into a new folder (--out DIR keeps the results files; a
+stopped run goes on from them); --saved prints the committed run in
+benchmarks/results/urubugu/ instead, and says so.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+
+from _report import results_flags, results_folder
 
 import matplotlib
 
@@ -30,8 +34,9 @@ def main() -> None:
     parser.add_argument("--player", default="alphabeta:depth=4")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plot", type=Path, default=Path("docs/research/urubugu_settings.png"))
+    results_flags(parser, RESULTS)
     args = parser.parse_args()
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    folder = results_folder(args, RESULTS)
     slug = "".join(c if c.isalnum() or c in "=.-" else "_" for c in args.player)
     runs = {"default (2 a hole)": (None, metrics.OPENING)}
     runs.update({family: (family, 0) for family in FAMILIES})
@@ -42,7 +47,7 @@ def main() -> None:
     for name, (family, opening) in runs.items():
         started = time.perf_counter()
         rows = metrics.measure("urubugu", {}, args.player, args.games, 1,
-                               RESULTS / f"{family or 'default'}-{slug}.jsonl", args.jobs,
+                               folder / f"{family or 'default'}-{slug}.jsonl", args.jobs,
                                opening=opening, family=family)
         result = metrics.summary(rows)
         found[name] = result
