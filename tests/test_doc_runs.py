@@ -1,0 +1,45 @@
+"""Documented commands that run in seconds, run as the README writes them, their output
+checked against what the documents say (the longer ones are measured by benchmarks)."""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+README = (ROOT / "README.md").read_text()
+
+
+def readme_line(start: str) -> list[str]:
+    """The README's command line that begins with ``start``, as words (comment dropped)."""
+    for line in README.splitlines():
+        if line.startswith(start):
+            return shlex.split(line, comments=True)[1:]
+    raise AssertionError(f"the README has no line starting {start!r}")
+
+
+def run(words: list[str], tmp_path) -> str:
+    done = subprocess.run([sys.executable, "-m", "mancalab", *words], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path,
+                          env={**os.environ, "COLUMNS": "200",
+                               "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_the_readmes_counter_setting_is_a_one_turn_wipe_out(tmp_path):
+    words = readme_line("mancalab counter urubugu --setting 2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2  #")
+    assert "Every one of the opponent's beads is taken: 64 to 0" in run(words, tmp_path)
+
+
+@pytest.mark.slow
+def test_the_readmes_fair_screen_finds_boards_the_shipped_list_holds(tmp_path):
+    out = run(readme_line("mancalab fair kalah -o pits=5 --moved 1"), tmp_path)
+    found = re.findall(r"^\s+([\d,]+)$", out, re.M)
+    shipped = (ROOT / "src/mancalab/data/fair/kalah-5-4-ec.txt").read_text()
+    assert found and all(board in shipped for board in found), (found, out)
