@@ -43,3 +43,33 @@ def test_the_readmes_fair_screen_finds_boards_the_shipped_list_holds(tmp_path):
     found = re.findall(r"^\s+([\d,]+)$", out, re.M)
     shipped = (ROOT / "src/mancalab/data/fair/kalah-5-4-ec.txt").read_text()
     assert found and all(board in shipped for board in found), (found, out)
+
+
+@pytest.mark.slow
+def test_the_readmes_estimate_holds_the_documented_count(tmp_path):
+    """docs/research.md: 82.02-82.11 billion settings answer the default with a first move
+    (10^8 draws a stratum); the README's 10^6 draws give an interval around it."""
+    words = readme_line("mancalab counter urubugu --setting 2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 "
+                        "--estimate 1000000")
+    out = run(words, tmp_path)
+    row = re.search(r"settings with a winning first move\s*│\s*[\d,]+\s*│\s*([\d,]+) \.\.\s*"
+                    r"([\d,]+)", out)
+    low, high = (int(n.replace(",", "")) for n in row.groups())
+    assert low <= 82_060_000_000 <= high, out
+
+
+def test_the_readmes_terminal_lines_play_replay_and_review(tmp_path):
+    """`play kalah --bot hard -o board=37`: board 37 against the computer, no names asked;
+    the game saved, then `replay` and `review` of it as the README writes them."""
+    words = readme_line("mancalab play kalah --bot hard -o board=37")
+    done = subprocess.run([sys.executable, "-m", "mancalab", *words, "--save", "game.txt"],
+                          input="1\nquit\n", capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0 and "Name of player" not in done.stdout, done.stdout
+    assert re.search(r"You\s+\|\s+3 \|\s+4 \|\s+5 \|\s+4 \|\s+3 \|\s+5", done.stdout)
+    assert "Computer plays" in done.stdout  # the hard level answered the move
+    assert "game.txt" in os.listdir(tmp_path)
+    replayed = run(readme_line("mancalab replay game.txt") + ["--all"], tmp_path)
+    assert "Move 2" in replayed
+    reviewed = run(readme_line("mancalab review game.txt") + ["--time", "0.2"], tmp_path)
+    assert "mark" in reviewed and "best" in reviewed
