@@ -800,3 +800,37 @@ def test_a_file_of_several_games_offers_a_menu_and_loads_the_one_chosen(server, 
     page.wait_for_selector("#play:not([hidden])")
     wait_until(lambda: api_state(server, page)["ply"] == len(texts[1].moves),
                what="the second game loaded")
+
+
+def test_a_gabata_computer_turn_is_shown_in_seconds_without_console_errors(server, context):
+    """At the normal speed a whole computer turn, relays and extra turns and all, is shown
+    within 6 s of its last move arriving; stepping through the game makes no console error."""
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    new_game(page, server, "gabata", "computer", bot="easy", speed="200")
+    for _ in range(3):
+        wait_until(lambda: playable(page) and not page.evaluate(
+            "document.body.classList.contains('animating')"), seconds=60, what="my turn")
+        before = api_state(server, page)["ply"]
+        page.locator(f".hole[data-cell='{playable(page)[0]}']").click()
+
+        def my_turn_again():
+            state = api_state(server, page)
+            return state["ply"] > before and (state["to_move"] == 0 or state["result"])
+
+        wait_until(my_turn_again, seconds=60, what="the computer's turn")
+        arrived = time.monotonic()  # every move of the turn is in; the page shows them
+        wait_until(lambda: not page.evaluate("document.body.classList.contains('animating')")
+                   and moves_shown(page) == api_state(server, page)["ply"], seconds=60,
+                   what="the turn shown")
+        assert time.monotonic() - arrived < 6.0
+        if api_state(server, page)["result"]:
+            break
+    for _ in range(4):  # through the game with the arrow keys and back
+        page.keyboard.press("ArrowLeft")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(1500)
+    assert problems == [], problems

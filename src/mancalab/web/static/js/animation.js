@@ -1,13 +1,16 @@
 // A move shown as the rules played it (state.sowing from the server: lift, drop, capture,
 // bank, set; each with the cell's new count and the seeds in hand), one step after another:
 // the pebbles leave the lifted hole, drop one by one, captured heaps empty. The speed menu
-// sets the time a step (a long relay goes faster: a move takes at most MAX_MOVE_MS); Skip
-// ends it. A move too long to send step by step changes the holes at once.
+// sets the time a step (a long relay goes faster: a move takes at most MAX_MOVE_MS, and a
+// move with more queued behind it, as a turn of relays and extra turns is, runs at full
+// speed so that the turn's last move is the one shown at the pace); Skip ends it. A move too
+// long to send step by step changes the holes at once.
 import {drawSeeds, el} from "./board.js";
 import {t} from "./texts.js";
 
-const MAX_MOVE_MS = 15000;
-let running = null;  // {timer, finish}
+const MAX_MOVE_MS = 4000;
+const RUSH_MS = 8;  // a step's time while more moves wait to be shown
+let running = null;  // the animation shown now: {timer, finish}
 
 export function animating() {
   return running !== null;
@@ -22,12 +25,14 @@ export function skip() {
 // ``place``: where each cell is drawn (board.layout); ``onScore(seat, count)``: a count kept
 // beside the board changed (Gebeta's families); ``hand``: the element that says the seeds in
 // hand. Resolves when the move has been shown.
-export function animate(svg, place, before, after, {pace, hand, onScore}) {
+export function animate(svg, place, before, after, {pace, hand, onScore, rush = () => false}) {
   if (!pace) return Promise.resolve();
+  skip();  // one animation at a time: one still running ends where it was going
   const steps = after.sowing || changedHoles(before, after);
-  const delay = Math.max(8, Math.min(pace, MAX_MOVE_MS / Math.max(1, steps.length)));
+  const delay = Math.max(RUSH_MS, Math.min(pace, MAX_MOVE_MS / Math.max(1, steps.length)));
   document.body.classList.add("animating");
   const marker = el("circle", {class: "hand", r: 16, cx: -100, cy: -100}, svg);
+  const job = {timer: null, finish: null};
   return new Promise((resolve) => {
     let k = 0, lit = null;
     const tick = () => {
@@ -46,16 +51,19 @@ export function animate(svg, place, before, after, {pace, hand, onScore}) {
       }
       marker.classList.toggle("empty", !(inHand > 0));
       hand.textContent = inHand > 0 ? t("in_hand", {count: inHand}) : "";
-      running.timer = setTimeout(tick, delay);
+      job.timer = setTimeout(tick, rush() ? RUSH_MS : delay);
     };
     const finish = () => {
-      running = null;
+      clearTimeout(job.timer);
+      if (running === job) running = null;
       marker.remove();
       hand.textContent = "";
       document.body.classList.remove("animating");
       resolve();
     };
-    running = {timer: setTimeout(tick, 0), finish};
+    job.finish = finish;
+    job.timer = setTimeout(tick, 0);
+    running = job;
   });
 }
 

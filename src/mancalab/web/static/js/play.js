@@ -79,8 +79,11 @@ function showError(error) {
 
 // States are shown in the order they arrive: a move's animation ends before the next begins.
 let shown = Promise.resolve();
+let waiting = 0;  // states received and not shown yet
 function receive(state) {
-  shown = shown.then(() => show(state)).catch((error) => showError(error));
+  waiting += 1;
+  shown = shown.then(() => show(state)).catch((error) => showError(error))
+    .finally(() => { waiting -= 1; });
 }
 
 async function show(state) {
@@ -97,7 +100,7 @@ async function show(state) {
             animatingMove: true});
     sound("sow");
     await animate($("board"), place, before, state, {
-      pace: Number($("speed").value), hand: $("hand"),
+      pace: Number($("speed").value), hand: $("hand"), rush: () => waiting > 1,
       onScore: (seat, count) => {
         const score = document.querySelector(`.score[data-seat="${seat}"]`);
         if (score) {
