@@ -828,6 +828,12 @@ def test_a_gabata_computer_turn_is_shown_in_seconds_without_console_errors(serve
         assert time.monotonic() - arrived < 6.0
         if api_state(server, page)["result"]:
             break
+    if not api_state(server, page)["result"]:  # End game asks first: a mistaken tap is safe
+        asked = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        page.click("#end-game")
+        wait_until(lambda: asked, what="the question")
+        assert "agreement" in asked[0] and not api_state(server, page)["result"]
     for _ in range(4):  # through the game with the arrow keys and back
         page.keyboard.press("ArrowLeft")
     for _ in range(4):

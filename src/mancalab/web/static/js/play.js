@@ -638,7 +638,8 @@ function wireControls() {
   board.addEventListener("mouseleave", () => { $("hover-info").textContent = ""; });
   $("undo").onclick = () => post("undo");
   $("end-game").onclick = () => {
-    if (game.mode === "local" && !confirm(t("end_confirm_local"))) return;
+    const asked = {local: "end_confirm_local", computer: "end_confirm_computer"}[game.mode];
+    if (asked && !confirm(t(asked))) return;  // a mistaken tap does not end the game
     post("end");
   };
   $("request-accept").onclick = () => post($("request").dataset.kind === "undo" ? "undo" : "end");
