@@ -443,7 +443,10 @@ def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
         first.click("#undo")  # asks; the other page offers Accept and Decline
         wait_until(lambda: second.is_visible("#request-decline"), what="the request")
         second.click("#request-decline")
-        wait_until(lambda: not first.is_visible("#request"), what="the request declined")
+        wait_until(lambda: "declined to take the move back" in first.inner_text("#request"),
+                   what="the proposer told the request was declined")
+        assert first.locator("#request-accept").is_hidden()  # nothing to answer
+        assert not second.is_visible("#request")  # the one who declined sees nothing more
         assert api_state(server, first)["ply"] == 1
         first.click("#undo")
         wait_until(lambda: second.is_visible("#request-accept"), what="the request again")

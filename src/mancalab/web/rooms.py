@@ -59,6 +59,8 @@ class Room:
     suggestion: int | None = None  # the computer's move for the person to play (no automove)
     undo_request: int | None = None  # the seat that asked to take back the last move
     end_request: int | None = None  # the seat that proposed to end the game by the rule
+    declined: dict | None = None  # the last request refused: {"kind", "by" (seat), "ply"},
+    # shown to the one who asked until the game moves on
     agreed: bool = False  # the players agreed to end the game (the record says "agreement")
     helpers: bool = True  # hints and exact values (online: only when both agreed at creation)
     rematch: dict | None = None  # the next game: {"id": ..., "tokens": [by this game's seat]}
@@ -305,6 +307,7 @@ class Room:
             raise ConflictError("the other player has asked for nothing to decline")
         for name in asked:
             setattr(self, name, None)
+        self.declined = {"kind": asked[0].removesuffix("_request"), "by": seat, "ply": self.ply}
         self.save(store)
         self.version += 1
 
@@ -394,6 +397,8 @@ class Room:
                "bot": self.bot, "bot_seat": self.bot_seat, "automove": self.automove,
                "thinking": self.thinking, "error": self.error, "preparing": not READY.is_set(),
                "undo_request": self.undo_request, "end_request": self.end_request,
+               "declined": self.declined if self.declined and self.declined["ply"] == self.ply
+               and self.record is not None and not self.record.state.is_over else None,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
                "helpers": self.helpers, "rematch": None}
         if self.record is None:

@@ -251,6 +251,11 @@ function drawRequest(state) {
     box.dataset.kind = field === "undo_request" ? "undo" : "end";
     break;
   }
+  const refused = state.declined;  // the other player said no to what this one asked
+  if (text === null && refused && state.seat !== null && refused.by !== state.seat) {
+    text = t(`${refused.kind}_declined`, {name: other(refused.by)});
+    mine = true;  // nothing to answer
+  }
   box.hidden = text === null;
   $("request-text").textContent = text || "";
   $("request-accept").hidden = mine;
