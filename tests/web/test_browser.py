@@ -314,7 +314,8 @@ def test_a_move_is_animated_seed_by_seed_and_can_be_skipped(server, context):
 def test_two_players_at_one_screen_end_a_game_by_agreement(server, context):
     page = context.new_page()
     new_game(page, server, "gebeta")
-    page.click(f".hole[data-cell='{playable(page)[0]}']")
+    holes = wait_until(lambda: playable(page), what="the board")
+    page.click(f".hole[data-cell='{holes[0]}']")
     wait_until(lambda: moves_shown(page) == 1, what="the move")
     page.once("dialog", lambda dialog: dialog.accept())  # the other player agrees, here
     page.click("#end-game")
@@ -431,6 +432,8 @@ def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
         wait_until(lambda: first.is_visible("#waiting"), what="the invitation waiting")
         wait_until(lambda: "away" in first.inner_text("#player-top"), what="the friend away")
         assert "Your turn" not in first.inner_text("#status")
+        assert first.inner_text("body").count("Waiting for your friend") == 1  # said once
+        assert first.locator("#undo").is_hidden() and first.locator("#end-game").is_hidden()
         invite = first.input_value("#invite-link")
         second = guest.new_page()
         second.goto(invite)

@@ -213,7 +213,9 @@ function drawStatus(state) {
     status = t(state.preparing ? "thinking_first" : "thinking");
   } else if (state.suggestion !== null && state.suggestion !== undefined) {
     status = t("suggested", {move: state.suggestion_name});
-  } else if (friendAway(state)) status = t("waiting_friend");
+  } else if (friendAway(state)) {  // said once: by the banner with the invite link if shown
+    status = inviting(state) ? "" : t("waiting_friend");
+  }
   else if (state.seat !== null && !state.local && state.to_move === state.seat &&
              !state.animatingMove) status = t("your_turn");
   else status = t("to_move", {name: shownNames[state.to_move]});
@@ -267,6 +269,10 @@ function friendAway(state) {
   const other = state.seat === null ? null : 1 - state.seat;
   return state.mode === "online" && other !== null && Boolean(state.present) &&
     !state.present[other] && state.ply === 0 && !state.result;
+}
+
+function inviting(state) {
+  return Boolean(localStorage.getItem(`mancalab.invite.${state.id}`));
 }
 
 function drawWaiting(state) {
@@ -472,8 +478,9 @@ function drawControls(state) {
   $("switch").hidden = !computer || !seated;
   $("level-row").hidden = !computer || !seated;
   $("automove-row").hidden = !computer || !seated;
-  $("undo").hidden = !seated || !state.started || Boolean(state.result);
-  $("end-game").hidden = !seated || !state.started || Boolean(state.result);
+  const alone = friendAway(state);  // online, the friend not come yet: nothing to ask them
+  $("undo").hidden = !seated || !state.started || Boolean(state.result) || alone;
+  $("end-game").hidden = !seated || !state.started || Boolean(state.result) || alone;
   $("hint").hidden = !seated || !state.helpers || Boolean(state.result) || !state.started;
   const info = catalogue.games[state.game];
   $("analysis-row").hidden = !(info && info.solvable) || !seated || !state.helpers;
