@@ -65,7 +65,7 @@ def test_the_java_engine_runs_as_the_protocol_page_writes_it(java_engine):
 
     page = (ROOT / "docs" / "engine-protocol.md").read_text()
     line = next(line for line in FENCE.findall(page)[0].splitlines() if "java" in line)
-    words = shlex.split(line)[1:] + ["--games", "2"]
+    words = shlex.split(line, comments=True)[1:] + ["--games", "2"]
     words[words.index("expert")] = "random"  # the expert takes its seconds a move
     done = subprocess.run([sys.executable, "-m", "mancalab", *words], cwd=ROOT, timeout=300,
                           capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
