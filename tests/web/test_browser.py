@@ -846,3 +846,15 @@ def test_a_gabata_computer_turn_is_shown_in_seconds_without_console_errors(serve
         page.keyboard.press("ArrowRight")
     page.wait_for_timeout(1500)
     assert problems == [], problems
+
+
+def test_puzzles_are_offered_only_where_they_ship_and_said_missing_in_words(server, context):
+    page = context.new_page()
+    page.goto(server)
+    page.check("input[name=game][value=gabata3]")
+    assert page.locator("#home-puzzles").is_hidden()
+    page.check("input[name=game][value=kalah]")
+    assert page.locator("#home-puzzles").is_visible()
+    page.goto(f"{server}/?puzzles=gabata3")  # a link to them all the same
+    wait_until(lambda: "No puzzles for 3-row Gabata yet" in page.inner_text("#puzzle-error"),
+               what="the words")

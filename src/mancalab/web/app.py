@@ -680,6 +680,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
             games[name] = {"title": cls.title,
                            "options": {k: _option_form(o) for k, o in cls.option_specs.items()},
                            "solvable": solving.unsolvable(cls()) is None,
+                           "puzzles": puzzles.pick(name, 1000, 0) is not None,
                            "score_noun": cls.score_noun}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
                 "game_levels": GAME_LEVELS, "languages": LANGUAGES,

@@ -140,6 +140,7 @@ async function drawCards() {
 // line of help; the options that change the game's nature are under "More options".
 function fillOptions() {
   const game = selectedGame();
+  $("home-puzzles").hidden = !catalogue.games[game].puzzles;  // only where puzzles ship
   const box = $("options");
   box.replaceChildren();
   for (const [name, option] of Object.entries(catalogue.games[game].options)) {

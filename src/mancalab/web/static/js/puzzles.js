@@ -44,7 +44,11 @@ async function nextPuzzle(game) {
   try {
     current = await api(`/api/puzzles/${game}?rating=${puzzleRating(game)}` +
                         `&draw=${Math.floor(Math.random() * 1e6)}`);
-  } catch (error) { $("puzzle-error").textContent = error.message; return; }
+  } catch (error) {
+    $("puzzle-error").textContent = error.status === 404 ? t("puzzles_none", {game: gameName(game)})
+      : error.message;
+    return;
+  }
   answered = false;
   $("puzzle-title").textContent = t("puzzle_title", {game: gameName(game)});
   $("puzzle-rating").textContent = t("puzzle_rating", {rating: puzzleRating(game),

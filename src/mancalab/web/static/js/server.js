@@ -6,7 +6,7 @@ export async function api(path, body) {
   if (!response.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
       : data.detail;
-    throw new Error(detail || response.statusText);
+    throw Object.assign(new Error(detail || response.statusText), {status: response.status});
   }
   return data;
 }
