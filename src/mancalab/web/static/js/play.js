@@ -140,7 +140,13 @@ function names(state) {
     state.mode === "computer" && seat === state.bot_seat ? t("computer") : name);
 }
 
+let hintAt = null;  // the ply a hint shown below the board was for
+
 function render(state) {
+  if (hintAt !== null && (state.ply !== hintAt || state.result)) {  // a stale hint goes
+    $("hover-info").textContent = "";
+    hintAt = null;
+  }
   const exact = analysed(state);
   const legal = new Set(mayMove(state) ? state.legal : []);
   const values = {}, valueWords = {};
@@ -664,7 +670,9 @@ function wireControls() {
   $("game-automove").onchange = () => post("computer", {automove: $("game-automove").checked});
   $("hint").onclick = async () => {
     const answer = await post("hint", {player: "expert"});
-    if (answer) $("hover-info").textContent = t("hint_is", {move: answer.name, why: valueInWords(answer)});
+    if (!answer) return;
+    $("hover-info").textContent = t("hint_is", {move: answer.name, why: valueInWords(answer)});
+    hintAt = game.ply;
   };
   $("setup-default").onclick = () => {
     for (const input of $("setup-holes").inputsInHoleOrder) input.value = "2";
