@@ -858,3 +858,18 @@ def test_puzzles_are_offered_only_where_they_ship_and_said_missing_in_words(serv
     page.goto(f"{server}/?puzzles=gabata3")  # a link to them all the same
     wait_until(lambda: "No puzzles for 3-row Gabata yet" in page.inner_text("#puzzle-error"),
                what="the words")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_level_menu_names_people_levels_and_other_players_in_words(server, context,
+                                                                      language):
+    page = context.new_page()
+    page.goto(server)
+    page.evaluate(f"localStorage.setItem('mancalab.language', '{language}')")
+    page.reload()
+    wait_until(lambda: page.locator("#bot option").count() > 5, what="the levels")
+    shown = page.eval_on_selector_all("#bot option", "els => els.map(e => e.textContent)")
+    raw = {"random", "greedy", "classic", "mcts", "alphabeta", "perfect"}
+    assert not raw & set(shown), shown  # no engine's bare name
+    assert page.locator("#bot optgroup").count() == 1
+    assert ("Recherche alpha-bêta" if language == "fr" else "Alpha-beta search") in shown

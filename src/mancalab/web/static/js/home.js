@@ -8,10 +8,14 @@ const $ = (id) => document.getElementById(id);
 let catalogue = null;
 let examples = {};  // game -> the server's example (its start drawn on the card)
 
+// A level or a player as people say it: the five levels, mancalab's players by what they are
+// (the original programs' bots by their programs), an operator's engine by its name.
 export function levelName(name) {
-  const key = `level_${name}`;
-  const text = t(key);
-  return text === key ? name : text;
+  for (const key of [`level_${name}`, `player_${name}`]) {
+    const text = t(key);
+    if (text !== key) return text;
+  }
+  return name;
 }
 
 export function gameName(game) {
@@ -97,7 +101,9 @@ export function fillLevels(select) {
   const wanted = select.value;
   select.replaceChildren();
   for (const level of Object.keys(catalogue.levels)) select.add(new Option(levelName(level), level));
-  for (const name of catalogue.players) select.add(new Option(name, name));
+  const others = Object.assign(document.createElement("optgroup"), {label: t("players_other")});
+  for (const name of catalogue.players) others.append(new Option(levelName(name), name));
+  if (others.childElementCount) select.append(others);
   select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : "medium";
 }
 
