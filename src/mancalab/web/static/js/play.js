@@ -447,8 +447,8 @@ function drawSetup(state) {
       input.oninput = updateSetupSum;
       return input;
     });
-    // as on the board, seen from the player's seat: the back row (holes 9-16, right to
-    // left) above, the front row (holes 1-8, left to right) below
+    // as on the board, seen from the player's seat: the front row (holes 9-16, right to
+    // left, facing the opponent) above, the back row (holes 1-8, left to right) below
     holes.replaceChildren(...inputs.slice(8).reverse(), ...inputs.slice(0, 8));
     holes.inputsInHoleOrder = inputs;
   }
