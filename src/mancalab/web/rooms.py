@@ -206,7 +206,8 @@ class Room:
         if state.is_over:
             raise ConflictError("the game is over")
         if ply is not None and ply != self.ply:
-            raise ConflictError(f"the game is at move {self.ply + 1}, not {ply + 1}: reload it")
+            raise ConflictError(f"the game is at move {self.ply + 1}, not {ply + 1}: fetch it "
+                                "again")
         seat = state.to_move
         if not by_computer and not self.may_move(token, seat):
             if self.seat_of(token) is None:

@@ -636,9 +636,20 @@ async function post(path, body = {}) {
   catch (error) { showError(error); return null; }
 }
 
-function play(cell) {
+async function play(cell) {
   if (!game || !mayMove(game)) return;
-  post("moves", {move: cell, ply: game.ply});
+  showError(null);
+  const asked = game.ply;
+  try { await api(`/api/games/${gameId}/moves`, {token, move: cell, ply: asked}); }
+  catch (error) {
+    // a tap on a board behind the game (the computer or the friend moved meanwhile): the
+    // page takes the game as it is now instead of asking for a reload
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    const now = error.status === 409 ? await api(`/api/games/${gameId}${query}`).catch(() => null)
+      : null;
+    if (now && now.ply !== asked) receive(now);
+    else showError(error);
+  }
 }
 
 let wired = false;
