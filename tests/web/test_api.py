@@ -85,7 +85,7 @@ def test_bad_moves_are_refused_and_change_nothing(client):
     response = move(client, game, mine, "9")
     assert response.status_code == 400 and "pit" in response.json()["detail"]
     response = move(client, game, mine, 2, ply=5)
-    assert response.status_code == 409 and "reload" in response.json()["detail"]
+    assert response.status_code == 409 and "fetch it again" in response.json()["detail"]
     response = client.post(f"/api/games/{game['id']}/moves", json={"token": mine})
     assert response.status_code == 422
     assert state(client, game, mine) == before
