@@ -76,3 +76,10 @@ def test_the_readmes_terminal_lines_play_replay_and_review(tmp_path):
     assert "Move 2" in replayed
     reviewed = run(readme_line("mancalab review game.txt") + ["--time", "0.2"], tmp_path)
     assert "mark" in reviewed and "best" in reviewed
+
+
+def test_the_readmes_worksheet_has_its_questions_and_an_answer_key(tmp_path):
+    out = run(readme_line("mancalab worksheet gebeta --questions 12 --out sheet.pdf"), tmp_path)
+    assert "12 questions on 2 pages and the answer key" in out
+    pdf = (tmp_path / "sheet.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 3
