@@ -873,3 +873,21 @@ def test_the_level_menu_names_people_levels_and_other_players_in_words(server, c
     assert not raw & set(shown), shown  # no engine's bare name
     assert page.locator("#bot optgroup").count() == 1
     assert ("Recherche alpha-bêta" if language == "fr" else "Alpha-beta search") in shown
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", "With best play you win by 10 seeds."),
+    ("fr", "Avec le meilleur jeu, vous gagnez de 10 graines."),
+])
+def test_a_text_about_the_reader_agrees_with_you(server, context, language, said):
+    page = context.new_page()
+    page.goto(server)
+    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the page")
+    text = page.evaluate("""async (code) => {
+        const texts = await import('/static/js/texts.js');
+        await texts.setLanguage(code);
+        return [texts.t('review_ahead_exact', {name: texts.t('you'),
+                                               amount: texts.plural('unit_kalah', 10)}),
+                texts.t('wins', {name: 'Almaz'})];
+    }""", language)
+    assert text[0] == said and "Almaz" in text[1]

@@ -8,7 +8,13 @@ const listeners = [];
 
 export const LANGUAGES = ["en", "fr", "rn", "am"];
 
+// A text about a person takes the form for "you" (KEY_you) when the person is the reader,
+// whose name is the language's "you" (a person playing the computer is called so): the verb
+// then agrees ("you win", not "you wins").
 export function t(key, values = {}) {
+  if (values.name !== undefined && values.name === texts.you && texts[`${key}_you`]) {
+    key = `${key}_you`;
+  }
   let text = texts[key];
   if (text === undefined) text = key;
   if (typeof text === "object") text = text[rules.select(Number(values.count ?? 0))] ?? text.other;
