@@ -74,7 +74,8 @@ export function rerender() {
 }
 
 function showError(error) {
-  $("message").textContent = error ? String(error.message || error) : "";
+  const text = error ? String(error.message || error) : "";
+  $("message").textContent = text.charAt(0).toUpperCase() + text.slice(1);  // a sentence
 }
 
 // States are shown in the order they arrive: a move's animation ends before the next begins.
