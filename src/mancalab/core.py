@@ -374,6 +374,10 @@ class Variant:
     # "good", an "inaccuracy", a "mistake"; more is a blunder (mancalab.analysis.review)
     review_bands: tuple[float, float, float] = (1, 3, 6)
     move_hint: str = "a move"  # what a person types at the prompt
+    # the option whose value says how a race decides who moves first (3-row Gabata: the
+    # start shows the board after it), and its value for no race; None: no race
+    race_option: str | None = None
+    no_race: str = "none"
 
     def grid(self, state: State) -> list[list[int | None]]:
         """The board's rows top to bottom as seen from player 0's seat: cell indices, None

@@ -891,3 +891,18 @@ def test_a_text_about_the_reader_agrees_with_you(server, context, language, said
                 texts.t('wins', {name: 'Almaz'})];
     }""", language)
     assert text[0] == said and "Almaz" in text[1]
+
+
+def test_a_race_start_is_said_in_words(server, context):
+    page = context.new_page()
+    new_game(page, server, "gabata3")
+    wait_until(lambda: "won the opening race" in page.inner_text("#status"), what="the race")
+    page.goto(server)  # the same game with no race: nothing said
+    page.check("input[name=game][value=gabata3]")
+    page.check("input[name=mode][value=local]")
+    page.click("#advanced summary")
+    page.select_option("[data-option=race]", "none")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#play:not([hidden])")
+    wait_until(lambda: playable(page), what="the board")
+    assert "race" not in page.inner_text("#status")

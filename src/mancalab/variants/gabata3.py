@@ -374,6 +374,7 @@ class Gabata3(Variant):
     extra_names = ("owner", "round")
     score_noun = "seeds in store"
     not_solved = "its reloads make the position depend on the round (not built yet)"
+    race_option = "race"  # every round begins with a race (RACES; "none": player 0 begins)
     move_hint = "a hole (column A-F and row 1-3, e.g. D2)"
     option_specs = {
         "route": choice("loop", ROUTES),

@@ -681,6 +681,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                            "options": {k: _option_form(o) for k, o in cls.option_specs.items()},
                            "solvable": solving.unsolvable(cls()) is None,
                            "puzzles": puzzles.pick(name, 1000, 0) is not None,
+                           "race": None if cls.race_option is None else {
+                               "option": cls.race_option, "none": cls.no_race},
                            "score_noun": cls.score_noun}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
                 "game_levels": GAME_LEVELS, "languages": LANGUAGES,

@@ -226,8 +226,20 @@ function drawStatus(state) {
   else if (state.seat !== null && !state.local && state.to_move === state.seat &&
              !state.animatingMove) status = t("your_turn");
   else status = t("to_move", {name: shownNames[state.to_move]});
+  const race = raceWords(state);
+  if (race) status += ` · ${race}`;
   if (state.seat === null) status += ` · ${t("spectator")}`;
   $("status").textContent = status;
+}
+
+// Before the first move of a game that begins with a race (3-row Gabata): who won it, since
+// the board shown is already the one after it
+function raceWords(state) {
+  const race = catalogue.games[state.game]?.race;
+  if (!race || !state.started || state.ply !== 0 || state.result) return "";
+  const chosen = state.options?.[race.option] ??
+    catalogue.games[state.game].options[race.option]?.default;
+  return chosen === race.none ? "" : t("race_won", {name: names(state)[state.to_move]});
 }
 
 function waitingFor(state) {
