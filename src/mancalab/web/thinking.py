@@ -290,13 +290,15 @@ class Thinker:
 
     async def _within_cap(self, future, player: Player, began: list[float]):
         """``future``'s answer, or BusyError once it has run ``max_think`` + ``OVERRUN``
-        seconds (a first compile, a database it waits for): a person asking for a hint or an
-        analysis is answered in time whatever the server is doing."""
+        seconds (a database it waits for, a build): a person asking for a hint or an analysis
+        is answered in time whatever the server is doing. Before the rules and searches are
+        compiled (``READY``) a search waits for its compiling, which cannot be stopped."""
         while True:
             done, _ = await asyncio.wait({future}, timeout=0.1)
             if done:
                 return future.result()
-            if began and time.monotonic() - began[0] > self.limits.max_think + OVERRUN:
+            if began and READY.is_set() and \
+                    time.monotonic() - began[0] > self.limits.max_think + OVERRUN:
                 player.stop()
                 raise BusyError(f"the computer could not answer within "
                                 f"{self.limits.max_think + OVERRUN:g} s (the server is still "
