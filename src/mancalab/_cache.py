@@ -136,7 +136,8 @@ def is_compiled(prefix: str) -> bool:
 
 
 COMPILED_BY = {"solve": "kalah.test"}  # a task's kernel that says it was compiled
-SEARCHES = ("alphabeta", "mcts", "classic", "solve", "retrograde")  # the players' searches
+SEARCHES = ("alphabeta", "mcts", "classic", "solve", "retrograde",  # the players' searches
+            "forced")
 
 
 def _compile_child(task: str, parent: int) -> str:
@@ -150,12 +151,12 @@ def _compile_child(task: str, parent: int) -> str:
 def compile_one(task: str) -> str:
     """Compile (or load) one game's rules or one search: a task of ``warm_up``."""
     from . import search
-    from .analysis.solving import kalah, repeating
+    from .analysis.solving import forced, kalah, repeating
     from .players import classic, mcts
     from .variants import variant
 
     modules = {"alphabeta": search, "mcts": mcts, "classic": classic, "solve": kalah,
-               "retrograde": repeating}
+               "retrograde": repeating, "forced": forced}
     if task in modules:
         modules[task].warm_up()
     else:

@@ -316,6 +316,12 @@ _SEARCHER: Searcher | None = None
 _SEARCHER_LOCK = threading.Lock()
 
 
+def warm_up() -> None:
+    """Compile (or load from the cache) the search now: a server's first Urubugu analysis
+    then waits for no compiling."""
+    searcher()
+
+
 def searcher() -> Searcher:
     """The process's searcher (its table warm from earlier solves)."""
     global _SEARCHER
