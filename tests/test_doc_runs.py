@@ -1,6 +1,7 @@
-"""Documented commands that run in seconds, run as the README writes them, their output
-checked against what the documents say. Those of half a minute run with MANCALAB_LONG_TESTS=1
-(`MANCALAB_LONG_TESTS=1 pytest tests/test_doc_runs.py`), outside the suite's four minutes."""
+"""Documented commands run as the README writes them, their output checked against what the
+documents say. Those of ten seconds or more run with MANCALAB_LONG_TESTS=1
+(`MANCALAB_LONG_TESTS=1 pytest tests/test_doc_runs.py`, about a minute), outside the suite's
+four minutes; the same workflows run in-process in test_cli.py and test_record_files.py."""
 
 import os
 import re
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
+LONG = pytest.mark.skipif(os.environ.get("MANCALAB_LONG_TESTS") != "1",
+                          reason="ten seconds or more: MANCALAB_LONG_TESTS=1 runs it")
 README = (ROOT / "README.md").read_text()
 
 
@@ -38,7 +41,7 @@ def test_the_readmes_counter_setting_is_a_one_turn_wipe_out(tmp_path):
     assert "Every one of the opponent's beads is taken: 64 to 0" in run(words, tmp_path)
 
 
-@pytest.mark.slow
+@LONG
 def test_the_readmes_fair_screen_finds_boards_the_shipped_list_holds(tmp_path):
     out = run(readme_line("mancalab fair kalah -o pits=5 --moved 1"), tmp_path)
     found = re.findall(r"^\s+([\d,]+)$", out, re.M)
@@ -46,9 +49,7 @@ def test_the_readmes_fair_screen_finds_boards_the_shipped_list_holds(tmp_path):
     assert found and all(board in shipped for board in found), (found, out)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("MANCALAB_LONG_TESTS") != "1",
-                    reason="half a minute: MANCALAB_LONG_TESTS=1 runs it")
+@LONG
 def test_the_readmes_estimate_holds_the_documented_count(tmp_path):
     """docs/research.md: 82.02-82.11 billion settings answer the default with a first move
     (10^8 draws a stratum); the README's 10^6 draws give an interval around it."""
@@ -61,6 +62,7 @@ def test_the_readmes_estimate_holds_the_documented_count(tmp_path):
     assert low <= 82_060_000_000 <= high, out
 
 
+@LONG
 def test_the_readmes_terminal_lines_play_replay_and_review(tmp_path):
     """`play kalah --bot hard -o board=37`: board 37 against the computer, no names asked;
     the game saved, then `replay` and `review` of it as the README writes them."""
