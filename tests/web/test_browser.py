@@ -865,8 +865,9 @@ def test_the_level_menu_names_people_levels_and_other_players_in_words(server, c
                                                                       language):
     page = context.new_page()
     page.goto(server)
-    page.evaluate(f"localStorage.setItem('mancalab.language', '{language}')")
-    page.reload()
+    # the language box acts once the page has its texts and games (a busy machine is slow)
+    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
+    page.select_option("#language", language)
     expected = "Recherche alpha-bêta" if language == "fr" else "Alpha-beta search"
 
     def options():
