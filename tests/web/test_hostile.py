@@ -156,6 +156,8 @@ def test_an_allowance_refills_over_its_period():
     assert allowance.take("a", 60, now=0) == pytest.approx(20 * 36)  # 20 short: 12 minutes
     assert allowance.take("a", 60, now=20 * 36) == 0
     assert allowance.take("a", 101, now=10**6) == float("inf")
+    assert allowance.wait("b", 50, now=0) == pytest.approx(50 * 36)  # a look spends nothing
+    assert allowance.wait("b", 50, now=0) == pytest.approx(50 * 36)
 
 
 def _long_record(moves: int, pits: int = 12, seeds: int = 20) -> str:
@@ -184,6 +186,16 @@ def test_loaded_records_are_charged_by_their_moves(db):
         refused = client.post("/api/games/load", json={"record": text}).json()["detail"]
         assert "400 moves of loaded records a client in an hour" in refused
         assert client.post("/api/games", json={"game": "kalah"}).status_code == 201
+    from mancalab.records import moves_at_most
+
+    with TestClient(create_app(db, Limits(**FAST, load_moves=1000, client_games=2))) as client:
+        assert client.post("/api/games/load", json={"record": text}).status_code == 201
+        assert client.post("/api/games/load", json={"record": text}).status_code == 201
+        refused = client.post("/api/games/load", json={"record": text})  # games, not moves
+        assert refused.status_code == 429 and "new games" in refused.json()["detail"]
+        # the refused load spent none of its moves: they are where the two loads left them
+        left = 1000 - 2 * moves_at_most(text)
+        assert client.app.state.hub.moves_loaded.wait("testclient", left) == 0
 
 
 def test_games_per_client_and_the_disk_are_bounded(db):

@@ -207,9 +207,10 @@ class Hub:
         if self.store.size() > self.limits.db_bytes:
             raise FullError("the server's storage for games is full; try again later")
         client = CLIENT.get()
-        for allowance, amount, what in ((self.moves_loaded, moves, "moves of loaded records"),
-                                        (self.games_made, 1, "new games")):
-            wait = allowance.take(client, amount) if amount else 0.0
+        charges = [(self.moves_loaded, moves, "moves of loaded records"),
+                   (self.games_made, 1, "new games")]
+        for allowance, amount, what in charges:  # every one checked before any is spent
+            wait = allowance.wait(client, amount) if amount else 0.0
             if wait:
                 hours = allowance.seconds / 3600
                 raise BusyError(
@@ -217,6 +218,9 @@ class Hub:
                     f"{'an hour' if hours == 1 else f'{hours:g} hours'}"
                     + ("" if wait == float("inf") else f"; try again in {math.ceil(wait / 60)} "
                        "minutes"))
+        for allowance, amount, _ in charges:
+            if amount:
+                allowance.take(client, amount)
 
     def room(self, game_id: str) -> Room:
         """The game ``game_id``, loaded from the store if it is not in memory. Called on the

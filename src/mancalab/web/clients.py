@@ -54,15 +54,26 @@ class Allowance:
         self._left: dict[str | None, tuple[float, float]] = {}
 
     def take(self, client: str | None, amount: int, now: float | None = None) -> float:
-        """Spend ``amount`` for ``client``: 0 when it may, else the seconds until it may."""
+        """Spend ``amount`` for ``client``: 0 when it may, else the seconds until it may
+        (and nothing is spent)."""
         now = time.monotonic() if now is None else now
-        left, when = self._left.get(client, (self.amount, now))
-        left = min(self.amount, left + (now - when) * self.amount / self.seconds)
-        if amount > left:
-            if amount > self.amount:
-                return float("inf")
-            return (amount - left) * self.seconds / self.amount
+        wait, left = self._wait(client, amount, now)
+        if wait:
+            return wait
         self._left[client] = (left - amount, now)
         if len(self._left) > self.clients:
             del self._left[max(self._left, key=lambda c: self._left[c][0])]
         return 0.0
+
+    def wait(self, client: str | None, amount: int, now: float | None = None) -> float:
+        """The seconds until ``client`` may spend ``amount`` (0: now), spending nothing."""
+        return self._wait(client, amount, time.monotonic() if now is None else now)[0]
+
+    def _wait(self, client, amount: int, now: float) -> tuple[float, float]:
+        left, when = self._left.get(client, (self.amount, now))
+        left = min(self.amount, left + (now - when) * self.amount / self.seconds)
+        if amount <= left:
+            return 0.0, left
+        if amount > self.amount:
+            return float("inf"), left
+        return (amount - left) * self.seconds / self.amount, left
