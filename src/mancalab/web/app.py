@@ -467,7 +467,9 @@ class Hub:
             self.reviewers.pop(room.id, None)
 
     def _review_of(self, room: Room) -> dict:
-        states, moves = list(room.record.states), list(room.record.moves)
+        # no more positions than a review appraises: a long game's are replayed, not kept
+        states = room.record.states[: self.limits.review_positions + 1]
+        moves, positions = list(room.record.moves), len(room.record.states)
         appraisals = []
         for state in states:
             found = self._appraisal(state)
@@ -477,7 +479,7 @@ class Hub:
         values = [{"ply": ply, "value": review.for_player_a(state, found),
                    "exact": found.exact, "won": found.won}
                   for ply, (state, found) in enumerate(zip(states, appraisals))]
-        return {"positions": len(states), "appraised": len(appraisals),
+        return {"positions": positions, "appraised": len(appraisals),
                 "running": room.id in self.reviews, "values": values,
                 "limit": self.limits.review_positions,
                 "error": self.review_errors.get(room.id),
