@@ -72,23 +72,32 @@ def test_a_margin_too_wide_for_its_nodes_is_refused():
         threshold.at_least(mancalab.variant("gabata"), np.full(12, 4), 200)
 
 
-def test_settle_closes_what_a_walk_cut_short_left_open(monkeypatch):
-    """With room for 500 positions the walk leaves bounds apart; ``settle`` closes them, the
-    value's and every move's, to the whole walk's, and proves the same best moves."""
+def _cut_walk(state, database):
+    """The bounds of the walk alone, with room for 500 positions: the value's and moves'."""
+    cut = graph.reachable(state.variant, graph.mover_view(state), database, 500,
+                          np.ones(4, np.int64), np.ones(4, np.int64))
+    return (int(cut.low[0]), int(cut.high[0])), cut.final
+
+
+@pytest.mark.parametrize("settle", [False, True])
+def test_questions_close_what_a_walk_cut_short_left_open(monkeypatch, settle):
+    """With room for 500 positions the walk leaves bounds apart; the questions (the proof
+    search, and with ``settle`` the attractor walk where it finds no answer) close them, the
+    value's and every move's, to the whole walk's, and prove the same best moves."""
     variant = mancalab.variant("gabata")
     database = retrograde.build(variant, 4)
     rng = random.Random(11)
     opened = 0
-    for _ in range(3):
+    for _ in range(4):
         state = random_position(variant, 9, rng)
         whole = repeating.solve(state, moves=True, database=database)
+        (low, high), final = _cut_walk(state, database)
+        opened += not final and low < high
         monkeypatch.setattr(graph, "capacity_for", lambda time: 500)
-        cut = repeating.solve(state, database=database)
-        settled = repeating.solve(state, moves=True, database=database, settle=True)
-        alone = repeating.solve(state, database=database, settle=True)  # best moves asked
+        settled = repeating.solve(state, moves=True, database=database, settle=settle)
+        alone = repeating.solve(state, database=database, settle=settle)  # best moves asked
         monkeypatch.undo()
         assert alone.best_moves == whole.best_moves, state.cells
-        opened += (cut.lower, cut.upper) != (whole.lower, whole.upper)
         assert (settled.lower, settled.upper) == (whole.lower, whole.upper), state.cells
         assert settled.moves == whole.moves, state.cells
         if whole.exact:
@@ -96,25 +105,26 @@ def test_settle_closes_what_a_walk_cut_short_left_open(monkeypatch):
     assert opened >= 2
 
 
-def test_settle_closes_moves_left_apart_under_an_exact_value(monkeypatch):
-    """A walk cut short can prove the value yet leave some moves' bounds apart: ``settle``
-    closes those too (and so finds every best move)."""
+def test_questions_close_moves_left_apart_under_an_exact_value(monkeypatch):
+    """A walk cut short can prove the value yet leave some moves' bounds apart: the
+    questions close those too (and so find every best move)."""
     variant = mancalab.variant("gabata")
     database = retrograde.build(variant, 4)
     rng = random.Random(5)
     for _ in range(60):
         state = random_position(variant, 9, rng)
-        monkeypatch.setattr(graph, "capacity_for", lambda time: 3000)
-        cut = repeating.solve(state, moves=True, database=database)
-        if not cut.exact or all(low == high for low, high in cut.moves.values()):
-            monkeypatch.undo()
+        cut = graph.reachable(variant, graph.mover_view(state), database, 3000,
+                              np.ones(4, np.int64), np.ones(4, np.int64))
+        edges = [repeating._edge_bounds(cut, database, j) for j in range(6)
+                 if cut.kinds[0, j] != retrograde.NONE]
+        if cut.low[0] != cut.high[0] or all(low == high for low, high in edges):
             continue
-        settled = repeating.solve(state, moves=True, database=database, settle=True)
-        alone = repeating.solve(state, database=database, settle=True)
+        monkeypatch.setattr(graph, "capacity_for", lambda time: 3000)
+        settled = repeating.solve(state, moves=True, database=database)
+        alone = repeating.solve(state, database=database)
         monkeypatch.undo()
         whole = repeating.solve(state, moves=True, database=database)
         assert settled.moves == whole.moves
         assert settled.best_moves == alone.best_moves == whole.best_moves
         return
     raise AssertionError("no walk cut short left a move apart under an exact value")
-

@@ -157,8 +157,8 @@ def solve(
              "given)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     settle: Annotated[bool, typer.Option(
-        "--settle", help="Gebeta, Gabata: where the positions reached do not fit in memory, "
-                         "settle the bounds by yes-or-no questions (minutes, gigabytes)")]
+        "--settle", help="Gebeta, Gabata: where the proof search leaves bounds apart, "
+                         "also ask the attractor walk (minutes, gigabytes)")]
     = False,
     option: GameOptions = [],
     sample: Annotated[Optional[int], typer.Option(

@@ -5,8 +5,10 @@
 - ``kalah``: Kalah's MTD(f) search over ``databases`` (endgame databases, built here or on a
   Dask cluster by ``databases_cluster``);
 - ``retrograde`` (the databases of Gebeta and Gabata, whose positions repeat), ``graph`` (the
-  positions a position reaches above them), ``book`` (the start's graph kept on disk) and
-  ``repeating`` (a position's value and its moves' from those);
+  positions a position reaches above them), ``book`` (the start's graph kept on disk),
+  ``repeating`` (a position's value and its moves' from those), and ``questions`` closing
+  what a walk leaves open by yes-or-no questions to ``proof`` (depth-first proof search)
+  and ``threshold`` (the attractor walk);
 - ``forced``: Urubugu's search for forced ends;
 - shared by all: ``results`` (what a solve answers, its errors and cancelling), ``ranking``
   (numbering the positions of k seeds) and ``files`` (the database files).

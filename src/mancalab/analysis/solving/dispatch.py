@@ -28,8 +28,9 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     small one is built if there is none). ``cancel`` stops it from another thread;
     ``exact_only`` (Gebeta, Gabata) gives up at once when the position cannot be solved in
     ``time`` (a player that only uses exact values); ``parallel`` False keeps all the work in
-    the calling thread (a server's own low-priority search threads); ``settle`` (Gebeta,
-    Gabata) closes bounds that a walk too big for memory leaves apart by yes-or-no questions
+    the calling thread (a server's own low-priority search threads). Gebeta and Gabata:
+    bounds a walk leaves apart are closed by yes-or-no questions to the proof search; with
+    ``settle`` also by the attractor walk where the proof search finds no answer
     (``threshold``: minutes and gigabytes for an opening position)."""
     check_solvable(state, time)
     if state.is_over:

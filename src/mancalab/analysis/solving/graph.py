@@ -210,8 +210,10 @@ def capacity_for(time: float | None) -> int:
 
 
 def walk(state: State, time: float | None, database: Database | None,
-          cancel: Cancel | None, exact_only: bool, parallel: bool) -> Graph:
-    """The graph ``state`` reaches above ``database``, walked and settled within ``time``."""
+          cancel: Cancel | None, exact_only: bool, parallel: bool,
+          most: int | None = None) -> Graph:
+    """The graph ``state`` reaches above ``database``, walked and settled within ``time``
+    and ``most`` positions."""
     cancel = cancel or Cancel()
     explore_halt = np.ones(4, dtype=np.int64)
     sweep_halt = np.ones(4, dtype=np.int64)
@@ -225,7 +227,8 @@ def walk(state: State, time: float | None, database: Database | None,
             timer.start()
             timers.append(timer)
     try:
-        return reachable(state.variant, mover_view(state), database, capacity_for(time),
+        capacity = capacity_for(time) if most is None else min(most, capacity_for(time))
+        return reachable(state.variant, mover_view(state), database, capacity,
                          explore_halt, sweep_halt, exact_only, parallel)
     finally:
         for timer in timers:

@@ -14,10 +14,13 @@ from ...core import State, Variant
 from ...variants import variant as make_variant
 from .book import book_for, book_graph
 from .graph import Graph, mover_view, walk
-from . import threshold
+from . import questions
 from .results import Cancel, SolveResult
 from .retrograde import (END, NODE, NODE_SAME, NONE, NOT_OVER, PITS, STORED, STORED_SAME,
                          Database, _moves, build, database_for, layout_of, slots_of)
+
+
+WALK_FIRST = 2_000_000  # positions walked before the proof search takes over (about 170 MB)
 
 
 def warm_up() -> None:
@@ -87,36 +90,71 @@ def solve(state: State, time: float | None = None, moves: bool = False,
           exact_only: bool = False, parallel: bool = True,
           settle: bool = False) -> SolveResult:
     """The value of ``state`` (not over) for the player to move, or its proven bounds: see
-    ``solving.solve``. ``settle``: bounds a walk cut short by memory leaves apart (the
-    value's or a move's) are closed by yes-or-no questions (``threshold.tighten``) in what
-    is left of ``time``. Bounds that stay apart after a complete walk mean the value depends
-    on the rule for endless play. ``exact_only``: a walk cut short by ``time``
-    returns at once, with the widest bounds (a player that only uses exact values). A
-    position the start's book holds is looked up there instead of walked."""
+    ``solving.solve``. The walk takes at most ``WALK_FIRST`` positions; bounds it leaves
+    apart (the value's or a move's) are closed by yes-or-no questions to the proof search
+    (``questions.tighten``) in what is left of ``time``, and with ``settle`` also by the
+    attractor walk where the proof search finds no answer (minutes and gigabytes for an
+    opening position). Bounds that stay apart after a complete walk mean the value depends
+    on the rule for endless play. ``exact_only``: a walk cut short by ``time`` returns at
+    once, with the widest bounds, no questions asked (a player that only uses exact
+    values). A position the start's book holds is looked up there instead of walked."""
     started = _time.perf_counter()
     variant = state.variant
     database = database or database_for(variant, build)
     book = book_for(variant)
     graph = book_graph(variant, book, database, mover_view(state)) if book else None
+    capped = graph is None and not exact_only
     if graph is None:
-        graph = walk(state, time, database, cancel, exact_only, parallel)
+        graph = walk(state, time, database, cancel, exact_only, parallel,
+                     WALK_FIRST if capped else None)
+    capped = capped and graph.expanded < graph.count
+    result, moves_apart = _from_graph(state, graph, database, moves)
+    if on_bounds:
+        on_bounds(result.lower, result.upper)
+    if (not result.exact or moves_apart) and not graph.final and not exact_only:
+        graph = None  # its memory is the questions' now
+        bounds = result.lower, result.upper
+        questions.tighten(state, result, database, _left(time, started), walk=settle,
+                          cancel=cancel)
+        if _apart(result) and capped and _left(time, started) != 0:
+            # the proof search found no answer (positions cycling without progress): the
+            # walk as far as memory and time allow, its bounds kept where narrower
+            whole = walk(state, _left(time, started), database, cancel, False, parallel)
+            _narrow(state, result, _from_graph(state, whole, database, moves)[0])
+        if on_bounds and (result.lower, result.upper) != bounds:
+            on_bounds(result.lower, result.upper)
+    result.seconds = _time.perf_counter() - started
+    return result
+
+
+def _left(time: float | None, started: float) -> float | None:
+    return None if time is None else max(0.0, time - (_time.perf_counter() - started))
+
+
+def _apart(result: SolveResult) -> bool:
+    """Whether any bound, the value's or a move's, is left apart."""
+    return not result.exact or any(low < high for low, high in result.moves.values())
+
+
+def _from_graph(state: State, graph: Graph, database: Database | None,
+                moves: bool) -> tuple[SolveResult, bool]:
+    """The value's bounds from the graph of ``state``, and with ``moves`` every move's; and
+    whether any move's bounds are apart (its best moves may not all be proven)."""
     a, b = state.score
     base = a - b if state.to_move == 0 else b - a
     lower, upper = base + int(graph.low[0]), base + int(graph.high[0])
-    if on_bounds:
-        on_bounds(lower, upper)
     exact = lower == upper
     result = SolveResult(lower if exact else None, exact, lower, upper, [], [],
                          nodes=graph.count, database_seeds=database and database.seeds,
                          endless=graph.final)
-    slots = layout_of(variant).slots
-    apart = not exact  # whether any bound, the value's or a move's, is left apart
+    slots = layout_of(state.variant).slots
+    moves_apart = False
     for j in range(6):
         if graph.kinds[0, j] == NONE:
             continue
         cell = slots[j + 6 * state.to_move]
         lo, hi = _edge_bounds(graph, database, j)
-        apart = apart or lo < hi
+        moves_apart = moves_apart or lo < hi
         if moves:
             result.moves[cell] = (base + lo, base + hi)
             result.move_names[cell] = state.move_name(cell)
@@ -124,9 +162,23 @@ def solve(state: State, time: float | None = None, moves: bool = False,
         if exact and base + lo >= lower:
             result.best_moves.append(cell)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
-    if settle and apart and not graph.final:
-        graph = None  # its memory is the questions' now
-        left = None if time is None else max(0.0, time - (_time.perf_counter() - started))
-        threshold.tighten(state, result, database, left)
-    result.seconds = _time.perf_counter() - started
-    return result
+    return result, moves_apart
+
+
+def _narrow(state: State, result: SolveResult, other: SolveResult) -> None:
+    """Keep in ``result`` the narrower of each pair of proven bounds."""
+    result.lower, result.upper = max(result.lower, other.lower), min(result.upper, other.upper)
+    result.exact = result.lower == result.upper
+    result.value = result.lower if result.exact else None
+    result.nodes += other.nodes
+    result.endless = other.endless
+    for move, (low, high) in other.moves.items():
+        mine = result.moves.get(move, (low, high))
+        result.moves[move] = (max(mine[0], low), min(mine[1], high))
+    if result.exact:
+        if result.moves:
+            best = [m for m, (low, _) in result.moves.items() if low >= result.value]
+        else:
+            best = sorted(set(result.best_moves) | set(other.best_moves))
+        result.best_moves = sorted(best)
+        result.best_move_names = [state.move_name(m) for m in result.best_moves]

@@ -20,6 +20,10 @@ So L >= v follows from a yes under L, and U < v from a no under U. Each is a lea
 point reached by sweeps, sound at every step, so a walk cut short by its budget still proves
 what it proves; when the walk was complete, a position in neither attractor is one whose
 answer the rule for endless play decides.
+
+The depth-first proof search (``proof``) answers the same questions first, over the positions
+one strategy needs; this walk is the last resort where it finds no answer (positions that
+cycle long without progress), taking minutes and gigabytes for an opening position.
 """
 
 from __future__ import annotations
@@ -31,11 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from ...core import State, Variant
+from ...core import Variant
 from ...memory import available_memory
 from .ranking import binomials, chunk_range, rank, unrank, pits_of
-from .graph import find_or_add, mover_view
-from .results import LIMIT, SolveResult
+from .graph import find_or_add
+from .results import LIMIT
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
                          move_buffers, slots_of, total_seeds)
 
@@ -285,85 +289,3 @@ def at_least(variant: Variant, pits, target: int, database: Database | None = No
             timer.cancel()
     return Answer(target, verdicts[0], verdicts[1], count, expanded,
                   clock.monotonic() - started)
-
-
-def _question(state: State, target: int, database: Database | None,
-              deadline: float | None) -> Answer | None:
-    """Can the player to move at ``state`` force a final margin (what is banked included) of
-    at least ``target``? None once the deadline has passed."""
-    left = None if deadline is None else deadline - clock.monotonic()
-    if left is not None and left <= 0:
-        return None
-    a, b = state.score
-    banked = a - b if state.to_move == 0 else b - a
-    return at_least(state.variant, mover_view(state), target, database, banked=banked,
-                    time=left)
-
-
-def close(state: State, low: int, high: int, database: Database | None,
-          deadline: float | None = None, on_answer=None) -> tuple[int, int]:
-    """(L, U) of ``state`` for its mover, from the proven [``low``, ``high``] tightened by
-    asking "at least v?" for v = high, high - step, ...: the first yes under U is U, the
-    first yes under L is L. Where a question runs out of time the bounds proven so far.
-    ``on_answer(answer)`` is told each answer."""
-    step = layout_of(state.variant).margin_step
-    upper = high
-    for target in range(high, low, -step):
-        answer = _question(state, target, database, deadline)
-        if answer is not None and on_answer:
-            on_answer(answer)
-        if answer is None or answer.under_l is None or answer.under_u is None:
-            return low, upper
-        if not answer.under_u:
-            upper = target - step
-        if answer.under_l:
-            return target, upper
-    return low, upper
-
-
-def tighten(state: State, result: SolveResult, database: Database | None,
-            time: float | None = None) -> SolveResult:
-    """Close the bounds a walk cut short left in ``result`` by questions (``close``): the
-    value's, then every move's it holds (with ``moves``), else, the value being exact, ask
-    each move whether it reaches it, so the best moves are proven too. Each question within
-    what is left of ``time``; what is not answered stays bounds."""
-    deadline = None if time is None else clock.monotonic() + time
-    result.lower, result.upper = close(state, result.lower, result.upper, database, deadline)
-    result.exact = result.lower == result.upper
-    result.value = result.lower if result.exact else None
-    for move, (low, high) in result.moves.items():
-        if low < high:
-            result.moves[move] = close_move(state, move, low, high, database, deadline)
-    if not result.exact:
-        return result
-    if result.moves:
-        best = [m for m, (low, _) in result.moves.items() if low >= result.value]
-    else:
-        best = [m for m in state.legal_moves()
-                if _reaches(state, m, result.value, database, deadline)]
-    result.best_moves = sorted(best)
-    result.best_move_names = [state.move_name(m) for m in result.best_moves]
-    return result
-
-
-def close_move(state, move, low, high, database, deadline, on_answer=None) -> tuple[int, int]:
-    """A move's bounds [``low``, ``high``] for the mover, closed over the position after it
-    (``close``: the answers are about the player to move there)."""
-    child = state.play(move)
-    if child.to_move == state.to_move:
-        return close(child, low, high, database, deadline, on_answer)
-    child_low, child_high = close(child, -high, -low, database, deadline, on_answer)
-    return -child_high, -child_low
-
-
-def _reaches(state, move, value, database, deadline) -> bool:
-    """Whether ``move`` is proven to reach ``value`` for the mover."""
-    child = state.play(move)
-    if child.is_over:
-        a, b = child.score
-        return (a - b if state.to_move == 0 else b - a) >= value
-    if child.to_move == state.to_move:
-        answer = _question(child, value, database, deadline)
-        return answer is not None and answer.under_l is True
-    answer = _question(child, 1 - value, database, deadline)  # can the opponent hold it?
-    return answer is not None and answer.under_u is False
