@@ -26,8 +26,8 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     By default the solver of the game's rules kept in this process is used (its table warm
     from earlier solves), with the largest database built for those rules (``build``: a
     small one is built if there is none). ``cancel`` stops it from another thread;
-    ``exact_only`` (Gebeta, Gabata) gives up at once when the position cannot be solved in
-    ``time`` (a player that only uses exact values); ``parallel`` False keeps all the work in
+    ``exact_only`` (Gebeta, Gabata) does not settle the bounds of a walk cut short, and asks
+    only the proof search in what is left of ``time`` (a player that only uses exact values); ``parallel`` False keeps all the work in
     the calling thread (a server's own low-priority search threads). Gebeta and Gabata:
     bounds a walk leaves apart are closed by yes-or-no questions to the proof search; with
     ``settle`` also by the attractor walk where the proof search finds no answer

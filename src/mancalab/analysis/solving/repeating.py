@@ -95,23 +95,23 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     (``questions.tighten``) in what is left of ``time``, and with ``settle`` also by the
     attractor walk where the proof search finds no answer (minutes and gigabytes for an
     opening position). Bounds that stay apart after a complete walk mean the value depends
-    on the rule for endless play. ``exact_only``: a walk cut short by ``time`` returns at
-    once, with the widest bounds, no questions asked (a player that only uses exact
-    values). A position the start's book holds is looked up there instead of walked."""
+    on the rule for endless play. ``exact_only``: a walk cut short is not settled (its
+    bounds are the widest) and no whole walk follows the questions (a player that only uses
+    exact values, within its time). A position the start's book holds is looked up there
+    instead of walked."""
     started = _time.perf_counter()
     variant = state.variant
     database = database or database_for(variant, build)
     book = book_for(variant)
     graph = book_graph(variant, book, database, mover_view(state)) if book else None
-    capped = graph is None and not exact_only
+    capped = graph is None
     if graph is None:
-        graph = walk(state, time, database, cancel, exact_only, parallel,
-                     WALK_FIRST if capped else None)
-    capped = capped and graph.expanded < graph.count
+        graph = walk(state, time, database, cancel, exact_only, parallel, WALK_FIRST)
+    capped = capped and graph.expanded < graph.count and not exact_only
     result, moves_apart = _from_graph(state, graph, database, moves)
     if on_bounds:
         on_bounds(result.lower, result.upper)
-    if (not result.exact or moves_apart) and not graph.final and not exact_only:
+    if (not result.exact or moves_apart) and not graph.final:
         graph = None  # its memory is the questions' now
         bounds = result.lower, result.upper
         questions.tighten(state, result, database, _left(time, started), walk=settle,
