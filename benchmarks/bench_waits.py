@@ -8,12 +8,14 @@ Each through a real `mancalab serve` over HTTP, as the page asks, at the server'
    one per game): seconds from creating a game in which the computer moves first until its
    move is on the board, then the same at every other level in that server, one after another.
 2. **expert replies and hints**: the person plays a random legal move, and the seconds until
-   the expert's reply is on the board; then a hint (the expert's move) is asked for the
-   person's next move. p50 and p95 over ``--replies`` each, games restarted as they end.
+   each of the expert's moves is on the board (a move; a turn: all its moves until the
+   person is to move again, Gabata's and Gebeta's extra turns and passes included); then a
+   hint (the expert's move) is asked for the person's next move. p50 and p95 over
+   ``--replies`` turns and hints, games restarted as they end.
 Steps 2 and 3 run on one server with the usual cache, once it has compiled everything.
 3. **review**: a game of 40 random moves (two people on one screen), then its review asked
    and polled until every position is appraised: seconds.
-Targets (issue 62; 2 cores, idle): first computer move <= 10 s on an empty cache, expert reply
+Targets (issue 62; 2 cores, idle): first computer move <= 10 s on an empty cache, expert move
 p95 <= 2.5 s, hint p95 <= 1 s, review of a 40-move game <= 20 s. Prints a row per game and
 step, then one JSON line; ``--results`` appends each row as it ends.
 """
@@ -71,15 +73,19 @@ class Server:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return json.load(answer)
 
-    def wait_for_ply(self, game: dict, ply: int, limit: float = 900) -> dict:
+    def wait_for_ply(self, game: dict, ply: int, limit: float = 120) -> dict:
         """The game once ``ply`` moves are on the board (or it is over)."""
         began = time.perf_counter()
         while time.perf_counter() - began < limit:
             state = self.ask(f"/api/games/{game['id']}?token={game['token']}")
-            if state["ply"] >= ply or state["status"] is not None:
+            if state["ply"] >= ply or state["result"] is not None:
                 return state
+            if state["error"]:
+                raise RuntimeError(f"game {game['id']}: {state['error']}")
             time.sleep(POLL)
-        raise TimeoutError(f"no move {ply} within {limit} s")
+        raise TimeoutError(f"game {game['id']}: no move {ply} within {limit} s: "
+                           + json.dumps({k: state[k] for k in ("ply", "to_move", "seat",
+                                                                "thinking", "result", "legal", "cells", "moves", "error", "automove", "bot_seat")}))
 
     def wait_ready(self, game: str) -> float:
         """Seconds since the start once the rules and searches are compiled (a game's
@@ -111,10 +117,10 @@ def first_moves(server: Server, game: str) -> list[dict]:
 
 def replies_and_hints(server: Server, game: str, count: int, rng: random.Random) -> list[dict]:
     """p50/p95 of the expert's replies to random moves, and of hints, ``count`` of each."""
-    replies, hints = [], []
+    replies, moves, hints = [], [], []
     created = state = None
     while len(replies) < count or len(hints) < count:
-        if state is None or state["status"] is not None:
+        if state is None or state["result"] is not None:
             created = server.ask("/api/games", {"game": game, "mode": "computer",
                                                 "bot": "expert", "human_seat": 0})
             state = created["state"]
@@ -130,12 +136,17 @@ def replies_and_hints(server: Server, game: str, count: int, rng: random.Random)
         server.ask(f"/api/games/{created['id']}/moves",
                    {"token": created["token"], "move": rng.choice(state["legal"]), "ply": ply})
         state = server.wait_for_ply(created, ply + 1)
-        if state["status"] is None and state["to_move"] != state["seat"]:
-            state = server.wait_for_ply(created, state["ply"] + 1)  # extra turns played on
-            while state["status"] is None and state["to_move"] != state["seat"]:
-                state = server.wait_for_ply(created, state["ply"] + 1)
+        if state["result"] is None and state["to_move"] != state["seat"]:
+            moved = time.perf_counter()
+            while state["result"] is None and state["to_move"] != state["seat"]:
+                state = server.wait_for_ply(created, state["ply"] + 1)  # the computer's
+                moves.append(time.perf_counter() - moved)  # moves, extra turns included
+                moved = time.perf_counter()
             replies.append(time.perf_counter() - began)
-    return [{"game": game, "step": "expert reply", "p50 s": round(percentile(replies, .5), 2),
+    return [{"game": game, "step": "expert move", "p50 s": round(percentile(moves, .5), 2),
+             "p95 s": round(percentile(moves, .95), 2), "n": len(moves)},
+            {"game": game, "step": "expert turn (all its moves)",
+             "p50 s": round(percentile(replies, .5), 2),
              "p95 s": round(percentile(replies, .95), 2), "n": len(replies)},
             {"game": game, "step": "hint", "p50 s": round(percentile(hints, .5), 2),
              "p95 s": round(percentile(hints, .95), 2), "n": len(hints)}]
@@ -146,7 +157,7 @@ def review(server: Server, game: str, rng: random.Random, moves: int = 40) -> di
     created = server.ask("/api/games", {"game": game, "mode": "local"})
     state = created["state"]
     for _ in range(moves):
-        if state["status"] is not None or not state["legal"]:
+        if state["result"] is not None or not state["legal"]:
             break
         state = server.ask(f"/api/games/{created['id']}/moves",
                            {"token": created["token"], "move": rng.choice(state["legal"]),

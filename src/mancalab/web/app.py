@@ -50,7 +50,9 @@ from .thinking import (CLIENT, OPERATOR_ONLY, READY, BusyError, FullError, Limit
 
 LOG = logging.getLogger("mancalab.web")
 STATIC = Path(__file__).parent / "static"
-REVIEW_SECONDS = 2.0  # a review's time a position: half to solve it, half to estimate it
+REVIEW_SECONDS = 1.0  # a review's time a position: half to solve it, half to estimate it
+# (a 40-move review within 20 s); a game with no solver only estimates, in this share of it
+ESTIMATE_ONLY = 0.4
 REVIEW_UNWATCHED = 20.0  # seconds: a review nobody asks about (the page asks every 1.5 s) stops
 APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
@@ -442,7 +444,10 @@ class Hub:
         go on meanwhile: its positions are read again after each), at most
         ``review_positions`` of them, while somebody asks about the review. A failure is
         logged and shown with the review."""
-        reviewer = self.thinker.player(f"perfect:time={REVIEW_SECONDS}", room.game)
+        seconds = REVIEW_SECONDS
+        if solving.unsolvable(room.state.variant) is not None:
+            seconds *= ESTIMATE_ONLY
+        reviewer = self.thinker.player(f"perfect:time={seconds:g}", room.game)
         ply = 0  # the positions before it are appraised
         try:
             while room.record is not None:
