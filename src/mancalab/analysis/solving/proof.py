@@ -29,11 +29,11 @@ from numba import njit
 
 from ...core import Variant
 from .graph import _slot
-from .ranking import binomials, pits_of, rank, unrank
+from .ranking import binomials, rank
 from .results import LIMIT, Cancel
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
                          move_buffers, slots_of, total_seeds)
-from .threshold import D_OFFSET, NO, PITS_SHIFT, SIDE_SHIFT, YES, _key, _leaf, root_key
+from .threshold import D_OFFSET, NO, SIDE_SHIFT, YES, _key, _leaf, node_of, root_key
 
 PROVEN, FAILED, UNKNOWN = 1, 0, -1  # a search's answer, for the prover
 NOT_FOUND = 2  # a quick search's failure: no proof found, nothing proven
@@ -71,14 +71,7 @@ def _expand(params, slots, key, prover, target, unit, big_binom, stored_seeds, o
     end of the game. ``repeated``: the shallowest path depth a failure rested on."""
     pits, board, kid_pits, kid_seeds, kinds, gains = bufs
     bars = np.empty(PITS - 1, dtype=np.int64)
-    d = np.int64(key & np.uint64(255)) - D_OFFSET
-    side = np.int64((key >> SIDE_SHIFT) & np.uint64(1))
-    global_rank = np.int64(key >> PITS_SHIFT)
-    seeds = 1
-    while big_binom[seeds + PITS, PITS] <= global_rank:
-        seeds += 1
-    unrank(global_rank - big_binom[seeds - 1 + PITS, PITS], seeds, PITS, big_binom, bars)
-    pits_of(bars, seeds, pits)
+    d, side = node_of(key, big_binom, bars, pits)
     over = _moves(params, slots, pits, board, kinds, gains, kid_pits, kid_seeds)
     if over != NOT_OVER:
         final = d + over if side == 0 else d - over

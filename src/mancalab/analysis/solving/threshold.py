@@ -59,6 +59,20 @@ def _key(pits_key, side, d):
 
 
 @njit(cache=True, inline="always")
+def node_of(key, big_binom, bars, pits):
+    """Node ``key``'s margin banked d and side to move; its pits into ``pits``."""
+    d = np.int64(key & np.uint64(255)) - D_OFFSET
+    side = np.int64((key >> SIDE_SHIFT) & np.uint64(1))
+    global_rank = np.int64(key >> PITS_SHIFT)
+    seeds = 1
+    while big_binom[seeds + PITS, PITS] <= global_rank:
+        seeds += 1
+    unrank(global_rank - big_binom[seeds - 1 + PITS, PITS], seeds, PITS, big_binom, bars)
+    pits_of(bars, seeds, pits)
+    return d, side
+
+
+@njit(cache=True, inline="always")
 def _leaf(side, d, seeds, unit, target, stored_low, stored_high, index):
     """What a child of ``seeds`` seeds in play answers without a walk: YES, NO or
     YES_UNDER_U when the margin is settled or the database holds it, else 0 (walk it)."""
@@ -92,14 +106,7 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
         if count + 6 > capacity:
             break
         key = node_keys[head]
-        d = np.int64(key & np.uint64(255)) - D_OFFSET
-        side = np.int64((key >> SIDE_SHIFT) & np.uint64(1))
-        global_rank = np.int64(key >> PITS_SHIFT)
-        seeds = 1
-        while big_binom[seeds + PITS, PITS] <= global_rank:
-            seeds += 1
-        unrank(global_rank - big_binom[seeds - 1 + PITS, PITS], seeds, PITS, big_binom, bars)
-        pits_of(bars, seeds, pits)
+        d, side = node_of(key, big_binom, bars, pits)
         over = _moves(params, slots, pits, board, kinds, gains, kid_pits, kid_seeds)
         if over != NOT_OVER:  # over already by the end rule: its margin answers
             final = d + over if side == 0 else d - over
