@@ -78,3 +78,41 @@ def test_only_the_last_versions_kernels_are_kept(tmp_path, monkeypatch):
     assert sorted(p.name for p in (tmp_path / "numba").iterdir()) == ["mancalab-old",
                                                                       "mancalab-older"]
     assert not legacy.exists()
+
+
+def test_a_game_about_to_be_played_is_compiled_first_and_waited_for():
+    """A first start's warm-up takes a game's own tasks next when it is played (``prefer``),
+    and its search waits for them (``wait``) instead of compiling them again."""
+    import threading
+
+    plan = _cache.Plan(["alphabeta", "mcts", "solve", "kalah", "gebeta"])
+    assert plan.take() == "alphabeta"
+    plan.prefer(["gebeta", "mcts", "no such task"])
+    assert [plan.take(), plan.take()] == ["gebeta", "mcts"]
+    waited = threading.Event()
+    waiter = threading.Thread(target=lambda: (plan.wait(["gebeta", "mcts"]), waited.set()))
+    waiter.start()
+    plan.finish("gebeta")
+    assert not waited.wait(0.2)  # mcts is not compiled yet
+    plan.finish("mcts")
+    assert waited.wait(5)
+    waiter.join()
+    plan.wait(["not planned"])  # nothing to wait for
+    plan.finish_all()
+    plan.wait(["solve", "kalah"])
+
+
+def test_the_tasks_a_player_needs_are_its_rules_and_its_searches():
+    from mancalab.players import player
+
+    kalah, gebeta = mancalab.variant("kalah"), mancalab.variant("gebeta")
+    assert _cache.tasks_for(player("greedy"), kalah) == ["kalah"]
+    assert _cache.tasks_for(player("mcts"), gebeta) == ["gebeta", "mcts"]
+    assert _cache.tasks_for(player("expert", game="kalah"), kalah) == ["kalah", "solve",
+                                                                       "alphabeta"]
+    expert = player("expert", game="gebeta")
+    assert _cache.tasks_for(expert, gebeta) == ["gebeta", "retrograde", "mcts"]
+    urubugu = mancalab.variant("urubugu")
+    assert _cache.tasks_for(player("perfect"), urubugu) == ["urubugu", "forced", "alphabeta"]
+    assert set(_cache.tasks_for(expert, gebeta)) <= set(mancalab.variants()) | set(
+        _cache.SEARCHES)

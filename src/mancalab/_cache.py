@@ -22,6 +22,7 @@ import functools
 import hashlib
 import os
 import re
+import threading
 from pathlib import Path
 
 import numba
@@ -185,20 +186,95 @@ def warm_up(games: list[str] | None = None, players: bool = True,
             on_step(done, total, task)
 
 
+class Plan:
+    """The tasks a warm-up still has to compile, in order, and which are done: a game about
+    to be played puts its own tasks first (``prefer``), and its search waits for them
+    (``wait``) instead of compiling them a second time in the server's process."""
+
+    def __init__(self, tasks: list[str]) -> None:
+        self.pending = list(tasks)
+        self.done = {task: threading.Event() for task in tasks}
+        self.lock = threading.Lock()
+
+    def prefer(self, tasks: list[str]) -> None:
+        with self.lock:
+            first = [task for task in tasks if task in self.pending]
+            self.pending = first + [task for task in self.pending if task not in first]
+
+    def take(self) -> str | None:
+        with self.lock:
+            return self.pending.pop(0) if self.pending else None
+
+    def wait(self, tasks: list[str], timeout: float | None = None) -> None:
+        for task in tasks:
+            if task in self.done:
+                self.done[task].wait(timeout)
+
+    def finish(self, task: str) -> None:
+        self.done[task].set()
+
+    def finish_all(self) -> None:
+        for event in self.done.values():
+            event.set()
+
+
+_PLAN: Plan | None = None  # the warm-up running in this process, if any
+
+
+def prefer(tasks: list[str]) -> None:
+    """Compile ``tasks`` (``compile_one``'s names) next in the running warm-up, if any."""
+    if _PLAN is not None:
+        _PLAN.prefer(tasks)
+
+
+def wait_compiled(tasks: list[str], timeout: float | None = None) -> None:
+    """Wait until the running warm-up has compiled ``tasks`` (at once when none runs)."""
+    if _PLAN is not None:
+        _PLAN.wait(tasks, timeout)
+
+
+def tasks_for(player, variant) -> list[str]:
+    """The warm-up tasks ``player`` needs in ``variant``: the game's rules and the player's
+    searches (the perfect player's: the game's solver and its fallback's)."""
+    solver = {"search": "solve", "retrograde": "retrograde", "forced": "forced"}
+    needs = [variant.name]
+    if player.name in ("alphabeta", "mcts", "classic"):
+        needs.append(player.name)
+    elif player.name == "perfect":
+        needs += [solver.get(variant.solver, "solve"), player.options.get("fallback", "")]
+    return [task for task in needs if task]
+
+
 def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
-    """Compile ``tasks`` in ``jobs`` processes, the longest first (progress: tasks done, the
-    last one left to the loading that follows)."""
+    """Compile ``tasks`` in ``jobs`` processes, the longest first unless a game asks for its
+    own (``prefer``); progress: tasks done, the last one left to the loading that follows."""
+    global _PLAN
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     order = sorted(tasks, key=lambda task: task not in SEARCHES)  # the searches take longest
     context = multiprocessing.get_context("spawn")
     from .lifetime import end_with_parent
 
-    with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context,
-                             initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
-        futures = [pool.submit(compile_one, task) for task in order]
-        for done, future in enumerate(as_completed(futures), 1):
-            what = future.result()
-            if on_step and done < len(tasks):
-                on_step(done, len(tasks), what)
+    plan = _PLAN = Plan(order)
+    done = 0
+    try:
+        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context,
+                                 initializer=end_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
+            running = {}
+            while True:
+                while len(running) < jobs and (task := plan.take()) is not None:
+                    running[pool.submit(compile_one, task)] = task
+                if not running:
+                    break
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    what = future.result()
+                    plan.finish(running.pop(future))
+                    done += 1
+                    if on_step and done < len(tasks):
+                        on_step(done, len(tasks), what)
+    finally:
+        plan.finish_all()
+        _PLAN = None

@@ -21,6 +21,7 @@ from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
+from .. import _cache
 from ..core import MancalabError, State
 from ..players import Player, parse_spec
 from ..players import player as make_player
@@ -140,6 +141,7 @@ class Limits:
 
 
 SEARCH_NICENESS = 10
+COMPILE_WAIT = 600.0  # seconds a first search waits for its kernels from the warm-up
 OVERRUN = 1.0  # seconds past its cap a hint or an analysis may run before it is answered
 OPERATOR_ONLY = ("this server runs programs and player files only when its operator names "
                  "them (mancalab serve --player NAME=SPEC)")
@@ -273,11 +275,15 @@ class Thinker:
             raise BusyError("the server is busy; try again in a moment")
         self.games.add(game_id)
         self.open()
+        needs = []  # on a first start: its game's kernels and searches, compiled first
+        if not READY.is_set():
+            needs = _cache.tasks_for(player, state.variant)
+            _cache.prefer(needs)
         began: list[float] = []  # when a search thread took it up
         try:
             future = asyncio.wrap_future(self.pool.submit(
                 CLIENT.get() if client is None else client, self._run, player, work, state,
-                began))
+                began, needs))
             try:
                 if wait:
                     return await asyncio.shield(future)
@@ -304,7 +310,10 @@ class Thinker:
                                 f"{self.limits.max_think + OVERRUN:g} s (the server is still "
                                 "preparing); try again in a moment")
 
-    def _run(self, player: Player, work, state: State, began: list[float] | None = None):
+    def _run(self, player: Player, work, state: State, began: list[float] | None = None,
+             needs: list[str] = ()):
+        # loaded once the warm-up's processes have compiled them, not compiled here again
+        _cache.wait_compiled(list(needs), timeout=COMPILE_WAIT)
         if began is not None:
             began.append(time.monotonic())
         self.running.add(player)
