@@ -111,7 +111,6 @@ def first_moves(server: Server, game: str) -> list[dict]:
         rows.append({"game": game, "step": f"first move, {level}",
                      "s": round(time.perf_counter() - began, 2),
                      "since start s": round(time.perf_counter() - server.started, 1)})
-        print(json.dumps(rows[-1]), flush=True)
     return rows
 
 

@@ -86,9 +86,10 @@ def test_a_game_about_to_be_played_is_compiled_first_and_waited_for():
     import threading
 
     plan = _cache.Plan(["alphabeta", "mcts", "solve", "kalah", "gebeta"])
-    assert plan.take() == "alphabeta"
+    assert plan.take() == "alphabeta" and not plan.urgent()
     plan.prefer(["gebeta", "mcts", "no such task"])
-    assert [plan.take(), plan.take()] == ["gebeta", "mcts"]
+    assert plan.urgent()  # a game waits: one more process takes them
+    assert [plan.take(), plan.take()] == ["gebeta", "mcts"] and not plan.urgent()
     waited = threading.Event()
     waiter = threading.Thread(target=lambda: (plan.wait(["gebeta", "mcts"]), waited.set()))
     waiter.start()

@@ -194,12 +194,19 @@ class Plan:
     def __init__(self, tasks: list[str]) -> None:
         self.pending = list(tasks)
         self.done = {task: threading.Event() for task in tasks}
+        self.wanted: set[str] = set()  # asked for by a game being played
         self.lock = threading.Lock()
 
     def prefer(self, tasks: list[str]) -> None:
         with self.lock:
             first = [task for task in tasks if task in self.pending]
             self.pending = first + [task for task in self.pending if task not in first]
+            self.wanted.update(first)
+
+    def urgent(self) -> bool:
+        """Whether a task a game waits for has not started yet."""
+        with self.lock:
+            return bool(self.wanted.intersection(self.pending))
 
     def take(self) -> str | None:
         with self.lock:
@@ -246,8 +253,9 @@ def tasks_for(player, variant) -> list[str]:
 
 
 def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
-    """Compile ``tasks`` in ``jobs`` processes, the longest first unless a game asks for its
-    own (``prefer``); progress: tasks done, the last one left to the loading that follows."""
+    """Compile ``tasks`` in ``jobs`` processes, the longest first; a task a game waits for
+    (``prefer``) next, in one more process while it waits. Progress: tasks done, the last one
+    left to the loading that follows."""
     global _PLAN
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -259,16 +267,18 @@ def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
     plan = _PLAN = Plan(order)
     done = 0
     try:
-        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context,
+        # one process more than ``jobs`` for a task a game waits for: it starts at once
+        with ProcessPoolExecutor(min(jobs, len(tasks)) + 1, mp_context=context,
                                  initializer=end_with_parent,
                                  initargs=(os.getpid(),)) as pool:
             running = {}
             while True:
-                while len(running) < jobs and (task := plan.take()) is not None:
+                most = jobs + plan.urgent()
+                while len(running) < most and (task := plan.take()) is not None:
                     running[pool.submit(compile_one, task)] = task
                 if not running:
                     break
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
                     what = future.result()
                     plan.finish(running.pop(future))
