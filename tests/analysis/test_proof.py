@@ -10,7 +10,8 @@ import pytest
 import mancalab
 from mancalab.analysis.solving import graph, proof, retrograde
 
-from .test_retrograde import GAMES, endless_positions, fixed_point, margin, random_position
+from .test_retrograde import endless_positions, random_position
+from .test_threshold import question_facts
 
 
 def check_every_threshold(state, databases, moves_first=True) -> tuple[int, int]:
@@ -18,12 +19,7 @@ def check_every_threshold(state, databases, moves_first=True) -> tuple[int, int]
     side to move (``moves_first``) or of the other side with the mover's reply to come; a
     quick search's proofs too. Where positions cycle without progress a search may run out
     of its budget (unknown): (questions answered, questions asked)."""
-    low, high = fixed_point(state)
-    key = state.board.tobytes()
-    own = margin(state, state.to_move)
-    unit = GAMES[state.variant.name]
-    seeds = (sum(state.cells) - sum(state.score)) // unit
-    pits = graph.mover_view(state)
+    low, high, key, own, seeds, pits = question_facts(state)
     answered = asked = 0
     for database in databases:
         for target in range(own - seeds - 1, own + seeds + 2):

@@ -13,15 +13,20 @@ from mancalab.analysis.solving import graph, repeating, retrograde, threshold
 from .test_retrograde import GAMES, endless_positions, fixed_point, margin, random_position
 
 
+def question_facts(state):
+    """What the threshold tests ask about ``state``: the fixed point's L and U, the state's
+    key in them, the mover's banked margin, the units in play and the pits as the mover sees
+    them."""
+    low, high = fixed_point(state)
+    own = margin(state, state.to_move)
+    seeds = (sum(state.cells) - sum(state.score)) // GAMES[state.variant.name]
+    return low, high, state.board.tobytes(), own, seeds, graph.mover_view(state)
+
+
 def check_every_threshold(state, databases, moves_first=True):
     """``at_least`` agrees with L and U of the fixed point at every target, asked of the side
     to move (``moves_first``) or of the other side with the mover's reply still to come."""
-    low, high = fixed_point(state)
-    key = state.board.tobytes()
-    own = margin(state, state.to_move)
-    unit = GAMES[state.variant.name]
-    seeds = (sum(state.cells) - sum(state.score)) // unit
-    pits = graph.mover_view(state)
+    low, high, key, own, seeds, pits = question_facts(state)
     for database in databases:
         for target in range(own - seeds - 1, own + seeds + 2):
             if moves_first:  # A moves: A's L and U

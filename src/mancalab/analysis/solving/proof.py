@@ -29,11 +29,12 @@ from numba import njit
 
 from ...core import Variant
 from .graph import _slot
-from .ranking import binomials, rank
+from .ranking import rank
 from .results import LIMIT, Cancel
-from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
-                         move_buffers, slots_of, total_seeds)
-from .threshold import D_OFFSET, NO, SIDE_SHIFT, YES, _key, _leaf, node_of, root_key
+from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, move_buffers,
+                         slots_of)
+from .threshold import (NO, SIDE_SHIFT, YES, _key, child_answer, node_of, question_tables,
+                        root_key)
 
 PROVEN, FAILED, UNKNOWN = 1, 0, -1  # a search's answer, for the prover
 NOT_FOUND = 2  # a quick search's failure: no proof found, nothing proven
@@ -91,10 +92,8 @@ def _expand(params, slots, key, prover, target, unit, big_binom, stored_seeds, o
         else:
             kid_side = side if kind == NODE_SAME else 1 - side
             k = kid_seeds[j]
-            index = -1
-            if k <= stored_seeds and offsets[k] >= 0:
-                index = offsets[k] + rank(kid_pits[j], binom)
-            answer = _leaf(kid_side, kid_d, k, unit, target, stored_low, stored_high, index)
+            answer = child_answer(kid_side, kid_d, k, kid_pits[j], unit, target, stored_seeds,
+                                  offsets, binom, stored_low, stored_high)
             if answer != 0:
                 won = _prover_wins(answer, prover)
             else:
@@ -267,16 +266,8 @@ def ask(variant: Variant, pits, target: int, database: Database | None = None, *
     stops it from another thread (UNKNOWN)."""
     started = clock.monotonic()
     pits = np.asarray(pits, dtype=np.int64)
-    unit = layout_of(variant).unit
-    if abs(banked) + int(pits.sum()) // unit > D_OFFSET - 1 or abs(target) > D_OFFSET - 1:
-        raise ValueError("the margins of this question do not fit its nodes")
-    if database is None:
-        stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
-        stored_low = stored_high = np.zeros(1, dtype=np.int8)
-    else:
-        stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
-        stored_low, stored_high = database.low, database.high
-    big_binom = binomials(total_seeds(variant) + PITS + 1)
+    unit, stored_seeds, offsets, binom, stored_low, stored_high, big_binom = question_tables(
+        variant, pits, target, banked, database)
     root = root_key(pits, side, banked, big_binom)
     halt = np.ones(4, dtype=np.int64)
     if cancel is not None and not cancel.track(halt):

@@ -94,6 +94,16 @@ def _leaf(side, d, seeds, unit, target, stored_low, stored_high, index):
     return NO
 
 
+@njit(cache=True, inline="always")
+def child_answer(side, d, seeds, pits, unit, target, stored_seeds, offsets, binom, stored_low,
+                 stored_high):
+    """``_leaf`` of a child: looked up in the database when it holds the child's seeds."""
+    index = -1
+    if seeds <= stored_seeds and offsets[seeds] >= 0:
+        index = offsets[seeds] + rank(pits, binom)
+    return _leaf(side, d, seeds, unit, target, stored_low, stored_high, index)
+
+
 @njit(cache=True, nogil=True)
 def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom,
             stored_low, stored_high, count, head, table, ids, node_keys, children, halt):
@@ -125,10 +135,8 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
                 continue
             kid_side = side if kind == NODE_SAME else 1 - side
             k = kid_seeds[j]
-            index = -1
-            if k <= stored_seeds and offsets[k] >= 0:
-                index = offsets[k] + rank(kid_pits[j], binom)
-            answer = _leaf(kid_side, kid_d, k, unit, target, stored_low, stored_high, index)
+            answer = child_answer(kid_side, kid_d, k, kid_pits[j], unit, target, stored_seeds,
+                                  offsets, binom, stored_low, stored_high)
             if answer != 0:
                 children[head, j] = answer
                 continue
@@ -228,6 +236,24 @@ def capacity_for(memory: int | None = None) -> int:
     return max(1000, memory // BYTES_PER_NODE)
 
 
+def question_tables(variant: Variant, pits: np.ndarray, target: int, banked: int,
+                    database: Database | None) -> tuple:
+    """What a question's kernels read: the unit of value, the database's seeds, offsets,
+    binomials and bounds (empty without one) and the binomials of every seed count; a
+    ValueError when the question's margins do not fit its nodes."""
+    unit = layout_of(variant).unit
+    if abs(banked) + int(pits.sum()) // unit > D_OFFSET - 1 or abs(target) > D_OFFSET - 1:
+        raise ValueError("the margins of this question do not fit its nodes")
+    if database is None:
+        stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
+        stored_low = stored_high = np.zeros(1, dtype=np.int8)
+    else:
+        stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
+        stored_low, stored_high = database.low, database.high
+    return (unit, stored_seeds, offsets, binom, stored_low, stored_high,
+            binomials(total_seeds(variant) + PITS + 1))
+
+
 def at_least(variant: Variant, pits, target: int, database: Database | None = None, *,
              side: int = 0, banked: int = 0, capacity: int | None = None,
              time: float | None = None) -> Answer:
@@ -236,18 +262,9 @@ def at_least(variant: Variant, pits, target: int, database: Database | None = No
     Over the nodes the question needs, at most ``capacity`` of them, within ``time`` s."""
     started = clock.monotonic()
     pits = np.asarray(pits, dtype=np.int64)
-    seeds = int(pits.sum())
-    unit = layout_of(variant).unit
-    if abs(banked) + seeds // unit > D_OFFSET - 1 or abs(target) > D_OFFSET - 1:
-        raise ValueError("the margins of this question do not fit its nodes")
+    unit, stored_seeds, offsets, binom, stored_low, stored_high, big_binom = question_tables(
+        variant, pits, target, banked, database)
     capacity = min(capacity or capacity_for(), 2**31 - 1)
-    if database is None:
-        stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
-        stored_low = stored_high = np.zeros(1, dtype=np.int8)
-    else:
-        stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
-        stored_low, stored_high = database.low, database.high
-    big_binom = binomials(total_seeds(variant) + PITS + 1)
     halt = np.ones(4, dtype=np.int64)
     timer = None
     if time is not None:
