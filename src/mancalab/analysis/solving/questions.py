@@ -158,35 +158,40 @@ def tighten(state: State, result: SolveResult, database: Database | None,
     """Close the bounds a walk cut short left in ``result`` by questions (``close``): the
     value's, then every move's it holds (with ``moves``), else, the value being exact, ask
     each move whether it reaches it, so the best moves are proven too. Each question within
-    what is left of ``time``; what is not answered stays bounds."""
+    what is left of ``time``; what is not answered stays bounds. The questions' positions are
+    added to ``result.nodes``."""
     deadline = None if time is None else clock.monotonic() + time
+
+    def counted(question) -> None:
+        result.nodes += question.nodes
+
     result.lower, result.upper = close(state, result.lower, result.upper, database, deadline,
-                                       walk=walk, cancel=cancel)
+                                       counted, walk, cancel)
     result.exact = result.lower == result.upper
     result.value = result.lower if result.exact else None
     for move, (low, high) in result.moves.items():
         if low < high:
             result.moves[move] = close_move(state, move, low, high, database, deadline,
-                                            walk=walk, cancel=cancel)
+                                            counted, walk, cancel)
     if not result.exact:
         return result
     if result.moves:
         best = [m for m, (low, _) in result.moves.items() if low >= result.value]
     else:
         best = [m for m in state.legal_moves()
-                if _reaches(state, m, result.value, database, deadline, walk, cancel)]
+                if _reaches(state, m, result.value, database, deadline, walk, cancel, counted)]
     result.best_moves = sorted(best)
     result.best_move_names = [state.move_name(m) for m in result.best_moves]
     return result
 
 
-def _reaches(state, move, value, database, deadline, walk, cancel) -> bool:
+def _reaches(state, move, value, database, deadline, walk, cancel, on_answer=None) -> bool:
     """Whether ``move`` is proven to reach ``value`` for the mover."""
     child = state.play(move)
     a, b = child.score
     if child.is_over:
         return (a - b if state.to_move == 0 else b - a) >= value
-    asker = Asker(child, database, deadline, walk, cancel=cancel)
+    asker = Asker(child, database, deadline, walk, on_answer, cancel)
     if child.to_move == state.to_move:
         return asker.race(value) == 0 or asker.exactly(value)[0] is True
     # the opponent moves: the mover reaches ``value`` when the opponent cannot hold it
