@@ -2,10 +2,11 @@
 a final margin of at least v?" (L >= v) and "can the opponent hold it below v?" (U < v).
 
 Each question goes first to the quick proof search (``proof``, each position searched once:
-its proofs are proofs, its failures only hints), which brackets L from below and U from above
-by bisection; where that leaves a gap, the exact proof search, then the attractor walk
-(``threshold``, minutes and gigabytes for an opening position, only with ``walk``) answer
-each v in it from the top. An answer not found in time leaves the bounds proven so far.
+its proofs are proofs, its failures only hints), raced between the two sides, which brackets
+L from below and U from above (down from the top in growing steps, then by halving); where
+that leaves a gap, the exact proof search, then the attractor walk (``threshold``, minutes
+and gigabytes for an opening position, only with ``walk``) answer each v in it from the top.
+An answer not found in time leaves the bounds proven so far.
 """
 
 from __future__ import annotations
