@@ -3,8 +3,8 @@
 numba's cache checks only the source file of each cached function, not the files of the
 functions it calls, so a changed rule kernel could leave a stale compiled search behind. The
 kernels are therefore kept in a folder named after a digest of the kernel sources (every
-module with compiled kernels, and ``core.py``, whose status codes the kernels read as
-constants): a change to any kernel starts a fresh folder, while a change to the command line,
+module with compiled kernels, ``core.py``, whose status codes the kernels read as
+constants, and the games other packages register, whose kernels the rule switch calls): a change to any kernel starts a fresh folder, while a change to the command line,
 the server or the page keeps every compiled kernel.
 
 numba files a cached function under a hash of the folder its source is in, so every clone or
@@ -42,12 +42,32 @@ def kernel_sources() -> list[Path]:
             or path.name != "_cache.py" and _USES_NUMBA.search(path.read_bytes())]
 
 
+def plugin_sources() -> list[tuple[str, bytes]]:
+    """The games other packages register (``mancalab.variants``), each as its entry point
+    and its module's source: the rule switch is compiled with their kernels."""
+    import importlib.util
+    from importlib.metadata import entry_points
+
+    found = []
+    for point in sorted(entry_points(group="mancalab.games"), key=lambda point: point.name):
+        try:
+            spec = importlib.util.find_spec(point.module)
+            source = Path(spec.origin).read_bytes() if spec and spec.origin else b""
+        except (ImportError, OSError, ValueError):
+            source = b""
+        found.append((f"{point.name}={point.value}", source))
+    return found
+
+
 @functools.lru_cache(maxsize=1)
 def source_digest() -> str:
     digest = hashlib.sha1(numba.__version__.encode())
     for path in kernel_sources():
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
+    for name, source in plugin_sources():
+        digest.update(name.encode())
+        digest.update(source)
     return digest.hexdigest()[:16]
 
 

@@ -179,6 +179,11 @@ class Variant:
     max_moves: int = MAX_MOVES  # the most legal moves any position of this game can have
     option_specs: dict[str, Option] = {}
     kernels: Kernels
+    # The rules the kernels do not hold, since they look at the game's history: the time a
+    # position occurs that ends the game by the rule for endless play (``Kernels.stop``), and
+    # the moves after which no move is taken (None: no cap). ``mancalab.records`` keeps both.
+    repetitions: int = 3
+    move_cap: int | None = None
 
     def __init__(self, **options: Any) -> None:
         self.options = self._resolve_options(options)

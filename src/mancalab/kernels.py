@@ -1,13 +1,17 @@
 """Every game's compiled rules behind one switch, for the game-independent compiled code.
 
 Search and analysis kernels (MCTS playouts, tree statistics, ...) call these functions, which
-branch on ``params[0]`` (the game's id) to the game's own kernels in ``mancalab.variants``.
-A switch rather than passing functions around keeps numba's on-disk cache working: numba
+branch on ``params[0]`` (the game's ``game_id``) to the game's own kernels (``Kernels``). A
+switch rather than passing functions around keeps numba's on-disk cache working: numba
 cannot cache a function that takes another compiled function as an argument.
-``legal_mask`` and ``play`` are inlined into their callers (numba ``inline="always"``): the
-extra call layer of the switch cost the tree statistics a quarter of their playing time.
-To add a game: give it the next id (its module's ``GAME_ID``) and add one branch to each
-function below.
+
+The switch is written from the registry (``mancalab.variants.VARIANTS``) when this module is
+imported: every registered game, a plugin's too, gets its branch, and an id no game has
+raises. Its source is compiled under this file's name, so that numba caches it here like the
+functions written out below (the cache folder is keyed by the games' sources and the
+plugins registered, ``mancalab._cache``). ``legal_mask`` and ``play`` are inlined into their
+callers (numba ``inline="always"``): the extra call layer of the switch cost the tree
+statistics a quarter of their playing time.
 """
 
 from __future__ import annotations
@@ -17,82 +21,47 @@ from numba import njit
 
 from . import movemask
 from .core import ONGOING
-from .variants import gabata, gabata3, gebeta, kalah, urubugu
+from .variants import VARIANTS
 
-GEBETA, KALAH, GABATA, URUBUGU, GABATA3 = (gebeta.GAME_ID, kalah.GAME_ID, gabata.GAME_ID,
-                                           urubugu.GAME_ID, gabata3.GAME_ID)
-
-
-@njit(cache=True, inline="always")
-def legal_mask(params, board):
-    """The legal moves as a mask (``mancalab.movemask``); 0 once the game is over."""
-    game = params[0]
-    if game == GEBETA:
-        return gebeta.legal_mask(params, board)
-    if game == KALAH:
-        return kalah.legal_mask(params, board)
-    if game == GABATA:
-        return gabata.legal_mask(params, board)
-    if game == URUBUGU:
-        return urubugu.legal_mask(params, board)
-    return gabata3.legal_mask(params, board)
+# name, arguments, inlined into its caller
+SWITCHED = (("legal_mask", "params, board", True), ("play", "params, board, move", True),
+            ("settle", "params, board", False), ("score", "params, board, player", False),
+            ("material", "params, board, player", False))
+DOCS = {
+    "legal_mask": "The legal moves as a mask (``mancalab.movemask``); 0 once the game is over.",
+    "play": "Play a legal move in place.",
+    "settle": "Apply the end rule to a position given directly (not reached by a move).",
+    "score": "``player``'s score (families, store, beads held ...: the game's ``score_noun``).",
+    "material": "``player``'s material, what the players weigh short of the game's end: the "
+                "game's ``Kernels.material``, else its score.",
+}
 
 
-@njit(cache=True, inline="always")
-def play(params, board, move):
-    """Play a legal move in place."""
-    game = params[0]
-    if game == GEBETA:
-        gebeta.play(params, board, move)
-    elif game == KALAH:
-        kalah.play(params, board, move)
-    elif game == GABATA:
-        gabata.play(params, board, move)
-    elif game == URUBUGU:
-        urubugu.play(params, board, move)
-    else:
-        gabata3.play(params, board, move)
+def switch_source(games: dict) -> tuple[str, dict]:
+    """The source of the switch over ``games`` (name -> Variant class) and the globals it
+    reads (each game's kernels as ``_<game>_<kernel>``)."""
+    lines, names = [], {}
+    for kernel, arguments, inline in SWITCHED:
+        lines += ['@njit(cache=True, inline="always")' if inline else "@njit(cache=True)",
+                  f"def {kernel}({arguments}):", f'    """{DOCS[kernel]}"""', "    game = params[0]"]
+        for name, cls in games.items():
+            function = getattr(cls.kernels, kernel) or cls.kernels.score  # material: score
+            names[f"_{name}_{kernel}"] = function
+            lines += [f"    if game == {int(cls.game_id)}:",
+                      f"        return _{name}_{kernel}({arguments})"]
+        lines += ['    raise ValueError("params[0] is the id of no registered game")', ""]
+    return "\n".join(lines), names
 
 
-@njit(cache=True)
-def settle(params, board):
-    """Apply the end rule to a position given directly (not reached by a move)."""
-    game = params[0]
-    if game == GEBETA:
-        gebeta.settle(params, board)
-    elif game == KALAH:
-        kalah.settle(params, board)
-    elif game == GABATA:
-        gabata.settle(params, board)
-    elif game == URUBUGU:
-        urubugu.settle(params, board)
-    else:
-        gabata3.settle(params, board)
+def _build_switch() -> dict:
+    source, names = switch_source(VARIANTS)
+    namespace = {"__name__": __name__, "njit": njit, **names}
+    exec(compile(source, __file__, "exec"), namespace)
+    return namespace
 
 
-@njit(cache=True)
-def score(params, board, player):
-    """``player``'s score (families, store, beads held ...: the game's ``score_noun``)."""
-    game = params[0]
-    if game == GEBETA:
-        return gebeta.score(params, board, player)
-    if game == KALAH:
-        return kalah.score(params, board, player)
-    if game == GABATA:
-        return gabata.score(params, board, player)
-    if game == URUBUGU:
-        return urubugu.score(params, board, player)
-    return gabata3.score(params, board, player)
-
-
-@njit(cache=True)
-def material(params, board, player):
-    """``player``'s material, what the players weigh short of the game's end: the score, except
-    in 3-row Gabata, whose stores are emptied at every reload: there the seeds held (store plus
-    own holes), which carry from round to round."""
-    if params[0] == GABATA3:
-        return gabata3.holdings(params, board, player)
-    return score(params, board, player)
+_switch = _build_switch()
+legal_mask, play, settle, score, material = (_switch[kernel] for kernel, _, _ in SWITCHED)
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .core import MancalabError, State, Variant, whole
+from .core import IllegalMoveError, MancalabError, State, Variant, whole
 from .variants import variant as make_variant
 
 # PGN's form: "2026.11.22", or with "??" for the parts not known; "?" alone
@@ -155,7 +155,6 @@ def check_names(names) -> tuple[str, str]:
     return check_name(names[0]), check_name(names[1])
 
 
-REPETITIONS = 3  # the third time a position (cells, mover, all state) occurs ends the game
 TERMINATIONS = ("repetition", "agreement")
 
 
@@ -163,12 +162,14 @@ TERMINATIONS = ("repetition", "agreement")
 class GameRecord:
     """A game: its variant, start, names and moves. Also the history behind undo.
 
-    It also holds the one end the kernels do not: a game whose position (cells, player to move
-    and every other part of the state) occurs for the third time ends at once by the game's
+    It also holds the rules the kernels do not: a game whose position (cells, player to move
+    and every other part of the state) occurs for the third time (``Variant.repetitions``:
+    Oware's first recurrence) ends at once by the game's
     rule for endless play (``State.stopped``, stated on each game's doc page), and so does a
     game the players agree to end (``end("agreement")``). ``termination`` says which, and the
     record's text keeps it (``[Termination "repetition"]``). Every driver (terminal, browser,
-    arena) plays through a record, so none can run for ever."""
+    arena) plays through a record, so none can run for ever. A game with a move cap
+    (``Variant.move_cap``) takes no move after it; the players may still agree to end it."""
 
     variant: Variant
     start: State
@@ -204,14 +205,23 @@ class GameRecord:
     def push(self, move: int) -> State:
         """Play ``move`` (IllegalMoveError leaves the record unchanged); a position reached
         for the third time ends the game by repetition."""
+        if self.at_cap:
+            raise IllegalMoveError(f"the game has reached its cap of {self.variant.move_cap:,} "
+                                   "moves: no move is taken; end it by agreement")
         state = self.state.play(move)
         seen = self._counts()
         self.moves.append(move)
         self.states.append(state)
         seen[_digest(state)] += 1
-        if not state.is_over and seen[_digest(state)] >= REPETITIONS:
+        if not state.is_over and seen[_digest(state)] >= self.variant.repetitions:
             self.end("repetition")
         return self.state
+
+    @property
+    def at_cap(self) -> bool:
+        """Whether the game is at its move cap, still going, with no move to be taken."""
+        cap = self.variant.move_cap
+        return cap is not None and len(self.moves) >= cap and not self.state.is_over
 
     def end(self, termination: str) -> State:
         """End the game now by the rule for endless play: ``termination`` says why

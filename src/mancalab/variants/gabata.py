@@ -138,6 +138,7 @@ def stop(params, board):
 
 class Gabata(Variant):
     name = "gabata"
+    game_id = GAME_ID
     title = "Gabata (Ethiopia, 2x6 with deposits)"
     n_cells = 14
     max_moves = 6

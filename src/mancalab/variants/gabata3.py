@@ -367,6 +367,7 @@ def _column_row(text: str) -> int:
 
 class Gabata3(Variant):
     name = "gabata3"
+    game_id = GAME_ID
     title = "3-row Gabata (race start, rounds)"
     n_cells = 20
     n_extra = 19  # owner of each hole, round

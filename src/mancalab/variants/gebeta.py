@@ -170,6 +170,7 @@ def stop(params, board):
 
 class Gebeta(Variant):
     name = "gebeta"
+    game_id = GAME_ID
     title = "Gebeta (Ethiopia)"
     n_cells = 14
     max_moves = 6

@@ -195,6 +195,7 @@ def _board_option(value):
 
 class Kalah(Variant):
     name = "kalah"
+    game_id = GAME_ID
     title = "Kalah (FairKalah rules)"
     score_noun = "seeds in store"
     solver = "search"

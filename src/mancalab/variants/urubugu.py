@@ -193,6 +193,7 @@ def stop(params, board):
 
 class Urubugu(Variant):
     name = "urubugu"
+    game_id = GAME_ID
     title = "Urubugu (Burundi, 4x8)"
     n_cells = CELLS
     max_moves = 16

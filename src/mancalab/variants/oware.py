@@ -1,0 +1,252 @@
+"""Oware Abapa (Ghana, the Caribbean, the Mind Sports Olympiad), as OpenSpiel's ``oware`` plays it.
+
+Rules: docs/rules/oware.md. One lap of sowing that skips the emptied house, captures of 2s and
+3s backwards on the opponent's row (none on a grand slam), the feeding rule, the end at more
+than half the seeds (or half each), a first recurrence of a position sweeping the board
+(``repetitions``), and OpenSpiel's cap of 1000 moves (``move_cap``).
+Cells: ``0..n-1`` player 0's houses (South, left to right), ``n..2n-1`` player 1's houses
+(North, right to left): the sowing order; ``2n`` and ``2n+1`` the players' captured seeds.
+The board adds ``to_move`` and ``status``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import (
+    DRAW,
+    ONGOING,
+    WIN_0,
+    WIN_1,
+    IllegalMoveError,
+    InvalidPositionError,
+    Kernels,
+    State,
+    Variant,
+    whole_range,
+)
+from ..movemask import NONE, bit
+from ..sowing import BANK, CAPTURE, DROP, LIFT, note
+from .common import bank_hole, nonempty_pits, pit_sum
+
+GAME_ID = 5  # params[0], see mancalab.kernels
+P_HOUSES, P_SEEDS = 1, 2  # params slots
+MAX_HOUSES = 30  # a mover's houses fit one move mask
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@njit(cache=True, inline="always")
+def _row_sum(board, n, player):
+    return pit_sum(board, player * n, n)
+
+
+@njit(cache=True, inline="always")
+def _feeding(board, n, player):
+    """The houses of ``player`` whose sowing reaches the other row (the feeding rule)."""
+    mask = NONE
+    first = player * n
+    for a in range(n):
+        if board[first + a] > n - 1 - a:
+            mask |= bit(first + a)
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _moves(board, n, player):
+    if _row_sum(board, n, 1 - player) == 0:
+        return _feeding(board, n, player)
+    return nonempty_pits(board, player * n, n)
+
+
+@njit(cache=True, inline="always")
+def legal_mask(params, board):
+    """The mover's non-empty houses; only those that feed an empty opponent."""
+    if board[-1] != ONGOING:
+        return NONE
+    return _moves(board, params[P_HOUSES], board[-2])
+
+
+@njit(cache=True, inline="always")
+def _sweep(board, n, trace):
+    """Every house's seeds go to its owner; the larger store wins."""
+    for pit in range(2 * n):
+        bank_hole(board, pit, 2 * n + pit // n, trace)
+    a, b = board[2 * n], board[2 * n + 1]
+    board[-1] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
+
+
+@njit(cache=True, inline="always")
+def _apply_end_rule(params, board, trace):
+    """More than half the seeds, or half each, ends the game; so does a mover who cannot
+    feed. Either way the board is swept."""
+    n = params[P_HOUSES]
+    half = n * params[P_SEEDS]
+    a, b = board[2 * n], board[2 * n + 1]
+    if a > half or b > half or (a == half and b == half):
+        _sweep(board, n, trace)
+    elif _moves(board, n, board[-2]) == NONE:
+        _sweep(board, n, trace)
+
+
+@njit(cache=True, inline="always")
+def _capture(board, n, mover, last, trace):
+    """Take the 2s and 3s from ``last`` backwards on the opponent's row, unless that would
+    take every seed the opponent has (the grand slam: nothing is taken)."""
+    first = (1 - mover) * n
+    if not first <= last < first + n:
+        return
+    end = last
+    while end >= first and (board[end] == 2 or board[end] == 3):
+        end -= 1
+    if end == last or pit_sum(board, first, n) == pit_sum(board, end + 1, last - end):
+        return
+    store = 2 * n + mover
+    for pit in range(last, end, -1):
+        seeds = board[pit]
+        board[pit] = 0
+        note(trace, CAPTURE, board, pit, seeds)
+        board[store] += seeds
+        note(trace, BANK, board, store, 0)
+
+
+@njit(cache=True, inline="always")
+def play(params, board, move, trace=None):
+    """Sow one lap from ``move`` (skipping the emptied house), capture, pass the turn, end.
+    Each change is noted in ``trace`` (see mancalab.sowing)."""
+    n = params[P_HOUSES]
+    mover = board[-2]
+    hand = board[move]
+    board[move] = 0
+    note(trace, LIFT, board, move, hand)
+    pos = move
+    while hand > 0:
+        pos += 1
+        if pos == 2 * n:
+            pos = 0
+        if pos == move:
+            continue
+        board[pos] += 1
+        hand -= 1
+        note(trace, DROP, board, pos, hand)
+    _capture(board, n, mover, pos, trace)
+    board[-2] = 1 - mover
+    _apply_end_rule(params, board, trace)
+
+
+@njit(cache=True)
+def score(params, board, player):
+    """The seeds ``player`` has captured."""
+    return board[2 * params[P_HOUSES] + player]
+
+
+@njit(cache=True)
+def settle(params, board):
+    """A position given directly that already meets an end rule is swept at once."""
+    if board[-1] == ONGOING:
+        _apply_end_rule(params, board, None)
+
+
+@njit(cache=True)
+def stop(params, board):
+    """The end for endless play (docs/oware.md): each player takes the seeds on their own
+    row, as OpenSpiel does at the first recurrence of a position."""
+    _sweep(board, params[P_HOUSES], None)
+
+
+class Oware(Variant):
+    name = "oware"
+    game_id = GAME_ID
+    title = "Oware Abapa (Ghana)"
+    score_noun = "seeds captured"
+    repetitions = 2  # the first recurrence of a position ends the game (OpenSpiel's rule)
+    option_specs = {
+        "houses": whole_range(6, 1, MAX_HOUSES, f"houses per player, 1..{MAX_HOUSES}"),
+        "seeds": whole_range(4, 1, 100, "seeds per house at the start, 1..100"),
+        "move_cap": whole_range(1000, 1, 1_000_000,
+                                "moves after which no move is taken, 1..1,000,000 (OpenSpiel: "
+                                "1000)"),
+    }
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
+    not_solved = ("the exact values of Oware are not built yet: its first recurrence of a "
+                  "position ends the game, which the graph solver does not model")
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        n = self.houses
+        self.n_cells = 2 * n + 2
+        self.max_moves = n
+        self.move_hint = f"a house ({LETTERS[0]}-{LETTERS[n - 1]})"
+        self.move_cap = self.options["move_cap"]
+
+    def make_params(self) -> np.ndarray:
+        return np.array([GAME_ID, self.options["houses"], self.options["seeds"]], dtype=np.int64)
+
+    @property
+    def houses(self) -> int:
+        return self.options["houses"]
+
+    @property
+    def total_seeds(self) -> int:
+        return 2 * self.houses * self.options["seeds"]
+
+    def key_widths(self) -> list[int]:
+        return [self.total_seeds.bit_length()] * self.n_cells + [1]
+
+    def start_cells(self) -> list[int]:
+        return [self.options["seeds"]] * (2 * self.houses) + [0, 0]
+
+    def turn_cells(self) -> list[int]:
+        n = self.houses
+        return [(house + n) % (2 * n) for house in range(2 * n)] + [2 * n + 1, 2 * n]
+
+    def action_cells(self, player: int) -> list[int]:
+        """Houses in sowing order from the mover's first: OpenSpiel's action ids."""
+        return [player * self.houses + a for a in range(self.houses)]
+
+    def check_cells(self, cells: list[int]) -> None:
+        if sum(cells) != self.total_seeds:
+            raise InvalidPositionError(
+                f"seeds do not add up: the cells hold {sum(cells)}, must be {self.total_seeds}")
+
+    # ----- notation: OpenSpiel's letters, capitals for South, small letters for North ---
+    def move_name(self, state: State, move: int) -> str:
+        n = self.houses
+        if move >= 2 * n:
+            return "S" if move == 2 * n else "s"
+        letter = LETTERS[move % n]
+        return letter if move < n else letter.lower()
+
+    def parse_move(self, state: State, text: str) -> int:
+        """A house letter of the player to move (either case: ``D`` and ``d`` are both the
+        mover's fourth house)."""
+        n = self.houses
+        token = text.strip()
+        if len(token) != 1 or token.upper() not in LETTERS[:n]:
+            raise IllegalMoveError(
+                f"{token!r} is not a house: type a letter {LETTERS[0]}-{LETTERS[n - 1]}")
+        house = state.to_move * n + LETTERS.index(token.upper())
+        if state.is_over:
+            raise IllegalMoveError("the game is over")
+        if state.cells[house] == 0:
+            raise IllegalMoveError(f"house {token} is empty: choose a house with seeds")
+        if not state.variant.is_legal_on(state._board, house):
+            raise IllegalMoveError(f"house {token} does not reach the other row, which is "
+                                   "empty: a move must give the opponent seeds")
+        return house
+
+    # ----- drawing: South's row below, stores at the ends (South's on the right) ---------
+    def grid(self, state: State) -> list[list[int | None]]:
+        n = self.houses
+        return [[None] + list(range(2 * n - 1, n - 1, -1)) + [None],
+                [2 * n + 1] + [None] * n + [2 * n],
+                [None] + list(range(n)) + [None]]
+
+    def cell_owner(self, state: State, index: int) -> int | None:
+        n = self.houses
+        return index - 2 * n if index >= 2 * n else index // n
+
+    def cell_label(self, state: State, viewer: int, index: int) -> str | None:
+        if index >= 2 * self.houses or self.cell_owner(state, index) != viewer:
+            return None
+        return self.move_name(state, index)
