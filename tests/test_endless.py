@@ -37,14 +37,13 @@ def random_positions(name, count, seed):
 def own_side(state):
     """What each player banks by the rule, from the game's own quantities."""
     v, cells = state.variant, state.cells
-    if v.name == "kalah":
-        m = v.pits
-        return cells[m] + sum(cells[:m]), cells[2 * m + 1] + sum(cells[m + 1:2 * m + 1])
     if v.name == "gebeta":
         return cells[12] + sum(cells[:6]) // 4, cells[13] + sum(cells[6:12]) // 4
-    if v.name == "gabata":
-        return cells[6] + sum(cells[:6]), cells[13] + sum(cells[7:13])
-    return state.material  # Urubugu: the beads held; 3-row Gabata: store plus holes owned
+    if v.name in ("urubugu", "gabata3"):
+        return state.material  # the beads held; store plus holes owned
+    owned = [sum(c for i, c in enumerate(cells) if v.cell_owner(state, i) == player)
+             for player in (0, 1)]
+    return tuple(owned)  # each player's store (or deposit) and their row
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -56,7 +56,7 @@ def test_log_matches_the_spec():
     ('[Variant "gebeta"]\n[Start "4,4"]\n', 2, "bad start position"),
     ('[Variant gebeta]\n', 1, "header"),
     ('[A "x"]\n\nA1\n', 1, "no [Variant"),
-    ('[Variant "gebeta"]\n\nA1 * A2\n', 3, "after the result"),
+    ('[Variant "gebeta"]\n\nA1 * A2\n', 3, "followed by moves"),
     ('[Variant "gebeta"]\n\nA1\nB1\n', 4, "player 1"),
     ('[Variant "gebeta"]\n[Date "yesterday"]\n', 2, "YYYY.MM.DD"),
     ('[Variant "gebeta"]\n[Date "2026.1.5"]\n', 2, "YYYY.MM.DD"),

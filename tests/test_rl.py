@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from mancalab import IllegalMoveError, UnknownOptionError
+import mancalab
 from mancalab import rl
 
 from test_endless import GEBETA_CYCLE  # tests/ is on the path (rootdir)
@@ -135,7 +136,7 @@ def test_bad_options_are_refused_with_a_message():
         rl.gym_env("kalah", opponent="grandmaster")
 
 
-@pytest.mark.parametrize("game", ["kalah", "gebeta", "urubugu", "gabata3"])
+@pytest.mark.parametrize("game", mancalab.variants())
 def test_render_modes(game):
     env = rl.aec_env(game, render_mode="ansi")
     env.reset()

@@ -184,6 +184,14 @@ class Variant:
     # the moves after which no move is taken (None: no cap). ``mancalab.records`` keeps both.
     repetitions: int = 3
     move_cap: int | None = None
+    # What is taught and who plays: the kinds of move the game's lessons teach, in order
+    # (``mancalab.analysis.lessons``), and the player spec of each level where the arena
+    # ordered this game's players otherwise than ``mancalab.players.LEVELS``.
+    lessons: tuple[str, ...] = ("sow",)
+    levels: dict[str, str] = {}
+    # Option sets the tests over every game play besides the defaults: the rules that differ
+    # most from them, so that one property test covers each rule switch.
+    examples: tuple[dict, ...] = ()
 
     def __init__(self, **options: Any) -> None:
         self.options = self._resolve_options(options)

@@ -148,6 +148,13 @@ def check_name(name: object) -> str:
     return text
 
 
+def _move_tokens(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The words of a record's move text with their line numbers, move numbers ("12.")
+    left out; the last word is the result when it is one of ``RESULTS``."""
+    return [(line, token) for line, text in lines for token in text.split()
+            if not re.fullmatch(r"\d+\.", token)]
+
+
 def check_names(names) -> tuple[str, str]:
     """Two valid names (``check_name``)."""
     if isinstance(names, str) or len(names) != 2:
@@ -379,21 +386,18 @@ class GameRecord:
             raise RecordError(f'line {line}: a date is written "YYYY.MM.DD" (? for a part not '
                               f"known), not {date[:40]!r}")
         record = cls(variant, start, (names[0], names[1]), date=date)
-        result, result_line = None, 0
-        for line, text in move_lines:
-            for token in text.split():
-                if result is not None:
-                    raise RecordError(f"line {line}: {token!r} after the result {result!r}")
-                if re.fullmatch(r"\d+\.", token):
-                    continue
+        tokens, result, result_line = _move_tokens(move_lines), None, 0
+        if tokens and tokens[-1][1] in RESULTS:  # the last word (a move may be a letter too)
+            result_line, result = tokens.pop()
+        for line, token in tokens:
+            try:
+                record.push(variant.parse_move(record.state, token))
+            except MancalabError as error:
                 if token in RESULTS:
-                    result, result_line = token, line
-                    continue
-                try:
-                    record.push(variant.parse_move(record.state, token))
-                except MancalabError as error:
-                    raise RecordError(
-                        f"line {line}: move {len(record.moves) + 1} {token!r}: {error}") from None
+                    raise RecordError(f"line {line}: the result {token!r} is followed by moves "
+                                      "(the result is the last word)") from None
+                raise RecordError(
+                    f"line {line}: move {len(record.moves) + 1} {token!r}: {error}") from None
         if "Termination" in headers:
             line, termination = headers["Termination"]
             if termination not in TERMINATIONS:
@@ -471,9 +475,10 @@ def contents(text: str) -> list[dict]:
             match = _HEADER.match(line)
             if match:
                 headers.setdefault(match.group(1), re.sub(r"\\(.)", r"\1", match.group(2)))
-        moves = [token for _, line in chunk if not line.startswith("[")
-                 for token in line.split() if token not in RESULTS
-                 and not re.fullmatch(r"\d+\.", token)]
+        moves = _move_tokens([(number, line) for number, line in chunk
+                              if not line.startswith("[")])
+        if moves and moves[-1][1] in RESULTS:
+            moves.pop()
         found.append({"number": number, "game": headers.get("Variant", "?"),
                       "names": [headers.get("A", "A"), headers.get("B", "B")],
                       "result": headers.get("Result", "*"), "moves": len(moves)})

@@ -166,3 +166,13 @@ def test_openspiels_oware_move_for_move(houses, seeds, games):
             action = rng.choice(legal)
             state.apply_action(action)
             record.push(ours.action_cells(record.state.to_move)[action])
+
+
+def test_a_record_of_letters_reads_back():
+    """Moves named A, B, D are letters, not results: only the last word is the result."""
+    record = played(VECTORS[8][0])
+    again = GameRecord.from_text(record.to_text())
+    assert again.moves == record.moves and again.result == "B"
+    going = played(letters("B a A c"))
+    assert GameRecord.from_text(going.to_text()).moves == going.moves
+    assert going.to_text().split()[-5:] == ["B", "a", "A", "c", "*"]

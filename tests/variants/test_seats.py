@@ -8,21 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mancalab
+from mancalab.variants import examples
 from mancalab.core import State
 
-VARIANTS = [
-    mancalab.variant("gebeta"),
-    mancalab.variant("kalah"),
-    mancalab.variant("kalah", pits=4, seeds=3, empty_capture=False, end_rule="no_move"),
-    mancalab.variant("kalah", board=12),
-    mancalab.variant("gabata"),
-    mancalab.variant("urubugu"),
-    mancalab.variant("urubugu", singletons_playable=False, capture_requires_both_opposite=True,
-                     captured_sow_origin="turn_origin", wipeout_ends_move=False),
-    mancalab.variant("gabata3"),
-    mancalab.variant("gabata3", route="abalala_s", race="seed_synchronous",
-                     after_capture="new_turn"),
-]
+VARIANTS = examples()  # every game, with its default rules and its examples
 
 
 def _turned(state: State) -> State:

@@ -475,7 +475,7 @@ def test_a_page_in_another_language_shows_no_english_word(server, browser, langu
         page.goto(server)  # the browser's language picks the page's
         wait_until(lambda: page.evaluate("document.documentElement.lang") == language,
                    what="the browser's language")
-        wait_until(lambda: page.locator(".card").count() == 5, what="the cards")
+        wait_until(lambda: page.locator(".card").count() == len(GAMES), what="the cards")
         text = page.inner_text("body")
         new_game(page, server, "gebeta", "computer", bot="easy")
         wait_until(lambda: playable(page), what="the board")
@@ -757,7 +757,7 @@ def test_a_lesson_is_played_step_by_step_with_a_wrong_move_explained(server, bro
 def test_a_move_played_backwards_restores_the_position_before_it(server, context, game):
     page = context.new_page()
     page.goto(server)
-    wait_until(lambda: page.locator(".card").count() == 5, what="the page")
+    wait_until(lambda: page.locator(".card").count() == len(GAMES), what="the page")
     restored = page.evaluate("""async (game) => {
       const {backwards} = await import("/static/js/animation.js");
       const example = await (await fetch(`/api/examples/${game}`)).json();

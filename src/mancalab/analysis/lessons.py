@@ -13,15 +13,9 @@ import random
 from functools import lru_cache
 
 from ..core import MancalabError, State
-from ..variants import variant as make_variant
+from ..variants import VARIANTS, variant as make_variant
 
-LESSONS = {
-    "gebeta": ("sow", "relay", "family"),
-    "kalah": ("sow", "extra_turn", "capture"),
-    "gabata": ("sow", "deposit", "extra_turn"),
-    "urubugu": ("sow", "relay", "capture"),
-    "gabata3": ("sow", "relay", "capture"),
-}
+LESSONS = {name: cls.lessons for name, cls in VARIANTS.items()}  # Variant.lessons
 SEED = 7
 TRIES = 5000
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..core import UnknownOptionError
+from ..variants import VARIANTS
 from .alphabeta import AlphaBetaPlayer
 from .base import Player
 from .classic import ClassicPlayer
@@ -113,19 +114,10 @@ LEVELS: dict[str, str] = {
     "expert": "alphabeta:time=1",
 }
 # A game's own levels, where the arena ordered its players otherwise: each level beats the one
-# below it in that game (the measurements, game by game: docs/players.md, "Levels for
-# people").
+# below it in that game (``Variant.levels``; the measurements, game by game: docs/players.md,
+# "Levels for people").
 GAME_LEVELS: dict[str, dict[str, str]] = {
-    "kalah": {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
-              "expert": "perfect:time=1"},
-    "gebeta": {"medium": "mcts:playouts=100",
-               "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"},
-    "gabata": {"hard": "mcts:time=0.1",
-               "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"},
-    "urubugu": {"easy": "classic:level=4", "medium": "greedy"},
-    "gabata3": {"easy": "mcts:time=0.1", "medium": "greedy", "hard": "alphabeta:depth=2",
-                "expert": "alphabeta:time=0.1"},
-}
+    name: dict(cls.levels) for name, cls in VARIANTS.items() if cls.levels}
 
 
 def level_spec(level: str, game: str | None = None) -> str:

@@ -76,3 +76,9 @@ def variant(name: str, **options) -> Variant:
 
 def variants() -> list[str]:
     return list(VARIANTS)
+
+
+def examples() -> list[Variant]:
+    """Every registered game with its default options, then with each of its ``examples``:
+    what the tests over every game play."""
+    return [cls(**options) for cls in VARIANTS.values() for options in ({}, *cls.examples)]

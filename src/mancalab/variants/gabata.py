@@ -139,6 +139,9 @@ def stop(params, board):
 class Gabata(Variant):
     name = "gabata"
     game_id = GAME_ID
+    lessons = ("sow", "deposit", "extra_turn")
+    levels = {"hard": "mcts:time=0.1",
+              "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"}
     title = "Gabata (Ethiopia, 2x6 with deposits)"
     n_cells = 14
     max_moves = 6

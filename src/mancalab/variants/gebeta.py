@@ -171,6 +171,9 @@ def stop(params, board):
 class Gebeta(Variant):
     name = "gebeta"
     game_id = GAME_ID
+    lessons = ("sow", "relay", "family")
+    levels = {"medium": "mcts:playouts=100",
+              "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"}
     title = "Gebeta (Ethiopia)"
     n_cells = 14
     max_moves = 6

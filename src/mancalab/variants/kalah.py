@@ -196,6 +196,11 @@ def _board_option(value):
 class Kalah(Variant):
     name = "kalah"
     game_id = GAME_ID
+    lessons = ("sow", "extra_turn", "capture")
+    examples = ({"pits": 4, "seeds": 3, "empty_capture": False, "end_rule": "no_move"},
+                {"board": 12})
+    levels = {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
+              "expert": "perfect:time=1"}
     title = "Kalah (FairKalah rules)"
     score_noun = "seeds in store"
     solver = "search"

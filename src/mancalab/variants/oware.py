@@ -32,7 +32,7 @@ from .common import bank_hole, nonempty_pits, pit_sum
 
 GAME_ID = 5  # params[0], see mancalab.kernels
 P_HOUSES, P_SEEDS = 1, 2  # params slots
-MAX_HOUSES = 30  # a mover's houses fit one move mask
+MAX_HOUSES = 26  # a house is a letter (and a mover's houses fit one move mask)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -157,6 +157,8 @@ def stop(params, board):
 class Oware(Variant):
     name = "oware"
     game_id = GAME_ID
+    lessons = ("sow", "capture")
+    examples = ({"houses": 3, "seeds": 2},)
     title = "Oware Abapa (Ghana)"
     score_noun = "seeds captured"
     repetitions = 2  # the first recurrence of a position ends the game (OpenSpiel's rule)

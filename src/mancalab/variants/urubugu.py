@@ -194,6 +194,10 @@ def stop(params, board):
 class Urubugu(Variant):
     name = "urubugu"
     game_id = GAME_ID
+    lessons = ("sow", "relay", "capture")
+    examples = ({"singletons_playable": False, "capture_requires_both_opposite": True,
+                 "captured_sow_origin": "turn_origin", "wipeout_ends_move": False},)
+    levels = {"easy": "classic:level=4", "medium": "greedy"}
     title = "Urubugu (Burundi, 4x8)"
     n_cells = CELLS
     max_moves = 16
