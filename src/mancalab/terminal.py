@@ -142,7 +142,12 @@ class TerminalGame:
             while self.record.state.outcome is None:
                 self.console.print()
                 self.console.print(render.position(self.record))
-                if self.is_computer(self.record.state.to_move):
+                if self.record.at_cap:  # no move is taken: the game can only be ended
+                    self.console.print(f"The game has reached its cap of "
+                                       f"{self.record.variant.move_cap:,} moves; it ends by the "
+                                       "rule for endless play.")
+                    self.record.end("agreement")
+                elif self.is_computer(self.record.state.to_move):
                     self.computer_turn()
                 else:
                     self.human_turn()

@@ -176,3 +176,19 @@ def test_a_record_of_letters_reads_back():
     going = played(letters("B a A c"))
     assert GameRecord.from_text(going.to_text()).moves == going.moves
     assert going.to_text().split()[-5:] == ["B", "a", "A", "c", "*"]
+
+
+def test_every_driver_ends_a_game_at_its_cap():
+    """The arena adjudicates a game stopped at the cap; the terminal ends it by the rule for
+    endless play; the server takes no move past it and the computer agrees to end it."""
+    from typer.testing import CliRunner
+
+    from mancalab.analysis.arena import GameSpec, play_game
+    from mancalab.cli import app
+
+    result = play_game(GameSpec(1, "oware", {"move_cap": 6}, "random:seed=1", "random:seed=2",
+                                True, ()))
+    assert result.how == "adjudicated" and result.plies == 6
+    out = CliRunner().invoke(app, ["play", "oware", "-o", "move_cap=2"],
+                             input="A\nB\nA\nB\nquit\n")
+    assert "cap of 2 moves" in out.output and out.exit_code == 0

@@ -535,3 +535,16 @@ def test_the_kinds_of_moves_are_read_from_the_rules():
     assert not any(lessons.does(kalah, m, "capture") for m in kalah.legal_moves())
     gebeta = mancalab.variant("gebeta").start()
     assert all(lessons.does(gebeta, m, "relay") for m in gebeta.legal_moves())  # all full
+
+
+def test_no_move_is_taken_past_a_games_cap_and_the_computer_agrees_to_end(client):
+    game = create(client, game="oware", mode="computer", bot="greedy", human_seat=0,
+                  options={"move_cap": 2})
+    token = game["token"]
+    assert move(client, game, token, 0).status_code == 200
+    view = wait_for(client, game, token, lambda v: v["ply"] == 2)
+    refused = move(client, game, token, view["legal"][0])
+    assert refused.status_code == 409 and "cap of 2 moves" in refused.text
+    assert state(client, game, token)["ply"] == 2  # nothing changed
+    ended = _end(client, game, token).json()
+    assert ended["end"] == "ended" and ended["state"]["result"]["termination"] == "agreement"

@@ -151,7 +151,7 @@ def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | No
     loses: (how, error, loser, thinking seconds per seat)."""
     thinking = [0.0, 0.0]
     how, error, loser = "", "", None
-    while not record.state.is_over and len(record.moves) < max_plies:
+    while not record.state.is_over and len(record.moves) < max_plies and not record.at_cap:
         side = record.state.to_move
         if clock is not None:  # each player is told both clocks, as over a chess board
             seats[side].clock = (clock - thinking[0], clock - thinking[1])

@@ -195,7 +195,7 @@ class Room:
         return len(self.record.moves) if self.record else 0
 
     def bot_to_move(self) -> bool:
-        return (self.mode == "computer" and self.record is not None
+        return (self.mode == "computer" and self.record is not None and not self.record.at_cap
                 and not self.record.state.is_over and self.record.state.to_move == self.bot_seat)
 
     # ----- changes, each saved before it is answered ---------------------------------
@@ -205,6 +205,9 @@ class Room:
         state = self.state
         if state.is_over:
             raise ConflictError("the game is over")
+        if self.record.at_cap:
+            raise ConflictError(f"the game has reached its cap of {self.record.variant.move_cap:,} "
+                                "moves: no move is taken; end it by agreement")
         if ply is not None and ply != self.ply:
             raise ConflictError(f"the game is at move {self.ply + 1}, not {ply + 1}: fetch it "
                                 "again")
@@ -289,7 +292,7 @@ class Room:
         if self.mode == "online":
             if self._first_to_ask(store, token, "end_request"):
                 return
-        elif self.mode == "computer" and not computer_agrees:
+        elif self.mode == "computer" and not computer_agrees and not self.record.at_cap:
             raise ConflictError("the computer does not agree to end the game now: it expects "
                                 "to do better by playing on")
         self.end_request, self.agreed = None, True
