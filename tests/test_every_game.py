@@ -1,0 +1,51 @@
+"""Every registered game through the checks any game must pass (``mancalab.testing``), and a
+game from another package (``tests/plugin``: its entry point, no edit of mancalab) registered,
+checked and played like mancalab's own."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mancalab.testing import simulate
+from mancalab.variants import examples
+
+PLUGIN = Path(__file__).parent / "plugin"
+
+
+@pytest.mark.parametrize("variant", examples(), ids=repr)
+def test_random_games_keep_every_promise(variant):
+    simulate(variant, games=3)
+
+
+def test_a_broken_promise_is_named():
+    class Misnamed(type(examples()[0])):
+        def move_name(self, state, move):
+            return "A1"
+
+    with pytest.raises(AssertionError, match="reads back as another move"):
+        simulate(Misnamed(), games=1)
+
+
+@pytest.mark.slow
+def test_a_game_from_another_package_plays_everywhere(tmp_path):
+    """Installed beside mancalab (its folder on the path holds the package and its
+    entry point), the game is listed, passes the checks and plays in the arena. Its own
+    compiled kernels go to a folder of their own: the switch over the games then differs."""
+    environment = {**os.environ, "PYTHONPATH": str(PLUGIN), "NUMBA_CACHE_DIR": str(tmp_path),
+                   "COLUMNS": "120"}
+    checked = subprocess.run(
+        [sys.executable, "-c", "import mancalab; from mancalab.testing import simulate; "
+         "assert 'tiny' in mancalab.variants(); simulate(mancalab.variant('tiny'), games=20)"],
+        env=environment, capture_output=True, text=True, timeout=300)
+    assert checked.returncode == 0, checked.stderr
+    mancalab_command = [sys.executable, "-m", "mancalab"]
+    listed = subprocess.run([*mancalab_command, "games"], env=environment, capture_output=True,
+                            text=True, timeout=120)
+    assert "tiny: Tiny" in listed.stdout
+    arena = subprocess.run([*mancalab_command, "arena", "random", "greedy", "--game", "tiny",
+                            "--games", "2", "--json"], env=environment, capture_output=True,
+                           text=True, timeout=300)
+    assert arena.returncode == 0 and '"games": 2' in arena.stdout, arena.stderr + arena.stdout
