@@ -139,3 +139,33 @@ def test_the_small_things_of_the_workflows(tmp_path):
     played = run(["random-play", "kalah", "-o", "seeds=1", "--position",
                   "0,1,1,1,1,1,1,1,1,1,1,1,1,0", "--to-move", "1", "--json"])
     assert json.loads(played.stdout)["margins_for"] == "B"
+
+
+def test_a_failure_exits_1_and_bad_input_2_each_in_one_line():
+    """Errors in two branches: bad input (a ValueError) and failures that are not the
+    input's fault (an engine that crashed), each with its exit code and HTTP status."""
+    from typer.testing import CliRunner
+
+    from mancalab.cli.common import Commands
+    from mancalab.core import MancalabError, MancalabFailure
+    from mancalab.players.engine import EngineError
+
+    commands = Commands()
+
+    @commands.command()
+    def fails(kind: str) -> None:
+        raise (EngineError("the engine crashed") if kind == "engine" else
+               MancalabError("no such thing"))
+
+    @commands.command()
+    def other() -> None:
+        pass
+
+    runner = CliRunner()
+    crashed = runner.invoke(commands, ["fails", "engine"])
+    assert crashed.exit_code == 1 and "the engine crashed" in crashed.output
+    assert len(crashed.output.strip().splitlines()) == 1
+    bad = runner.invoke(commands, ["fails", "input"])
+    assert bad.exit_code == 2 and "no such thing" in bad.output
+    assert issubclass(MancalabError, ValueError) and not issubclass(MancalabFailure, ValueError)
+    assert MancalabError.status == 400 and EngineError.status == 503

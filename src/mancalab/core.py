@@ -29,7 +29,18 @@ MAX_MOVES = 64  # an upper bound on the legal moves of any position of any game
 
 
 class MancalabError(ValueError):
-    """Base class of every error mancalab raises on bad input."""
+    """Base class of every error mancalab raises on bad input: the command line exits with 2,
+    a server answers ``status`` (a 4xx), and nothing is changed."""
+
+    status = 400
+
+
+class MancalabFailure(RuntimeError):
+    """Base class of the errors that are not the input's fault: an engine that crashed, memory
+    or a server's capacity run out. The command line exits with 1, a server answers
+    ``status`` (a 5xx, or 429 for a queue that is full now)."""
+
+    status = 503
 
 
 class IllegalMoveError(MancalabError):

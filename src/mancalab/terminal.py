@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.console import Console
 
 from . import render
-from .core import MancalabError
+from .core import MancalabError, MancalabFailure
 from .players import Player
 from .players import player as make_player
 from .records import GameRecord, check_name
@@ -283,7 +283,7 @@ class TerminalGame:
         """Show the move ``spec`` would choose, without playing it."""
         try:
             adviser = make_player(spec, self.record.variant.name)
-        except MancalabError as error:
+        except (MancalabError, MancalabFailure) as error:
             self.console.print(f"[red]{error}[/red]")
             return
         state = self.record.state
@@ -337,7 +337,7 @@ class TerminalGame:
             return
         try:
             self.bot = make_player(spec, self.record.variant.name)
-        except MancalabError as error:
+        except (MancalabError, MancalabFailure) as error:
             self.console.print(f"[red]{error}[/red]")
             return
         self.console.print(f"{COMPUTER} now plays as {self.bot.spec}.")

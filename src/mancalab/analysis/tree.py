@@ -38,7 +38,7 @@ from numba import get_num_threads, njit, prange, set_num_threads
 
 from .. import kernels, movemask
 from ..atomic import compare_and_swap, fetch_add, load_acquire, store_release
-from ..core import MancalabError, Variant
+from ..core import MancalabError, MancalabFailure, Variant
 from ..memory import available_memory
 from ..prefetch import prefetch_row
 from ..variants import gebeta
@@ -88,7 +88,7 @@ class TreeOverflowError(MancalabError):
     """A count that does not fit its integer type (reported, never wrapped silently)."""
 
 
-class TreeMemoryError(MancalabError):
+class TreeMemoryError(MancalabFailure):
     """The next level would not fit in memory; ``rows`` holds the levels done before it."""
 
     def __init__(self, message: str, rows: list) -> None:

@@ -18,7 +18,7 @@ try:  # recent Typer carries its own copy of click
 except ImportError:  # pragma: no cover - earlier Typer uses click itself
     from click.exceptions import Abort, ClickException, UsageError
 
-from ..core import MancalabError
+from ..core import MancalabError, MancalabFailure
 from ..records import typed_options
 
 console = Console(highlight=False)
@@ -78,9 +78,10 @@ def parse_bytes(text: str, flag: str) -> int:
 
 
 class Commands(typer.Typer):
-    """A Typer app whose every command ends bad input the same way: a ``MancalabError``
-    (an unknown game, option or player, a malformed record or position) is printed as one
-    line and the command exits with status 2, nothing written."""
+    """A Typer app whose every command ends errors the same way, as one line: bad input (a
+    ``MancalabError``: an unknown game, option or player, a malformed record or position)
+    exits with status 2, nothing written; a failure that is not the input's fault (a
+    ``MancalabFailure``: an engine that crashed, memory run out) exits with status 1."""
 
     def command(self, *args, **kwargs):
         register = super().command(*args, **kwargs)
@@ -92,6 +93,8 @@ class Commands(typer.Typer):
                     return function(*a, **k)
                 except MancalabError as error:
                     fail(str(error))
+                except MancalabFailure as error:
+                    fail(str(error), code=1)
 
             register(run)
             return function
@@ -121,7 +124,7 @@ def cluster_errors(address: str | None, kept: str = ""):
 
     try:
         yield
-    except MancalabError:
+    except (MancalabError, MancalabFailure):
         raise
     except (OSError, TimeoutError, asyncio.CancelledError,
             concurrent.futures.CancelledError) as error:

@@ -10,7 +10,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, 
                            TimeRemainingColumn)
 
 from .._cache import is_warm
-from ..core import MancalabError
+from ..core import MancalabError, MancalabFailure
 from ..players import player as make_player
 from ..web.thinking import Limits
 from .common import app, console, fail
@@ -157,7 +157,7 @@ def _named_players(pairs: list[str]) -> dict[str, str]:
             fail(f"bad --player {pair!r}: write NAME=SPEC, e.g. mine=my_player.py:TwoPly")
         try:
             make_player(spec)
-        except MancalabError as error:
+        except (MancalabError, MancalabFailure) as error:
             fail(f"--player {name}: {error}")
         named[name] = spec.strip()
     return named

@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from ..core import MancalabError, Option, State, Variant, real
+from ..core import (MancalabError, MancalabFailure, Option, State, UnknownOptionError,
+                    Variant, real)
 from .base import Player
 
 VERSION = 1
@@ -33,7 +34,7 @@ HANDSHAKE_SECONDS = 10.0  # a program's start (a JVM's included) and its first a
 GRACE_SECONDS = 0.5  # beyond the time a move may take: pipes and process switches
 
 
-class EngineError(MancalabError):
+class EngineError(MancalabFailure):
     """An engine that failed: it crashed, hung, or answered garbage or an illegal move."""
 
 
@@ -214,7 +215,7 @@ class EnginePlayer(Player):
         try:
             args = shlex.split(self.options["cmd"])
         except ValueError as error:
-            raise EngineError(f"cannot read the engine command: {error}") from None
+            raise UnknownOptionError(f"cannot read the engine command: {error}") from None
         log = open(self.log_path, "ab")
         try:
             self.process = subprocess.Popen(

@@ -34,12 +34,12 @@ from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
 
 from ..analysis import solving
-from ..core import LARGEST, MancalabError
+from ..core import LARGEST, MancalabError, MancalabFailure
 from ..drawing import board_view
 from ..players import GAME_LEVELS, LEVELS, PLAYERS, Player
 from ..records import NAME_LENGTH, GameRecord, contents, moves_at_most
 from ..variants import VARIANTS
-from .rooms import MODES, SOWING_STEPS, ConflictError, NotAllowedError, Room
+from .rooms import MODES, SOWING_STEPS, ConflictError, Room
 from ..analysis import lessons, puzzles, review
 from ..analysis.preparation import Step, is_settled
 from .preparing import Preparation
@@ -649,13 +649,12 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     app.state.limiter = limiter
     app.add_middleware(RequestGuard, limit=limits.body_bytes)
 
-    @app.exception_handler(MancalabError)
-    async def bad_request(request: Request, error: MancalabError) -> JSONResponse:
-        status = 403 if isinstance(error, NotAllowedError) else (
-            409 if isinstance(error, ConflictError) else (
-                429 if isinstance(error, BusyError) else (
-                    507 if isinstance(error, FullError) else 400)))
-        return JSONResponse({"detail": str(error)}, status_code=status)
+    async def answer(request: Request, error: MancalabError | MancalabFailure) -> JSONResponse:
+        """Bad input (a 4xx) or a failure (a 5xx, 429), each error's own ``status``."""
+        return JSONResponse({"detail": str(error)}, status_code=error.status)
+
+    app.add_exception_handler(MancalabError, answer)
+    app.add_exception_handler(MancalabFailure, answer)
 
     @app.exception_handler(RateLimitExceeded)
     async def too_many(request: Request, error: RateLimitExceeded) -> JSONResponse:

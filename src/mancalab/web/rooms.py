@@ -25,11 +25,15 @@ SOWING_STEPS = 3000  # a longer move (a relay can go on for thousands) is shown 
 
 
 class NotAllowedError(MancalabError):
-    """A token that does not hold the seat (HTTP 403)."""
+    """A token that does not hold the seat."""
+
+    status = 403
 
 
 class ConflictError(MancalabError):
-    """A request out of turn or for a stale position (HTTP 409)."""
+    """A request out of turn or for a stale position."""
+
+    status = 409
 
 
 def new_token() -> str:

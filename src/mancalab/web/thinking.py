@@ -22,7 +22,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from .. import _cache
-from ..core import MancalabError, State
+from ..core import MancalabError, MancalabFailure, State
 from ..players import Player, parse_spec
 from ..players import player as make_player
 
@@ -57,12 +57,16 @@ def warm_up(on_step=None) -> None:
         solving.database_for(variant(name).start())
 
 
-class BusyError(MancalabError):
-    """The game's computer is already thinking, or the server's queue is full (HTTP 429)."""
+class BusyError(MancalabFailure):
+    """The game's computer is already thinking, or the server's queue is full."""
+
+    status = 429
 
 
-class FullError(MancalabError):
-    """The server's storage for games is full (HTTP 507)."""
+class FullError(MancalabFailure):
+    """The server's storage for games is full."""
+
+    status = 507
 
 
 @dataclass
