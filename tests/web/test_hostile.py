@@ -234,7 +234,8 @@ def test_a_flood_of_websocket_messages_closes_the_socket(db):
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-    from mancalab.web import app, create_app
+    from mancalab.web import create_app
+    from mancalab.web.routes import live as app
 
     with TestClient(create_app(db, Limits(**FAST))) as client:
         game = client.post("/api/games", json={"game": "kalah"}).json()

@@ -72,7 +72,7 @@ def test_the_reviews_values_and_marks_are_the_solvers(client, seed):
 
 
 def test_a_game_without_a_solver_is_reviewed_with_estimates(client, monkeypatch):
-    from mancalab.web import app
+    from mancalab.web import hub as app
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.02)  # quick estimates
     created, view = finished_game(client, "gabata3", {}, 3, moves=80)
@@ -105,7 +105,7 @@ def test_judging_a_move():
 
 
 def test_the_games_reviewed_at_once_are_bounded(tmp_path, monkeypatch, small_databases):
-    from mancalab.web import app
+    from mancalab.web import hub as app
     from mancalab.web.thinking import Limits
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)  # the first review lasts a while
@@ -121,7 +121,7 @@ def test_the_games_reviewed_at_once_are_bounded(tmp_path, monkeypatch, small_dat
 
 def test_a_client_runs_few_reviews_each_of_bounded_length(tmp_path, monkeypatch,
                                                           small_databases):
-    from mancalab.web import app
+    from mancalab.web import hub as app
     from mancalab.web.thinking import Limits
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)
@@ -141,7 +141,7 @@ def test_a_client_runs_few_reviews_each_of_bounded_length(tmp_path, monkeypatch,
 
 
 def test_a_review_nobody_asks_about_stops(tmp_path, monkeypatch, small_databases):
-    from mancalab.web import app
+    from mancalab.web import hub as app
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)
     monkeypatch.setattr(app, "REVIEW_UNWATCHED", 0.5)

@@ -30,6 +30,12 @@ class NotAllowedError(MancalabError):
     status = 403
 
 
+class NotFoundError(MancalabError):
+    """No such game, ply, puzzle or lesson step."""
+
+    status = 404
+
+
 class ConflictError(MancalabError):
     """A request out of turn or for a stale position."""
 

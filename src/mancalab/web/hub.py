@@ -1,0 +1,436 @@
+"""The server's services: the rooms it holds (loaded from the store on first use, dropped
+from memory when idle), their locks and watchers, the computer's turns, hints, exact
+analysis, reviews and the preparation of exact play. Domain errors only: the app maps them
+to HTTP answers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import math
+import time
+from collections import Counter, OrderedDict
+
+from fastapi import WebSocket
+
+from ..analysis import review, solving
+from ..analysis.preparation import Step, is_settled
+from ..players import Player
+from .clients import Allowance
+from .preparing import Preparation
+from .rooms import ConflictError, NotFoundError, Room
+from .store import Store, analysis_key
+from .thinking import CLIENT, BusyError, FullError, Limits, Thinker
+
+LOG = logging.getLogger("mancalab.web")
+REVIEW_SECONDS = 1.0  # a review's time a position: half to solve it, half to estimate it
+# (a 40-move review within 20 s); a game with no solver only estimates, in this share of it
+ESTIMATE_ONLY = 0.4
+REVIEW_UNWATCHED = 20.0  # seconds: a review nobody asks about (the page asks every 1.5 s) stops
+APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
+LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
+
+
+# ----- the rooms the server holds -----------------------------------------------------
+class Hub:
+    """Rooms by id (loaded from the store on first use, dropped from memory when idle), a
+    lock each, their watchers, and the computer's thinking."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self.thinker = Thinker(limits)
+        self.rooms: dict[str, Room] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.watchers: dict[str, set[tuple[WebSocket, str | None]]] = {}
+        self.tasks: set[asyncio.Task] = set()
+        self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
+        self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
+        self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
+        self.preparation: Preparation | None = None  # exact play's files, built meanwhile
+        self.reviews: dict[str, asyncio.Task] = {}  # the games whose positions are appraised
+        self.reviewers: dict[str, str | None] = {}  # the client that asked, by game
+        self.review_asked: dict[str, float] = {}  # when a game's review was last asked for
+        self.review_errors: dict[str, str] = {}  # why a game's review stopped, if it failed
+        self.appraised: OrderedDict[str, review.Appraisal] = OrderedDict()  # by position
+        self.games_made = Allowance(limits.client_games, 24 * 3600)  # by client
+        self.moves_loaded = Allowance(limits.load_moves, 3600)  # by client
+
+    def charge(self, moves: int = 0) -> None:
+        """Count a new game (and the ``moves`` of a loaded record) against the client's
+        allowances and the disk: BusyError or FullError, and nothing counted, beyond them."""
+        if self.store.size() > self.limits.db_bytes:
+            raise FullError("the server's storage for games is full; try again later")
+        client = CLIENT.get()
+        charges = [(self.moves_loaded, moves, "moves of loaded records"),
+                   (self.games_made, 1, "new games")]
+        for allowance, amount, what in charges:  # every one checked before any is spent
+            wait = allowance.wait(client, amount) if amount else 0.0
+            if wait:
+                hours = allowance.seconds / 3600
+                raise BusyError(
+                    f"at most {allowance.amount:,} {what} a client in "
+                    f"{'an hour' if hours == 1 else f'{hours:g} hours'}"
+                    + ("" if wait == float("inf") else f"; try again in {math.ceil(wait / 60)} "
+                       "minutes"))
+        for allowance, amount, _ in charges:
+            if amount:
+                allowance.take(client, amount)
+
+    def room(self, game_id: str) -> Room:
+        """The game ``game_id``, loaded from the store if it is not in memory. Called on the
+        event loop only, so a game is never loaded twice. A loaded game whose computer is to
+        move goes on thinking (the server may have stopped while it thought)."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            stored = self.store.load(game_id) if len(game_id) <= 40 else None
+            if stored is None:
+                raise NotFoundError(f"no game {game_id[:40]!r}")
+            room = self.rooms[game_id] = Room.from_stored(stored)
+            self._resume(room)
+        room.touched = time.monotonic()
+        return room
+
+    def _resume(self, room: Room) -> None:
+        if room.bot_to_move() and not room.thinking and room.suggestion is None:
+            self._spawn(self.computer_turns(room))
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(game_id, asyncio.Lock())
+
+    def add(self, room: Room) -> None:
+        self.store.create(room.to_stored(), room.record.moves if room.record else [])
+        room.touched = time.monotonic()
+        self.rooms[room.id] = room
+
+    async def broadcast(self, room: Room, skip: WebSocket | None = None) -> None:
+        """Send the game to its watchers (but ``skip``): the view built once, then once per
+        seat seen."""
+        watchers = [w for w in self.watchers.get(room.id, ()) if w[0] is not skip]
+        if not watchers:
+            return
+        shared = {**room.shared_view(), **self.presence(room)}
+        texts: dict[int | None, str] = {}
+        for _, token in watchers:
+            seat = room.seat_of(token)
+            if seat not in texts:
+                texts[seat] = json.dumps({"type": "state",
+                                          "state": room.view(token, shared)})
+        await asyncio.gather(*(send_quietly(socket, texts[room.seat_of(token)])
+                               for socket, token in watchers))
+
+    def presence(self, room: Room) -> dict:
+        """Whether each seat has a page open on the game (a websocket holding its token)
+        and whether it ever had (``came``: a player who left, not one not yet come)."""
+        seats = {room.seat_of(token) for _, token in self.watchers.get(room.id, ())}
+        came = self.came.setdefault(room.id, set())
+        came.update(seats - {None})
+        return {"present": [0 in seats, 1 in seats], "came": [0 in came, 1 in came]}
+
+    def view(self, room: Room, token: str | None) -> dict:
+        return {**room.view(token), **self.presence(room)}
+
+    async def change(self, game_id: str, token: str | None, action) -> dict:
+        """Run ``action(room)`` under the room's lock (it stores what it changes), tell the
+        watchers, and answer with the room as ``token`` sees it."""
+        room = self.room(game_id)
+        async with self.lock(game_id):
+            action(room)
+        self.after_change(room)
+        return self.view(room, token)
+
+    def after_change(self, room: Room) -> None:
+        """Tell the watchers, and let the computer move if it is its turn."""
+        self._spawn(self.broadcast(room))
+        self._resume(room)
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(_log_failure)
+
+    def computer(self, room: Room) -> Player:
+        """The room's computer player, kept between its moves (alpha-beta keeps its tables
+        and clock) for at most ``players_kept`` rooms, the least recently used freed first."""
+        if room.player is None or room.player_spec != room.bot:
+            _free(room)
+            room.player, room.player_spec = self.thinker.player(room.bot, room.game), room.bot
+        self.kept[room.id] = room
+        self.kept.move_to_end(room.id)
+        while len(self.kept) > self.limits.players_kept:
+            _free(self.kept.popitem(last=False)[1])
+        return room.player
+
+    async def computer_turns(self, room: Room) -> None:
+        """The computer thinks in a search thread, then plays (automove) or shows its move;
+        a failure is shown to both players instead of hanging the game."""
+        while room.bot_to_move() and room.suggestion is None and room.error is None:
+            room.thinking = True
+            version = room.version
+            await self.broadcast(room)
+            try:
+                move = await self.thinker.choose(room.id, self._knowing(self.computer(room),
+                                                                        room.state),
+                                                 room.state, wait=True)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - said to the players, not hidden
+                room.error = f"the computer could not move: {error}"
+                room.version += 1
+                break
+            finally:
+                room.thinking = False
+            async with self.lock(room.id):
+                if room.version != version:  # switched or changed meanwhile: think again if
+                    continue                 # it is still the computer's turn
+                try:
+                    if room.automove:
+                        room.play(self.store, None, move, by_computer=True)
+                    else:
+                        room.suggestion = move
+                        room.version += 1
+                    saved = True
+                except Exception as error:  # noqa: BLE001 - a full disk: said, then retried
+                    room.error = (f"the computer's move could not be saved ({error}); trying "
+                                  f"again every {self.limits.retry_seconds:g} s")
+                    room.version += 1
+                    saved = False
+            await self.broadcast(room)
+            if not saved:  # nothing was changed (the move is stored before it is made)
+                await asyncio.sleep(self.limits.retry_seconds)
+                room.error = None
+        await self.broadcast(room)  # no longer thinking
+
+    def _knowing(self, player: Player, state) -> Player:
+        """``player``, told the settled analysis of ``state`` when one is kept (the perfect
+        player then plays from it: exact from the first move of a prepared game)."""
+        if hasattr(player, "know"):
+            player.know(state, self.store.analysis(analysis_key(state)))
+        return player
+
+    async def hint(self, game_id: str, token: str | None, spec: str) -> dict:
+        """What player ``spec`` would play in the game, for a player holding a seat."""
+        room = self.room(game_id)
+        room.check_token(token)
+        _check_helpers(room)
+        adviser = self.thinker.player(spec, room.game)
+        state = room.state
+        try:
+            move = await self.thinker.choose(room.id, self._knowing(adviser, state), state)
+        finally:
+            adviser.close()  # an engine's program ends with the request it was started for
+        return {"move": move, "name": state.move_name(move), "player": adviser.spec,
+                "value": adviser.last_info.get("value"),
+                "exact": bool(adviser.last_info.get("exact"))}
+
+    async def analysis(self, game_id: str, token: str | None) -> dict:
+        """Every legal move's exact value for the player to move (Kalah), for a player
+        holding a seat: the perfect player's analysis, capped like any search."""
+        room = self.room(game_id)
+        room.check_token(token)
+        _check_helpers(room)
+        state = room.state
+        reason = solving.unsolvable(state.variant)
+        if reason is not None:
+            raise ConflictError(reason)
+        position = analysis_key(state)
+        kept = self.store.analysis(position)
+        if kept is None:
+            analyst = self.thinker.player("perfect", room.game)
+            kept = await self.thinker.run(room.id, analyst, analyst.analyse, state)
+            if is_settled(kept):  # proven once, answered at once from now on
+                self.store.keep_analysis(position, kept, client=CLIENT.get())
+        return {**kept, "ply": room.ply}
+
+    async def review(self, game_id: str, token: str | None, start: bool = True) -> dict:
+        """The game's review so far (each position's value, each move's mark), its positions
+        appraised in the background, in turn with the client's other searches. A running
+        game's review is for a seated player with helpers on, as its analysis. A client runs
+        at most ``client_reviews`` reviews, a review goes through at most
+        ``review_positions`` positions, and one nobody asks about for ``REVIEW_UNWATCHED``
+        seconds stops."""
+        room = self.room(game_id)
+        if room.record is None:
+            raise ConflictError("the game has not started yet")
+        if not room.state.is_over:
+            room.check_token(token)
+            _check_helpers(room)
+        self.review_asked[game_id] = time.monotonic()
+        job = self.reviews.get(game_id)
+        if start and (job is None or job.done()):
+            client = CLIENT.get()
+            mine = sum(1 for other in self.reviewers.values() if other == client)
+            if mine >= self.limits.client_reviews:
+                raise BusyError(f"you are already reviewing {mine} games, the most at once for "
+                                "one visitor; try again when one is done")
+            if len(self.reviews) >= self.limits.reviews:
+                raise BusyError(f"the server is reviewing {len(self.reviews)} games, its most "
+                                "at once; try again in a moment")
+            self.review_errors.pop(game_id, None)
+            self.reviewers[game_id] = client
+            task = self.reviews[game_id] = asyncio.get_running_loop().create_task(
+                self._appraise_all(room))
+            self.tasks.add(task)  # cancelled when the server stops
+            task.add_done_callback(self.tasks.discard)
+        return self._review_of(room)
+
+    def _appraisal(self, state) -> review.Appraisal | None:
+        """``state``'s appraisal when known: kept from a review, or a settled analysis."""
+        position = analysis_key(state)
+        found = self.appraised.get(position)
+        if found is None:
+            answer = self.store.analysis(position)
+            if answer is None:
+                return None
+            found = review.Appraisal(answer["value"], True, {
+                entry["cell"]: entry["value"] for entry in answer.get("moves", [])},
+                list(answer.get("best_cells", [])))
+        self.appraised[position] = found
+        self.appraised.move_to_end(position)
+        while len(self.appraised) > APPRAISALS_KEPT:
+            self.appraised.popitem(last=False)
+        return found
+
+    async def _appraise_all(self, room: Room) -> None:
+        """Appraise the game's positions not appraised yet, the first first (the game may
+        go on meanwhile: its positions are read again after each), at most
+        ``review_positions`` of them, while somebody asks about the review. A failure is
+        logged and shown with the review."""
+        seconds = REVIEW_SECONDS
+        if solving.unsolvable(room.state.variant) is not None:
+            seconds *= ESTIMATE_ONLY
+        reviewer = self.thinker.player(f"perfect:time={seconds:g}", room.game)
+        ply = 0  # the positions before it are appraised
+        try:
+            while room.record is not None:
+                states = room.record.states
+                while ply < len(states) and self._appraisal(states[ply]) is not None:
+                    ply += 1
+                if ply >= min(len(states), self.limits.review_positions):
+                    return
+                if time.monotonic() - self.review_asked.get(room.id, 0) > REVIEW_UNWATCHED:
+                    return
+                found = await self.thinker.run(room.id, reviewer, reviewer.appraise,
+                                               states[ply], wait=True)
+                self.appraised[analysis_key(states[ply])] = found
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - logged and shown, not lost
+            LOG.exception("the review of game %s failed", room.id)
+            self.review_errors[room.id] = str(error) or type(error).__name__
+        finally:
+            reviewer.close()
+            self.reviews.pop(room.id, None)
+            self.reviewers.pop(room.id, None)
+
+    def _review_of(self, room: Room) -> dict:
+        # no more positions than a review appraises: a long game's are replayed, not kept
+        states = room.record.states[: self.limits.review_positions + 1]
+        moves, positions = list(room.record.moves), len(room.record.states)
+        appraisals = []
+        for state in states:
+            found = self._appraisal(state)
+            if found is None:
+                break
+            appraisals.append(found)
+        values = [{"ply": ply, "value": review.for_player_a(state, found),
+                   "exact": found.exact, "won": found.won}
+                  for ply, (state, found) in enumerate(zip(states, appraisals))]
+        return {"positions": positions, "appraised": len(appraisals),
+                "running": room.id in self.reviews, "values": values,
+                "limit": self.limits.review_positions,
+                "error": self.review_errors.get(room.id),
+                "moves": list(review.judged(states, moves, appraisals)),
+                "bands": list(room.state.variant.review_bands)}
+
+    def prepare(self, steps: list[Step]) -> None:
+        """Build what exact play needs (``steps``) in a background process; the start's
+        analyses it makes are kept with the others."""
+        loop = asyncio.get_running_loop()
+
+        def kept(step: Step) -> bool:
+            if step.kind == "start":
+                return self.store.analysis(analysis_key(step.variant.start())) is not None
+            return step.is_done()
+
+        def ready(step: Step, payload: dict | None) -> None:
+            solving.renew(step.variant)
+            if payload is not None and is_settled(payload):
+                loop.call_soon_threadsafe(functools.partial(
+                    self.store.keep_analysis, analysis_key(step.variant.start()), payload,
+                    pinned=True))
+
+        self.preparation = Preparation(steps, ready, kept, self.limits.prepare_memory)
+        self.preparation.start()
+
+    async def end(self, game_id: str, token: str | None) -> dict:
+        """A player proposes to end the game by the rule for endless play; against the
+        computer, the computer's own search decides whether it agrees (capped like a move)."""
+        room = self.room(game_id)
+        room.check_token(token)
+        agrees = None
+        if room.mode == "computer" and room.record is not None and not room.state.is_over:
+            judge = self.thinker.player(room.bot, room.game)
+            try:
+                agrees = await self.thinker.run(
+                    room.id, judge, lambda state: judge.accepts_end(state, room.bot_seat),
+                    room.state)
+            finally:
+                judge.close()
+        return await self.change(game_id, token, lambda r: r.end(self.store, token, agrees))
+
+    def sweep(self) -> None:
+        """Free idle games' computer players, and drop idle, unwatched games from memory
+        (they load again from the store when asked for)."""
+        now = time.monotonic()
+        for game_id, room in list(self.rooms.items()):
+            idle = now - room.touched
+            if room.thinking or self.lock(game_id).locked():
+                continue
+            if idle > self.limits.idle_player and room.player is not None:
+                _free(room)
+                self.kept.pop(game_id, None)
+            if idle > self.limits.idle_room and not self.watchers.get(game_id):
+                del self.rooms[game_id]
+                self.locks.pop(game_id, None)
+                self.watchers.pop(game_id, None)
+                self.kept.pop(game_id, None)
+                self.came.pop(game_id, None)
+                self.review_asked.pop(game_id, None)
+                self.review_errors.pop(game_id, None)
+
+    async def sweeping(self) -> None:
+        pause = max(0.05, min(self.limits.idle_player, self.limits.idle_room) / 4)
+        while True:
+            await asyncio.sleep(pause)
+            self.sweep()
+
+
+def _check_helpers(room: Room) -> None:
+    if not room.helpers:
+        raise ConflictError("hints and exact values are off in this game (between two people "
+                            "they are on only when the game was made with them)")
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    """Log a background task's failure (a task's error is otherwise never seen)."""
+    if not task.cancelled() and task.exception() is not None:
+        LOG.error("a background task failed", exc_info=task.exception())
+
+
+def _free(room: Room) -> None:
+    """Let the room's computer player go (an engine's program ends with it)."""
+    if room.player is not None:
+        room.player.close()
+        room.player = None
+
+
+async def send_quietly(socket: WebSocket, text: str) -> None:
+    """Send to one watcher; a closed or stuck socket is left behind, not waited for."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_text(text), timeout=5)
+

@@ -1,0 +1,15 @@
+"""The API's routes by area, each a router built for one app (its hub, limits and rates):
+``catalogue`` (the games, examples, the page), ``games`` (making and playing games),
+``advice`` (hints, analysis, reviews), ``learning`` (puzzles, lessons) and ``live`` (the
+websocket)."""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+
+class Rates(NamedTuple):
+    """The rate limits shared by routes: new games, and searches (hints, analyses, reviews)."""
+
+    new_games: Callable
+    searches: Callable

@@ -1,0 +1,44 @@
+"""Help during a game: the hint, the exact analysis of every move, the review."""
+
+from __future__ import annotations
+
+
+from fastapi import APIRouter, Request
+
+from ..thinking import Limits
+from ..hub import Hub
+from ..schemas import Hint, Short, Token
+from . import Rates
+
+
+def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
+    """The routes of help in a game, for the app of ``hub``."""
+    router = APIRouter()
+    searches = rates.searches
+
+    @router.post("/api/games/{game_id}/hint", summary="The move a player would make here "
+                                                   "(for a player holding a seat)")
+    @searches
+    async def hint(request: Request, game_id: str, body: Hint) -> dict:
+        return await hub.hint(game_id, body.token, body.player)
+
+    @router.post("/api/games/{game_id}/analysis",
+              summary="Every legal move's exact value for the player to move, or its bounds "
+                      "when not proven in time (Kalah; for a player holding a seat)")
+    @searches
+    async def analysis(request: Request, game_id: str, body: Token) -> dict:
+        return await hub.analysis(game_id, body.token)
+
+    @router.post("/api/games/{game_id}/review",
+              summary="The game's review: each position's value (exact where proven, else "
+                      "an estimate) and each move's mark; its positions are appraised in the "
+                      "background, so ask again until appraised equals positions")
+    @searches
+    async def review_game(request: Request, game_id: str, body: Token) -> dict:
+        return await hub.review(game_id, body.token)
+
+    @router.get("/api/games/{game_id}/review", summary="The game's review as far as it is")
+    async def review_so_far(game_id: str, token: Short | None = None) -> dict:
+        return await hub.review(game_id, token, start=False)
+
+    return router

@@ -1,0 +1,89 @@
+"""The catalogue: the games with their options, players and levels, what exact play still
+needs here, a game's example move, and the page."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Literal
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from ...analysis import puzzles, solving
+from ...drawing import board_view
+from ...players import GAME_LEVELS, LEVELS, PLAYERS
+from ...variants import VARIANTS
+from ..rooms import MODES
+from ..thinking import Limits
+from ..hub import Hub
+from ..schemas import GAMES
+from . import Rates
+
+STATIC = Path(__file__).parents[1] / "static"
+LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
+
+
+def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
+    """The catalogue's routes, for the app of ``hub``."""
+    router = APIRouter()
+
+    @router.get("/api/games", summary="The games, their options, players, levels and languages")
+    async def catalogue() -> dict:
+        games = {}
+        for name, cls in VARIANTS.items():
+            games[name] = {"title": cls.title,
+                           "options": {k: _option_form(o) for k, o in cls.option_specs.items()},
+                           "solvable": solving.unsolvable(cls()) is None,
+                           "puzzles": puzzles.pick(name, 1000, 0) is not None,
+                           "race": None if cls.race_option is None else {
+                               "option": cls.race_option, "none": cls.no_race},
+                           "score_noun": cls.score_noun}
+        return {"games": games, "modes": list(MODES), "levels": LEVELS,
+                "game_levels": GAME_LEVELS, "languages": LANGUAGES,
+                # mancalab's players, then those the operator named (engines, files)
+                "players": sorted(set(PLAYERS) - {"engine"}) + sorted(limits.players),
+                "max_think": limits.max_think}
+
+    @router.get("/api/preparation", summary="What exact play still needs on this server: per "
+                                         "game whether it is ready and the seconds left")
+    async def preparation() -> dict:
+        if hub.preparation is None:
+            return {"ready": True, "seconds_left": 0, "games": {}, "steps": []}
+        return hub.preparation.status()
+
+    @router.get("/api/examples/{game}", summary="A game's start and one move played on it, step "
+                                             "by step (for the page's how-to-play)")
+    async def example(game: Literal[GAMES]) -> dict:
+        return _example(game)
+
+    @router.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    return router
+
+
+@functools.lru_cache(maxsize=None)
+def _example(game: str) -> dict:
+    """The start of ``game`` and the move of its first player that shows the most of its
+    sowing (at most 60 steps), as the page draws them."""
+    start = VARIANTS[game]().start()
+    shown = []
+    for move in start.legal_moves():
+        steps = start.sowing(move, limit=60)
+        if steps is not None:
+            shown.append((len(steps), -move, move, steps))
+    _, _, move, steps = max(shown)
+    return {"before": board_view(start), "move": move, "name": start.move_name(move),
+            "after": board_view(start.play(move)), "sowing": [list(s) for s in steps]}
+
+
+def _option_form(option) -> dict:
+    """How a form shows a game option: a checkbox, a menu, a number, or a menu with a number
+    (Kalah's board: standard, random or a board's number)."""
+    kind = ("bool" if isinstance(option.default, bool) else
+            "choice_or_number" if option.choices and option.low is not None else
+            "choice" if option.choices else "number" if option.low is not None else "text")
+    return {"default": option.default, "values": option.rule, "kind": kind,
+            "choices": list(option.choices), "min": option.low, "max": option.high}

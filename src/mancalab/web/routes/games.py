@@ -1,0 +1,162 @@
+"""Making and playing games: create, load, read, move, take back, end, rematch, switch seats,
+change the computer, arrange beads, download the record."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Path as FastAPIPath, Request
+from fastapi.responses import PlainTextResponse, Response
+
+from ...core import LARGEST
+from ...drawing import board_view
+from ...records import GameRecord, contents, moves_at_most
+from ..rooms import SOWING_STEPS, ConflictError, NotFoundError, Room
+from ..thinking import Limits
+from ..hub import Hub
+from ..schemas import BotChange, LoadGame, Move, NewGame, RecordText, Setting, Token
+from . import Rates
+
+
+def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
+    """The routes to make and play games, for the app of ``hub``."""
+    router = APIRouter()
+    new_games, searches = rates
+
+    @router.post("/api/games", status_code=201, summary="Create a game")
+    @new_games
+    async def create_game(request: Request, body: NewGame) -> dict:
+        if body.mode == "computer":
+            hub.thinker.player(body.bot or "medium", body.game.strip().lower())
+        room = Room.create(body.game, body.options, body.mode, bot=body.bot,
+                           human_seat=body.human_seat, automove=body.automove, names=body.names,
+                           setup=body.setup, helpers=body.helpers,
+                           position=None if body.position is None
+                           else (body.position.cells, body.position.to_move))
+        hub.charge()
+        return _created(hub, room, body.human_seat)
+
+    @router.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
+    @new_games
+    async def load_game(request: Request, body: LoadGame) -> dict:
+        hub.charge(moves=moves_at_most(body.record, body.game))  # before reading it
+        # replaying a long record is Python work: in a thread, so other games go on
+        record = await asyncio.to_thread(GameRecord.from_text, body.record, body.game)
+        if body.mode == "computer":
+            hub.thinker.player(body.bot or "medium", record.variant.name)
+        room = Room.create(record.variant.name, {}, body.mode, bot=body.bot,
+                           human_seat=body.human_seat, automove=body.automove,
+                           names=list(record.names), record=record)
+        return _created(hub, room, body.human_seat)
+
+    @router.post("/api/records/contents", summary="The games a record file holds (a tournament's "
+                                               "holds many), from their headers: to choose one "
+                                               "to load")
+    async def record_contents(body: RecordText) -> dict:
+        return {"games": contents(body.record)}
+
+    @router.get("/api/games/{game_id}", summary="A game as the holder of the token sees it")
+    async def get_game(game_id: str, token: str | None = None) -> dict:
+        return hub.view(hub.room(game_id), token)
+
+    @router.get("/api/games/{game_id}/positions/{ply}",
+             summary="The position after the first PLY moves, and the last of them step by "
+                     "step (to review a game)")
+    async def position(game_id: str, ply: Annotated[int, FastAPIPath(ge=0, le=LARGEST)]) -> dict:
+        room = hub.room(game_id)
+        if room.record is None:
+            raise ConflictError("the game has not started yet")
+        record = room.record
+        if ply > len(record.moves):
+            raise NotFoundError(f"the game has {len(record.moves)} moves, not {ply}")
+        steps = None
+        if ply:
+            sowing = record.states[ply - 1].sowing(record.moves[ply - 1], limit=SOWING_STEPS)
+            steps = None if sowing is None else [list(step) for step in sowing]
+        return {"ply": ply, "state": board_view(record.states[ply]), "sowing": steps}
+
+    @router.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
+    async def play(game_id: str, body: Move) -> dict:
+        return await hub.change(game_id, body.token,
+                                lambda room: room.play(hub.store, body.token, body.move, body.ply))
+
+    @router.post("/api/games/{game_id}/undo", summary="Take back (online: ask, then agree)")
+    async def undo(game_id: str, body: Token) -> dict:
+        state = await hub.change(game_id, body.token,
+                                 lambda room: room.undo(hub.store, body.token))
+        asked = state["undo_request"] is not None  # online: waiting for the other's consent
+        return {"undo": "asked" if asked else "undone", "state": state}
+
+    @router.post("/api/games/{game_id}/end", summary="End the game by the rule for endless play "
+                                                  "(online: propose, then agree; the computer "
+                                                  "agrees by its evaluation)")
+    @searches
+    async def end(request: Request, game_id: str, body: Token) -> dict:
+        state = await hub.end(game_id, body.token)
+        return {"end": "ended" if state["result"] else "asked", "state": state}
+
+    @router.post("/api/games/{game_id}/decline",
+              summary="Online: refuse the other player's request to take back or to end")
+    async def decline(game_id: str, body: Token) -> dict:
+        return await hub.change(game_id, body.token,
+                                lambda room: room.decline(hub.store, body.token))
+
+    @router.post("/api/games/{game_id}/rematch", status_code=201,
+              summary="The next game between the same players, seats swapped")
+    @new_games
+    async def rematch(request: Request, game_id: str, body: Token) -> dict:
+        old = hub.room(game_id)
+        old.check_token(body.token)
+        hub.charge()
+        async with hub.lock(game_id):
+            room = old.new_rematch(body.token)
+            old.save(hub.store)
+        seat = old.seat_of(body.token)
+        created = _created(hub, room, 0)
+        token = old.rematch["tokens"][seat]
+        hub.after_change(old)  # the other player's page offers the rematch
+        return {**created, "token": token, "links": {
+            **created["links"], "play": f"/?game={room.id}&token={token}"},
+            "state": hub.view(room, token)}
+
+    @router.post("/api/games/{game_id}/switch", summary="Swap sides with the computer")
+    async def switch(game_id: str, body: Token) -> dict:
+        return await hub.change(game_id, body.token,
+                                lambda room: room.switch(hub.store, body.token))
+
+    @router.post("/api/games/{game_id}/computer", summary="Change the computer player or automove")
+    async def change_bot(game_id: str, body: BotChange) -> dict:
+        if body.bot is not None:
+            hub.thinker.player(body.bot, hub.room(game_id).game)
+        return await hub.change(game_id, body.token, lambda room: room.set_bot(
+            hub.store, body.token, body.bot, body.automove))
+
+    @router.post("/api/games/{game_id}/setup", summary="Urubugu: arrange a seat's 32 beads")
+    async def setup(game_id: str, body: Setting) -> dict:
+        return await hub.change(game_id, body.token, lambda room: room.set_beads(
+            hub.store, body.token, body.seat, body.setting))
+
+    @router.get("/api/games/{game_id}/record", summary="The game record (text), to download",
+             response_class=Response,
+             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                              "description": "the record"}})
+    async def record(game_id: str) -> PlainTextResponse:
+        room = hub.room(game_id)
+        if room.record is None:
+            raise ConflictError("the game has not started yet")
+        return PlainTextResponse(room.record.to_text(), headers={
+            "Content-Disposition": f'attachment; filename="{room.game}-{room.id}.txt"'})
+
+    return router
+
+
+def _created(hub: Hub, room: Room, seat: int) -> dict:
+    hub.add(room)
+    hub.after_change(room)
+    token = room.tokens[seat]
+    links = {"play": f"/?game={room.id}&token={token}", "watch": f"/?game={room.id}"}
+    if room.mode == "online":
+        links["invite"] = f"/?game={room.id}&token={room.tokens[1 - seat]}"
+    return {"id": room.id, "token": token, "links": links, "state": hub.view(room, token)}
+

@@ -1,0 +1,80 @@
+"""Learning: puzzles near a rating and each game's lesson, answers checked by the rules."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path as FastAPIPath, Query
+
+from ...analysis import lessons, puzzles
+from ...core import LARGEST, MancalabError
+from ...drawing import board_view
+from ..rooms import SOWING_STEPS, NotFoundError
+from ..thinking import Limits
+from ..hub import Hub
+from ..schemas import GAMES, Answer
+from . import Rates
+
+
+def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
+    """The routes of puzzles and lessons, for the app of ``hub``."""
+    router = APIRouter()
+
+    @router.get("/api/puzzles/{game}", summary="A puzzle near a rating: a position where one "
+                                            "move is clearly best (proven by the solver)")
+    async def puzzle(game: Literal[GAMES],
+                     rating: Annotated[float, Query(ge=0, le=4000)] = 1000,
+                     draw: Annotated[int, Query(ge=0, le=LARGEST)] = 0) -> dict:
+        found = puzzles.pick(game, rating, draw)
+        if found is None:
+            raise NotFoundError(f"no puzzles for {game} (Kalah, Gebeta, Gabata and "
+                                     "Urubugu have them)")
+        state = found.state()
+        return {"id": found.id, "game": game, "rating": found.rating, "kind": found.kind,
+                **board_view(state)}
+
+    @router.post("/api/puzzles/answer/{puzzle_id}", summary="Check a puzzle's answer: every "
+                                                         "move's proven value, the best "
+                                                         "move played step by step")
+    async def answer(puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
+                     body: Answer) -> dict:
+        found = puzzles.find(puzzle_id)
+        if found is None:
+            raise NotFoundError(f"no puzzle {puzzle_id!r}")
+        state = found.state()
+        move = state.parse_move(body.move) if isinstance(body.move, str) else body.move
+        if move not in state.legal_moves():
+            raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
+                                f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
+        steps = state.sowing(found.best, limit=SOWING_STEPS)
+        return {"correct": move == found.best, "move": move, "best": found.best,
+                "best_name": found.best_name, "value": found.value,
+                "moves": [{"cell": int(cell), "name": state.move_name(int(cell)),
+                           "value": value} for cell, value in found.values.items()],
+                "after": board_view(state.play(found.best)),
+                "sowing": None if steps is None else [list(step) for step in steps]}
+
+    @router.get("/api/lessons/{game}", summary="A game's lesson: its steps, each a position and "
+                                            "the kind of move it asks for")
+    async def lesson(game: Literal[GAMES]) -> dict:
+        return {"game": game, "steps": [{"kind": kind, **board_view(state)}
+                                        for kind, state in lessons.steps(game)]}
+
+    @router.post("/api/lessons/{game}/{step}", summary="Check a lesson step's move: whether it "
+                                                    "does what the step asks, step by step")
+    async def lesson_move(game: Literal[GAMES], step: Annotated[int, FastAPIPath(ge=0, le=9)],
+                          body: Answer) -> dict:
+        taught = lessons.steps(game)
+        if step >= len(taught):
+            raise NotFoundError(f"the {game} lesson has {len(taught)} steps")
+        kind, state = taught[step]
+        move = state.parse_move(body.move) if isinstance(body.move, str) else body.move
+        if move not in state.legal_moves():
+            raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
+                                f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
+        steps = state.sowing(move, limit=SOWING_STEPS)
+        return {"ok": lessons.does(state, move, kind), "kind": kind, "move": move,
+                "name": state.move_name(move), "after": board_view(state.play(move)),
+                "sowing": None if steps is None else [list(s) for s in steps]}
+
+    return router

@@ -1,0 +1,136 @@
+"""The API's request bodies: strict types (no float or bool for a number), bounded sizes,
+and the errors every route may answer with."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt,
+                      StrictStr, StringConstraints)
+
+from ..core import LARGEST
+from ..records import NAME_LENGTH
+from ..variants import VARIANTS
+from .rooms import MODES
+from .thinking import OPERATOR_ONLY, names_a_program
+
+
+GAMES = tuple(VARIANTS)
+Text = Annotated[StrictStr, StringConstraints(max_length=100)]
+Short = Annotated[StrictStr, StringConstraints(max_length=40)]
+Seat = Annotated[StrictInt, Field(ge=0, le=1)]
+SPEC_LENGTH = 100
+
+
+def _visitor_spec(spec: str) -> str:
+    """A player spec a visitor may send: the reason a program or a file is refused comes
+    first (whatever its length), then the length."""
+    if names_a_program(spec):
+        raise ValueError(OPERATOR_ONLY)
+    if len(spec) > SPEC_LENGTH:
+        raise ValueError(f"a player spec has at most {SPEC_LENGTH} characters")
+    return spec
+
+
+PlayerSpec = Annotated[StrictStr, AfterValidator(_visitor_spec),
+                       Field(json_schema_extra={"maxLength": SPEC_LENGTH})]
+OptionValue = Union[StrictBool, Annotated[StrictInt, Field(ge=-LARGEST, le=LARGEST)], Short]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Problem(BaseModel):
+    """Why a request was refused; nothing was changed."""
+
+    detail: str
+
+
+# every route may answer these (documented, so clients and the API fuzzer know them)
+ERRORS = {code: {"model": Problem, "description": what} for code, what in [
+    (400, "bad input: an illegal move, an unknown option, a malformed record"),
+    (403, "a token that holds no seat"), (404, "no such game"),
+    (409, "out of turn, a stale position, or a game in another phase"),
+    (413, "the request body is too large"),
+    (429, "too many requests, or the computer is already thinking"),
+    (507, "the server's storage for games is full")]}
+
+
+class NewGame(Body):
+    game: Literal[GAMES] = Field(description="the game")
+    options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
+        default_factory=dict, description="the game's options")
+    mode: Literal[MODES] = Field("local", description="local (two on one screen), computer "
+                                                      "or online")
+    bot: PlayerSpec | None = Field(None, description="the computer player: a level or a player "
+                                                     "spec")
+    human_seat: Seat = Field(0, description="the creator's seat: 0 (A, moves first) or 1 (B)")
+    automove: StrictBool = Field(True, description="the computer plays its own moves (else "
+                                                   "the person plays the move it shows)")
+    names: Annotated[list[Text], Field(min_length=2, max_length=2)] | None = Field(
+        None, description=f"the names of A and B (at most {NAME_LENGTH} characters each)")
+    setup: StrictBool = Field(False, description="Urubugu: the players arrange their beads "
+                                                 "first")
+    helpers: StrictBool | None = Field(None, description="hints and exact values allowed "
+                                                         "(default: not between two people "
+                                                         "online)")
+    position: Position | None = Field(None, description="start from this position instead "
+                                                        "of the game's start (the analysis "
+                                                        "board)")
+
+
+class Position(Body):
+    cells: Annotated[list[Annotated[StrictInt, Field(ge=0, le=LARGEST)]],
+                     Field(min_length=1, max_length=64)] = Field(
+        description="the counts of every cell, in the game's cell order")
+    to_move: Seat = Field(0, description="the player to move: 0 (A) or 1 (B)")
+
+
+class Answer(Body):
+    move: StrictInt | Short = Field(description="the move: a cell or its name")
+
+
+class LoadGame(Body):
+    record: StrictStr = Field(description="a game record (the text of a saved game), or a file "
+                                          "of several games")
+    game: Annotated[StrictInt, Field(ge=1, le=100_000)] | None = Field(
+        None, description="in a file of several games: this one (from 1)")
+    mode: Literal[MODES] = "local"
+    bot: PlayerSpec | None = None
+    human_seat: Seat = 0
+    automove: StrictBool = True
+
+
+class RecordText(Body):
+    record: StrictStr = Field(description="a game record, or a file of several games")
+
+
+class Token(Body):
+    token: Short | None = None
+
+
+class Move(Token):
+    move: StrictInt | Short = Field(description="a cell index or the move in the game's "
+                                                "notation")
+    ply: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        None, description="the number of moves played before it (0-based); a stale number is "
+                          "refused, so a retry is safe")
+
+
+class BotChange(Token):
+    bot: PlayerSpec | None = None
+    automove: StrictBool | None = None
+
+
+class Setting(Token):
+    seat: Seat
+    setting: Annotated[list[Annotated[StrictInt, Field(ge=0, le=LARGEST)]],
+                       Field(max_length=16)] = Field(
+        description="16 counts, hole 1 first, 32 beads in all")
+
+
+class Hint(Token):
+    player: PlayerSpec = "expert"
+
+
