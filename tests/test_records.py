@@ -140,3 +140,20 @@ def test_an_ended_game_undoes_and_views_as_played():
     assert not record.prefix(2).state.is_over
     record.pop()
     assert record.termination is None and len(record.states) == 3
+
+
+def test_a_resignation_is_kept_in_the_record_and_read_back():
+    import mancalab
+
+    record = GameRecord.new(mancalab.variant("kalah"))
+    record.push(2)
+    record.forfeit(0)  # A resigns on B's turn
+    assert record.result == "B" and record.termination == "resign"
+    assert record.state.cells == record.states[-1].cells
+    again = GameRecord.from_text(record.to_text())
+    assert again.result == "B" and again.termination == "resign" and again.moves == [2]
+    with pytest.raises(RecordError, match="winner"):
+        GameRecord.from_text(record.to_text().replace("B\n", "*\n").replace(
+            '[Result "B"]', '[Result "*"]'))
+    record.pop()  # taking back the move takes back the resignation
+    assert record.termination is None and not record.state.is_over

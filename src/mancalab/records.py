@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .core import IllegalMoveError, MancalabError, State, Variant, whole
+from .core import WIN_0, WIN_1, IllegalMoveError, MancalabError, State, Variant, whole
 from .variants import variant as make_variant
 
 # PGN's form: "2026.11.22", or with "??" for the parts not known; "?" alone
@@ -162,7 +162,8 @@ def check_names(names) -> tuple[str, str]:
     return check_name(names[0]), check_name(names[1])
 
 
-TERMINATIONS = ("repetition", "agreement")
+TERMINATIONS = ("repetition", "agreement")  # ends by the rule for endless play
+FORFEITS = ("resign",)  # ends where one player loses whatever the board says
 
 
 @dataclass
@@ -237,6 +238,22 @@ class GameRecord:
             raise RecordError(f"a game ends by {' or '.join(TERMINATIONS)}, not {termination!r}")
         self._unstopped = self.state
         self.states.replace_last(self.state.stopped())
+        self.termination = termination
+        return self.state
+
+    def forfeit(self, loser: int, termination: str = "resign") -> State:
+        """``loser`` loses now (resigns), the board as it is: the game's last position with
+        the other player the winner."""
+        if termination not in FORFEITS:
+            raise RecordError(f"a player loses by {' or '.join(FORFEITS)}, not {termination!r}")
+        if loser not in (0, 1):
+            raise RecordError(f"the player who loses is 0 or 1, not {loser!r}")
+        if self.state.is_over:
+            raise IllegalMoveError("the game is over")
+        board = self.state.board
+        board[-1] = WIN_0 if loser == 1 else WIN_1
+        self._unstopped = self.state
+        self.states.replace_last(State._after(self.variant, board))
         self.termination = termination
         return self.state
 
@@ -400,10 +417,18 @@ class GameRecord:
                     f"line {line}: move {len(record.moves) + 1} {token!r}: {error}") from None
         if "Termination" in headers:
             line, termination = headers["Termination"]
-            if termination not in TERMINATIONS:
+            if termination not in TERMINATIONS + FORFEITS:
                 raise RecordError(f"line {line}: a game ends by "
-                                  f"{' or '.join(TERMINATIONS)}, not {termination!r}")
-            if record.termination != termination:
+                                  f"{' or '.join(TERMINATIONS + FORFEITS)}, not "
+                                  f"{termination!r}")
+            if termination in FORFEITS:
+                winner = result or headers.get("Result", (0, None))[1]
+                if winner not in ("A", "B") or record.state.is_over:
+                    raise RecordError(f"line {line}: a game lost by {termination} needs the "
+                                      "winner as its result (A or B) and moves that do not "
+                                      "end it")
+                record.forfeit("AB".index(winner) ^ 1, termination)
+            elif record.termination != termination:
                 if termination == "repetition" or record.state.is_over:
                     raise RecordError(f"line {line}: the moves do not end the game by "
                                       f"{termination}")

@@ -32,7 +32,7 @@ from .store import Store
 from .thinking import READY, Limits, warm_up
 from .guard import RequestGuard
 from .hub import Hub
-from .routes import Rates, advice, catalogue, games, learning, live
+from .routes import Rates, accounts, advice, catalogue, games, learning, live, lobby
 from .schemas import ERRORS
 
 STATIC = Path(__file__).parent / "static"
@@ -119,8 +119,10 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
 
     new_games = limiter.shared_limit(limits.create_rate, scope="new games")
     searches = limiter.shared_limit(limits.hint_rate, scope="searches")
-    rates = Rates(new_games, searches)
-    for area in (catalogue, games, advice, learning, live):
+    rates = Rates(new_games, searches,
+                  limiter.shared_limit(limits.account_rate, scope="new accounts"),
+                  limiter.shared_limit(limits.login_rate, scope="log-ins"))
+    for area in (catalogue, games, advice, learning, live, accounts, lobby):
         app.include_router(area.router(hub, limits, rates))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

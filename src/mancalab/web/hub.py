@@ -20,6 +20,8 @@ from ..analysis import review, solving
 from ..analysis.preparation import Step, is_settled
 from ..players import Player
 from .clients import Allowance
+from .accounts import Accounts
+from .lobby import Lobby
 from .preparing import Preparation
 from .rooms import ConflictError, NotFoundError, Room
 from .store import Store, analysis_key
@@ -42,6 +44,8 @@ class Hub:
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
+        self.accounts = Accounts(store.db)
+        self.lobby = Lobby(limits)
         self.thinker = Thinker(limits)
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -143,9 +147,29 @@ class Hub:
         return self.view(room, token)
 
     def after_change(self, room: Room) -> None:
-        """Tell the watchers, and let the computer move if it is its turn."""
+        """Rate a rated game that has ended, tell the watchers, and let the computer move if
+        it is its turn."""
+        self._rate(room)
         self._spawn(self.broadcast(room))
         self._resume(room)
+
+    def _rate(self, room: Room) -> None:
+        """Both accounts' ratings after a rated game's end, once (the room remembers)."""
+        if not room.rated or room.rated_done or room.record is None:
+            return
+        outcome = room.record.state.outcome
+        if outcome is None:
+            return
+        score = 0.5 if outcome.winner is None else float(outcome.winner == 0)
+        self.accounts.rate(room.id, room.game, room.accounts, score)
+        room.rated_done = True
+        room.save(self.store)
+
+    def live_games(self, account: str) -> int:
+        """The games going on in which ``account`` holds a seat (of those in memory: a game
+        being played is)."""
+        return sum(1 for room in self.rooms.values() if account in room.accounts
+                   and room.record is not None and not room.record.state.is_over)
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -386,6 +410,7 @@ class Hub:
     def sweep(self) -> None:
         """Free idle games' computer players, and drop idle, unwatched games from memory
         (they load again from the store when asked for)."""
+        self.lobby.sweep()
         now = time.monotonic()
         for game_id, room in list(self.rooms.items()):
             idle = now - room.touched

@@ -74,6 +74,10 @@ class Room:
     agreed: bool = False  # the players agreed to end the game (the record says "agreement")
     helpers: bool = True  # hints and exact values (online: only when both agreed at creation)
     rematch: dict | None = None  # the next game: {"id": ..., "tokens": [by this game's seat]}
+    accounts: list[str | None] = field(default_factory=lambda: [None, None])  # by seat
+    rated: bool = False  # the result changes both accounts' ratings (no take-backs)
+    rated_done: bool = False  # the ratings were updated for the result
+    resigned: int | None = None  # the seat that resigned
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
     created: float = field(default_factory=time.time)
@@ -155,7 +159,8 @@ class Room:
                 "automove": self.automove, "settings": self.settings,
                 "setup_done": self.setup_done, "undo_request": self.undo_request,
                 "end_request": self.end_request, "agreed": self.agreed,
-                "helpers": self.helpers, "rematch": self.rematch}
+                "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
+                "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned}
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -167,6 +172,8 @@ class Room:
                 record.push(move)
             if fields.get("agreed") and not record.state.is_over:
                 record.end("agreement")
+            if fields.get("resigned") is not None and not record.state.is_over:
+                record.forfeit(fields["resigned"])
         return cls(id=stored.id, created=stored.created, record=record, **fields)
 
     def save(self, store: Store) -> None:
@@ -250,6 +257,8 @@ class Room:
         last turn; online only when both players ask (the first asks, the second agrees;
         ``undo_request`` says who asked until then)."""
         self.check_token(token)
+        if self.rated:
+            raise ConflictError("a rated game has no take-backs")
         if self.thinking:
             raise ConflictError("wait for the computer's move")
         if not self.ply:
@@ -270,8 +279,8 @@ class Room:
         else:
             keep = self.ply - 1
         store.remove_moves_from(self.id, keep)
-        if self.agreed:  # taking a move back takes the agreed end back too
-            self.agreed = False
+        if self.agreed or self.resigned is not None:  # a take-back takes the end back too
+            self.agreed, self.resigned = False, None
             self.save(store)
         self.record.truncate(keep)
         self.suggestion = None
@@ -308,6 +317,23 @@ class Room:
         self.end_request, self.agreed = None, True
         self.save(store)
         self.record.end("agreement")
+        self.version += 1
+
+    def resign(self, store: Store, token: str | None) -> None:
+        """The holder of ``token`` resigns: their seat loses now (in a local game, the seat to
+        move). A spectator cannot resign."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+        if self.record is None or self.record.state.is_over:
+            raise ConflictError("the game is not going on")
+        if self.thinking:
+            raise ConflictError("wait for the computer's move")
+        if self.mode == "local":
+            seat = self.record.state.to_move
+        self.resigned, self.undo_request, self.end_request = seat, None, None
+        self.save(store)
+        self.record.forfeit(seat)
         self.version += 1
 
     def decline(self, store: Store, token: str | None) -> None:
@@ -414,7 +440,8 @@ class Room:
                "declined": self.declined if self.declined and self.declined["ply"] == self.ply
                and self.record is not None and not self.record.state.is_over else None,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
-               "helpers": self.helpers, "rematch": None}
+               "helpers": self.helpers, "rematch": None, "accounts": self.accounts,
+               "rated": self.rated}
         if self.record is None:
             variant = make_variant(self.game, **self.options)
             out.update(board_view(variant.start()), started=False, moves=[])
@@ -424,7 +451,7 @@ class Room:
                    sowing=self.last_sowing(), suggestion=self.suggestion,
                    suggestion_name=None if self.suggestion is None
                    else state.move_name(self.suggestion))
-        if out["result"] is not None:  # ended by a third repetition, or by agreement
+        if out["result"] is not None:  # ended by a repetition, agreement or resignation
             out["result"]["termination"] = self.record.termination
         return out
 

@@ -134,3 +134,38 @@ class Hint(Token):
     player: PlayerSpec = "expert"
 
 
+
+
+Password = Annotated[StrictStr, StringConstraints(max_length=200)]
+
+
+class Credentials(Body):
+    name: Text = Field(description="the account's name")
+    password: Password = Field(description="8 to 200 characters")
+
+
+class PasswordChange(Body):
+    old: Password
+    new: Password
+
+
+class Confirmation(Body):
+    password: Password = Field(description="the account's password, to confirm")
+
+
+class Clock(Body):
+    base: Annotated[StrictInt, Field(ge=1, le=30 * 24 * 3600)] = Field(
+        description="seconds each player has at the start")
+    increment: Annotated[StrictInt, Field(ge=0, le=24 * 3600)] = Field(
+        0, description="seconds added after each move")
+
+
+class NewSeek(Body):
+    game: Literal[GAMES] = Field(description="the game")
+    options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
+        default_factory=dict, description="the game's options")
+    clock: Clock | None = Field(None, description="a clock (not yet played with: null)")
+    rated: StrictBool = Field(False, description="the result changes both players' ratings "
+                                                 "(both need an account)")
+    color: Literal["first", "second", "random"] = Field(
+        "random", description="the seeker's seat: first (A, moves first), second or random")

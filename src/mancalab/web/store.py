@@ -1,4 +1,4 @@
-"""The server's durable state: games and their moves in SQLite.
+"""The server's durable state: games and their moves, accounts and ratings in SQLite.
 
 A move is acknowledged only after its row is committed with ``synchronous=FULL`` in WAL mode,
 so a crash (even ``kill -9`` or a power cut) never loses a move a player was told about.
@@ -26,6 +26,33 @@ CREATE TABLE IF NOT EXISTS moves (
     ply INTEGER NOT NULL,
     move INTEGER NOT NULL,
     PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS accounts (
+    name TEXT PRIMARY KEY COLLATE NOCASE,
+    hash TEXT NOT NULL,         -- Argon2id (argon2-cffi)
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    digest TEXT PRIMARY KEY,    -- SHA-256 of the session cookie: the cookie itself is not kept
+    name TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    name TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    game TEXT NOT NULL,
+    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (name, game)
+);
+CREATE TABLE IF NOT EXISTS rated_games (
+    game_id TEXT NOT NULL,
+    name TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    game TEXT NOT NULL,
+    at REAL NOT NULL,
+    score REAL NOT NULL,        -- 1 a win, 0.5 a draw, 0 a loss
+    rating REAL NOT NULL,       -- after the game
+    deviation REAL NOT NULL,
+    PRIMARY KEY (game_id, name)
 );
 CREATE TABLE IF NOT EXISTS analyses (
     position TEXT PRIMARY KEY,  -- the game, its options and the board (analysis_key)
@@ -66,6 +93,7 @@ class Store:
         self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
         for table, columns in ADDED_COLUMNS.items():
             have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}

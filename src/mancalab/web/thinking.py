@@ -81,6 +81,11 @@ class Limits:
     watchers: int = 64  # websockets per game
     create_rate: str = "30/minute"  # new games per client address
     hint_rate: str = "60/minute"  # hints per client address
+    account_rate: str = "5/hour"  # accounts made per client address
+    login_rate: str = "20/minute"  # log-ins (and password changes) per client address
+    seeks: int = 500  # open seeks in the lobby
+    client_seeks: int = 3  # open seeks of one client address or account
+    account_games: int = 20  # games going on in which one account holds a seat
     load_moves: int = 20_000  # moves of loaded records per client an hour
     client_games: int = 500  # games (new, loaded, rematches) per client a day
     db_bytes: int = 4 << 30  # disk the games may take; beyond it no new game is made

@@ -1,7 +1,7 @@
 """The API's routes by area, each a router built for one app (its hub, limits and rates):
 ``catalogue`` (the games, examples, the page), ``games`` (making and playing games),
-``advice`` (hints, analysis, reviews), ``learning`` (puzzles, lessons) and ``live`` (the
-websocket)."""
+``advice`` (hints, analysis, reviews), ``learning`` (puzzles, lessons), ``live`` (the websocket),
+``accounts`` (accounts, sessions, profiles, ratings) and ``lobby`` (seeks)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from typing import Callable, NamedTuple
 
 
 class Rates(NamedTuple):
-    """The rate limits shared by routes: new games, and searches (hints, analyses, reviews)."""
+    """The rate limits shared by routes: new games (and seeks), searches (hints, analyses,
+    reviews), new accounts, and log-ins (and what checks a password)."""
 
     new_games: Callable
     searches: Callable
+    accounts: Callable
+    logins: Callable

@@ -22,7 +22,7 @@ from . import Rates
 def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     """The routes to make and play games, for the app of ``hub``."""
     router = APIRouter()
-    new_games, searches = rates
+    new_games, searches = rates.new_games, rates.searches
 
     @router.post("/api/games", status_code=201, summary="Create a game")
     @new_games
@@ -35,7 +35,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                            position=None if body.position is None
                            else (body.position.cells, body.position.to_move))
         hub.charge()
-        return _created(hub, room, body.human_seat)
+        return created_view(hub, room, body.human_seat)
 
     @router.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
     @new_games
@@ -48,7 +48,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         room = Room.create(record.variant.name, {}, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove,
                            names=list(record.names), record=record)
-        return _created(hub, room, body.human_seat)
+        return created_view(hub, room, body.human_seat)
 
     @router.post("/api/records/contents", summary="The games a record file holds (a tournament's "
                                                "holds many), from their headers: to choose one "
@@ -96,6 +96,12 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         state = await hub.end(game_id, body.token)
         return {"end": "ended" if state["result"] else "asked", "state": state}
 
+    @router.post("/api/games/{game_id}/resign", summary="Resign: the seat of the token loses "
+                                                     "now (a local game: the seat to move)")
+    async def resign(game_id: str, body: Token) -> dict:
+        return await hub.change(game_id, body.token,
+                                lambda room: room.resign(hub.store, body.token))
+
     @router.post("/api/games/{game_id}/decline",
               summary="Online: refuse the other player's request to take back or to end")
     async def decline(game_id: str, body: Token) -> dict:
@@ -113,7 +119,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
             room = old.new_rematch(body.token)
             old.save(hub.store)
         seat = old.seat_of(body.token)
-        created = _created(hub, room, 0)
+        created = created_view(hub, room, 0)
         token = old.rematch["tokens"][seat]
         hub.after_change(old)  # the other player's page offers the rematch
         return {**created, "token": token, "links": {
@@ -151,7 +157,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     return router
 
 
-def _created(hub: Hub, room: Room, seat: int) -> dict:
+def created_view(hub: Hub, room: Room, seat: int) -> dict:
+    """A new game kept and announced, as its maker (holding ``seat``) is answered."""
     hub.add(room)
     hub.after_change(room)
     token = room.tokens[seat]

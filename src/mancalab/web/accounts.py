@@ -1,0 +1,194 @@
+"""Accounts, sessions and ratings: optional (anyone plays without one), kept in the server's
+SQLite file.
+
+An account is a name and a password hashed with Argon2id (``argon2-cffi``); a session is a
+random cookie of which only a digest is kept. Ratings are Glicko-2 (``analysis.glicko``), one
+per game, each rated game its own rating period, updated once when the game ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import sqlite3
+import time
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from ..analysis.glicko import PROVISIONAL, Rating, after_game
+from ..core import MancalabError
+from ..records import check_name
+from .rooms import ConflictError, NotAllowedError, NotFoundError
+
+PASSWORD_LENGTHS = (8, 200)  # a longer one would only cost hashing time
+SESSIONS_KEPT = 10  # sessions an account keeps (devices); the oldest go
+RESERVED = {"computer", "anonymous", "a", "b"}
+HASHER = PasswordHasher()
+
+
+class UnauthorizedError(MancalabError):
+    """No session, or a wrong name or password."""
+
+    status = 401
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_account_name(name: object) -> str:
+    """An account's name: a player's name (``records.check_name``) that is not reserved."""
+    name = check_name(name)
+    if name.lower() in RESERVED:
+        raise MancalabError(f"the name {name!r} is reserved: choose another")
+    return name
+
+
+def check_password(password: object) -> str:
+    low, high = PASSWORD_LENGTHS
+    if not isinstance(password, str) or not low <= len(password) <= high:
+        raise MancalabError(f"a password has {low} to {high} characters")
+    return password
+
+
+class Accounts:
+    """The accounts of one server (its ``Store``'s connection); hashing is slow on purpose:
+    call ``hash``/``verify`` in a worker thread."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    # ----- accounts and sessions (the hashing in a thread, the rest on the event loop) --
+    @staticmethod
+    def hash(password: str) -> str:
+        return HASHER.hash(check_password(password))
+
+    def stored_hash(self, name: str) -> str | None:
+        row = self.db.execute("SELECT hash FROM accounts WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    @staticmethod
+    def verify(stored: str | None, password: object) -> bool:
+        if stored is None or not isinstance(password, str):
+            HASHER.hash("not a password")  # the same time whether the name exists or not
+            return False
+        try:
+            return HASHER.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    def create(self, name: str, hashed: str) -> str:
+        """A new account (``name`` checked, ``hashed`` from ``hash``) and its first session."""
+        name = check_account_name(name)
+        try:
+            self.db.execute("INSERT INTO accounts VALUES (?, ?, ?)", (name, hashed, time.time()))
+        except sqlite3.IntegrityError:
+            raise ConflictError(f"the name {name!r} is taken") from None
+        return self.new_session(name)
+
+    def new_session(self, name: str) -> str:
+        token = secrets.token_urlsafe(32)
+        self.db.execute("INSERT INTO sessions VALUES (?, ?, ?)", (digest(token), name,
+                                                                   time.time()))
+        self.db.execute("DELETE FROM sessions WHERE name = ? AND digest NOT IN (SELECT digest "
+                        "FROM sessions WHERE name = ? ORDER BY created DESC LIMIT ?)",
+                        (name, name, SESSIONS_KEPT))
+        return token
+
+    def name_of(self, token: str | None) -> str | None:
+        """The account a session cookie logs in, or None."""
+        if not token or len(token) > 100:
+            return None
+        row = self.db.execute("SELECT name FROM sessions WHERE digest = ?",
+                              (digest(token),)).fetchone()
+        return None if row is None else row[0]
+
+    def canonical(self, name: str) -> str | None:
+        """The account's name as it was registered (names are compared without case)."""
+        row = self.db.execute("SELECT name FROM accounts WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    def end_session(self, token: str | None) -> None:
+        if token:
+            self.db.execute("DELETE FROM sessions WHERE digest = ?", (digest(token),))
+
+    def set_hash(self, name: str, hashed: str, keep: str) -> None:
+        """A new password: every other session of the account ends."""
+        self.db.execute("UPDATE accounts SET hash = ? WHERE name = ?", (hashed, name))
+        self.db.execute("DELETE FROM sessions WHERE name = ? AND digest != ?",
+                        (name, digest(keep)))
+
+    def delete(self, name: str) -> None:
+        """The account and its personal data (sessions, ratings, rating history) go; the games
+        played stay, as records do."""
+        self.db.execute("DELETE FROM accounts WHERE name = ?", (name,))
+
+    # ----- ratings ------------------------------------------------------------------
+    def rating(self, name: str, game: str) -> tuple[Rating, int]:
+        row = self.db.execute("SELECT rating, deviation, volatility, games FROM ratings "
+                              "WHERE name = ? AND game = ?", (name, game)).fetchone()
+        return (Rating(), 0) if row is None else (Rating(*row[:3]), row[3])
+
+    def rate(self, game_id: str, game: str, names: list[str], score_first: float) -> None:
+        """Both players' ratings after the game ``game_id`` (``score_first``: the first
+        seat's score), in one transaction; a game already rated is not rated again."""
+        if any(self.canonical(name) is None for name in names):
+            return  # an account deleted meanwhile: its personal data are gone
+        (first, played_first), (second, played_second) = (self.rating(n, game) for n in names)
+        new = after_game(first, second, score_first)
+        now = time.time()
+        with self.db:
+            self.db.execute("BEGIN")
+            for name, rating, played, score in ((names[0], new[0], played_first, score_first),
+                                                (names[1], new[1], played_second,
+                                                 1 - score_first)):
+                self.db.execute("INSERT INTO rated_games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                (game_id, name, game, now, score, rating.rating,
+                                 rating.deviation))
+                self.db.execute("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT "
+                                "(name, game) DO UPDATE SET rating = excluded.rating, "
+                                "deviation = excluded.deviation, volatility = "
+                                "excluded.volatility, games = excluded.games",
+                                (name, game, *rating, played + 1))
+
+    def profile(self, name: str, recent: int = 20) -> dict:
+        """A player's ratings by game, each game's rating history, and recent rated games."""
+        found = self.canonical(name)
+        if found is None:
+            raise NotFoundError(f"no player {name[:40]!r}")
+        ratings = {game: _shown(Rating(r, d, v), games) for game, r, d, v, games in
+                   self.db.execute("SELECT game, rating, deviation, volatility, games FROM "
+                                   "ratings WHERE name = ? ORDER BY game", (found,))}
+        history: dict[str, list] = {}
+        for game, at, rating in self.db.execute(
+                "SELECT game, at, rating FROM rated_games WHERE name = ? ORDER BY at",
+                (found,)):
+            history.setdefault(game, []).append([at, round(rating, 1)])
+        games = [{"id": game_id, "game": game, "score": score, "at": at} for
+                 game_id, game, score, at in self.db.execute(
+                     "SELECT game_id, game, score, at FROM rated_games WHERE name = ? "
+                     "ORDER BY at DESC LIMIT ?", (found, recent))]
+        return {"name": found, "ratings": ratings, "history": history, "recent": games}
+
+    def leaderboard(self, game: str, count: int = 50) -> list[dict]:
+        """The best established ratings of ``game`` (provisional ones are not listed)."""
+        return [{"name": name, **_shown(Rating(r, d, v), games)} for name, r, d, v, games in
+                self.db.execute("SELECT name, rating, deviation, volatility, games FROM "
+                                "ratings WHERE game = ? AND deviation <= ? ORDER BY rating "
+                                "DESC LIMIT ?", (game, PROVISIONAL, count))]
+
+
+def _shown(rating: Rating, games: int) -> dict:
+    return {"rating": round(rating.rating, 1), "rd": round(rating.deviation, 1),
+            "volatility": round(rating.volatility, 6), "games": games,
+            "provisional": rating.provisional}
+
+
+def require(name: str | None) -> str:
+    if name is None:
+        raise UnauthorizedError("log in first (an account is needed for this)")
+    return name
+
+
+__all__ = ["Accounts", "NotAllowedError", "UnauthorizedError", "require"]

@@ -1,0 +1,94 @@
+"""The lobby: open seeks (a game, its options, rated or casual, a colour) that anyone sees
+and anyone else may accept; accepting one starts an online game for both.
+
+Seeks live in memory (a seek is a person waiting now: after a restart they seek again),
+bounded in all and per client address or account, and expire when nobody takes them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from .rooms import ConflictError, NotAllowedError, NotFoundError
+from .thinking import BusyError, Limits
+
+COLORS = ("first", "second", "random")
+SEEK_SECONDS = 30 * 60  # an open seek nobody takes goes after this
+TAKEN_SECONDS = 10 * 60  # a taken seek is kept this long for its seeker to learn the game
+
+
+@dataclass
+class Seek:
+    id: str
+    game: str
+    options: dict
+    rated: bool
+    color: str
+    by: str  # the account's name, or a guest's
+    account: str | None
+    client: str | None
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(16))  # the seeker's
+    created: float = field(default_factory=time.time)
+    game_id: str | None = None  # once taken: the game, and the seeker's token in it
+    token: str | None = None
+
+    def public(self) -> dict:
+        return {"id": self.id, "game": self.game, "options": self.options,
+                "rated": self.rated, "color": self.color, "by": self.by,
+                "created": self.created}
+
+
+class Lobby:
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.seeks: dict[str, Seek] = {}
+
+    def add(self, seek: Seek) -> Seek:
+        """Open ``seek``; BusyError beyond the lobby's or the seeker's bound."""
+        self.sweep()
+        mine = [s for s in self.open() if (seek.account and s.account == seek.account)
+                or s.client == seek.client]
+        if len(mine) >= self.limits.client_seeks:
+            raise BusyError(f"at most {self.limits.client_seeks} open seeks each: cancel one "
+                            "or wait for a player")
+        if len(self.seeks) >= self.limits.seeks:
+            raise BusyError("the lobby is full; try again later")
+        self.seeks[seek.id] = seek
+        return seek
+
+    def open(self) -> list[Seek]:
+        return [seek for seek in self.seeks.values() if seek.game_id is None]
+
+    def get(self, seek_id: str) -> Seek:
+        seek = self.seeks.get(seek_id) if len(seek_id) <= 40 else None
+        if seek is None:
+            raise NotFoundError(f"no seek {seek_id[:40]!r} (taken long ago, cancelled or "
+                                "expired)")
+        return seek
+
+    def check_taker(self, seek: Seek, account: str | None, client: str | None) -> None:
+        """Whether the visitor (``account``, else ``client``) may take ``seek``."""
+        if seek.game_id is not None:
+            raise ConflictError("this seek was taken already")
+        if (account is not None and account == seek.account) or \
+                (seek.account is None and account is None and client == seek.client):
+            raise ConflictError("this is your own seek")
+        if seek.rated and account is None:
+            raise NotAllowedError("a rated game needs an account: log in to take this seek")
+
+    def cancel(self, seek_id: str, secret: str | None) -> None:
+        seek = self.get(seek_id)
+        if not secret or not secrets.compare_digest(seek.secret.encode(), secret.encode()):
+            raise NotAllowedError("only the seeker may cancel a seek")
+        if seek.game_id is not None:
+            raise ConflictError("this seek was taken already")
+        del self.seeks[seek_id]
+
+    def sweep(self) -> None:
+        now = time.time()
+        for seek_id, seek in list(self.seeks.items()):
+            age = now - seek.created
+            if age > (SEEK_SECONDS if seek.game_id is None else SEEK_SECONDS + TAKEN_SECONDS):
+                del self.seeks[seek_id]

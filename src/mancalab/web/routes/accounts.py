@@ -1,0 +1,116 @@
+"""Accounts (optional: anyone plays without one), sessions by cookie, profiles, leaderboards.
+
+The session cookie is HttpOnly and SameSite=Lax (Secure behind HTTPS); a request that the
+cookie logs in and that changes something must come from this server's own page (its Origin,
+when a browser sends one, is this host), so a page of another site cannot act for a player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Literal
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request, Response
+
+from ..accounts import UnauthorizedError, check_account_name, require
+from ..hub import Hub
+from ..rooms import ConflictError, NotAllowedError
+from ..schemas import GAMES, Confirmation, Credentials, PasswordChange
+from ..thinking import Limits
+from . import Rates
+
+COOKIE = "mancalab_session"
+COOKIE_SECONDS = 365 * 24 * 3600
+
+
+def session_token(request: Request) -> str | None:
+    return request.cookies.get(COOKIE)
+
+
+def logged_in(hub: Hub, request: Request) -> str | None:
+    """The account the request's session cookie logs in, or None; for a request that changes
+    something, refused when it comes from another site's page."""
+    token = session_token(request)
+    if token is None:
+        return None
+    if request.method not in ("GET", "HEAD"):
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+            raise NotAllowedError("a page of another site may not act for a logged-in player")
+    return hub.accounts.name_of(token)
+
+
+def _set_cookie(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(COOKIE, token, max_age=COOKIE_SECONDS, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https", path="/")
+
+
+def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
+    """The routes of accounts and ratings, for the app of ``hub``."""
+    router = APIRouter()
+
+    async def checked(name: str, password: str) -> str:
+        """The account's name when ``password`` is its password (hashing off the loop)."""
+        found = hub.accounts.canonical(name)
+        stored = hub.accounts.stored_hash(found) if found else None
+        if not await asyncio.to_thread(hub.accounts.verify, stored, password) or found is None:
+            raise UnauthorizedError("wrong name or password")
+        return found
+
+    @router.post("/api/accounts", status_code=201, summary="Make an account (and log in)")
+    @rates.accounts
+    async def create_account(request: Request, response: Response, body: Credentials) -> dict:
+        name = check_account_name(body.name)
+        if hub.accounts.canonical(name) is not None:
+            raise ConflictError(f"the name {name!r} is taken")
+        hashed = await asyncio.to_thread(hub.accounts.hash, body.password)
+        _set_cookie(request, response, hub.accounts.create(name, hashed))
+        return {"name": name}
+
+    @router.post("/api/session", summary="Log in: the session cookie is set")
+    @rates.logins
+    async def log_in(request: Request, response: Response, body: Credentials) -> dict:
+        name = await checked(body.name, body.password)
+        _set_cookie(request, response, hub.accounts.new_session(name))
+        return {"name": name}
+
+    @router.get("/api/session", summary="Who the session cookie logs in (name null: nobody)")
+    async def session(request: Request) -> dict:
+        return {"name": hub.accounts.name_of(session_token(request))}
+
+    @router.delete("/api/session", summary="Log out")
+    async def log_out(request: Request, response: Response) -> dict:
+        logged_in(hub, request)  # the Origin check
+        hub.accounts.end_session(session_token(request))
+        response.delete_cookie(COOKIE, path="/")
+        return {"name": None}
+
+    @router.post("/api/session/password", summary="Change the password (other sessions end)")
+    @rates.logins
+    async def change_password(request: Request, body: PasswordChange) -> dict:
+        name = await checked(require(logged_in(hub, request)), body.old)
+        hashed = await asyncio.to_thread(hub.accounts.hash, body.new)
+        hub.accounts.set_hash(name, hashed, keep=session_token(request))
+        return {"name": name}
+
+    @router.post("/api/accounts/delete", summary="Delete the account and its personal data "
+                                                 "(sessions, ratings); its games stay")
+    @rates.logins
+    async def delete_account(request: Request, response: Response, body: Confirmation) -> dict:
+        name = await checked(require(logged_in(hub, request)), body.password)
+        hub.accounts.delete(name)
+        response.delete_cookie(COOKIE, path="/")
+        return {"deleted": name}
+
+    @router.get("/api/players/{name}", summary="A player's ratings, rating history and recent "
+                                               "rated games")
+    async def player(name: str) -> dict:
+        return hub.accounts.profile(name)
+
+    @router.get("/api/leaderboard/{game}", summary="A game's best established ratings")
+    async def leaderboard(game: Literal[GAMES]) -> dict:
+        return {"game": game, "players": hub.accounts.leaderboard(game)}
+
+    return router
+

@@ -1,0 +1,99 @@
+"""The lobby: open seeks shown to everyone; accepting one starts an online game for both (the
+seeker learns it by asking about the seek with its secret)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from fastapi import APIRouter, Request
+
+from ...core import MancalabError
+from ..clients import scope_client
+from ..hub import Hub
+from ..lobby import Seek
+from ..rooms import NotAllowedError, Room
+from ..schemas import NewSeek, Short
+from ..thinking import BusyError, Limits
+from . import Rates
+from .accounts import logged_in
+from .games import created_view
+
+
+def guest() -> str:
+    return f"Guest {secrets.randbelow(10_000):04d}"
+
+
+def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
+    """The lobby's routes, for the app of ``hub``."""
+    router = APIRouter()
+
+    def check_live(account: str | None) -> None:
+        if account is not None and hub.live_games(account) >= limits.account_games:
+            raise BusyError(f"at most {limits.account_games} games going on at once: finish "
+                            "one first")
+
+    @router.post("/api/seeks", status_code=201, summary="Open a seek in the lobby; keep the "
+                                                        "secret to learn the game or cancel")
+    @rates.new_games
+    async def seek(request: Request, body: NewSeek) -> dict:
+        account = logged_in(hub, request)
+        if body.rated and account is None:
+            raise NotAllowedError("a rated game needs an account: log in first")
+        if body.clock is not None:
+            raise MancalabError("clocks are not played with yet: seek without a clock (null)")
+        check_live(account)
+        room = Room.create(body.game, body.options, "online")  # the game and options checked
+        opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
+                                    body.rated, body.color, account or guest(), account,
+                                    scope_client(request.scope)))
+        return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
+
+    @router.get("/api/seeks", summary="The open seeks, newest first")
+    async def seeks() -> dict:
+        hub.lobby.sweep()
+        found = sorted(hub.lobby.open(), key=lambda s: s.created, reverse=True)
+        return {"seeks": [s.public() for s in found]}
+
+    @router.get("/api/seeks/{seek_id}", summary="A seek; with its secret, the game once taken")
+    async def one_seek(seek_id: str, secret: Short | None = None) -> dict:
+        found = hub.lobby.get(seek_id)
+        out = {**found.public(), "taken": found.game_id is not None}
+        if secret and secrets.compare_digest(found.secret.encode(), secret.encode()) \
+                and found.game_id is not None:
+            out.update(game=found.game_id, token=found.token,
+                       play=f"/?game={found.game_id}&token={found.token}")
+        return out
+
+    @router.delete("/api/seeks/{seek_id}", summary="Cancel a seek (its secret)")
+    async def cancel(seek_id: str, secret: Short | None = None) -> dict:
+        hub.lobby.cancel(seek_id, secret)
+        return {"cancelled": seek_id}
+
+    @router.post("/api/seeks/{seek_id}/accept", status_code=201,
+                 summary="Take a seek: the game starts for both; the answer is the game with "
+                         "the taker's seat and token")
+    @rates.new_games
+    async def accept(request: Request, seek_id: str) -> dict:
+        found = hub.lobby.get(seek_id)
+        account = logged_in(hub, request)
+        hub.lobby.check_taker(found, account, scope_client(request.scope))
+        check_live(account)
+        seeker_seat = {"first": 0, "second": 1}.get(found.color, random.randint(0, 1))
+        names = [found.by, account or guest()]
+        accounts = [found.account, account]
+        if seeker_seat == 1:
+            names.reverse()
+            accounts.reverse()
+        if names[0] == names[1]:
+            names[1 - seeker_seat] += " (2)"
+        hub.charge()
+        room = Room.create(found.game, found.options, "online", names=names,
+                           human_seat=1 - seeker_seat, helpers=False)
+        room.accounts, room.rated = accounts, found.rated
+        found.game_id, found.token = room.id, room.tokens[seeker_seat]
+        answer = created_view(hub, room, 1 - seeker_seat)
+        answer.pop("links", None)  # the seeker's token is theirs alone
+        return {**answer, "seat": 1 - seeker_seat}
+
+    return router

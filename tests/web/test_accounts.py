@@ -1,0 +1,113 @@
+"""Accounts, the lobby and ratings through the API: two players make accounts, meet in the
+lobby, play a rated game to its end and see their new ratings; every bad request refused."""
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mancalab.analysis.glicko import Rating, after_game
+from mancalab.web import create_app
+from mancalab.web.routes.accounts import COOKIE
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(tmp_path / "games.sqlite3")
+
+
+def sign_up(client, name, password="a good password"):
+    made = client.post("/api/accounts", json={"name": name, "password": password})
+    assert made.status_code == 201, made.text
+    return made
+
+
+def test_accounts_sessions_and_their_refusals(app):
+    with TestClient(app) as ada:
+        made = sign_up(ada, "Ada")
+        assert COOKIE in made.cookies and "httponly" in made.headers["set-cookie"].lower()
+        assert ada.get("/api/session").json() == {"name": "Ada"}
+        refused = [
+            (ada.post("/api/accounts", json={"name": "ada", "password": "another one"}), 409),
+            (ada.post("/api/accounts", json={"name": "Cy", "password": "short"}), 400),
+            (ada.post("/api/accounts", json={"name": "Computer", "password": "long enough"}),
+             400),
+            (ada.post("/api/accounts", json={"name": "x\ny", "password": "long enough"}), 400),
+            (ada.post("/api/session", json={"name": "Ada", "password": "wrong password"}), 401),
+            (ada.post("/api/session", json={"name": "Nobody", "password": "wrong password"}),
+             401),
+            (ada.post("/api/session/password", json={"old": "a good password", "new": "new one!"},
+                      headers={"Origin": "http://evil.example"}), 403),
+            (ada.post("/api/session/password", json={"old": "not it at all", "new": "new one!"}),
+             401),
+        ]
+        assert [r.status_code for r, _ in refused] == [code for _, code in refused]
+        assert ada.post("/api/session/password", json={"old": "a good password",
+                                                       "new": "a better password"}).status_code \
+            == 200
+        assert ada.delete("/api/session").json() == {"name": None}
+        assert ada.get("/api/session").json() == {"name": None}
+        assert ada.post("/api/session", json={"name": "ADA",
+                                              "password": "a better password"}).json() == \
+            {"name": "Ada"}
+        assert ada.post("/api/accounts/delete", json={"password": "nope nope"}).status_code == 401
+        assert ada.post("/api/accounts/delete",
+                        json={"password": "a better password"}).json() == {"deleted": "Ada"}
+        assert ada.get("/api/players/Ada").status_code == 404
+        assert ada.get("/api/session").json() == {"name": None}
+
+
+def test_two_players_meet_in_the_lobby_play_rated_and_are_rated(app):
+    with TestClient(app) as ada:
+        bob, guest = TestClient(app), TestClient(app)
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        assert guest.post("/api/seeks", json={"game": "oware", "rated": True}).status_code == 403
+        assert ada.post("/api/seeks", json={"game": "oware", "clock": {"base": 60}}
+                        ).status_code == 400  # clocks are not played with yet
+        assert ada.post("/api/seeks", json={"game": "chess"}).status_code == 422
+        opened = ada.post("/api/seeks", json={"game": "oware", "rated": True, "color": "first"})
+        assert opened.status_code == 201, opened.text
+        seek = opened.json()
+        assert [s["by"] for s in guest.get("/api/seeks").json()["seeks"]] == ["Ada"]
+        assert ada.post(f"/api/seeks/{seek['id']}/accept").status_code == 409  # her own
+        assert guest.post(f"/api/seeks/{seek['id']}/accept").status_code == 403  # rated
+        taken = bob.post(f"/api/seeks/{seek['id']}/accept")
+        assert taken.status_code == 201, taken.text
+        game = taken.json()
+        assert game["seat"] == 1 and game["state"]["names"] == ["Ada", "Bob"]
+        assert game["state"]["rated"] and "links" not in game
+        assert bob.post(f"/api/seeks/{seek['id']}/accept").status_code == 409  # taken
+        assert guest.get("/api/seeks").json()["seeks"] == []
+        mine = ada.get(f"/api/seeks/{seek['id']}", params={"secret": seek["secret"]}).json()
+        assert mine["game"] == game["id"] and mine["token"] != game["token"]
+        assert "token" not in guest.get(f"/api/seeks/{seek['id']}").json()
+        moved = ada.post(f"/api/games/{game['id']}/moves", json={"token": mine["token"],
+                                                                 "move": 3})
+        assert moved.status_code == 200
+        assert ada.post(f"/api/games/{game['id']}/undo",
+                        json={"token": mine["token"]}).status_code == 409  # rated: none
+        assert guest.post(f"/api/games/{game['id']}/resign", json={}).status_code == 403
+        ended = ada.post(f"/api/games/{game['id']}/resign", json={"token": mine["token"]})
+        assert ended.json()["result"]["termination"] == "resign"
+        assert ended.json()["result"]["winner"] == 1
+        assert bob.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
+                                                                "move": 9}).status_code == 409
+        expected = after_game(Rating(), Rating(), 0)
+        profile = guest.get("/api/players/bob").json()
+        assert profile["name"] == "Bob"
+        assert profile["ratings"]["oware"]["rating"] == round(expected[1].rating, 1)
+        assert profile["ratings"]["oware"]["games"] == 1
+        assert profile["ratings"]["oware"]["provisional"] is True
+        assert profile["recent"][0]["id"] == game["id"] and profile["recent"][0]["score"] == 1
+        ada_rating = guest.get("/api/players/Ada").json()["ratings"]["oware"]["rating"]
+        assert ada_rating == round(expected[0].rating, 1) < 1500
+        record = guest.get(f"/api/games/{game['id']}/record").text
+        assert '[Termination "resign"]' in record and '[Result "B"]' in record
+
+
+def test_a_visitor_cannot_fill_the_lobby(app):
+    with TestClient(app) as visitor:
+        for _ in range(3):
+            assert visitor.post("/api/seeks", json={"game": "kalah"}).status_code == 201
+        assert visitor.post("/api/seeks", json={"game": "kalah"}).status_code == 429
+        first = visitor.get("/api/seeks").json()["seeks"][0]["id"]
+        assert visitor.delete(f"/api/seeks/{first}").status_code == 403  # no secret
