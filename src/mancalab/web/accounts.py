@@ -53,11 +53,15 @@ def check_password(password: object) -> str:
 
 
 class Accounts:
-    """The accounts of one server (its ``Store``'s connection); hashing is slow on purpose:
+    """The accounts of one server (in its ``Store``); hashing is slow on purpose:
     call ``hash``/``verify`` in a worker thread."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, store) -> None:
+        self.store = store
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self.store.db  # the store's current connection (an app can be started twice)
 
     # ----- accounts and sessions (the hashing in a thread, the rest on the event loop) --
     @staticmethod

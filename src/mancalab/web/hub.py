@@ -44,7 +44,7 @@ class Hub:
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
-        self.accounts = Accounts(store.db)
+        self.accounts = Accounts(store)
         self.lobby = Lobby(limits)
         self.thinker = Thinker(limits)
         self.rooms: dict[str, Room] = {}

@@ -50,6 +50,7 @@ class Problem(BaseModel):
 # every route may answer these (documented, so clients and the API fuzzer know them)
 ERRORS = {code: {"model": Problem, "description": what} for code, what in [
     (400, "bad input: an illegal move, an unknown option, a malformed record"),
+    (401, "no session, or a wrong name or password"),
     (403, "a token that holds no seat"), (404, "no such game"),
     (409, "out of turn, a stale position, or a game in another phase"),
     (413, "the request body is too large"),
