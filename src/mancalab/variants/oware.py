@@ -159,6 +159,7 @@ class Oware(Variant):
     game_id = GAME_ID
     lessons = ("sow", "capture")
     examples = ({"houses": 3, "seeds": 2},)
+    levels = {"easy": "classic:level=4", "medium": "greedy"}  # measured: docs/players.md
     title = "Oware Abapa (Ghana)"
     score_noun = "seeds captured"
     repetitions = 2  # the first recurrence of a position ends the game (OpenSpiel's rule)
