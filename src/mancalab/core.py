@@ -403,6 +403,12 @@ class Variant:
     race_option: str | None = None
     no_race: str = "none"
 
+    def can_win(self, state: State, player: int) -> bool:
+        """Whether ``player`` could still win from ``state`` by some play: a side whose time
+        runs out loses, but draws when the other could not win. Default: yes (a game says
+        otherwise where its score makes it plain)."""
+        return True
+
     def grid(self, state: State) -> list[list[int | None]]:
         """The board's rows top to bottom as seen from player 0's seat: cell indices, None
         for a blank. Player 1 sees it turned by 180 degrees."""

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .core import WIN_0, WIN_1, IllegalMoveError, MancalabError, State, Variant, whole
+from .core import DRAW, WIN_0, WIN_1, IllegalMoveError, MancalabError, State, Variant, whole
 from .variants import variant as make_variant
 
 # PGN's form: "2026.11.22", or with "??" for the parts not known; "?" alone
@@ -163,7 +163,7 @@ def check_names(names) -> tuple[str, str]:
 
 
 TERMINATIONS = ("repetition", "agreement")  # ends by the rule for endless play
-FORFEITS = ("resign",)  # ends where one player loses whatever the board says
+FORFEITS = ("resign", "time")  # ends where one player loses whatever the board says
 
 
 @dataclass
@@ -241,9 +241,10 @@ class GameRecord:
         self.termination = termination
         return self.state
 
-    def forfeit(self, loser: int, termination: str = "resign") -> State:
-        """``loser`` loses now (resigns), the board as it is: the game's last position with
-        the other player the winner."""
+    def forfeit(self, loser: int, termination: str = "resign", draw: bool = False) -> State:
+        """``loser`` loses now (resigns, or runs out of time), the board as it is: the game's
+        last position with the other player the winner (``draw``: a draw instead, for a side
+        out of time whose opponent could not win)."""
         if termination not in FORFEITS:
             raise RecordError(f"a player loses by {' or '.join(FORFEITS)}, not {termination!r}")
         if loser not in (0, 1):
@@ -251,7 +252,7 @@ class GameRecord:
         if self.state.is_over:
             raise IllegalMoveError("the game is over")
         board = self.state.board
-        board[-1] = WIN_0 if loser == 1 else WIN_1
+        board[-1] = DRAW if draw else (WIN_0 if loser == 1 else WIN_1)
         self._unstopped = self.state
         self.states.replace_last(State._after(self.variant, board))
         self.termination = termination
@@ -423,11 +424,13 @@ class GameRecord:
                                   f"{termination!r}")
             if termination in FORFEITS:
                 winner = result or headers.get("Result", (0, None))[1]
-                if winner not in ("A", "B") or record.state.is_over:
+                drawn = termination == "time" and winner == "D"
+                if not (winner in ("A", "B") or drawn) or record.state.is_over:
                     raise RecordError(f"line {line}: a game lost by {termination} needs the "
-                                      "winner as its result (A or B) and moves that do not "
-                                      "end it")
-                record.forfeit("AB".index(winner) ^ 1, termination)
+                                      "winner as its result (A or B; on time D too) and moves "
+                                      "that do not end it")
+                loser = record.state.to_move if drawn else "AB".index(winner) ^ 1
+                record.forfeit(loser, termination, draw=drawn)
             elif record.termination != termination:
                 if termination == "repetition" or record.state.is_over:
                     raise RecordError(f"line {line}: the moves do not end the game by "

@@ -61,8 +61,8 @@ def test_two_players_meet_in_the_lobby_play_rated_and_are_rated(app):
         sign_up(ada, "Ada")
         sign_up(bob, "Bob")
         assert guest.post("/api/seeks", json={"game": "oware", "rated": True}).status_code == 403
-        assert ada.post("/api/seeks", json={"game": "oware", "clock": {"base": 60}}
-                        ).status_code == 400  # clocks are not played with yet
+        assert ada.post("/api/seeks", json={"game": "oware", "clock": {"base": -5}}
+                        ).status_code == 422
         assert ada.post("/api/seeks", json={"game": "chess"}).status_code == 422
         opened = ada.post("/api/seeks", json={"game": "oware", "rated": True, "color": "first"})
         assert opened.status_code == 201, opened.text
@@ -111,3 +111,66 @@ def test_a_visitor_cannot_fill_the_lobby(app):
         assert visitor.post("/api/seeks", json={"game": "kalah"}).status_code == 429
         first = visitor.get("/api/seeks").json()["seeks"][0]["id"]
         assert visitor.delete(f"/api/seeks/{first}").status_code == 403  # no secret
+
+
+def test_the_clock_charges_moves_adds_increments_and_flags():
+    from mancalab.web.clocks import Clock
+
+    clock = Clock(10, 2)
+    assert clock.moved(0, 1, now=100.0)  # the first move is not timed
+    assert clock.left(1, now=104.0) == 6 and clock.deadline() == 110.0
+    assert clock.moved(1, 0, now=104.0) and clock.remaining == [10, 8]
+    assert not clock.moved(0, 1, now=115.0)  # A's time ran out at 114: nothing changes
+    assert clock.running == 0 and clock.flag() == 0 and clock.ended_at == 114.0
+    assert clock.view(now=200.0)["remaining"] == [0.0, 8.0]
+
+
+def clocked_game(ada, bob, base, rated=True):
+    seek = ada.post("/api/seeks", json={"game": "kalah", "rated": rated, "color": "first",
+                                        "clock": {"base": base, "increment": 0}}).json()
+    game = bob.post(f"/api/seeks/{seek['id']}/accept").json()
+    mine = ada.get(f"/api/seeks/{seek['id']}", params={"secret": seek["secret"]}).json()
+    moved = ada.post(f"/api/games/{game['id']}/moves", json={"token": mine["token"],
+                                                             "move": 0})  # untimed
+    assert moved.status_code == 200, moved.text
+    return game, mine["token"]
+
+
+def test_a_player_loses_on_time_while_nobody_sends_anything(app):
+    import time
+
+    with TestClient(app) as ada:
+        bob = TestClient(app)
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game, _ = clocked_game(ada, bob, base=1)
+        started = time.time()
+        view = bob.get(f"/api/games/{game['id']}").json()
+        assert view["clock"]["running"] == 1 and 0.5 < view["clock"]["remaining"][1] <= 1
+        time.sleep(1.4)
+        over = bob.get(f"/api/games/{game['id']}").json()
+        assert over["result"]["termination"] == "time" and over["result"]["winner"] == 0
+        assert over["clock"]["flagged"] == 1 and over["clock"]["remaining"][1] == 0
+        assert abs(over["clock"]["ended_at"] - (started + 1)) < 0.2  # when time ran out
+        assert bob.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
+                                                                "move": 9}).status_code == 409
+        assert ada.get("/api/players/Ada").json()["ratings"]["kalah"]["games"] == 1
+
+
+def test_a_clock_that_ran_out_while_the_server_was_down_ends_when_it_ran_out(tmp_path):
+    import time
+
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db)) as ada:
+        bob = TestClient(ada.app)
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game, _ = clocked_game(ada, bob, base=2, rated=False)
+        deadline = bob.get(f"/api/games/{game['id']}").json()["clock"]["remaining"][1] + \
+            time.time()
+    time.sleep(2.5)  # the server is stopped meanwhile
+    with TestClient(create_app(db)) as again:
+        time.sleep(0.2)
+        over = again.get(f"/api/games/{game['id']}").json()
+        assert over["result"]["termination"] == "time"
+        assert abs(over["clock"]["ended_at"] - deadline) < 0.2

@@ -193,6 +193,11 @@ class Oware(Variant):
     def total_seeds(self) -> int:
         return 2 * self.houses * self.options["seeds"]
 
+    def can_win(self, state: State, player: int) -> bool:
+        """Only if every seed still in play went to ``player`` would they be ahead."""
+        mine, theirs = state.score[player], state.score[1 - player]
+        return mine + self.total_seeds - mine - theirs > theirs
+
     def key_widths(self) -> list[int]:
         return [self.total_seeds.bit_length()] * self.n_cells + [1]
 

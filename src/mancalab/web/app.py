@@ -60,6 +60,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     async def lifespan(app: FastAPI):
         hub.store.open()
         sweeper = asyncio.get_running_loop().create_task(hub.sweeping())
+        hub.resume_clocks()
         if not READY.is_set():
             threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
                              daemon=True).start()

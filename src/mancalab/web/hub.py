@@ -46,6 +46,7 @@ class Hub:
         self.limits = limits
         self.accounts = Accounts(store)
         self.lobby = Lobby(limits)
+        self.timers: dict[str, asyncio.Task] = {}  # a game's clock timer, by game
         self.thinker = Thinker(limits)
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -150,6 +151,7 @@ class Hub:
         """Rate a rated game that has ended, tell the watchers, and let the computer move if
         it is its turn."""
         self._rate(room)
+        self._time(room)
         self._spawn(self.broadcast(room))
         self._resume(room)
 
@@ -164,6 +166,42 @@ class Hub:
         self.accounts.rate(room.id, room.game, room.accounts, score)
         room.rated_done = True
         room.save(self.store)
+
+    def _time(self, room: Room) -> None:
+        """Keep one timer for a game whose clock runs: it ends the game on time at the
+        running side's deadline, whether or not anybody sends anything."""
+        timer = self.timers.pop(room.id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        if room.clock is not None and room.clock.running is not None and \
+                not room.record.state.is_over:
+            task = asyncio.get_running_loop().create_task(self._flag_at(room))
+            self.timers[room.id] = task
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _flag_at(self, room: Room) -> None:
+        while True:
+            deadline = room.clock.deadline()
+            if deadline is None:
+                return
+            wait = deadline - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            async with self.lock(room.id):
+                if room.clock.deadline() is None or room.clock.deadline() > time.time():
+                    continue  # a move came first
+                room.flag(self.store)
+            self.timers.pop(room.id, None)
+            self.after_change(room)
+            return
+
+    def resume_clocks(self) -> None:
+        """After a start: every game whose clock was running goes on (or ends on time at the
+        moment its time ran out, if that was while the server was stopped)."""
+        for game_id in self.store.running_clocks():
+            self._time(self.room(game_id))
 
     def live_games(self, account: str) -> int:
         """The games going on in which ``account`` holds a seat (of those in memory: a game
@@ -414,8 +452,8 @@ class Hub:
         now = time.monotonic()
         for game_id, room in list(self.rooms.items()):
             idle = now - room.touched
-            if room.thinking or self.lock(game_id).locked():
-                continue
+            if room.thinking or self.lock(game_id).locked() or game_id in self.timers:
+                continue  # a clocked game's timer holds its room
             if idle > self.limits.idle_player and room.player is not None:
                 _free(room)
                 self.kept.pop(game_id, None)

@@ -16,6 +16,7 @@ from ..drawing import board_view
 from ..players import Player
 from ..records import GameRecord, check_names, typed_options
 from ..variants import variant as make_variant
+from .clocks import Clock
 from .store import Store, StoredGame
 from .thinking import READY
 
@@ -78,6 +79,7 @@ class Room:
     rated: bool = False  # the result changes both accounts' ratings (no take-backs)
     rated_done: bool = False  # the ratings were updated for the result
     resigned: int | None = None  # the seat that resigned
+    clock: Clock | None = None  # a Fischer clock kept by the server (web.clocks)
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
     created: float = field(default_factory=time.time)
@@ -160,7 +162,8 @@ class Room:
                 "setup_done": self.setup_done, "undo_request": self.undo_request,
                 "end_request": self.end_request, "agreed": self.agreed,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
-                "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned}
+                "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
+                "clock": None if self.clock is None else self.clock.stored()}
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -174,7 +177,11 @@ class Room:
                 record.end("agreement")
             if fields.get("resigned") is not None and not record.state.is_over:
                 record.forfeit(fields["resigned"])
-        return cls(id=stored.id, created=stored.created, record=record, **fields)
+        clock = Clock.of(fields.pop("clock", None))
+        room = cls(id=stored.id, created=stored.created, record=record, clock=clock, **fields)
+        if clock is not None and clock.flagged is not None and not record.state.is_over:
+            room._lose_on_time(clock.flagged)
+        return room
 
     def save(self, store: Store) -> None:
         store.save_room(self.id, self._room_fields(), self._start_text())
@@ -243,9 +250,17 @@ class Room:
             raise ConflictError(f"play the computer's move {name} for it")
         if not by_computer and self.tokens[seat] is None and self.suggestion is None:
             raise ConflictError("ask the computer for its move first")
+        now = time.time()
+        if self.clock is not None and self.clock.running == seat and \
+                self.clock.left(seat, now) <= 0:
+            raise ConflictError("your time has run out")
         store.add_move(self.id, self.ply, move)
         self.record.push(move)
         self.suggestion = None
+        if self.clock is not None:
+            after = self.record.state
+            self.clock.moved(seat, None if after.is_over else after.to_move, now)
+            self.save(store)
         if self.undo_request is not None or self.end_request is not None:
             self.undo_request = self.end_request = None  # a move answers both requests
             self.save(store)
@@ -257,8 +272,8 @@ class Room:
         last turn; online only when both players ask (the first asks, the second agrees;
         ``undo_request`` says who asked until then)."""
         self.check_token(token)
-        if self.rated:
-            raise ConflictError("a rated game has no take-backs")
+        if self.rated or self.clock is not None:
+            raise ConflictError("a rated or clocked game has no take-backs")
         if self.thinking:
             raise ConflictError("wait for the computer's move")
         if not self.ply:
@@ -315,6 +330,8 @@ class Room:
             raise ConflictError("the computer does not agree to end the game now: it expects "
                                 "to do better by playing on")
         self.end_request, self.agreed = None, True
+        if self.clock is not None:
+            self.clock.stop()
         self.save(store)
         self.record.end("agreement")
         self.version += 1
@@ -332,9 +349,26 @@ class Room:
         if self.mode == "local":
             seat = self.record.state.to_move
         self.resigned, self.undo_request, self.end_request = seat, None, None
+        if self.clock is not None:
+            self.clock.stop()
         self.save(store)
         self.record.forfeit(seat)
         self.version += 1
+
+    def flag(self, store: Store) -> int:
+        """The running side's time has run out (the hub's timer says so): it loses, or draws
+        when the other could not win any more."""
+        side = self.clock.flag()
+        self.undo_request = self.end_request = None
+        self.save(store)
+        self._lose_on_time(side)
+        self.version += 1
+        return side
+
+    def _lose_on_time(self, side: int) -> None:
+        state = self.record.state
+        self.record.forfeit(side, "time",
+                            draw=not state.variant.can_win(state, 1 - side))
 
     def decline(self, store: Store, token: str | None) -> None:
         """Online: refuse the other player's request to take back a move or to end."""
@@ -451,8 +485,10 @@ class Room:
                    sowing=self.last_sowing(), suggestion=self.suggestion,
                    suggestion_name=None if self.suggestion is None
                    else state.move_name(self.suggestion))
-        if out["result"] is not None:  # ended by a repetition, agreement or resignation
+        if out["result"] is not None:  # ended by a repetition, agreement, resignation, time
             out["result"]["termination"] = self.record.termination
+        if self.clock is not None:
+            out["clock"] = self.clock.view()
         return out
 
     def move_list(self) -> list[dict]:

@@ -165,7 +165,8 @@ class NewSeek(Body):
     game: Literal[GAMES] = Field(description="the game")
     options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
         default_factory=dict, description="the game's options")
-    clock: Clock | None = Field(None, description="a clock (not yet played with: null)")
+    clock: Clock | None = Field(None, description="a Fischer clock (null: none); the "
+                                                  "first move is not timed")
     rated: StrictBool = Field(False, description="the result changes both players' ratings "
                                                  "(both need an account)")
     color: Literal["first", "second", "random"] = Field(

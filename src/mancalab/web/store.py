@@ -135,6 +135,11 @@ class Store:
         """Undo: forget the moves from number ``ply`` on."""
         self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
 
+    def running_clocks(self) -> list[str]:
+        """The games whose clock is running (to be resumed after a start)."""
+        return [game_id for (game_id,) in self.db.execute(
+            "SELECT id FROM games WHERE json_extract(room, '$.clock.running') IS NOT NULL")]
+
     def load(self, game_id: str) -> StoredGame | None:
         row = self.db.execute("SELECT id, created, start_record, room FROM games WHERE id = ?",
                               (game_id,)).fetchone()

@@ -8,9 +8,9 @@ import secrets
 
 from fastapi import APIRouter, Request
 
-from ...core import MancalabError
 from ..clients import scope_client
 from ..hub import Hub
+from ..clocks import Clock
 from ..lobby import Seek
 from ..rooms import NotAllowedError, Room
 from ..schemas import NewSeek, Short
@@ -40,13 +40,12 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         account = logged_in(hub, request)
         if body.rated and account is None:
             raise NotAllowedError("a rated game needs an account: log in first")
-        if body.clock is not None:
-            raise MancalabError("clocks are not played with yet: seek without a clock (null)")
         check_live(account)
         room = Room.create(body.game, body.options, "online")  # the game and options checked
+        clock = None if body.clock is None else [body.clock.base, body.clock.increment]
         opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
                                     body.rated, body.color, account or guest(), account,
-                                    scope_client(request.scope)))
+                                    scope_client(request.scope), clock))
         return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
 
     @router.get("/api/seeks", summary="The open seeks, newest first")
@@ -91,6 +90,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         room = Room.create(found.game, found.options, "online", names=names,
                            human_seat=1 - seeker_seat, helpers=False)
         room.accounts, room.rated = accounts, found.rated
+        if found.clock is not None:
+            room.clock = Clock(*found.clock)
         found.game_id, found.token = room.id, room.tokens[seeker_seat]
         answer = created_view(hub, room, 1 - seeker_seat)
         answer.pop("links", None)  # the seeker's token is theirs alone
