@@ -78,7 +78,7 @@ def test_two_players_meet_in_the_lobby_play_rated_and_are_rated(app):
         assert bob.post(f"/api/seeks/{seek['id']}/accept").status_code == 409  # taken
         assert guest.get("/api/seeks").json()["seeks"] == []
         mine = ada.get(f"/api/seeks/{seek['id']}", params={"secret": seek["secret"]}).json()
-        assert mine["game"] == game["id"] and mine["token"] != game["token"]
+        assert mine["game_id"] == game["id"] and mine["token"] != game["token"]
         assert "token" not in guest.get(f"/api/seeks/{seek['id']}").json()
         moved = ada.post(f"/api/games/{game['id']}/moves", json={"token": mine["token"],
                                                                  "move": 3})

@@ -910,3 +910,54 @@ def test_a_race_start_is_said_in_words(server, context):
     page.wait_for_selector("#play:not([hidden])")
     wait_until(lambda: playable(page), what="the board")
     assert "race" not in page.inner_text("#status")
+
+
+def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ratings(
+        server, browser):
+    """Two browsers make accounts, one seeks a rated Oware game with a clock, the other takes
+    it from the lobby; both play, the clocks count down, one resigns; both see the new
+    ratings in their profiles."""
+    pages = []
+    for name in ("Ama", "Kofi"):
+        context = browser.new_context(viewport={"width": 1000, "height": 900})
+        page = context.new_page()
+        page.goto(server)
+        page.fill("#account-name", name)
+        page.fill("#account-password", "a long password")
+        page.click("#sign-up")
+        wait_until(lambda p=page: p.is_visible("#account-in"), what="the account")
+        pages.append(page)
+    ama, kofi = pages
+    ama.check("input[name=game][value=oware]")
+    ama.select_option("#seek-clock", "1")  # 3+2
+    ama.select_option("#seek-color", "first")
+    ama.check("#seek-rated")
+    ama.click("#seek-form button[type=submit]")
+    wait_until(lambda: ama.is_visible("#seek-waiting"), what="the seek")
+    kofi.reload()
+    wait_until(lambda: kofi.locator("#seeks-body button").count() == 1, what="the lobby")
+    assert "Ama" in kofi.inner_text("#seeks-body") and "3+2" in kofi.inner_text("#seeks-body")
+    kofi.click("#seeks-body button")
+    for page in pages:
+        page.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    wait_until(lambda: playable(ama), what="Ama's turn")
+    ama.click(f".hole[data-cell='{playable(ama)[0]}']")
+    wait_until(lambda: kofi.locator(".clock.running").count() == 1, what="Kofi's clock")
+    first = kofi.inner_text(".clock.running")
+    wait_until(lambda: kofi.inner_text(".clock.running") != first, seconds=5,
+               what="the clock counting down")
+    assert not ama.is_visible("#undo")  # a rated game has no take-backs
+    kofi.once("dialog", lambda dialog: dialog.accept())
+    kofi.click("#resign")
+    for page in pages:
+        wait_until(lambda p=page: p.is_visible("#end-dialog"), what="the end")
+    for page, gained in ((ama, True), (kofi, False)):
+        page.goto(server)
+        page.click("#my-profile")
+        wait_until(lambda p=page: p.is_visible("#profile-dialog"), what="the profile")
+        rating = int(page.inner_text("#profile-ratings td:nth-child(2)").rstrip("?"))
+        assert (rating > 1500) == gained
+        assert page.locator("#profile-charts svg polyline").count() == 1
+        page.screenshot(path=str(ARTIFACTS / f"profile-{'win' if gained else 'loss'}.png"))
+    for page in pages:
+        page.context.close()

@@ -60,7 +60,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         out = {**found.public(), "taken": found.game_id is not None}
         if secret and secrets.compare_digest(found.secret.encode(), secret.encode()) \
                 and found.game_id is not None:
-            out.update(game=found.game_id, token=found.token,
+            out.update(game_id=found.game_id, token=found.token,
                        play=f"/?game={found.game_id}&token={found.token}")
         return out
 

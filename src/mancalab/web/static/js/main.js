@@ -8,6 +8,7 @@ import {showLesson} from "./lessons.js";
 import {showRules} from "./rules.js";
 import {api} from "./server.js";
 import {setSound, soundOn} from "./sound.js";
+import {retranslateWorld, showWorld, stopLobby, wireWorld} from "./world.js";
 import {onLanguage, preferredLanguage, setLanguage, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,6 +25,7 @@ function openCreated(created, how = {}) {
     localStorage.setItem(`mancalab.invite.${created.id}`, location.origin + created.links.invite);
   }
   history.pushState({}, "", created.links.play);
+  stopLobby();
   remember(created.id, created.token);
   openGame(catalogue, created.id, created.token, {...how, opened: openCreated});
 }
@@ -41,6 +43,7 @@ async function backHome() {
   $("lesson").hidden = true;
   await showHome(openCreated);
   showMyGames();
+  showWorld(openCreated);
 }
 
 // Every Copy button (data-copy: the id of the field it copies) copies and says so.
@@ -74,7 +77,8 @@ async function main() {
     $("sound").setAttribute("aria-pressed", String(soundOn()));
   };
   await setLanguage(select.value);
-  onLanguage(() => { retranslateHome(); rerender(); });
+  onLanguage(() => { retranslateHome(); retranslateWorld(); rerender(); });
+  wireWorld();
   $("rules").onclick = () => showRules(currentGame().game, learn);
   $("home-rules").onclick = () => showRules(
     document.querySelector("input[name=game]:checked").value, learn);
@@ -102,6 +106,7 @@ async function main() {
   } else {
     await showHome(openCreated);
     showMyGames();
+    showWorld(openCreated);
   }
 }
 

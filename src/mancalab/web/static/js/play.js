@@ -90,6 +90,7 @@ function receive(state) {
 async function show(state) {
   const before = game;
   game = state;
+  clockSeen = state.clock ? {clock: state.clock, at: performance.now()} : null;
   if (reviewing !== null) {  // the live game goes on underneath: its list and status only
     drawMoves(state);
     drawStatus(state);
@@ -204,10 +205,44 @@ function drawPlayers(state) {
       textContent: plural(`score_${state.game}`, state.score[seat])});
     score.dataset.seat = seat;
     element.append(score);
+    if (state.clock) {
+      const clock = Object.assign(document.createElement("span"), {className: "clock"});
+      clock.dataset.seat = seat;
+      clock.setAttribute("role", "timer");
+      clock.setAttribute("aria-label", t("time_left", {name: shownNames[seat]}));
+      element.append(clock);
+    }
   };
   bar($("player-top"), 1 - view);
   bar($("player-bottom"), view);
+  tickClocks();
 }
+
+// The clocks as the server keeps them, counted down here between its messages (the server
+// alone decides when time runs out).
+let clockSeen = null;
+
+function timeText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+function tickClocks() {
+  if (!clockSeen) return;
+  const {clock, at} = clockSeen;
+  for (const element of document.querySelectorAll(".player-bar .clock")) {
+    const seat = Number(element.dataset.seat);
+    const spent = clock.running === seat ? (performance.now() - at) / 1000 : 0;
+    const left = clock.remaining[seat] - spent;
+    element.textContent = timeText(left);
+    element.classList.toggle("running", clock.running === seat);
+    element.classList.toggle("low", left < 20);
+  }
+}
+
+setInterval(tickClocks, 200);
 
 function drawStatus(state) {
   const shownNames = names(state);
@@ -500,6 +535,8 @@ function drawControls(state) {
   const alone = friendAway(state);  // online, the friend not come yet: nothing to ask them
   $("undo").hidden = !seated || !state.started || Boolean(state.result) || alone;
   $("end-game").hidden = !seated || !state.started || Boolean(state.result) || alone;
+  $("resign").hidden = !seated || !state.started || Boolean(state.result) || state.local;
+  if (state.rated || state.clock) $("undo").hidden = true;  // no take-backs there
   $("hint").hidden = !seated || !state.helpers || Boolean(state.result) || !state.started;
   const info = catalogue.games[state.game];
   $("analysis-row").hidden = !(info && info.solvable) || !seated || !state.helpers;
@@ -679,6 +716,7 @@ function wireControls() {
   board.addEventListener("focusin", describe);
   board.addEventListener("mouseleave", () => { $("hover-info").textContent = ""; });
   $("undo").onclick = () => post("undo");
+  $("resign").onclick = () => { if (confirm(t("resign_confirm"))) post("resign"); };
   $("end-game").onclick = () => {
     const asked = {local: "end_confirm_local", computer: "end_confirm_computer"}[game.mode];
     if (asked && !confirm(t(asked))) return;  // a mistaken tap does not end the game

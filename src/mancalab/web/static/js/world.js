@@ -1,0 +1,210 @@
+// Playing with the world: an account (optional), the lobby's seeks, and player profiles.
+// The server decides everything (who may take a seek, ratings, clocks); this draws it.
+import {gameName, selectedGame} from "./home.js";
+import {api} from "./server.js";
+import {plural, t} from "./texts.js";
+
+const $ = (id) => document.getElementById(id);
+const CLOCKS = [null, [180, 2], [300, 3], [600, 5], [900, 10]];  // [base, increment] s
+const POLL = 3000;  // ms between looks at the lobby while the home page is shown
+let account = null;
+let open = null;  // this browser's own open seek: {id, secret}
+let polling = null;
+let openGame = null;
+
+async function send(path, method, body) {
+  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+                                      body: body === undefined ? undefined : JSON.stringify(body)});
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
+      : data.detail;
+    throw new Error(detail || response.statusText);
+  }
+  return data;
+}
+
+export function clockText(clock) {
+  if (!clock) return t("clock_none");
+  const [base, increment] = Array.isArray(clock) ? clock : [clock.base, clock.increment];
+  return `${Math.round(base / 60)}+${increment}`;
+}
+
+function showAccount() {
+  $("account").hidden = Boolean(account);
+  $("account-in").hidden = !account;
+  $("account-who").textContent = account ? t("logged_in_as", {name: account}) : "";
+  $("seek-rated").disabled = !account;
+  if (!account) $("seek-rated").checked = false;
+}
+
+async function enter(path) {
+  $("world-error").textContent = "";
+  try {
+    const answer = await send(path, "POST", {name: $("account-name").value,
+                                             password: $("account-password").value});
+    account = answer.name;
+    $("account-password").value = "";
+    showAccount();
+  } catch (error) { $("world-error").textContent = error.message; }
+}
+
+function fillClocks() {
+  const select = $("seek-clock");
+  const chosen = select.value;
+  select.replaceChildren(...CLOCKS.map((clock, i) => new Option(clockText(clock), String(i))));
+  if (chosen) select.value = chosen;
+}
+
+async function seek(event) {
+  event.preventDefault();
+  $("world-error").textContent = "";
+  const clock = CLOCKS[Number($("seek-clock").value)];
+  try {
+    const made = await send("/api/seeks", "POST", {
+      game: selectedGame(), rated: $("seek-rated").checked, color: $("seek-color").value,
+      clock: clock ? {base: clock[0], increment: clock[1]} : null});
+    open = {id: made.id, secret: made.secret};
+    $("seek-waiting-text").textContent = t("seeking", {game: gameName(made.seek.game)});
+    $("seek-waiting").hidden = false;
+    refresh();
+  } catch (error) { $("world-error").textContent = error.message; }
+}
+
+async function cancel() {
+  if (!open) return;
+  try { await send(`/api/seeks/${open.id}?secret=${encodeURIComponent(open.secret)}`, "DELETE"); }
+  catch { /* taken or gone meanwhile */ }
+  open = null;
+  $("seek-waiting").hidden = true;
+  refresh();
+}
+
+function play(id, token) {
+  stopLobby();
+  openGame({id, token, links: {play: `/?game=${id}&token=${encodeURIComponent(token)}`}});
+}
+
+async function accept(seekId) {
+  $("world-error").textContent = "";
+  try {
+    const game = await send(`/api/seeks/${seekId}/accept`, "POST");
+    play(game.id, game.token);
+  } catch (error) { $("world-error").textContent = error.message; refresh(); }
+}
+
+async function refresh() {
+  if (open) {  // taken? then the game starts for this browser too
+    try {
+      const mine = await api(`/api/seeks/${open.id}?secret=${encodeURIComponent(open.secret)}`);
+      if (mine.game_id) { const {game_id: id, token} = mine; open = null; play(id, token); return; }
+    } catch { open = null; $("seek-waiting").hidden = true; }
+  }
+  let seeks = [];
+  try { seeks = (await api("/api/seeks")).seeks; } catch { return; }
+  const rows = seeks.filter((s) => !open || s.id !== open.id).map((s) => {
+    const row = document.createElement("tr");
+    const cells = [gameName(s.game), s.by, clockText(s.clock), t(s.rated ? "rated" : "casual")];
+    row.append(...cells.map((text) => Object.assign(document.createElement("td"),
+                                                    {textContent: text})));
+    const button = Object.assign(document.createElement("button"), {type: "button",
+                                                                    textContent: t("play_seek")});
+    button.setAttribute("aria-label", `${t("play_seek")}: ${cells.join(", ")}`);
+    button.onclick = () => accept(s.id);
+    const action = document.createElement("td");
+    action.append(button);
+    row.append(action);
+    return row;
+  });
+  $("seeks-body").replaceChildren(...rows);
+  $("seeks").hidden = rows.length === 0;
+  $("no-seeks").hidden = rows.length > 0;
+}
+
+export function stopLobby() {
+  clearInterval(polling);
+  polling = null;
+}
+
+// The world's part of the home page; ``opened(created)`` opens a game that started.
+export async function showWorld(opened) {
+  openGame = opened;
+  fillClocks();
+  try { account = (await api("/api/session")).name; } catch { account = null; }
+  showAccount();
+  refresh();
+  stopLobby();
+  polling = setInterval(() => { if (!$("home").hidden) refresh(); }, POLL);
+}
+
+export function retranslateWorld() {
+  fillClocks();
+  showAccount();
+  if (!$("home").hidden) refresh();
+}
+
+async function showProfile(name) {
+  let profile;
+  try { profile = await api(`/api/players/${encodeURIComponent(name)}`); }
+  catch (error) { $("world-error").textContent = error.message; return; }
+  $("profile-title").textContent = profile.name;
+  $("profile-ratings").replaceChildren(...Object.entries(profile.ratings).map(([game, r]) => {
+    const row = document.createElement("tr");
+    const rating = `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
+    row.append(...[gameName(game), rating, String(r.games)].map((text) => Object.assign(
+      document.createElement("td"), {textContent: text})));
+    return row;
+  }));
+  $("profile-charts").replaceChildren(...Object.entries(profile.history).map(
+    ([game, points]) => chart(game, points)));
+  $("profile-recent").replaceChildren(...profile.recent.map((g) => {
+    const item = document.createElement("li");
+    const link = Object.assign(document.createElement("a"), {href: `/?game=${g.id}`,
+      textContent: `${gameName(g.game)} · ${t(g.score === 1 ? "won" : g.score === 0 ? "lost" : "draw")}`});
+    item.append(link);
+    return item;
+  }));
+  $("profile-dialog").showModal();
+}
+
+// A game's rating history as a small SVG line (the rating after each rated game).
+function chart(game, points) {
+  const svgNS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNS, "svg");
+  const width = 300, height = 80;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  const ratings = points.map(([, rating]) => rating);
+  const low = Math.min(...ratings) - 10, high = Math.max(...ratings) + 10;
+  const x = (i) => points.length === 1 ? width / 2 : (i * width) / (points.length - 1);
+  const y = (r) => height - ((r - low) / (high - low)) * height;
+  const line = document.createElementNS(svgNS, "polyline");
+  line.setAttribute("points", ratings.map((r, i) => `${x(i)},${y(r)}`).join(" "));
+  line.setAttribute("class", "rating-line");
+  svg.append(line, ...ratings.map((r, i) => {
+    const dot = document.createElementNS(svgNS, "circle");
+    for (const [name, value] of [["cx", x(i)], ["cy", y(r)], ["r", 4]]) dot.setAttribute(name, value);
+    dot.setAttribute("class", "rating-dot");
+    return dot;
+  }));
+  svg.setAttribute("aria-label", t("rating_history", {game: gameName(game),
+                                                      ratings: ratings.join(", ")}));
+  const figure = document.createElement("figure");
+  figure.append(Object.assign(document.createElement("figcaption"),
+                              {textContent: `${gameName(game)} · ${plural("games_count", points.length)}`}), svg);
+  return figure;
+}
+
+export function wireWorld() {
+  $("account").onsubmit = (event) => { event.preventDefault(); enter("/api/session"); };
+  $("sign-up").onclick = () => enter("/api/accounts");
+  $("log-out").onclick = async () => {
+    try { await send("/api/session", "DELETE"); } catch { /* logged out already */ }
+    account = null;
+    showAccount();
+  };
+  $("my-profile").onclick = () => showProfile(account);
+  $("profile-close").onclick = () => $("profile-dialog").close();
+  $("seek-form").onsubmit = seek;
+  $("seek-cancel").onclick = cancel;
+}
