@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..core import IllegalMoveError, Option, whole_range
+from ..core import IllegalMoveError, Option, State, whole_range
 from ..movemask import NONE, bit
 from ..sowing import BANK, CAPTURE, note
 
@@ -81,6 +81,20 @@ def laps_option(default: int, why: str = "") -> Option:
 def lap_guard(default: int = MAX_LAPS) -> Option:
     """The ``max_laps`` option: a move still going after this many laps is cut off."""
     return laps_option(default)
+
+
+class SeedStores:
+    """What games share whose score is the seeds in each player's store, every seed counted
+    (Kalah, Oware): a class before ``Variant`` in their bases, with ``total_seeds``."""
+
+    total_seeds: int
+
+    def can_win(self, state: State, player: int) -> bool:
+        """``player`` could still win unless the other holds half the seeds already."""
+        return 2 * state.score[1 - player] < self.total_seeds
+
+    def key_widths(self) -> list[int]:
+        return [self.total_seeds.bit_length()] * self.n_cells + [1]
 
 
 def store_grid(m: int) -> list[list[int | None]]:

@@ -33,7 +33,8 @@ from ..core import (
 )
 from ..movemask import NONE
 from ..sowing import BANK, CAPTURE, DROP, LIFT, note
-from .common import bank_hole, flag, nonempty_pits, parse_number, pit_sum, store_grid
+from .common import (SeedStores, bank_hole, flag, nonempty_pits, parse_number, pit_sum,
+                     store_grid)
 
 GAME_ID = 1  # params[0], see mancalab.kernels
 P_PITS, P_EMPTY_CAPTURE, P_END_RULE = 1, 2, 3  # params slots
@@ -193,7 +194,7 @@ def _board_option(value):
     return whole(value)
 
 
-class Kalah(Variant):
+class Kalah(SeedStores, Variant):
     name = "kalah"
     game_id = GAME_ID
     lessons = ("sow", "extra_turn", "capture")
@@ -252,14 +253,6 @@ class Kalah(Variant):
     @property
     def total_seeds(self) -> int:
         return 2 * self.pits * self.options["seeds"]
-
-    def can_win(self, state: State, player: int) -> bool:
-        """Only if every seed still in play went to ``player`` would they be ahead."""
-        mine, theirs = state.score[player], state.score[1 - player]
-        return mine + self.total_seeds - mine - theirs > theirs
-
-    def key_widths(self) -> list[int]:
-        return [self.total_seeds.bit_length()] * self.n_cells + [1]
 
     def start_cells(self) -> list[int]:
         board = self.options["board"]

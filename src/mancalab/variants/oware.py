@@ -28,7 +28,7 @@ from ..core import (
 )
 from ..movemask import NONE, bit
 from ..sowing import BANK, CAPTURE, DROP, LIFT, note
-from .common import bank_hole, nonempty_pits, pit_sum
+from .common import SeedStores, bank_hole, nonempty_pits, pit_sum
 
 GAME_ID = 5  # params[0], see mancalab.kernels
 P_HOUSES, P_SEEDS = 1, 2  # params slots
@@ -154,7 +154,7 @@ def stop(params, board):
     _sweep(board, params[P_HOUSES], None)
 
 
-class Oware(Variant):
+class Oware(SeedStores, Variant):
     name = "oware"
     game_id = GAME_ID
     lessons = ("sow", "capture")
@@ -192,14 +192,6 @@ class Oware(Variant):
     @property
     def total_seeds(self) -> int:
         return 2 * self.houses * self.options["seeds"]
-
-    def can_win(self, state: State, player: int) -> bool:
-        """Only if every seed still in play went to ``player`` would they be ahead."""
-        mine, theirs = state.score[player], state.score[1 - player]
-        return mine + self.total_seeds - mine - theirs > theirs
-
-    def key_widths(self) -> list[int]:
-        return [self.total_seeds.bit_length()] * self.n_cells + [1]
 
     def start_cells(self) -> list[int]:
         return [self.options["seeds"]] * (2 * self.houses) + [0, 0]
