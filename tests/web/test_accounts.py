@@ -143,15 +143,15 @@ def test_a_player_loses_on_time_while_nobody_sends_anything(app):
         bob = TestClient(app)
         sign_up(ada, "Ada")
         sign_up(bob, "Bob")
-        game, _ = clocked_game(ada, bob, base=1)
-        started = time.time()
+        game, _ = clocked_game(ada, bob, base=2)
         view = bob.get(f"/api/games/{game['id']}").json()
-        assert view["clock"]["running"] == 1 and 0.5 < view["clock"]["remaining"][1] <= 1
-        time.sleep(1.4)
+        deadline = time.time() + view["clock"]["remaining"][1]
+        assert view["clock"]["running"] == 1 and 0 < view["clock"]["remaining"][1] <= 2
+        time.sleep(max(0.0, deadline - time.time()) + 0.5)
         over = bob.get(f"/api/games/{game['id']}").json()
         assert over["result"]["termination"] == "time" and over["result"]["winner"] == 0
         assert over["clock"]["flagged"] == 1 and over["clock"]["remaining"][1] == 0
-        assert abs(over["clock"]["ended_at"] - (started + 1)) < 0.2  # when time ran out
+        assert abs(over["clock"]["ended_at"] - deadline) < 0.25  # when time ran out
         assert bob.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
                                                                 "move": 9}).status_code == 409
         assert ada.get("/api/players/Ada").json()["ratings"]["kalah"]["games"] == 1

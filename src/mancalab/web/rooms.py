@@ -260,6 +260,8 @@ class Room:
         if self.clock is not None:
             after = self.record.state
             self.clock.moved(seat, None if after.is_over else after.to_move, now)
+            if self.clock.running is not None:  # the other's time runs once the move is made
+                self.clock.since = time.time()
             self.save(store)
         if self.undo_request is not None or self.end_request is not None:
             self.undo_request = self.end_request = None  # a move answers both requests
