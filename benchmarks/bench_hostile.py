@@ -23,7 +23,9 @@ slowest answer another visitor (from 127.0.0.2) got to a GET of their own game m
    within their allowance of moves): the server's memory after;
 10. forwarded: 40 new games from one address, each with a new X-Forwarded-For: how many the
    create rate refused (the header is not believed without --forwarded-allow-ips);
-11. preparing: a second server started with its preparation on an empty cache, killed with
+11. log-ins: 200 wrong log-ins at once from 40 addresses (each a 64 MiB Argon2 hash);
+12. lobby: 40 addresses each open 5 seeks (3 an address are kept);
+13. preparing: a second server started with its preparation on an empty cache, killed with
    SIGKILL once its preparing process runs: whether that process is gone 5 s later.
 Each row has the server's memory, threads and child processes before and after, and the
 other visitor's slowest answer and its count of failed reads. Prints a row per probe, then
@@ -342,6 +344,31 @@ def forwarded(port: int) -> str:
     return f"40 new games, each with a new X-Forwarded-For: {statuses.count(429)} refused"
 
 
+def log_ins(port: int) -> str:
+    """200 wrong log-ins at once from 40 addresses (5 each, within the log-in rate): each
+    costs an Argon2 hash (64 MiB), at most two at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    call(port, "/api/accounts", {"name": "victim", "password": "a long password"},
+         "127.0.3.250")
+    with ThreadPoolExecutor(50) as pool:
+        statuses = list(pool.map(lambda i: call(
+            port, "/api/session", {"name": "victim", "password": f"guess {i:05d}"},
+            f"127.0.3.{1 + i // 5}")[0], range(200)))
+    return f"200 wrong log-ins: {statuses.count(401)} refused (401), {statuses.count(429)} (429)"
+
+
+def lobby(port: int) -> str:
+    """40 addresses each open seeks until refused: the lobby holds at most 3 an address."""
+    opened = refused = 0
+    for i in range(40):
+        for _ in range(5):
+            status = call(port, "/api/seeks", {"game": "oware"}, f"127.0.4.{1 + i}")[0]
+            opened += status == 201
+            refused += status == 429
+    return f"seeks from 40 addresses: {opened} open, {refused} refused (429)"
+
+
 def preparing() -> str:
     cache = Path(tempfile.mkdtemp())
     port = free_port()
@@ -391,6 +418,8 @@ def main() -> None:
               ("reviews", lambda: reviews(port)),
               ("records", lambda: records(port)),
               ("forwarded", lambda: forwarded(port)),
+              ("log-ins", lambda: log_ins(port)),
+              ("lobby", lambda: lobby(port)),
               ("preparing", preparing)]
     if args.only:
         probes = [probe for probe in probes if probe[0] in args.only]
