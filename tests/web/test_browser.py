@@ -961,3 +961,30 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
         page.screenshot(path=str(ARTIFACTS / f"profile-{'win' if gained else 'loss'}.png"))
     for page in pages:
         page.context.close()
+
+
+def test_an_arena_opened_on_the_page_pairs_the_players_who_join(server, browser):
+    pages = []
+    for name in ("Adjoa", "Kwame"):
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(server)
+        page.fill("#account-name", name)
+        page.fill("#account-password", "a long password")
+        page.click("#sign-up")
+        wait_until(lambda p=page: p.is_visible("#arena-form"), what="the arena form")
+        pages.append(page)
+    adjoa, kwame = pages
+    adjoa.check("input[name=game][value=kalah]")
+    adjoa.click("#arena-form button[type=submit]")
+    wait_until(lambda: adjoa.is_visible("#arena-view"), what="the arena")
+    kwame.reload()
+    wait_until(lambda: kwame.locator("#arena-list button").count() == 1, what="the arena list")
+    assert "Kalah" in kwame.inner_text("#arena-list")
+    kwame.click("#arena-list button")
+    for page in pages:  # paired at once: each page opens its game by itself
+        page.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    wait_until(lambda: adjoa.locator(".clock").count() == 2, what="the clocks")
+    adjoa.screenshot(path=str(ARTIFACTS / "arena-game-390.png"))
+    for page in pages:
+        page.context.close()

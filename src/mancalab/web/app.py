@@ -32,7 +32,8 @@ from .store import Store
 from .thinking import READY, Limits, warm_up
 from .guard import RequestGuard
 from .hub import Hub
-from .routes import Rates, accounts, advice, catalogue, games, learning, live, lobby
+from .routes import (Rates, accounts, advice, arenas, catalogue, games, learning, live,
+                     lobby)
 from .schemas import ERRORS
 
 STATIC = Path(__file__).parent / "static"
@@ -123,7 +124,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     rates = Rates(new_games, searches,
                   limiter.shared_limit(limits.account_rate, scope="new accounts"),
                   limiter.shared_limit(limits.login_rate, scope="log-ins"))
-    for area in (catalogue, games, advice, learning, live, accounts, lobby):
+    for area in (catalogue, games, advice, learning, live, accounts, lobby, arenas):
         app.include_router(area.router(hub, limits, rates))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -21,6 +21,8 @@ from ..analysis.preparation import Step, is_settled
 from ..players import Player
 from .clients import Allowance
 from .accounts import Accounts
+from .arenas import Arena, Arenas
+from .clocks import Clock
 from .lobby import Lobby
 from .preparing import Preparation
 from .rooms import ConflictError, NotFoundError, Room
@@ -46,6 +48,7 @@ class Hub:
         self.limits = limits
         self.accounts = Accounts(store)
         self.lobby = Lobby(limits)
+        self.arenas = Arenas()
         self.timers: dict[str, asyncio.Task] = {}  # a game's clock timer, by game
         self.thinker = Thinker(limits)
         self.rooms: dict[str, Room] = {}
@@ -151,6 +154,7 @@ class Hub:
         """Rate a rated game that has ended, tell the watchers, and let the computer move if
         it is its turn."""
         self._rate(room)
+        self._score_arena(room)
         self._time(room)
         self._spawn(self.broadcast(room))
         self._resume(room)
@@ -202,6 +206,34 @@ class Hub:
         moment its time ran out, if that was while the server was stopped)."""
         for game_id in self.store.running_clocks():
             self._time(self.room(game_id))
+
+    def _score_arena(self, room: Room) -> None:
+        """An arena game that ended: its points, and its players paired again."""
+        if room.arena is None or room.record is None or room.record.state.outcome is None:
+            return
+        arena = self.arenas.arenas.get(room.arena)
+        if arena is None:
+            return
+        outcome = room.record.state.outcome
+        arena.finish(room.id, room.accounts,
+                     0.5 if outcome.winner is None else float(outcome.winner == 0))
+        self.pair(arena)
+
+    def pair(self, arena: Arena) -> None:
+        """Start a game for every pair of the arena's waiting players."""
+        for first, second in arena.pairs():
+            names = [first.name, second.name]
+            room = Room.create(arena.game, dict(arena.options), "online", names=names,
+                               helpers=False)
+            room.accounts, room.rated, room.arena = names, arena.rated, arena.id
+            room.clock = Clock(*arena.clock)
+            self.add(room)
+            arena.games.append(room.id)
+            for seat, entrant in enumerate((first, second)):
+                entrant.playing, entrant.token = room.id, room.tokens[seat]
+                entrant.last = names[1 - seat]
+            first.firsts += 1
+            self.after_change(room)
 
     def live_games(self, account: str) -> int:
         """The games going on in which ``account`` holds a seat (of those in memory: a game

@@ -80,6 +80,7 @@ class Room:
     rated_done: bool = False  # the ratings were updated for the result
     resigned: int | None = None  # the seat that resigned
     clock: Clock | None = None  # a Fischer clock kept by the server (web.clocks)
+    arena: str | None = None  # the arena the game is part of
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
     created: float = field(default_factory=time.time)
@@ -163,7 +164,8 @@ class Room:
                 "end_request": self.end_request, "agreed": self.agreed,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
-                "clock": None if self.clock is None else self.clock.stored()}
+                "clock": None if self.clock is None else self.clock.stored(),
+                "arena": self.arena}
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -477,7 +479,7 @@ class Room:
                and self.record is not None and not self.record.state.is_over else None,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
                "helpers": self.helpers, "rematch": None, "accounts": self.accounts,
-               "rated": self.rated}
+               "rated": self.rated, "arena": self.arena}
         if self.record is None:
             variant = make_variant(self.game, **self.options)
             out.update(board_view(variant.start()), started=False, moves=[])

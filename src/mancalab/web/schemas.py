@@ -171,3 +171,13 @@ class NewSeek(Body):
                                                  "(both need an account)")
     color: Literal["first", "second", "random"] = Field(
         "random", description="the seeker's seat: first (A, moves first), second or random")
+
+
+class NewArena(Body):
+    game: Literal[GAMES] = Field(description="the game")
+    options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
+        default_factory=dict, description="the game's options")
+    clock: Clock = Field(description="the clock of every game")
+    seconds: Annotated[StrictInt, Field(ge=1, le=3 * 3600)] = Field(
+        3600, description="how long players are paired (at most 3 hours)")
+    rated: StrictBool = Field(True, description="the games change the players' ratings")

@@ -11,6 +11,9 @@ let account = null;
 let open = null;  // this browser's own open seek: {id, secret}
 let polling = null;
 let openGame = null;
+let following = null;  // the arena this browser's player joined: its id
+let arenaPoll = null;
+let lastArenaGame = null;
 
 async function send(path, method, body) {
   const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
@@ -31,6 +34,7 @@ export function clockText(clock) {
 }
 
 function showAccount() {
+  $("arena-form").hidden = !account;
   $("account").hidden = Boolean(account);
   $("account-in").hidden = !account;
   $("account-who").textContent = account ? t("logged_in_as", {name: account}) : "";
@@ -50,10 +54,76 @@ async function enter(path) {
 }
 
 function fillClocks() {
-  const select = $("seek-clock");
-  const chosen = select.value;
-  select.replaceChildren(...CLOCKS.map((clock, i) => new Option(clockText(clock), String(i))));
-  if (chosen) select.value = chosen;
+  for (const [id, clocks] of [["seek-clock", CLOCKS], ["arena-clock", CLOCKS.slice(1)]]) {
+    const select = $(id);
+    const chosen = select.value;
+    select.replaceChildren(...clocks.map((clock) => new Option(clockText(clock),
+                                                               String(CLOCKS.indexOf(clock)))));
+    if (chosen) select.value = chosen;
+  }
+}
+
+// ----- arenas: a list to join; once joined, every next game opens by itself -------------
+async function refreshArenas() {
+  let arenas = [];
+  try { arenas = (await api("/api/arenas")).arenas; } catch { return; }
+  $("arena-list").replaceChildren(...arenas.map((arena) => {
+    const item = document.createElement("li");
+    const minutes = Math.max(0, Math.ceil((arena.ends_at * 1000 - Date.now()) / 60000));
+    const when = arena.finished ? t("arena_over", {name: arena.winner || "—"})
+      : arena.running ? plural("arena_ends_in", minutes) : t("arena_last_games");
+    item.append(Object.assign(document.createElement("span"), {textContent:
+      `${gameName(arena.game)} ${clockText(arena.clock)} · ${plural("players_count",
+        arena.standings.length)} · ${when}`}));
+    const button = Object.assign(document.createElement("button"), {type: "button",
+      textContent: t(arena.running && account ? "join" : "standings")});
+    button.onclick = () => (arena.running && account ? join(arena.id) : showArena(arena));
+    item.append(button);
+    return item;
+  }));
+}
+
+function showArena(arena) {
+  $("arena-view").hidden = false;
+  $("arena-title").textContent = `${gameName(arena.game)} ${clockText(arena.clock)}`;
+  $("arena-standings").replaceChildren(...arena.standings.map((row) => Object.assign(
+    document.createElement("li"), {textContent: `${row.name} · ${plural("points", row.points)}`})));
+  $("arena-leave").hidden = following !== arena.id || !arena.running;
+}
+
+async function join(arenaId) {
+  $("world-error").textContent = "";
+  try {
+    showArena(await send(`/api/arenas/${arenaId}/join`, "POST"));
+    following = arenaId;
+    clearInterval(arenaPoll);
+    arenaPoll = setInterval(followArena, 2000);
+    followArena();
+  } catch (error) { $("world-error").textContent = error.message; }
+}
+
+async function followArena() {
+  let arena;
+  try { arena = await api(`/api/arenas/${following}`); } catch { return; }
+  if (!$("home").hidden) showArena(arena);
+  const me = arena.me;
+  if (me && me.game_id && me.game_id !== lastArenaGame) {
+    lastArenaGame = me.game_id;
+    play(me.game_id, me.token);
+  }
+  if (arena.finished) { clearInterval(arenaPoll); following = null; }
+}
+
+async function openArena(event) {
+  event.preventDefault();
+  const clock = CLOCKS[Number($("arena-clock").value)] || CLOCKS[1];
+  try {
+    const arena = await send("/api/arenas", "POST", {
+      game: selectedGame(), clock: {base: clock[0], increment: clock[1]},
+      seconds: 60 * Number($("arena-minutes").value)});
+    await join(arena.id);
+    refreshArenas();
+  } catch (error) { $("world-error").textContent = error.message; }
 }
 
 async function seek(event) {
@@ -119,6 +189,7 @@ async function refresh() {
   $("seeks-body").replaceChildren(...rows);
   $("seeks").hidden = rows.length === 0;
   $("no-seeks").hidden = rows.length > 0;
+  refreshArenas();
 }
 
 export function stopLobby() {
@@ -207,4 +278,11 @@ export function wireWorld() {
   $("profile-close").onclick = () => $("profile-dialog").close();
   $("seek-form").onsubmit = seek;
   $("seek-cancel").onclick = cancel;
+  $("arena-form").onsubmit = openArena;
+  $("arena-leave").onclick = async () => {
+    if (following) await send(`/api/arenas/${following}/leave`, "POST").catch(() => null);
+    clearInterval(arenaPoll);
+    following = null;
+    $("arena-leave").hidden = true;
+  };
 }

@@ -1,0 +1,147 @@
+"""Arena tournaments (lichess's model, simpler): players with accounts join for a fixed time
+and are paired again as soon as they finish a game, with the clock the arena sets; a win
+scores 2, a draw 1, a loss 0; standings are live and the top score wins.
+
+Simpler than lichess: no streak bonus and no berserk; a waiting player is paired with the
+waiting player nearest in score, not the one just played when another waits; ties are broken
+by wins, then by fewer games. Arenas live in memory (a restart ends them), bounded in number
+and in players.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from .rooms import ConflictError, NotFoundError
+from .thinking import BusyError
+
+ARENAS = 20  # arenas open at once
+PLAYERS = 200  # players in one arena
+KEPT_SECONDS = 3600  # a finished arena is shown this long
+
+
+@dataclass
+class Entrant:
+    name: str
+    points: int = 0
+    wins: int = 0
+    games: int = 0
+    firsts: int = 0  # games played in the first seat
+    playing: str | None = None  # the game going on, if any
+    token: str | None = None  # the entrant's token in it
+    last: str | None = None  # the last opponent
+    present: bool = True  # False once they left: not paired again
+
+    def row(self) -> dict:
+        return {"name": self.name, "points": self.points, "wins": self.wins,
+                "games": self.games, "playing": self.playing is not None,
+                "present": self.present}
+
+
+@dataclass
+class Arena:
+    id: str
+    game: str
+    options: dict
+    clock: list[int]  # [base, increment] seconds
+    rated: bool
+    ends_at: float
+    by: str
+    entrants: dict[str, Entrant] = field(default_factory=dict)
+    games: list[str] = field(default_factory=list)
+
+    @property
+    def running(self) -> bool:
+        return time.time() < self.ends_at
+
+    @property
+    def finished(self) -> bool:
+        return not self.running and not any(e.playing for e in self.entrants.values())
+
+    def standings(self) -> list[Entrant]:
+        return sorted(self.entrants.values(), key=lambda e: (-e.points, -e.wins, e.games))
+
+    def view(self) -> dict:
+        table = [e.row() for e in self.standings()]
+        return {"id": self.id, "game": self.game, "options": self.options,
+                "clock": {"base": self.clock[0], "increment": self.clock[1]},
+                "rated": self.rated, "ends_at": self.ends_at, "by": self.by,
+                "running": self.running, "finished": self.finished, "standings": table,
+                "winner": table[0]["name"] if self.finished and table and table[0]["games"]
+                else None, "games": len(self.games)}
+
+    def pairs(self) -> list[tuple[Entrant, Entrant]]:
+        """Who plays whom now: the waiting players by score, each with the nearest in score
+        who was not their last opponent when another is waiting; the first seat to the one
+        who had it less."""
+        if not self.running:
+            return []
+        waiting = [e for e in self.standings() if e.present and e.playing is None]
+        found = []
+        while len(waiting) >= 2:
+            first = waiting.pop(0)
+            partner = next((e for e in waiting if e.name != first.last), waiting[0])
+            waiting.remove(partner)
+            found.append((first, partner) if first.firsts <= partner.firsts
+                         else (partner, first))
+        return found
+
+    def finish(self, game_id: str, seats: list[str], score_first: float) -> None:
+        """The game ``game_id`` between ``seats`` (names) ended; ``score_first``: the first
+        seat's score."""
+        for seat, name in enumerate(seats):
+            entrant = self.entrants.get(name)
+            if entrant is None or entrant.playing != game_id:
+                continue
+            score = score_first if seat == 0 else 1 - score_first
+            entrant.points += int(2 * score)
+            entrant.wins += score == 1
+            entrant.games += 1
+            entrant.playing = entrant.token = None
+
+
+class Arenas:
+    def __init__(self) -> None:
+        self.arenas: dict[str, Arena] = {}
+
+    def open(self, arena: Arena) -> Arena:
+        self.sweep()
+        live = [a for a in self.arenas.values() if not a.finished]
+        if len(live) >= ARENAS:
+            raise BusyError(f"at most {ARENAS} arenas at once; join one")
+        if any(a.by == arena.by for a in live):
+            raise ConflictError("you have an arena going on already")
+        arena.id = secrets.token_urlsafe(6)
+        self.arenas[arena.id] = arena
+        return arena
+
+    def get(self, arena_id: str) -> Arena:
+        arena = self.arenas.get(arena_id) if len(arena_id) <= 40 else None
+        if arena is None:
+            raise NotFoundError(f"no arena {arena_id[:40]!r}")
+        return arena
+
+    def join(self, arena: Arena, name: str) -> None:
+        if not arena.running:
+            raise ConflictError("the arena is over")
+        entrant = arena.entrants.get(name)
+        if entrant is not None:
+            entrant.present = True
+            return
+        if len(arena.entrants) >= PLAYERS:
+            raise BusyError(f"the arena is full ({PLAYERS} players)")
+        arena.entrants[name] = Entrant(name)
+
+    def leave(self, arena: Arena, name: str) -> None:
+        entrant = arena.entrants.get(name)
+        if entrant is None:
+            raise ConflictError("you are not in this arena")
+        entrant.present = False
+
+    def sweep(self) -> None:
+        now = time.time()
+        for arena_id, arena in list(self.arenas.items()):
+            if arena.finished and now - arena.ends_at > KEPT_SECONDS:
+                del self.arenas[arena_id]
