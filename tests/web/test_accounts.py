@@ -216,3 +216,13 @@ def test_an_arena_of_four_runs_to_its_end_with_correct_standings(app):
                                                                       reverse=True)
         assert view["winner"] == "Abena"  # her name comes first: she won every game
         assert first.post(f"/api/arenas/{arena['id']}/join").status_code == 409  # over
+
+
+def test_a_correspondence_clock_gives_each_move_its_days():
+    from mancalab.web.clocks import Clock
+
+    clock = Clock(86400, 0, per_move=True)
+    clock.moved(0, 1, now=0.0)
+    assert clock.moved(1, 0, now=80000.0) and clock.remaining == [86400, 86400]
+    assert clock.deadline() == 80000.0 + 86400
+    assert not clock.moved(0, 1, now=80000.0 + 86401)  # a day and a second: too late

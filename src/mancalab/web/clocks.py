@@ -1,4 +1,5 @@
-"""Fischer clocks kept by the server: base time plus an increment after each move.
+"""Clocks kept by the server: Fischer (base time plus an increment after each move) or
+correspondence (so many seconds, days in practice, for each move).
 
 The server is the only authority: a clock stores each side's time left at the start of the
 running turn and when that turn began (seconds since the epoch, so a restart goes on where
@@ -17,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 class Clock:
     base: float
     increment: float
+    per_move: bool = False  # correspondence: ``base`` seconds for each move, not in all
     remaining: list[float] = field(default_factory=list)  # each side's time at turn start
     running: int | None = None  # the side whose time runs, None before the first move/after
     since: float | None = None  # when the running side's turn began
@@ -55,7 +57,7 @@ class Clock:
             left = self.left(side, now)
             if left <= 0:
                 return False
-            self.remaining[side] = left + self.increment
+            self.remaining[side] = self.base if self.per_move else left + self.increment
         self.running, self.since = to_move, (now if to_move is not None else None)
         if to_move is None:
             self.ended_at = now
@@ -78,6 +80,6 @@ class Clock:
 
     def view(self, now: float | None = None) -> dict:
         now = time.time() if now is None else now
-        return {"base": self.base, "increment": self.increment,
+        return {"base": self.base, "increment": self.increment, "per_move": self.per_move,
                 "remaining": [round(max(0.0, self.left(side, now)), 3) for side in (0, 1)],
                 "running": self.running, "flagged": self.flagged, "ended_at": self.ended_at}

@@ -29,7 +29,7 @@ class Seek:
     by: str  # the account's name, or a guest's
     account: str | None
     client: str | None
-    clock: list[int] | None = None  # [base, increment] in seconds, or None
+    clock: list | None = None  # [base, increment, per move] (seconds), or None
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(16))  # the seeker's
     created: float = field(default_factory=time.time)
     game_id: str | None = None  # once taken: the game, and the seeker's token in it
@@ -38,8 +38,9 @@ class Seek:
     def public(self) -> dict:
         return {"id": self.id, "game": self.game, "options": self.options,
                 "rated": self.rated, "color": self.color, "by": self.by,
-                "clock": None if self.clock is None else {"base": self.clock[0],
-                                                          "increment": self.clock[1]},
+                "clock": None if self.clock is None else {
+                    "base": self.clock[0], "increment": self.clock[1],
+                    "per_move": self.clock[2]},
                 "created": self.created}
 
 

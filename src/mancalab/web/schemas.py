@@ -159,6 +159,8 @@ class Clock(Body):
         description="seconds each player has at the start")
     increment: Annotated[StrictInt, Field(ge=0, le=24 * 3600)] = Field(
         0, description="seconds added after each move")
+    per_move: StrictBool = Field(False, description="correspondence: base is the time for "
+                                                    "each move (e.g. 86400: a day a move)")
 
 
 class NewSeek(Body):

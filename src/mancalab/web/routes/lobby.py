@@ -42,7 +42,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
             raise NotAllowedError("a rated game needs an account: log in first")
         check_live(account)
         room = Room.create(body.game, body.options, "online")  # the game and options checked
-        clock = None if body.clock is None else [body.clock.base, body.clock.increment]
+        clock = None if body.clock is None else [body.clock.base, body.clock.increment,
+                                                 body.clock.per_move]
         opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
                                     body.rated, body.color, account or guest(), account,
                                     scope_client(request.scope), clock))

@@ -224,6 +224,7 @@ let clockSeen = null;
 
 function timeText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
+  if (whole >= 86400) return plural("days_left", Math.floor(whole / 86400));
   const hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
   const rest = String(whole % 60).padStart(2, "0");
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;

@@ -5,7 +5,9 @@ import {api} from "./server.js";
 import {plural, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
-const CLOCKS = [null, [180, 2], [300, 3], [600, 5], [900, 10]];  // [base, increment] s
+// [base, increment] seconds, or [seconds a move, 0, true]: correspondence
+const CLOCKS = [null, [180, 2], [300, 3], [600, 5], [900, 10], [86400, 0, true],
+                [3 * 86400, 0, true]];
 const POLL = 3000;  // ms between looks at the lobby while the home page is shown
 let account = null;
 let open = null;  // this browser's own open seek: {id, secret}
@@ -29,7 +31,9 @@ async function send(path, method, body) {
 
 export function clockText(clock) {
   if (!clock) return t("clock_none");
-  const [base, increment] = Array.isArray(clock) ? clock : [clock.base, clock.increment];
+  const [base, increment, perMove] = Array.isArray(clock) ? clock
+    : [clock.base, clock.increment, clock.per_move];
+  if (perMove) return plural("days_a_move", Math.round(base / 86400));
   return `${Math.round(base / 60)}+${increment}`;
 }
 
@@ -54,7 +58,8 @@ async function enter(path) {
 }
 
 function fillClocks() {
-  for (const [id, clocks] of [["seek-clock", CLOCKS], ["arena-clock", CLOCKS.slice(1)]]) {
+  for (const [id, clocks] of [["seek-clock", CLOCKS],
+                              ["arena-clock", CLOCKS.filter((c) => c && !c[2])]]) {
     const select = $(id);
     const chosen = select.value;
     select.replaceChildren(...clocks.map((clock) => new Option(clockText(clock),
@@ -133,7 +138,7 @@ async function seek(event) {
   try {
     const made = await send("/api/seeks", "POST", {
       game: selectedGame(), rated: $("seek-rated").checked, color: $("seek-color").value,
-      clock: clock ? {base: clock[0], increment: clock[1]} : null});
+      clock: clock ? {base: clock[0], increment: clock[1], per_move: Boolean(clock[2])} : null});
     open = {id: made.id, secret: made.secret};
     $("seek-waiting-text").textContent = t("seeking", {game: gameName(made.seek.game)});
     $("seek-waiting").hidden = false;
