@@ -1,0 +1,141 @@
+"""Live clocked games: GAMES games from the lobby, both players of each on a websocket, the
+server on one core; how exact the clocks are and what the server holds.
+
+    python benchmarks/bench_clocks.py [--games 200] [--base 30] [--plies 20]
+
+Starts `mancalab serve` pinned to core 0 (the clients run on the others). Each game is a seek
+taken by another client, Oware with a clock of BASE seconds; both players answer every
+state with a move after 0.2-1.0 s until PLIES moves are played, then the player to move stops
+and their time runs out while nobody sends anything. Measures, per game, how long after the
+moment the time ran out (``ended_at``) the players were told (the flag's lag), the move
+acknowledgements' latency, and the server's resident memory and CPU over the run. Prints a
+row, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import websockets
+from _report import report
+from bench_web import free_port, start_server
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def http_from(port: int, path: str, body: dict | None, source: str) -> dict:
+    """A JSON request from the loopback address ``source`` (a seek is taken by another)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                            source_address=(source, 0))
+    data = None if body is None else json.dumps(body)
+    connection.request("GET" if body is None else "POST", path, data,
+                       {"Content-Type": "application/json"})
+    answer = connection.getresponse()
+    text = answer.read()
+    connection.close()
+    if answer.status >= 300:
+        raise RuntimeError(f"{path}: {answer.status} {text[:200]!r}")
+    return json.loads(text)
+
+
+def make_game(port: int, base: int) -> tuple[str, list[str]]:
+    seek = http_from(port, "/api/seeks", {"game": "oware", "color": "first",
+                                          "clock": {"base": base, "increment": 0}}, "127.0.0.1")
+    taken = http_from(port, f"/api/seeks/{seek['id']}/accept", {}, "127.0.0.2")
+    mine = http_from(port, f"/api/seeks/{seek['id']}?secret={seek['secret']}", None,
+                     "127.0.0.1")
+    return taken["id"], [mine["token"], taken["token"]]
+
+
+async def player(port: int, game: str, token: str, plies: int, rng: random.Random,
+                 out: dict) -> None:
+    async with websockets.connect(f"ws://127.0.0.1:{port}/api/games/{game}/ws?token={token}",
+                                  max_size=2 ** 20) as socket:
+        sent = None
+        async for text in socket:
+            message = json.loads(text)
+            if message["type"] == "ack" and sent is not None:
+                out["acks"].append(time.time() - sent)
+                sent = None
+                continue
+            if message["type"] != "state":
+                continue
+            state = message["state"]
+            if state["result"] is not None:
+                ended = (state.get("clock") or {}).get("ended_at")
+                if state["result"].get("termination") == "time" and ended:
+                    out["lags"].append(time.time() - ended)
+                return
+            mine = state["to_move"] == state["seat"]
+            if mine and state["ply"] < plies and state["legal"] and sent is None:
+                await asyncio.sleep(rng.uniform(0.2, 1.0))
+                sent = time.time()
+                await socket.send(json.dumps({"type": "move", "move": rng.choice(state["legal"]),
+                                              "ply": state["ply"]}))
+
+
+async def play_all(port: int, games: list, plies: int, pid: int, out: dict) -> None:
+    rng = random.Random(1)
+    tasks = [asyncio.create_task(player(port, game, token, plies, random.Random(rng.random()),
+                                        out)) for game, tokens in games for token in tokens]
+    while not all(task.done() for task in tasks):
+        out["peak_rss"] = max(out["peak_rss"], rss_mib(pid))
+        await asyncio.sleep(0.5)
+    for task in tasks:
+        if task.exception():
+            out["failed"] += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--base", type=int, default=30)
+    parser.add_argument("--plies", type=int, default=20)
+    args = parser.parse_args()
+    port = free_port()
+    db = Path(tempfile.mkdtemp()) / "games.sqlite3"
+    server = start_server(port, db, "--limit", f"client_seeks={args.games}",
+                          "--limit", f"seeks={args.games + 10}", "--limit", "sockets=100000",
+                          "--limit", "watchers=64")
+    try:
+        os.sched_setaffinity(server.pid, {0})
+        others = os.sched_getaffinity(0) - {0}
+        if others:
+            os.sched_setaffinity(0, others)
+        games = [make_game(port, args.base) for _ in range(args.games)]
+        out = {"acks": [], "lags": [], "peak_rss": rss_mib(server.pid), "failed": 0}
+        started, cpu = time.time(), cpu_seconds(server.pid)
+        asyncio.run(play_all(port, games, args.plies, server.pid, out))
+        wall, cpu = time.time() - started, cpu_seconds(server.pid) - cpu
+    finally:
+        server.kill()
+    lags, acks = sorted(out["lags"]), sorted(out["acks"])
+    pick = (lambda values, q: values[int(q * (len(values) - 1))] * 1000 if values else 0.0)
+    row = {"games": args.games, "websockets": 2 * args.games, "flags": len(lags),
+           "flag_lag_p50_ms": pick(lags, 0.5), "flag_lag_p95_ms": pick(lags, 0.95),
+           "flag_lag_max_ms": pick(lags, 1.0), "moves": len(acks),
+           "ack_p95_ms": pick(acks, 0.95), "peak_rss_mib": out["peak_rss"],
+           "server_cpu_share": cpu / wall, "seconds": wall, "failed": out["failed"]}
+    report("live clocked games (server on one core)", [row], list(row))
+
+
+if __name__ == "__main__":
+    main()
