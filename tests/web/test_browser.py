@@ -988,3 +988,27 @@ def test_an_arena_opened_on_the_page_pairs_the_players_who_join(server, browser)
     adjoa.screenshot(path=str(ARTIFACTS / "arena-game-390.png"))
     for page in pages:
         page.context.close()
+
+
+def test_quick_pairing_brings_two_guests_into_one_game_that_others_can_watch(server, browser):
+    pages = []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 1000, "height": 900})
+        page = context.new_page()
+        page.goto(server)
+        page.check("input[name=game][value=gebeta]")
+        wait_until(lambda p=page: p.locator("#quick button").count() == 3, what="quick pairing")
+        pages.append(page)
+    pages[0].click("#quick button >> nth=1")  # 5+3: nobody waits, so a seek opens
+    wait_until(lambda: pages[0].is_visible("#seek-waiting"), what="the seek")
+    pages[1].click("#quick button >> nth=1")  # the same clock: the waiting seek is taken
+    for page in pages:
+        page.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    mover = next(p for p in pages if playable(p))
+    mover.click(f".hole[data-cell='{playable(mover)[0]}']")
+    watcher = browser.new_context().new_page()
+    watcher.goto(server)
+    wait_until(lambda: watcher.locator("#live-list a").count() >= 1, what="the live list")
+    assert "Gebeta" in watcher.inner_text("#live-list")
+    for page in pages + [watcher]:
+        page.context.close()

@@ -72,12 +72,13 @@ class Lobby:
                                 "expired)")
         return seek
 
-    def check_taker(self, seek: Seek, account: str | None, client: str | None) -> None:
-        """Whether the visitor (``account``, else ``client``) may take ``seek``."""
+    def check_taker(self, seek: Seek, account: str | None) -> None:
+        """Whether the visitor (``account``: None for a guest) may take ``seek``. Guests are
+        not told apart by address: a classroom behind one address plays within itself (a
+        page does not offer its own seek)."""
         if seek.game_id is not None:
             raise ConflictError("this seek was taken already")
-        if (account is not None and account == seek.account) or \
-                (seek.account is None and account is None and client == seek.client):
+        if account is not None and account == seek.account:
             raise ConflictError("this is your own seek")
         if seek.rated and account is None:
             raise NotAllowedError("a rated game needs an account: log in to take this seek")

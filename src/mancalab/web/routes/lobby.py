@@ -20,6 +20,9 @@ from .accounts import logged_in
 from .games import created_view
 
 
+LIVE_SHOWN = 30  # games being played now, listed to watch
+
+
 def guest() -> str:
     return f"Guest {secrets.randbelow(10_000):04d}"
 
@@ -55,6 +58,17 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         found = sorted(hub.lobby.open(), key=lambda s: s.created, reverse=True)
         return {"seeks": [s.public() for s in found]}
 
+    @router.get("/api/live", summary="Online games being played now, to watch (newest first)")
+    async def live_games() -> dict:
+        going = [room for room in hub.rooms.values() if room.mode == "online"
+                 and room.record is not None and not room.record.state.is_over
+                 and room.ply > 0]
+        going.sort(key=lambda room: room.created, reverse=True)
+        return {"games": [{"id": room.id, "game": room.game, "names": room.names,
+                           "ply": room.ply, "rated": room.rated,
+                           "clock": None if room.clock is None else room.clock.view()}
+                          for room in going[:LIVE_SHOWN]]}
+
     @router.get("/api/seeks/{seek_id}", summary="A seek; with its secret, the game once taken")
     async def one_seek(seek_id: str, secret: Short | None = None) -> dict:
         found = hub.lobby.get(seek_id)
@@ -77,7 +91,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def accept(request: Request, seek_id: str) -> dict:
         found = hub.lobby.get(seek_id)
         account = logged_in(hub, request)
-        hub.lobby.check_taker(found, account, scope_client(request.scope))
+        hub.lobby.check_taker(found, account)
         check_live(account)
         seeker_seat = {"first": 0, "second": 1}.get(found.color, random.randint(0, 1))
         names = [found.by, account or guest()]

@@ -132,7 +132,7 @@ async function openArena(event) {
 }
 
 async function seek(event) {
-  event.preventDefault();
+  if (event) event.preventDefault();
   $("world-error").textContent = "";
   const clock = CLOCKS[Number($("seek-clock").value)];
   try {
@@ -144,6 +144,43 @@ async function seek(event) {
     $("seek-waiting").hidden = false;
     refresh();
   } catch (error) { $("world-error").textContent = error.message; }
+}
+
+// Quick pairing: take an open seek of the chosen game with this clock, or open one.
+async function quick(clock) {
+  $("world-error").textContent = "";
+  const game = selectedGame();
+  let seeks = [];
+  try { seeks = (await api("/api/seeks")).seeks; } catch { /* open one */ }
+  const same = seeks.find((s) => s.game === game && s.clock && !s.rated &&
+    s.clock.base === clock[0] && s.clock.increment === clock[1] && (!open || s.id !== open.id));
+  if (same) { accept(same.id); return; }
+  $("seek-clock").value = String(CLOCKS.indexOf(clock));
+  $("seek-rated").checked = false;
+  $("seek-color").value = "random";
+  await seek(new Event("submit"));
+}
+
+function fillQuick() {
+  const buttons = CLOCKS.filter((c) => c && !c[2]).slice(0, 3).map((clock) => {
+    const button = Object.assign(document.createElement("button"), {type: "button",
+                                                                    textContent: clockText(clock)});
+    button.onclick = () => quick(clock);
+    return button;
+  });
+  $("quick").replaceChildren($("quick").firstElementChild, ...buttons);
+}
+
+async function refreshLive() {
+  let games = [];
+  try { games = (await api("/api/live")).games; } catch { return; }
+  $("live-list").replaceChildren(...games.map((g) => {
+    const item = document.createElement("li");
+    item.append(Object.assign(document.createElement("a"), {href: `/?game=${g.id}`,
+      textContent: `${gameName(g.game)} · ${g.names[0]} – ${g.names[1]} · ${plural("moves_count", g.ply)}`}));
+    return item;
+  }));
+  $("live-list").previousElementSibling.hidden = games.length === 0;
 }
 
 async function cancel() {
@@ -195,6 +232,7 @@ async function refresh() {
   $("seeks").hidden = rows.length === 0;
   $("no-seeks").hidden = rows.length > 0;
   refreshArenas();
+  refreshLive();
 }
 
 export function stopLobby() {
@@ -206,6 +244,7 @@ export function stopLobby() {
 export async function showWorld(opened) {
   openGame = opened;
   fillClocks();
+  fillQuick();
   try { account = (await api("/api/session")).name; } catch { account = null; }
   showAccount();
   refresh();
@@ -215,6 +254,7 @@ export async function showWorld(opened) {
 
 export function retranslateWorld() {
   fillClocks();
+  fillQuick();
   showAccount();
   if (!$("home").hidden) refresh();
 }
