@@ -226,3 +226,23 @@ def test_a_correspondence_clock_gives_each_move_its_days():
     assert clock.moved(1, 0, now=80000.0) and clock.remaining == [86400, 86400]
     assert clock.deadline() == 80000.0 + 86400
     assert not clock.moved(0, 1, now=80000.0 + 86401)  # a day and a second: too late
+
+
+def test_the_computer_thinks_within_its_clock(app):
+    import time
+
+    with TestClient(app) as person:
+        made = person.post("/api/games", json={"game": "kalah", "mode": "computer",
+                                               "bot": "hard", "human_seat": 0,
+                                               "clock": {"base": 10, "increment": 0}}).json()
+        assert made["state"]["clock"]["remaining"] == [10, 10]
+        person.post(f"/api/games/{made['id']}/moves", json={"token": made["token"], "move": 0})
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            view = person.get(f"/api/games/{made['id']}").json()
+            if view["to_move"] == 0 and not view["thinking"]:
+                break
+            time.sleep(0.05)
+        spent = 10 - view["clock"]["remaining"][1]
+        assert 0 < spent < 10 / 40 + 0.5  # a fortieth of its time, and the hand-over
+        assert view["result"] is None

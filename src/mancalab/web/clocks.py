@@ -42,6 +42,12 @@ class Clock:
         spent = now - self.since if side == self.running and self.since is not None else 0.0
         return self.remaining[side] - spent
 
+    def budget(self, side: int) -> float:
+        """Seconds a computer playing ``side`` may think now: most of its increment and a
+        fortieth of its time left, never more than half of it."""
+        left = max(0.0, self.left(side))
+        return max(0.05, min(left / 2, 0.8 * self.increment + left / 40))
+
     def deadline(self) -> float | None:
         """When the running side's time runs out (seconds since the epoch), or None."""
         if self.running is None or self.since is None:

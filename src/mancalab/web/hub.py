@@ -267,8 +267,11 @@ class Hub:
             version = room.version
             await self.broadcast(room)
             try:
-                move = await self.thinker.choose(room.id, self._knowing(self.computer(room),
-                                                                        room.state),
+                player = self.computer(room)
+                if room.clock is not None:  # within its increment and a share of its time
+                    player.cap = min(self.limits.max_think,
+                                     room.clock.budget(room.bot_seat))
+                move = await self.thinker.choose(room.id, self._knowing(player, room.state),
                                                  room.state, wait=True)
             except asyncio.CancelledError:
                 raise

@@ -79,6 +79,8 @@ class NewGame(Body):
     position: Position | None = Field(None, description="start from this position instead "
                                                         "of the game's start (the analysis "
                                                         "board)")
+    clock: Clock | None = Field(None, description="a clock (null: none); against the "
+                                                  "computer it thinks within its increment")
 
 
 class Position(Body):

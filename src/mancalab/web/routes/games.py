@@ -12,6 +12,7 @@ from fastapi.responses import PlainTextResponse, Response
 from ...core import LARGEST
 from ...drawing import board_view
 from ...records import GameRecord, contents, moves_at_most
+from ..clocks import Clock
 from ..rooms import SOWING_STEPS, ConflictError, NotFoundError, Room
 from ..thinking import Limits
 from ..hub import Hub
@@ -34,6 +35,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                            setup=body.setup, helpers=body.helpers,
                            position=None if body.position is None
                            else (body.position.cells, body.position.to_move))
+        if body.clock is not None:
+            room.clock = Clock(body.clock.base, body.clock.increment, body.clock.per_move)
         hub.charge()
         return created_view(hub, room, body.human_seat)
 

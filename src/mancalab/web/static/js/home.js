@@ -225,7 +225,9 @@ async function createGame() {
     game, options: optionValues(), mode: chosen, bot: $("bot").value,
     automove: $("automove").checked, human_seat: chosen === "computer" ? seat : 0, names,
     setup: game === "urubugu" && $("setup").checked,
-    helpers: chosen === "online" ? $("helpers").checked : null});
+    helpers: chosen === "online" ? $("helpers").checked : null,
+    clock: chosen === "computer" && $("game-clock").value ? JSON.parse($("game-clock").value)
+      : null});
 }
 
 // Names a family understands: the typed ones, else "first player" and "second player" (the

@@ -57,7 +57,18 @@ async function enter(path) {
   } catch (error) { $("world-error").textContent = error.message; }
 }
 
+// The clocks a game against the computer may have: each option's value is the clock the
+// server takes, as JSON ("" for none).
+function fillGameClocks() {
+  const select = $("game-clock");
+  const chosen = select.value;
+  select.replaceChildren(...CLOCKS.filter((c) => !c || !c[2]).map((clock) => new Option(
+    clockText(clock), clock ? JSON.stringify({base: clock[0], increment: clock[1]}) : "")));
+  select.value = chosen;
+}
+
 function fillClocks() {
+  fillGameClocks();
   for (const [id, clocks] of [["seek-clock", CLOCKS],
                               ["arena-clock", CLOCKS.filter((c) => c && !c[2])]]) {
     const select = $(id);
