@@ -958,6 +958,11 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
         rating = int(page.inner_text("#profile-ratings td:nth-child(2)").rstrip("?"))
         assert (rating > 1500) == gained
         assert page.locator("#profile-charts svg polyline").count() == 1
+        page.click("#profile-close")
+        page.check("input[name=game][value=oware]")
+        page.click("#leaderboard-open")  # one game each: both still provisional, not listed
+        wait_until(lambda p=page: p.is_visible("#leaderboard-empty"), what="the leaderboard")
+        page.click("#leaderboard-close")
         page.screenshot(path=str(ARTIFACTS / f"profile-{'win' if gained else 'loss'}.png"))
     for page in pages:
         page.context.close()

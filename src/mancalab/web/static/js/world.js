@@ -270,6 +270,23 @@ export function retranslateWorld() {
   if (!$("home").hidden) refresh();
 }
 
+async function showLeaderboard() {
+  const game = selectedGame();
+  let players = [];
+  try { players = (await api(`/api/leaderboard/${game}`)).players; } catch { /* none */ }
+  $("leaderboard-title").textContent = `${t("leaderboard")} · ${gameName(game)}`;
+  $("leaderboard-list").replaceChildren(...players.map((p) => {
+    const item = document.createElement("li");
+    const name = Object.assign(document.createElement("button"), {type: "button",
+      className: "link", textContent: p.name});
+    name.onclick = () => { $("leaderboard-dialog").close(); showProfile(p.name); };
+    item.append(name, ` ${Math.round(p.rating)} · ${plural("games_count", p.games)}`);
+    return item;
+  }));
+  $("leaderboard-empty").hidden = players.length > 0;
+  $("leaderboard-dialog").showModal();
+}
+
 async function showProfile(name) {
   let profile;
   try { profile = await api(`/api/players/${encodeURIComponent(name)}`); }
@@ -331,6 +348,8 @@ export function wireWorld() {
     showAccount();
   };
   $("my-profile").onclick = () => showProfile(account);
+  $("leaderboard-open").onclick = showLeaderboard;
+  $("leaderboard-close").onclick = () => $("leaderboard-dialog").close();
   $("profile-close").onclick = () => $("profile-dialog").close();
   $("seek-form").onsubmit = seek;
   $("seek-cancel").onclick = cancel;
