@@ -253,8 +253,23 @@ class Variant:
     def start_cells(self) -> list[int]:
         raise NotImplementedError
 
-    def start(self) -> State:
-        """The start position, player 0 to move."""
+    # A setting step before the game (Urubugu's free arrangement of the beads): each player
+    # may arrange their counters (``check_setting``) and ``start`` takes the settings; the
+    # terminal asks ``setting_question`` and explains with ``setting_help``.
+    has_setting: bool = False
+    setting_question: str = ""
+    setting_help: str = ""
+
+    def check_setting(self, setting: Any, player: int) -> list[int]:
+        """``player``'s setting checked (the games with a setting step)."""
+        raise UnknownOptionError(f"{self.title} has no setting step before the game")
+
+    def start(self, setting_a: Any = None, setting_b: Any = None) -> State:
+        """The start position, player 0 to move (with the players' settings, for a game with
+        a setting step)."""
+        for player, setting in ((0, setting_a), (1, setting_b)):
+            if setting is not None:
+                self.check_setting(setting, player)
         return self.state(self.start_cells(), to_move=0)
 
     def state(self, cells: Any, to_move: int = 0, **extra: Any) -> State:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.console import Console
 
 from . import render
-from .core import MancalabError, MancalabFailure
+from .core import MancalabError, MancalabFailure, Variant
 from .players import Player
 from .players import player as make_player
 from .records import GameRecord, check_name
@@ -94,22 +94,21 @@ def _ask_name(console: Console, prompt: str, default: str) -> str:
             console.print(f"[red]{error}[/red]")
 
 
-def ask_setting(console: Console, name: str, player: int) -> list[int] | None:
-    """Urubugu's free setting: 16 counts in the player's hole order, or None for 2 per hole."""
-    from .variants.urubugu import Urubugu
-    answer = ask(console, f"{name} ({'AB'[player]}), arrange your 32 beads yourself? "
+def ask_setting(console: Console, variant: Variant, name: str,
+                player: int) -> list[int] | None:
+    """A player's setting (the games with a setting step, as Urubugu's free arrangement), or
+    None for the usual start."""
+    answer = ask(console, f"{name} ({'AB'[player]}), {variant.setting_question} "
                           "\\[y/N]: ").strip().lower()
     if answer not in ("y", "yes"):
         return None
-    console.print("Type 16 counts for your holes 1 to 16 (hole 1 is the back-row hole on your "
-                  "left; 9..16 come back along the front row), 32 beads in all; "
-                  "an empty line keeps 2 per hole.")
+    console.print(variant.setting_help)
     while True:
         text = ask(console, "Setting: ").replace(",", " ").strip()
         if not text:
             return None
         try:
-            return Urubugu.check_setting(text.split(), player)
+            return variant.check_setting(text.split(), player)
         except MancalabError as error:
             console.print(f"[red]{error}[/red]")
 

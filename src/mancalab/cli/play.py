@@ -21,7 +21,7 @@ from .common import GameOptions, app, console, fail, parse_options
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(
-        help="the game: gebeta, urubugu, gabata, kalah or gabata3")],
+        help=f"the game: {', '.join(variant_names())}")],
     a: Annotated[Optional[str], typer.Option("--a", help="name of player A (moves first)")] = None,
     b: Annotated[Optional[str], typer.Option("--b", help="name of player B")] = None,
     bot: Annotated[Optional[str], typer.Option(
@@ -53,8 +53,9 @@ def play(
             fail(f"the two players need different names (both are {names[0]!r})")
         while True:
             record.names = names
-            if not load and record.variant.name == "urubugu":
-                settings = [None if names[p] == COMPUTER else ask_setting(console, names[p], p)
+            if not load and record.variant.has_setting:
+                settings = [None if names[p] == COMPUTER
+                            else ask_setting(console, record.variant, names[p], p)
                             for p in (0, 1)]
                 record = GameRecord(record.variant, record.variant.start(*settings), names)
             if not TerminalGame(record, computer, console, save_to=save).run():

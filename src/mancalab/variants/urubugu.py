@@ -194,6 +194,11 @@ def stop(params, board):
 class Urubugu(Variant):
     name = "urubugu"
     game_id = GAME_ID
+    has_setting = True
+    setting_question = "arrange your 32 beads yourself?"
+    setting_help = ("Type 16 counts for your holes 1 to 16 (hole 1 is the back-row hole on "
+                    "your left; 9..16 come back along the front row), 32 beads in all; an "
+                    "empty line keeps 2 per hole.")
     lessons = ("sow", "relay", "capture")
     examples = ({"singletons_playable": False, "capture_requires_both_opposite": True,
                  "captured_sow_origin": "turn_origin", "wipeout_ends_move": False},)

@@ -1,5 +1,5 @@
 """A game being played through the server: who may move for which seat, the computer player,
-undo, Urubugu's setting step, and the view of the game sent to the page.
+undo, a setting step (Urubugu's), and the view of the game sent to the page.
 
 The rules are the game's kernels behind ``State``; a room only decides *who* may ask for a
 move. Every change is written to the store before the caller is answered.
@@ -132,8 +132,8 @@ class Room:
         elif mode == "online":
             room.tokens[1 - human_seat] = new_token()
         if record is None:
-            if setup and variant.name != "urubugu":
-                raise MancalabError("only Urubugu has a setting step before the game")
+            if setup and not variant.has_setting:
+                raise MancalabError(f"{variant.title} has no setting step before the game")
             room.setup_done = [not setup, not setup]
             if mode == "computer" and setup:
                 room.setup_done[room.bot_seat] = True  # the computer keeps 2 beads a hole
@@ -143,7 +143,7 @@ class Room:
     def _start_if_set(self) -> None:
         if self.record is None and all(self.setup_done):
             variant = make_variant(self.game, **self.options)
-            start = variant.start(*self.settings) if self.game == "urubugu" else variant.start()
+            start = variant.start(*self.settings)
             self.record = GameRecord(variant, start, (self.names[0], self.names[1]))
 
     def to_stored(self) -> StoredGame:
@@ -444,14 +444,13 @@ class Room:
             raise ConflictError("only a game against the computer has a computer player")
 
     def set_beads(self, store: Store, token: str | None, seat: int, setting: list[int]) -> None:
-        """Urubugu: ``seat`` arranges its 32 beads (16 counts, hole 1 first)."""
-        from ..variants.urubugu import Urubugu
-
+        """A game with a setting step (Urubugu): ``seat`` arranges its counters."""
         if not self.may_move(token, seat) or self.tokens[seat] is None:
             raise NotAllowedError(f"this token may not arrange {self.names[seat]}'s beads")
         if self.record is not None or self.setup_done[seat]:
             raise ConflictError(f"{self.names[seat]} has no beads left to arrange")
-        self.settings[seat] = Urubugu.check_setting(setting, seat)
+        self.settings[seat] = make_variant(self.game, **self.options).check_setting(setting,
+                                                                                  seat)
         self.setup_done[seat] = True
         self._start_if_set()
         self.save(store)

@@ -38,7 +38,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                            "puzzles": puzzles.pick(name, 1000, 0) is not None,
                            "race": None if cls.race_option is None else {
                                "option": cls.race_option, "none": cls.no_race},
-                           "score_noun": cls.score_noun}
+                           "score_noun": cls.score_noun, "setting": cls.has_setting}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
                 "game_levels": GAME_LEVELS, "languages": LANGUAGES,
                 # mancalab's players, then those the operator named (engines, files)

@@ -152,7 +152,7 @@ function fillOptions() {
   for (const [name, option] of Object.entries(catalogue.games[game].options)) {
     box.append(optionControl(name, option));
   }
-  $("setup-row").hidden = game !== "urubugu";
+  $("setup-row").hidden = !catalogue.games[game]?.setting;
   translatePage($("options"));
 }
 
@@ -224,7 +224,7 @@ async function createGame() {
   return api("/api/games", {
     game, options: optionValues(), mode: chosen, bot: $("bot").value,
     automove: $("automove").checked, human_seat: chosen === "computer" ? seat : 0, names,
-    setup: game === "urubugu" && $("setup").checked,
+    setup: Boolean(catalogue.games[game]?.setting) && $("setup").checked,
     helpers: chosen === "online" ? $("helpers").checked : null,
     clock: chosen === "computer" && $("game-clock").value ? JSON.parse($("game-clock").value)
       : null});
