@@ -395,3 +395,16 @@ def test_review_gives_each_moves_exact_value_and_verdict(tmp_path, small_databas
         assert verdict.strip() == "best" if lost == 0 else f"(-{lost})" in verdict
     bad = CliRunner().invoke(app, ["review", str(tmp_path / "game.txt"), "--time", "nan"])
     assert bad.exit_code == 2
+
+
+def test_a_game_naming_a_solver_mancalab_lacks_is_refused_by_name():
+    from mancalab.analysis.solving.dispatch import METHODS, method_of
+
+    odd = mancalab.variant("kalah", pits=2, seeds=1)
+    odd.solver = "telepathy"
+    with pytest.raises(solving.SolveError, match="telepathy.*search"):
+        solving.solve(odd.start())
+    from mancalab.variants import VARIANTS
+
+    assert {cls.solver for cls in VARIANTS.values() if cls.solver} <= set(METHODS)
+    assert method_of(mancalab.variant("gebeta")) is METHODS["retrograde"]

@@ -5,10 +5,78 @@ Gabata's graphs over retrograde databases; ``forced``: Urubugu's search for forc
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ...core import State, Variant
 from . import book, databases, forced, kalah, repeating, retrograde
 from .results import Cancel, SolveError, SolveResult, check_solvable, over, unsolvable
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a solve is asked, in one object (``solve`` documents each field)."""
+
+    time: float | None = None
+    moves: bool = False
+    database: databases.Database | retrograde.Database | None = None
+    on_bounds: Callable[[int, int], None] | None = None
+    solver: kalah.Solver | None = None
+    build: bool = True
+    cancel: Cancel | None = None
+    parallel: bool = True
+    exact_only: bool = False
+    settle: bool = False
+
+
+@dataclass(frozen=True)
+class Method:
+    """How one kind of game (``Variant.solver``) is solved: the solve, the database its
+    solves use, and what to open again after a background build."""
+
+    solve: Callable[[State, Request], SolveResult]
+    database_for: Callable[[State, Callable | None], object]
+    renew: Callable[[Variant], None]
+
+
+def _search(state: State, r: Request) -> SolveResult:
+    return kalah.solve(state, r.time, r.moves, r.database, r.on_bounds, r.solver, r.build,
+                       r.cancel, r.parallel)
+
+
+def _search_database(state: State, on_progress):
+    # 16 seeds: Kalah(6,4)'s start is solved soonest end to end over 15 or 16 (5 s to build,
+    # 8 s to search on 2 cores; over 18 seeds, 15 s and 7 s)
+    return databases.best_available(state.variant) or databases.ensure(
+        state.variant, kalah.ON_DEMAND_SEEDS, on_progress=on_progress)
+
+
+def _repeating(state: State, r: Request) -> SolveResult:
+    return repeating.solve(state, r.time, r.moves, r.database, r.build, r.cancel, r.on_bounds,
+                           r.exact_only, r.parallel, r.settle)
+
+
+def _renew_repeating(variant: Variant) -> None:
+    retrograde.renew(variant)
+    book.renew(variant)
+
+
+METHODS: dict[str, Method] = {
+    "search": Method(_search, _search_database, kalah.renew),
+    "retrograde": Method(_repeating, lambda state, on_progress: retrograde.database_for(
+        state.variant, on_progress=on_progress), _renew_repeating),
+    "forced": Method(lambda state, r: forced.solve(state, r.time, r.moves, r.cancel,
+                                                   r.on_bounds),
+                     lambda state, on_progress: None, lambda variant: None),
+}
+
+
+def method_of(variant: Variant) -> Method:
+    """The method of ``variant``'s kind; SolveError for a kind no method has."""
+    method = METHODS.get(variant.solver)
+    if method is None:
+        raise SolveError(f"{variant.title} names the solver {variant.solver!r}, which mancalab "
+                         f"does not have (solvers: {', '.join(METHODS)})")
+    return method
 
 
 def solve(state: State, time: float | None = None, moves: bool = False,
@@ -31,16 +99,13 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     the calling thread (a server's own low-priority search threads). Gebeta and Gabata:
     bounds a walk leaves apart are closed by yes-or-no questions to the proof search; with
     ``settle`` also by the attractor walk where the proof search finds no answer
-    (``threshold``: minutes and gigabytes for an opening position)."""
+    (``threshold``: minutes and gigabytes for an opening position). The game's kind of
+    solver (``Variant.solver``) picks the method (``METHODS``)."""
     check_solvable(state, time)
     if state.is_over:
         return over(state)
-    if state.variant.solver == "forced":
-        return forced.solve(state, time, moves, cancel, on_bounds)
-    if state.variant.solver == "retrograde":
-        return repeating.solve(state, time, moves, database, build, cancel, on_bounds,
-                               exact_only, parallel, settle)
-    return kalah.solve(state, time, moves, database, on_bounds, solver, build, cancel, parallel)
+    return method_of(state.variant).solve(state, Request(
+        time, moves, database, on_bounds, solver, build, cancel, parallel, exact_only, settle))
 
 
 def database_for(state: State, on_progress: Callable[[int, int, int], None] | None = None):
@@ -49,25 +114,15 @@ def database_for(state: State, on_progress: Callable[[int, int, int], None] | No
     reason = unsolvable(state.variant)
     if reason:
         raise SolveError(reason)
-    if state.variant.solver == "forced":
-        return None
-    if state.variant.solver == "retrograde":
-        return retrograde.database_for(state.variant, on_progress=on_progress)
-    # 16 seeds: Kalah(6,4)'s start is solved soonest end to end over 15 or 16 (5 s to build,
-    # 8 s to search on 2 cores; over 18 seeds, 15 s and 7 s)
-    return databases.best_available(state.variant) or databases.ensure(
-        state.variant, kalah.ON_DEMAND_SEEDS, on_progress=on_progress)
+    return method_of(state.variant).database_for(state, on_progress)
 
 
 def renew(variant: Variant) -> None:
     """Open the files built for ``variant``'s rules since they were last looked for (a
     server's background build): the solvers kept take the largest database (their tables
     stay warm), and Gebeta's and Gabata's databases and book are looked for again."""
-    if variant.solver == "retrograde":
-        retrograde.renew(variant)
-        book.renew(variant)
-    elif variant.solver == "search":
-        kalah.renew(variant)
+    if variant.solver is not None:
+        method_of(variant).renew(variant)
 
 
 def solved_by(kind: str) -> tuple[str, ...]:
