@@ -912,21 +912,23 @@ def test_a_race_start_is_said_in_words(server, context):
     assert "race" not in page.inner_text("#status")
 
 
+def signed_up(browser, server, name, width, height):
+    """A page of a new browser profile whose person has just made the account ``name``."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(server)
+    page.fill("#account-name", name)
+    page.fill("#account-password", "a long password")
+    page.click("#sign-up")
+    wait_until(lambda: page.is_visible("#account-in"), what="the account")
+    return page
+
+
 def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ratings(
         server, browser):
     """Two browsers make accounts, one seeks a rated Oware game with a clock, the other takes
     it from the lobby; both play, the clocks count down, one resigns; both see the new
     ratings in their profiles."""
-    pages = []
-    for name in ("Ama", "Kofi"):
-        context = browser.new_context(viewport={"width": 1000, "height": 900})
-        page = context.new_page()
-        page.goto(server)
-        page.fill("#account-name", name)
-        page.fill("#account-password", "a long password")
-        page.click("#sign-up")
-        wait_until(lambda p=page: p.is_visible("#account-in"), what="the account")
-        pages.append(page)
+    pages = [signed_up(browser, server, name, 1000, 900) for name in ("Ama", "Kofi")]
     ama, kofi = pages
     ama.check("input[name=game][value=oware]")
     ama.select_option("#seek-clock", "1")  # 3+2
@@ -969,16 +971,7 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
 
 
 def test_an_arena_opened_on_the_page_pairs_the_players_who_join(server, browser):
-    pages = []
-    for name in ("Adjoa", "Kwame"):
-        context = browser.new_context(viewport={"width": 390, "height": 844})
-        page = context.new_page()
-        page.goto(server)
-        page.fill("#account-name", name)
-        page.fill("#account-password", "a long password")
-        page.click("#sign-up")
-        wait_until(lambda p=page: p.is_visible("#arena-form"), what="the arena form")
-        pages.append(page)
+    pages = [signed_up(browser, server, name, 390, 844) for name in ("Adjoa", "Kwame")]
     adjoa, kwame = pages
     adjoa.check("input[name=game][value=kalah]")
     adjoa.click("#arena-form button[type=submit]")
