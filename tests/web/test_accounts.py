@@ -56,6 +56,8 @@ def test_accounts_sessions_and_their_refusals(app):
 
 
 def test_two_players_meet_in_the_lobby_play_rated_and_are_rated(app):
+    import time
+
     with TestClient(app) as ada:
         bob, guest = TestClient(app), TestClient(app)
         sign_up(ada, "Ada")
@@ -86,8 +88,10 @@ def test_two_players_meet_in_the_lobby_play_rated_and_are_rated(app):
         assert ada.post(f"/api/games/{game['id']}/undo",
                         json={"token": mine["token"]}).status_code == 409  # rated: none
         assert guest.post(f"/api/games/{game['id']}/resign", json={}).status_code == 403
+        resigned_at = time.time()
         ended = ada.post(f"/api/games/{game['id']}/resign", json={"token": mine["token"]})
         assert ended.json()["result"]["termination"] == "resign"
+        assert abs(ended.json()["result"]["ended_at"] - resigned_at) < 1
         assert ended.json()["result"]["winner"] == 1
         assert bob.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
                                                                 "move": 9}).status_code == 409
@@ -152,6 +156,7 @@ def test_a_player_loses_on_time_while_nobody_sends_anything(app):
         assert over["result"]["termination"] == "time" and over["result"]["winner"] == 0
         assert over["clock"]["flagged"] == 1 and over["clock"]["remaining"][1] == 0
         assert abs(over["clock"]["ended_at"] - deadline) < 0.25  # when time ran out
+        assert over["result"]["ended_at"] == over["clock"]["ended_at"]
         assert bob.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
                                                                 "move": 9}).status_code == 409
         assert ada.get("/api/players/Ada").json()["ratings"]["kalah"]["games"] == 1

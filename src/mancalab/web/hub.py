@@ -153,11 +153,20 @@ class Hub:
     def after_change(self, room: Room) -> None:
         """Rate a rated game that has ended, tell the watchers, and let the computer move if
         it is its turn."""
+        self._mark_end(room)
         self._rate(room)
         self._score_arena(room)
         self._time(room)
         self._spawn(self.broadcast(room))
         self._resume(room)
+
+    def _mark_end(self, room: Room) -> None:
+        """When a game ended: its clock's moment for a flag, else now; kept once."""
+        if room.ended_at is not None or room.record is None or not room.record.state.is_over:
+            return
+        clock = room.clock
+        room.ended_at = clock.ended_at if clock is not None and clock.ended_at else time.time()
+        room.save(self.store)
 
     def _rate(self, room: Room) -> None:
         """Both accounts' ratings after a rated game's end, once (the room remembers)."""

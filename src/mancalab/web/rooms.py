@@ -81,6 +81,7 @@ class Room:
     resigned: int | None = None  # the seat that resigned
     clock: Clock | None = None  # a Fischer clock kept by the server (web.clocks)
     arena: str | None = None  # the arena the game is part of
+    ended_at: float | None = None  # when the game ended (seconds since the epoch)
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
     created: float = field(default_factory=time.time)
@@ -165,7 +166,7 @@ class Room:
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
                 "clock": None if self.clock is None else self.clock.stored(),
-                "arena": self.arena}
+                "arena": self.arena, "ended_at": self.ended_at}
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -490,6 +491,7 @@ class Room:
                    else state.move_name(self.suggestion))
         if out["result"] is not None:  # ended by a repetition, agreement, resignation, time
             out["result"]["termination"] = self.record.termination
+            out["result"]["ended_at"] = self.ended_at
         if self.clock is not None:
             out["clock"] = self.clock.view()
         return out
