@@ -15,7 +15,7 @@ from ..core import IllegalMoveError, MancalabError, State
 from ..drawing import board_view
 from ..players import Player
 from ..records import GameRecord, check_names, typed_options
-from ..variants import variant as make_variant
+from ..variants import VARIANTS, variant as make_variant
 from .clocks import Clock
 from .store import Store, StoredGame
 from .thinking import READY
@@ -134,7 +134,10 @@ class Room:
             room.tokens[1 - human_seat] = new_token()
         if record is None:
             if setup and not variant.has_setting:
-                raise MancalabError(f"{variant.title} has no setting step before the game")
+                having = [cls.title.split(" (")[0] for cls in VARIANTS.values()
+                          if cls.has_setting]
+                raise MancalabError(f"{variant.title} has no setting step before the game "
+                                    f"(games with one: {', '.join(having)})")
             room.setup_done = [not setup, not setup]
             if mode == "computer" and setup:
                 room.setup_done[room.bot_seat] = True  # the computer keeps 2 beads a hole
@@ -144,7 +147,7 @@ class Room:
     def _start_if_set(self) -> None:
         if self.record is None and all(self.setup_done):
             variant = make_variant(self.game, **self.options)
-            start = variant.start(*self.settings)
+            start = variant.start(*self.settings) if variant.has_setting else variant.start()
             self.record = GameRecord(variant, start, (self.names[0], self.names[1]))
 
     def to_stored(self) -> StoredGame:
