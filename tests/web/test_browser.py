@@ -144,7 +144,8 @@ def test_the_analysis_switch_marks_every_playable_hole_with_its_exact_value(serv
 
     page = context.new_page()
     new_game(page, server, "kalah", "local", {"pits": 3, "seeds": 2})
-    assert page.is_visible("#analysis-row") and not page.is_checked("#analysis")  # off
+    wait_until(lambda: page.is_visible("#analysis-row"), what="the switch")  # after the state
+    assert not page.is_checked("#analysis")  # off
     assert page.locator(".hole text.value").count() == 0
     page.check("#analysis")
     wait_until(lambda: page.locator(".hole text.value").count() == 3, what="the values")
