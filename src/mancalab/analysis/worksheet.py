@@ -14,6 +14,7 @@ answers on the last page, on A4 or Letter paper.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches
 MAX_QUESTIONS = 120
 ROW = 0.15  # of the page's height, a question's band
 KEY_LINES = 60  # answers in a column of the key: two columns hold them all
+ETHIOPIC_FONT = Path(__file__).parents[1] / "data" / "fonts" / "NotoSansEthiopic-Regular.ttf"
+ETHIOPIC_NAME = "Noto Sans Ethiopic"
 
 
 class Words:
@@ -38,10 +41,6 @@ class Words:
 
         self.language = language
         self.texts = texts(language)
-        if language == "am" and not _has_ethiopic_font():
-            raise MancalabError("an Amharic worksheet needs a font with Ethiopic letters "
-                                "(e.g. Noto Sans Ethiopic) installed for matplotlib; none "
-                                "was found")
 
     def __call__(self, key: str, **values) -> str:
         text = self.texts[key]
@@ -50,11 +49,16 @@ class Words:
         return text
 
 
-def _has_ethiopic_font() -> bool:
-    from matplotlib import font_manager
+def _fonts(family: str) -> list[str]:
+    """``family`` (a matplotlib family, e.g. "sans-serif") with the shipped Ethiopic font
+    behind it, so that Amharic prints on a machine without an Ethiopic font of its own."""
+    from matplotlib import font_manager, rcParams
 
-    return any("ethiopic" in font.name.lower() or "nyala" in font.name.lower()
-               for font in font_manager.fontManager.ttflist)
+    if ETHIOPIC_NAME not in {font.name for font in font_manager.fontManager.ttflist}:
+        font_manager.fontManager.addfont(str(ETHIOPIC_FONT))
+        # only the regular weight is shipped: a bold title's Ethiopic letters print regular
+        logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+    return [*rcParams[f"font.{family}"][:1], ETHIOPIC_NAME]
 
 
 @dataclass
@@ -164,6 +168,7 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
               title: str = "", language: str = "en") -> int:
     """Write the worksheet (six boards a page) and the answer key (last page) to ``path``;
     the number of pages."""
+    from matplotlib import rc_context
     from matplotlib.backends.backend_pdf import PdfPages
     from matplotlib.figure import Figure
 
@@ -174,7 +179,7 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
     size = PAPERS[paper]
     words = Words(language)
     pages = 0
-    with PdfPages(path) as pdf:
+    with rc_context({"font.family": _fonts("sans-serif")}), PdfPages(path) as pdf:
         for start in range(0, len(made), PER_PAGE):
             figure = Figure(figsize=size)
             figure.text(0.06, 0.965, f"{title}", fontsize=13, weight="bold")
@@ -199,7 +204,7 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
         for column in range(0, len(lines), KEY_LINES):
             key.text(0.06 + 0.48 * (column // KEY_LINES), 0.92,
                      "\n".join(lines[column:column + KEY_LINES]), va="top", fontsize=9,
-                     family="monospace")
+                     family=_fonts("monospace"))
         pdf.savefig(key)
         pages += 1
     return pages

@@ -58,8 +58,7 @@ def worksheet(
     questions: Annotated[int, typer.Option(help="questions, six a page (1..120)")] = 12,
     paper: Annotated[str, typer.Option(help="a4 or letter")] = "a4",
     seed: Annotated[int, typer.Option(help="choose the positions from this seed")] = 1,
-    language: Annotated[str, typer.Option(help="en, fr, rn or am (Amharic needs an "
-                                               "Ethiopic font)")] = "en",
+    language: Annotated[str, typer.Option(help="en, fr, rn or am")] = "en",
 ) -> None:
     """A classroom worksheet: boards with questions the engine answers (where a move's last
     counter lands, how much a move wins, which move wins the most), the answers on the last
@@ -83,4 +82,5 @@ def worksheet(
     made = sheets.questions(game, questions, seed, language)
     title = texts(language)[f"game_{game}"]
     pages = sheets.write_pdf(made, out, paper, title=title, language=language)
-    console.print(f"{out}: {len(made)} questions on {pages - 1} pages and the answer key")
+    spread = "a page" if pages == 2 else f"{pages - 1} pages"
+    console.print(f"{out}: {len(made)} questions on {spread} and the answer key")
