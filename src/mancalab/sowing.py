@@ -117,3 +117,28 @@ def narrate(state, move: int, limit: int = 100_000) -> list[str]:
             lines.append(f"banks into {name(step.cell)}")
     flush()
     return lines
+
+
+def gain(state, move: int) -> int:
+    """What ``move`` adds to its mover's score."""
+    after = state.play(move)
+    return after.score[state.to_move] - state.score[state.to_move]
+
+
+def preview(state, move: int, limit: int = 100_000) -> dict:
+    """What ``move`` would do, for a player deciding: the cell where its last seed lands (None
+    for a relay longer than ``limit`` steps), its laps (lifts), the cells it captures from,
+    what it adds to the mover's score, whether the mover plays again and whether the game
+    ends. Worked out by the rules' own kernels, never guessed."""
+    steps = state.sowing(move, limit)
+    after = state.play(move)
+    mover = state.to_move
+    drops = [step.cell for step in steps or [] if step.kind == "drop"]
+    return {"cell": int(move),
+            "lands": drops[-1] if steps is not None and drops else None,
+            "laps": None if steps is None else sum(step.kind == "lift" for step in steps),
+            "captured": None if steps is None else sorted(
+                {step.cell for step in steps if step.kind == "capture"}),
+            "gain": after.score[mover] - state.score[mover],
+            "again": not after.is_over and after.to_move == mover,
+            "ends": after.is_over}

@@ -56,14 +56,25 @@ def test_every_game_plays_to_the_end_on_one_screen(client, name):
     for _ in range(400):
         if view["result"]:
             break
-        before = view["cells"]
-        response = move(client, game, token, view["legal"][0], view["ply"])
+        before, mover, chosen = view["cells"], view["to_move"], view["legal"][-1]
+        previews = client.get(f"/api/games/{game['id']}/previews", params={"token": token})
+        assert previews.json()["ply"] == view["ply"]
+        told = {entry["cell"]: entry for entry in previews.json()["moves"]}
+        assert sorted(told) == sorted(view["legal"])
+        response = move(client, game, token, chosen, view["ply"])
         assert response.status_code == 200, response.text
-        view = response.json()
+        score, view = view["score"], response.json()
+        if view["result"] and view["result"]["termination"] == "repetition":
+            break  # the record's rule, not the move: its seeds shared out after the sowing
         cells = list(before)  # the page replays the move step by step to the new position
         for kind, cell, count, hand in view["sowing"]:
             cells[cell] = count
         assert cells == view["cells"]
+        # what the preview said of the move is what it did
+        drops = [cell for kind, cell, *_ in view["sowing"] if kind == "drop"]
+        assert told[chosen]["lands"] == drops[-1]
+        assert told[chosen]["gain"] == view["score"][mover] - score[mover]
+        assert told[chosen]["again"] == (not view["result"] and view["to_move"] == mover)
     assert len(view["moves"]) == view["ply"]
     record = client.get(f"/api/games/{game['id']}/record").text
     assert GameRecord.from_text(record).moves == [m["move"] for m in view["moves"]]
@@ -185,6 +196,22 @@ def test_hint_changes_nothing(client):
     hint = client.post(url, json={"player": "greedy", "token": game["token"]}).json()
     assert hint["move"] in game["state"]["legal"] and hint["name"]
     assert state(client, game)["ply"] == 0
+
+
+def test_previews_are_for_a_seated_player_where_hints_are_on(client):
+    game = create(client, game="kalah", mode="local")
+    url = f"/api/games/{game['id']}/previews"
+    assert client.get(url).status_code == 403  # a spectator
+    answer = client.get(url, params={"token": game["token"]}).json()
+    six = next(entry for entry in answer["moves"] if entry["cell"] == 2)  # 4 seeds from pit 3
+    assert six == {"cell": 2, "lands": 6, "laps": 1, "captured": [], "gain": 1, "again": True,
+                   "ends": False}  # the last seed in the store: one seed, and again
+    online = create(client, game="kalah", mode="online")  # helpers off between two people
+    assert client.get(f"/api/games/{online['id']}/previews",
+                      params={"token": online["token"]}).status_code == 409
+    beads = create(client, game="urubugu", mode="local", setup=True)
+    assert client.get(f"/api/games/{beads['id']}/previews",
+                      params={"token": beads["token"]}).status_code == 409  # not started
 
 
 def test_analysis_gives_every_moves_exact_value(client, tmp_path, monkeypatch):

@@ -138,6 +138,46 @@ def test_against_the_computer_with_switch_and_show_me_its_move(server, context):
     wait_until(lambda: api_state(server, page)["ply"] > before, what="the computer's move played")
 
 
+@pytest.mark.parametrize("game", ["kalah", "gebeta"])
+def test_pointing_at_a_hole_shows_where_its_move_lands(server, context, game):
+    """Hover, keyboard focus or a long press marks where the last seed lands, as the move then
+    does; a long press plays nothing, and the switch turns the previews off."""
+    page = context.new_page()
+    new_game(page, server, game, "local")
+    holes = wait_until(lambda: playable(page), what="the board")
+    token = page.evaluate("new URLSearchParams(location.search).get('token')")
+    game_id = api_state(server, page)["id"]
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/previews?token={token}") as reply:
+        told = {entry["cell"]: entry for entry in json.load(reply)["moves"]}
+    cell = holes[-1]
+    page.hover(f"[data-cell='{cell}']")
+    wait_until(lambda: page.locator(".hole.lands").count() == 1, what="the landing hole")
+    assert int(page.get_attribute(".hole.lands", "data-cell")) == told[cell]["lands"]
+    assert "last seed in" in page.inner_text("#hover-info")
+    page.mouse.move(0, 0)  # off the board: the marks go
+    wait_until(lambda: page.locator(".hole.lands").count() == 0, what="the marks gone")
+    page.focus(f"[data-cell='{holes[0]}'] .cup")  # the keyboard's way
+    wait_until(lambda: page.get_attribute(".hole.lands", "data-cell") == str(
+        told[holes[0]]["lands"]), what="the focused hole's landing")
+    target = f"[data-cell='{cell}'] .cup"  # a long press on a touch screen previews, not plays
+    page.dispatch_event(target, "pointerdown", {"pointerType": "touch", "bubbles": True})
+    page.wait_for_timeout(700)
+    page.dispatch_event(target, "pointerup", {"pointerType": "touch", "bubbles": True})
+    page.dispatch_event(target, "click")
+    assert int(page.get_attribute(".hole.lands", "data-cell")) == told[cell]["lands"]
+    assert api_state(server, page)["ply"] == 0
+    page.click(f"[data-cell='{cell}']")  # a tap plays: the last seed lands where the preview said
+    wait_until(lambda: api_state(server, page)["ply"] == 1, what="the move")
+    drops = [step[1] for step in api_state(server, page)["sowing"] if step[0] == "drop"]
+    assert drops[-1] == told[cell]["lands"]
+    page.uncheck("#previews")  # off, and remembered
+    holes = wait_until(lambda: playable(page), what="the next move")
+    page.hover(f"[data-cell='{holes[0]}']")
+    page.wait_for_timeout(500)
+    assert page.locator(".hole.lands").count() == 0
+    assert page.evaluate("localStorage.getItem('mancalab.previews')") == "off"
+
+
 def test_the_analysis_switch_marks_every_playable_hole_with_its_exact_value(server, context):
     import mancalab
     from mancalab.analysis import solving

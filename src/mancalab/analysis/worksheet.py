@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import MancalabError, State
+from ..sowing import gain
 from ..variants import variant as make_variant
 
 KINDS = ("landing", "gain", "best")
@@ -95,12 +96,6 @@ def first_lap_end(state: State, move: int) -> int | None:
         elif step.kind == "drop":
             last = step.cell
     return last
-
-
-def gain(state: State, move: int) -> int:
-    """What ``move`` adds to its mover's score."""
-    after = state.play(move)
-    return after.score[state.to_move] - state.score[state.to_move]
 
 
 def _positions(game: str, rng: random.Random) -> Iterator[State]:

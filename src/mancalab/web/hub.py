@@ -333,6 +333,14 @@ class Hub:
                 "value": adviser.last_info.get("value"),
                 "exact": bool(adviser.last_info.get("exact"))}
 
+    def previews(self, game_id: str, token: str | None) -> dict:
+        """What each legal move would do (``Room.previews``), for a player holding a seat in
+        a game with helpers on, as the hint."""
+        room = self.room(game_id)
+        room.check_token(token)
+        _check_helpers(room)
+        return room.previews()
+
     async def analysis(self, game_id: str, token: str | None) -> dict:
         """Every legal move's exact value for the player to move (Kalah), for a player
         holding a seat: the perfect player's analysis, capped like any search."""

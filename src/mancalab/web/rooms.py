@@ -15,6 +15,7 @@ from ..core import IllegalMoveError, MancalabError, State
 from ..drawing import board_view
 from ..players import Player
 from ..records import GameRecord, check_names, typed_options
+from ..sowing import preview
 from ..variants import VARIANTS, variant as make_variant
 from .clocks import Clock
 from .store import Store, StoredGame
@@ -92,6 +93,7 @@ class Room:
     player_spec: str | None = None
     touched: float = 0.0  # when the server last used the room (time.monotonic)
     _sowing: tuple = field(default=(None, None), repr=False)  # (last state, its steps)
+    _previews: tuple = field(default=(None, None), repr=False)  # (state, its moves' previews)
     _move_names: list = field(default_factory=list, repr=False)  # the moves' names, as shown
     _named_moves: list = field(default_factory=list, repr=False)  # the moves named there
     _named_seats: bytearray = field(default_factory=bytearray, repr=False)  # and their movers
@@ -513,6 +515,17 @@ class Room:
             self._named_seats.append(state.to_move)
         return [{"move": move, "name": name, "seat": seat}
                 for move, name, seat in zip(named, names, self._named_seats)]
+
+    def previews(self) -> dict:
+        """What each legal move would do now (``sowing.preview``: where it lands, what it
+        takes, whether the mover plays again), worked out once a position."""
+        if self.record is None:
+            raise ConflictError("the game has not started yet")
+        state = self.record.state
+        if self._previews[0] is not state:
+            self._previews = (state, [preview(state, move, SOWING_STEPS)
+                                      for move in state.legal_moves()])
+        return {"ply": self.ply, "moves": self._previews[1]}
 
     def last_sowing(self) -> list[list] | None:
         """The last move step by step, [kind, cell, count, hand] each (``State.sowing``), so

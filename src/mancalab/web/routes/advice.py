@@ -22,6 +22,14 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def hint(request: Request, game_id: str, body: Hint) -> dict:
         return await hub.hint(game_id, body.token, body.player)
 
+    @router.get("/api/games/{game_id}/previews",
+                summary="What each legal move would do: the cell where its last seed lands, its "
+                        "laps, the cells it captures from, what it adds to the mover's score, "
+                        "whether the mover plays again (for a player holding a seat, where "
+                        "hints are on)")
+    async def previews(game_id: str, token: Short | None = None) -> dict:
+        return hub.previews(game_id, token)
+
     @router.post("/api/games/{game_id}/analysis",
               summary="Every legal move's exact value for the player to move, or its bounds "
                       "when not proven in time (Kalah; for a player holding a seat)")

@@ -52,8 +52,9 @@ function ownerOfRow(state, row) {
 // redraw does not shuffle the stones.
 function pebbleSpots(count, spot) {
   const round = !spot.store;
-  const cx = spot.x + spot.w / 2, cy = spot.y + spot.h / 2 - (round ? 6 : 0);
-  const rx = spot.w * 0.3, ry = round ? spot.h * 0.2 : spot.h * 0.5 - spot.w * 0.45;
+  // above the count's badge: the lowest pebble's edge ends where the badge begins
+  const cx = spot.x + spot.w / 2, cy = spot.y + spot.h / 2 - (round ? 12 : 10);
+  const rx = spot.w * 0.3, ry = round ? spot.h * 0.17 : spot.h * 0.5 - spot.w * 0.5;
   const size = Math.max(5, Math.min(15, 34 / Math.sqrt(Math.max(1, count)) + 2));
   const spots = [];
   for (let i = 0; i < count; i++) {
@@ -102,7 +103,9 @@ function defs(svg) {
 export function drawBoard(svg, state, options) {
   const {place, width, height} = layout(state, options.view);
   const pad = 12;
-  svg.setAttribute("viewBox", `${-pad} ${-pad} ${width + 2 * pad} ${height + 2 * pad}`);
+  const edge = 3;  // the frame's outer stroke, inside the picture: its rounded ends not clipped
+  svg.setAttribute("viewBox", `${-pad - edge} ${-pad - edge} ${width + 2 * (pad + edge)} ` +
+                              `${height + 2 * (pad + edge)}`);
   svg.replaceChildren();
   defs(svg);
   el("rect", {class: "board-frame", x: -pad, y: -pad, width: width + 2 * pad,
@@ -130,21 +133,18 @@ function drawHole(svg, state, cell, spot, options) {
   const cup = el("rect", {class: "cup", x: spot.x + inset, y: spot.y + inset,
                           width: spot.w - 2 * inset, height: spot.h - 2 * inset,
                           rx: (spot.w - 2 * inset) / 2}, group);
+  if (spot.store) drawStoreName(group, spot, options.names ? options.names[owner] : "");
   drawSeeds(group, cell, state.cells[cell], spot, svg.dataset.pebbles);
-  const countY = spot.y + spot.h - 10;
-  el("rect", {class: "badge", x: spot.x + spot.w / 2 - 24, y: countY - 26, width: 48,
-              height: 33, rx: 16}, group);
+  const countY = spot.y + spot.h - 9;
+  el("rect", {class: "badge", x: spot.x + spot.w / 2 - 23, y: countY - 23, width: 46,
+              height: 29, rx: 14}, group);
   // the texts say what the hole's name says already: for the eye only
   el("text", {class: "count", x: spot.x + spot.w / 2, y: countY - 1, "aria-hidden": "true"},
      group).textContent =
     state.cells[cell];
   const label = holeLabel(state, cell, options);
-  if (spot.store) {
-    const name = options.names ? options.names[owner] : "";
-    el("text", {class: "label store-label", x: spot.x + spot.w / 2, y: spot.y + 30,
-                "aria-hidden": "true"}, group).textContent = shorten(name, 7);
-  } else if (label) {
-    el("text", {class: "label", x: spot.x - 2, y: spot.y + 22, "aria-hidden": "true"},
+  if (label && !spot.store) {  // in the square's corner, outside the round cup's rim
+    el("text", {class: "label", x: spot.x + 1, y: spot.y + 19, "aria-hidden": "true"},
        group).textContent = label;
   }
   if (options.values && options.values[cell] !== undefined) {
@@ -182,6 +182,17 @@ export function onPlayableHole(svg, pick) {
 function holeLabel(state, cell, options) {
   const reader = options.reader === null ? state.owners[cell] : options.reader;
   return reader === null || reader === undefined ? null : state.labels[reader][cell];
+}
+
+// The owner's name written in the store, under its seeds: along a tall store (Kalah's), where
+// a phone still reads it, else across the top.
+function drawStoreName(group, spot, name) {
+  const tall = spot.h > 1.6 * spot.w;
+  const x = spot.x + spot.w / 2, y = tall ? spot.y + (spot.h - 36) / 2 : spot.y + 30;
+  const text = el("text", {class: `label store-label${tall ? " along" : ""}`, x, y,
+                           "aria-hidden": "true"}, group);
+  if (tall) text.setAttribute("transform", `rotate(-90 ${x} ${y})`);
+  text.textContent = shorten(name, tall ? Math.floor((spot.h - 60) / 15) : 7);
 }
 
 // A name within ``size`` letters: whole, else its first word when that fits, else cut.

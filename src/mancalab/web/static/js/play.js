@@ -5,6 +5,7 @@ import {animate, backwards, skip} from "./animation.js";
 import {drawBoard, onPlayableHole} from "./board.js";
 import {fillLevels, gameName, levelName} from "./home.js";
 import {api, live} from "./server.js";
+import * as landing from "./landing.js";
 import {plural, t} from "./texts.js";
 import {remember} from "./mine.js";
 import {editPosition, positionLink} from "./position.js";
@@ -182,6 +183,20 @@ function render(state) {
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+// Whether pointing at a hole shows what its move would do: a helper, as the hint.
+function previewing(state) {
+  return Boolean(state) && state.helpers && mayMove(state) && landing.previewsOn();
+}
+
+// A cell in words for a preview ("B's hole 3", "A's store"), labelled as the board labels it.
+function cellWords(cell) {
+  const owner = names(game)[game.owners[cell]];
+  const reader = game.local || game.seat === null ? game.owners[cell] : viewer(game);
+  const label = game.labels[reader] && game.labels[reader][cell];
+  return place[cell] && place[cell].store || !label ? t("preview_store", {owner})
+    : t("preview_hole", {owner, label});
+}
 
 function drawPlayers(state) {
   const view = viewer(state);
@@ -541,6 +556,7 @@ function drawControls(state) {
   $("hint").hidden = !seated || !state.helpers || Boolean(state.result) || !state.started;
   const info = catalogue.games[state.game];
   $("analysis-row").hidden = !(info && info.solvable) || !seated || !state.helpers;
+  $("previews-row").hidden = !seated || !state.helpers;
   $("review-game").hidden = !mayReview(state);
   if (info && info.solvable && seated && state.helpers) followPreparation(state);
   $("skip").hidden = !state.animatingMove;
@@ -708,14 +724,28 @@ function wireControls() {
   if (wired) return;
   wired = true;
   const board = $("board");
-  onPlayableHole(board, play);
-  const describe = (event) => {
+  onPlayableHole(board, (cell) => { if (!landing.swallowPress()) play(cell); });
+  let pointed = null;  // the hole pointed at last: a preview arriving later for another is dropped
+  const describe = async (event) => {
     const hole = event.target.closest(".hole");
-    if (hole) $("hover-info").textContent = hole.dataset.name;
+    if (!hole || hole === pointed) return;
+    pointed = hole;
+    $("hover-info").textContent = hole.dataset.name;
+    landing.clear(board);
+    if (!hole.classList.contains("playable") || !previewing(game)) return;
+    const said = await landing.preview(board, hole, game, token, cellWords);
+    if (pointed !== hole) landing.clear(board);
+    else if (said) $("hover-info").textContent = `${hole.dataset.name} — ${said}`;
   };
   board.addEventListener("mouseover", describe);
   board.addEventListener("focusin", describe);
-  board.addEventListener("mouseleave", () => { $("hover-info").textContent = ""; });
+  board.addEventListener("mouseleave", () => {
+    pointed = null;
+    landing.clear(board);
+    $("hover-info").textContent = "";
+  });
+  landing.wireLongPress(board, (hole) => { pointed = null; describe({target: hole}); });
+  landing.wireSwitch($("previews"), () => render(game));
   $("undo").onclick = () => post("undo");
   $("resign").onclick = () => { if (confirm(t("resign_confirm"))) post("resign"); };
   $("end-game").onclick = () => {
