@@ -219,3 +219,17 @@ def test_the_families_belong_to_their_player_and_have_no_letter():
     s = g.start()
     assert [g.cell_owner(s, i) for i in (0, 5, 6, 11, 12, 13)] == [0, 0, 1, 1, 0, 1]
     assert g.cell_label(s, 0, 12) is None and g.cell_label(s, 1, 13) is None
+
+
+def test_letters_name_columns_as_seen_from_a_everywhere():
+    """One convention (docs/gebeta.md): B's home "A" faces A's home "A" — on the board's
+    labels, in the log, when typed, and in the page's view."""
+    from mancalab.drawing import board_view
+
+    state = mancalab.variant("gebeta").start().play(0)  # B to move
+    grid = state.variant.grid(state)
+    top_left, bottom_left = grid[0][0], grid[-1][0]
+    assert state.variant.cell_label(state, 1, top_left) == "A"
+    assert state.variant.cell_label(state, 0, bottom_left) == "A"
+    assert state.move_name(top_left) == "A2" and state.parse_move("A") == top_left
+    assert board_view(state)["labels"][1][top_left] == "A"
