@@ -653,6 +653,11 @@ async function requestAnalysis(state) {
   $("hover-info").textContent = "";
   if (!answer) { $("analysis").checked = false; return; }
   analysedPlies[`${state.id}:${answer.ply}`] = answer;
+  // a "?" is a move not proven in the time a request has: say so, and where its bounds are
+  if (answer.moves.some((entry) => entry.value === null)) {
+    $("hover-info").textContent = t(state.preparing || !$("prep-note").hidden
+      ? "analysis_unknown_preparing" : "analysis_unknown");
+  }
   if (game) render(game);
 }
 
