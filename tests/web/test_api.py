@@ -533,6 +533,39 @@ def test_a_puzzle_is_served_near_a_rating_and_its_answer_checked(client, name):
     assert client.get(f"/api/puzzles/{name}", params={"rating": "nan"}).status_code == 422
 
 
+@pytest.mark.parametrize("name", PUZZLE_GAMES)
+def test_puzzles_are_chosen_by_theme_and_tried_without_giving_the_answer_away(client, name):
+    from mancalab.analysis import puzzles
+
+    counts = client.get(f"/api/puzzles/{name}/themes").json()["themes"]
+    assert counts and sum(counts.values()) >= len(puzzles.shipped(name)) // 2
+    for theme, count in counts.items():
+        shown = client.get(f"/api/puzzles/{name}", params={"theme": theme, "draw": 5}).json()
+        puzzle = puzzles.find(shown["id"])
+        state, best = puzzle.state(), puzzle.best
+        after = state.play(best)
+        gained = after.score[state.to_move] - state.score[state.to_move]
+        holds = {"capture": gained > 0, "family": gained > 0, "wipeout": puzzle.kind == "wipeout",
+                 "again": not after.is_over and after.to_move == state.to_move,
+                 "endgame": True}[theme]  # the answer does what its theme says
+        assert holds, (theme, shown["id"])
+        assert sum(theme in puzzles.themes(p) for p in puzzles.shipped(name)) == count
+    missing = next(theme for theme in puzzles.THEMES if theme not in counts)
+    refused = client.get(f"/api/puzzles/{name}", params={"theme": missing})
+    assert refused.status_code == 404 and "themes:" in refused.json()["detail"]
+    assert client.get(f"/api/puzzles/{name}", params={"theme": "forks"}).status_code == 422
+    shown = client.get(f"/api/puzzles/{name}").json()
+    puzzle = puzzles.find(shown["id"])
+    url = f"/api/puzzles/try/{shown['id']}"
+    other = next(m for m in shown["legal"] if m != puzzle.best)
+    wrong = client.post(url, json={"move": other}).json()
+    assert wrong["correct"] is False and "best" not in wrong and "moves" not in wrong
+    assert wrong["after"]["cells"] == list(puzzle.state().play(other).cells)
+    assert client.post(url, json={"move": puzzle.best}).json()["correct"] is True
+    answer = client.post(f"/api/puzzles/answer/{shown['id']}", json={"move": other}).json()
+    assert answer["themes"] == list(puzzles.themes(puzzle))
+
+
 @pytest.mark.parametrize("name", mancalab.variants())
 def test_a_lessons_steps_are_checked_by_the_rules(client, name):
     from mancalab.analysis import lessons

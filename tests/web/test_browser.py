@@ -753,12 +753,33 @@ def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, 
     assert serious_violations(page) == []
     page.click("#puzzle-next")
     wait_until(lambda: playable(page), what="the next puzzle")
+    assert "1 in a row" in page.inner_text("#puzzle-streak")
     puzzle = current()
     wrong = next(int(c) for c in puzzle.values if int(c) != puzzle.best)
-    page.click(f"#puzzle-board [data-cell='{wrong}']")
-    wait_until(lambda: page.is_visible("#puzzle-next"), what="the answer played")
-    assert puzzle.best_name in page.inner_text("#puzzle-result")
+    page.click(f"#puzzle-board [data-cell='{wrong}']")  # played out, taken back: try again
+    wait_until(lambda: "Try again" in page.inner_text("#puzzle-result"), what="try again")
+    assert puzzle.best_name not in page.inner_text("#puzzle-result")  # not given away
     assert page.evaluate("Number(localStorage.getItem('mancalab.puzzles.rating.kalah'))") < after
+    assert page.inner_text("#puzzle-streak") == ""  # the streak broken
+    wait_until(lambda: sorted(playable(page)) == sorted(
+        int(c) for c in puzzle.state().legal_moves()), what="the puzzle again")
+    assert current() == puzzle
+    missed = page.evaluate("Number(localStorage.getItem('mancalab.puzzles.rating.kalah'))")
+    page.click(f"#puzzle-board [data-cell='{puzzle.best}']")  # found at the second try
+    wait_until(lambda: page.is_visible("#puzzle-next"), what="the answer played")
+    assert "another try" in page.inner_text("#puzzle-result")
+    assert page.evaluate("Number(localStorage.getItem('mancalab.puzzles.rating.kalah'))") == missed
+    page.select_option("#puzzle-theme", "again")  # a theme: the next puzzle gives another turn
+    wait_until(lambda: playable(page) and not page.is_visible("#puzzle-next"), what="a theme")
+    puzzle = current()
+    assert "again" in puzzles.themes(puzzle)
+    wrong = next(int(c) for c in puzzle.values if int(c) != puzzle.best)
+    page.click(f"#puzzle-board [data-cell='{wrong}']")
+    wait_until(lambda: page.is_visible("#puzzle-solution"), what="the solution button")
+    page.click("#puzzle-solution")
+    wait_until(lambda: page.is_visible("#puzzle-next"), what="the solution played")
+    assert puzzle.best_name in page.inner_text("#puzzle-result")
+    assert "Another turn" in page.inner_text("#puzzle-result")  # its themes, once solved
     page.click("#puzzle-back")
     wait_until(lambda: page.is_visible("#home"), what="the home page")
 

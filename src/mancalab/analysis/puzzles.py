@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..core import MancalabError, State, Variant
+from ..sowing import preview
 from ..variants import variant as make_variant
 
 SHIPPED = Path(__file__).parents[1] / "data" / "puzzles"
@@ -252,8 +253,56 @@ def find(puzzle_id: str) -> Puzzle | None:
     return next((p for p in catalogue(game) if p.id == puzzle_id), None)
 
 
-def pick(game: str, rating: float, draw: int) -> Puzzle | None:
-    """A shipped puzzle of ``game`` near ``rating``: one of the ten nearest, the ``draw``-th
-    (a number the asker chooses at random, so that the next puzzle is another)."""
-    nearest = sorted(catalogue(game), key=lambda p: (abs(p.rating - rating), p.id))[:10]
+def pick(game: str, rating: float, draw: int, theme: str | None = None) -> Puzzle | None:
+    """A shipped puzzle of ``game`` near ``rating`` (of ``theme`` if given): one of the ten
+    nearest, the ``draw``-th (a number the asker chooses at random, so that the next puzzle is
+    another)."""
+    chosen = [p for p in catalogue(game) if theme is None or theme in themes(p)]
+    nearest = sorted(chosen, key=lambda p: (abs(p.rating - rating), p.id))[:10]
     return nearest[draw % len(nearest)] if nearest else None
+
+
+# What a puzzle's answer does, to choose puzzles by: the best move wins material (a capture,
+# or a family in Gebeta), gives another turn, or comes late in the game; Urubugu's take every
+# bead at once.
+THEMES = ("capture", "family", "again", "endgame", "wipeout")
+ENDGAME_SHARE = 1 / 4  # an endgame: at most this share of the start's seeds left in the holes
+_THEMES: dict[str, tuple[str, ...]] = {}
+
+
+def themes(puzzle: Puzzle) -> tuple[str, ...]:
+    """The themes of ``puzzle`` (``THEMES``), from its best move played by the rules."""
+    if puzzle.id not in _THEMES:
+        _THEMES[puzzle.id] = _themes_of(puzzle)
+    return _THEMES[puzzle.id]
+
+
+def _themes_of(puzzle: Puzzle) -> tuple[str, ...]:
+    if puzzle.kind == "wipeout":
+        return ("wipeout",)
+    state = puzzle.state()
+    done = preview(state, puzzle.best)
+    found = []
+    if done["gain"] > 0 and done["captured"]:
+        found.append("family" if state.variant.score_noun == "families" else "capture")
+    if done["again"]:
+        found.append("again")
+    if _in_holes(state) <= ENDGAME_SHARE * _in_holes(state.variant.start()):
+        found.append("endgame")
+    return tuple(found)
+
+
+def _in_holes(state: State) -> int:
+    """The seeds in the players' holes (not in stores or captured)."""
+    variant = state.variant
+    return sum(count for cell, count in enumerate(state.cells[:variant.n_cells])
+               if any(variant.cell_label(state, seat, cell) for seat in (0, 1)))
+
+
+def theme_counts(game: str) -> dict[str, int]:
+    """How many shipped puzzles of ``game`` each theme has (the themes it has at all)."""
+    counts = {theme: 0 for theme in THEMES}
+    for puzzle in catalogue(game):
+        for theme in themes(puzzle):
+            counts[theme] += 1
+    return {theme: count for theme, count in counts.items() if count}

@@ -24,35 +24,54 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                                             "move is clearly best (proven by the solver)")
     async def puzzle(game: Literal[GAMES],
                      rating: Annotated[float, Query(ge=0, le=4000)] = 1000,
-                     draw: Annotated[int, Query(ge=0, le=LARGEST)] = 0) -> dict:
-        found = puzzles.pick(game, rating, draw)
+                     draw: Annotated[int, Query(ge=0, le=LARGEST)] = 0,
+                     theme: Literal[puzzles.THEMES] | None = None) -> dict:
+        found = puzzles.pick(game, rating, draw, theme)
         if found is None:
-            raise NotFoundError(f"no puzzles for {game} (Kalah, Gebeta, Gabata and "
-                                     "Urubugu have them)")
+            have = ", ".join(sorted(puzzles.theme_counts(game))) or "none"
+            raise NotFoundError(f"no {theme + ' ' if theme else ''}puzzles for {game} (its "
+                                f"themes: {have})")
         state = found.state()
         return {"id": found.id, "game": game, "rating": found.rating, "kind": found.kind,
                 **board_view(state)}
+
+    @router.get("/api/puzzles/{game}/themes", summary="How many puzzles each theme has")
+    async def puzzle_themes(game: Literal[GAMES]) -> dict:
+        return {"game": game, "themes": puzzles.theme_counts(game)}
+
+    @router.post("/api/puzzles/try/{puzzle_id}", summary="Try a move: whether it is the best, "
+                                                      "and the move played step by step, "
+                                                      "without giving the answer away")
+    async def try_move(puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
+                       body: Answer) -> dict:
+        found, state, move = _asked(puzzle_id, body)
+        steps = state.sowing(move, limit=SOWING_STEPS)
+        return {"correct": move == found.best, "move": move, "name": state.move_name(move),
+                "after": board_view(state.play(move)),
+                "sowing": None if steps is None else [list(step) for step in steps]}
 
     @router.post("/api/puzzles/answer/{puzzle_id}", summary="Check a puzzle's answer: every "
                                                          "move's proven value, the best "
                                                          "move played step by step")
     async def answer(puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
                      body: Answer) -> dict:
-        found = puzzles.find(puzzle_id)
-        if found is None:
-            raise NotFoundError(f"no puzzle {puzzle_id!r}")
-        state = found.state()
-        move = state.parse_move(body.move) if isinstance(body.move, str) else body.move
-        if move not in state.legal_moves():
-            raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
-                                f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
+        found, state, move = _asked(puzzle_id, body)
         steps = state.sowing(found.best, limit=SOWING_STEPS)
         return {"correct": move == found.best, "move": move, "best": found.best,
+                "themes": list(puzzles.themes(found)),
                 "best_name": found.best_name, "value": found.value,
                 "moves": [{"cell": int(cell), "name": state.move_name(int(cell)),
                            "value": value} for cell, value in found.values.items()],
                 "after": board_view(state.play(found.best)),
                 "sowing": None if steps is None else [list(step) for step in steps]}
+
+    def _asked(puzzle_id: str, body: Answer):
+        """The puzzle, its position and the legal move an answer names (else 404 or 400)."""
+        found = puzzles.find(puzzle_id)
+        if found is None:
+            raise NotFoundError(f"no puzzle {puzzle_id!r}")
+        state = found.state()
+        return found, state, _move_of(state, body)
 
     @router.get("/api/lessons/{game}", summary="A game's lesson: its steps, each a position and "
                                             "the kind of move it asks for")
@@ -68,13 +87,19 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         if step >= len(taught):
             raise NotFoundError(f"the {game} lesson has {len(taught)} steps")
         kind, state = taught[step]
-        move = state.parse_move(body.move) if isinstance(body.move, str) else body.move
-        if move not in state.legal_moves():
-            raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
-                                f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
+        move = _move_of(state, body)
         steps = state.sowing(move, limit=SOWING_STEPS)
         return {"ok": lessons.does(state, move, kind), "kind": kind, "move": move,
                 "name": state.move_name(move), "after": board_view(state.play(move)),
                 "sowing": None if steps is None else [list(s) for s in steps]}
 
     return router
+
+
+def _move_of(state, body: Answer) -> int:
+    """The legal move an answer names, by cell or in the game's notation (else 400)."""
+    move = state.parse_move(body.move) if isinstance(body.move, str) else body.move
+    if move not in state.legal_moves():
+        raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
+                            f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
+    return move

@@ -1,7 +1,9 @@
-// Puzzles: a position where one move is clearly best (proven by the server's solver). The
-// player picks a move; the page says whether it was the best, plays the best move seed by
-// seed and shows what every move was worth. A rating per game follows the results (kept in
-// this browser, as an Elo rating against the puzzles' own).
+// Puzzles: a position where one move is clearly best (proven by the server's solver), of a
+// theme the player may choose. The player picks a move; a wrong one is played out and taken
+// back, to try again (the answer is not given away) or to ask for the solution; the best move
+// is played seed by seed with what every move was worth. A rating per game follows the first
+// try of each puzzle (kept in this browser, as an Elo rating against the puzzles' own), and
+// so does the streak of puzzles solved at the first try.
 import {animate} from "./animation.js";
 import {drawBoard, onPlayableHole} from "./board.js";
 import {gameName} from "./home.js";
@@ -12,7 +14,12 @@ const $ = (id) => document.getElementById(id);
 const START_RATING = 1000;
 let current = null;  // the puzzle shown: the server's view of it
 let answered = false;
+let busy = false;    // a try is being played out
+let tries = 0;       // wrong tries at the puzzle shown
 let place = {};
+
+const streakKey = (game) => `mancalab.puzzles.streak.${game}`;
+const streak = (game) => Number(localStorage.getItem(streakKey(game))) || 0;
 
 function ratingKey(game) {
   return `mancalab.puzzles.rating.${game}`;
@@ -35,21 +42,40 @@ export async function showPuzzles(game, onBack) {
   $("puzzle").hidden = false;
   $("puzzle-back").onclick = onBack;
   $("puzzle-next").onclick = () => nextPuzzle(game);
-  onPlayableHole($("puzzle-board"), answer);
+  $("puzzle-solution").onclick = () => reveal(null);
+  $("puzzle-theme").onchange = () => nextPuzzle(game);
+  onPlayableHole($("puzzle-board"), tryMove);
+  await fillThemes(game);
   await nextPuzzle(game);
+}
+
+// The theme menu: the themes this game's puzzles have, with how many.
+async function fillThemes(game) {
+  const menu = $("puzzle-theme");
+  menu.replaceChildren(new Option(t("theme_any"), ""));
+  const found = await api(`/api/puzzles/${game}/themes`).catch(() => ({themes: {}}));
+  for (const [theme, count] of Object.entries(found.themes)) {
+    menu.add(new Option(`${t(`theme_${theme}`)} (${count})`, theme));
+  }
+  menu.parentElement.hidden = menu.options.length < 3;  // one theme only: nothing to choose
 }
 
 async function nextPuzzle(game) {
   $("puzzle-error").textContent = "";
   try {
+    const theme = $("puzzle-theme").value;
     current = await api(`/api/puzzles/${game}?rating=${puzzleRating(game)}` +
-                        `&draw=${Math.floor(Math.random() * 1e6)}`);
+                        `&draw=${Math.floor(Math.random() * 1e6)}` +
+                        (theme ? `&theme=${theme}` : ""));
   } catch (error) {
     $("puzzle-error").textContent = error.status === 404 ? t("puzzles_none", {game: gameName(game)})
       : error.message;
     return;
   }
   answered = false;
+  tries = 0;
+  $("puzzle-solution").hidden = true;
+  showStreak(game);
   $("puzzle-title").textContent = t("puzzle_title", {game: gameName(game)});
   $("puzzle-rating").textContent = t("puzzle_rating", {rating: puzzleRating(game),
                                                        puzzle: current.rating});
@@ -68,23 +94,59 @@ function draw(view, playable, best = null) {
                                               reader: null, best});
 }
 
-async function answer(cell) {
-  if (!current || answered) return;
-  answered = true;
-  let result;
-  try { result = await api(`/api/puzzles/answer/${current.id}`, {move: cell}); }
-  catch (error) { $("puzzle-error").textContent = error.message; answered = false; return; }
+function showStreak(game) {
+  const count = streak(game);
+  $("puzzle-streak").textContent = count ? plural("puzzle_streak", count) : "";
+}
+
+// The first try of a puzzle counts: the rating follows it, and the streak.
+function score(solved) {
   const game = current.game;
-  const before = puzzleRating(game);
-  localStorage.setItem(ratingKey(game), String(rated(before, current.rating,
-                                                     result.correct ? 1 : 0)));
-  const played = result.moves.find((m) => m.cell === cell);
-  $("puzzle-result").textContent = result.correct
-    ? t("puzzle_right", {move: result.best_name, value: valueWords(result.value, game)})
-    : t("puzzle_wrong", {move: played.name, value: valueWords(played.value, game),
-                         best: result.best_name, best_value: valueWords(result.value, game)});
+  localStorage.setItem(ratingKey(game), String(rated(puzzleRating(game), current.rating,
+                                                     solved ? 1 : 0)));
+  localStorage.setItem(streakKey(game), String(solved ? streak(game) + 1 : 0));
   $("puzzle-rating").textContent = t("puzzle_rating", {rating: puzzleRating(game),
                                                        puzzle: current.rating});
+  showStreak(game);
+}
+
+// A move tried: the best ends the puzzle; another is played out, then taken back to try again.
+async function tryMove(cell) {
+  if (!current || answered || busy) return;
+  busy = true;
+  $("puzzle-error").textContent = "";
+  let result;
+  try { result = await api(`/api/puzzles/try/${current.id}`, {move: cell}); }
+  catch (error) { $("puzzle-error").textContent = error.message; busy = false; return; }
+  if (tries === 0) score(result.correct);
+  if (result.correct) { busy = false; await reveal(cell); return; }
+  tries += 1;
+  $("puzzle-result").textContent = t("puzzle_try_again", {move: result.name});
+  $("puzzle-solution").hidden = false;
+  draw(current, new Set());
+  await animate($("puzzle-board"), place, current, {...result.after, sowing: result.sowing},
+                {pace: 120, hand: $("puzzle-hand"), onScore: () => {}});
+  draw(current, new Set(current.legal));  // taken back: the puzzle again
+  busy = false;
+}
+
+// The solution: every move's value, the best move played seed by seed (``cell``: the move
+// that found it, or null when the player asked to see it).
+async function reveal(cell) {
+  if (!current || answered) return;
+  answered = true;
+  $("puzzle-solution").hidden = true;
+  if (tries === 0 && cell === null) score(false);  // seen before any try: a miss
+  let result;
+  try { result = await api(`/api/puzzles/answer/${current.id}`, {move: cell ?? current.legal[0]}); }
+  catch (error) { $("puzzle-error").textContent = error.message; answered = false; return; }
+  const game = current.game;
+  const found = cell !== null;
+  $("puzzle-result").textContent = [
+    t(found ? (tries ? "puzzle_right_retry" : "puzzle_right") : "puzzle_solution_is",
+      {move: result.best_name, value: valueWords(result.value, game)}),
+    result.themes.length ? t("puzzle_themes", {themes: result.themes.map(
+      (theme) => t(`theme_${theme}`)).join(", ")}) : ""].filter(Boolean).join(" ");
   $("puzzle-moves").replaceChildren(...result.moves.map((m) => {
     const item = document.createElement("li");
     item.textContent = `${m.name}: ${valueWords(m.value, game)}` +
