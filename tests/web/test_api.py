@@ -214,6 +214,29 @@ def test_previews_are_for_a_seated_player_where_hints_are_on(client):
                       params={"token": beads["token"]}).status_code == 409  # not started
 
 
+def test_the_best_continuation_is_proven_where_the_game_is_solved(client):
+    from mancalab.analysis import solving
+
+    game = create(client, game="kalah", options={"pits": 3, "seeds": 2}, mode="local")
+    view = move(client, game, game["token"], game["state"]["legal"][0], 0).json()
+    url = f"/api/games/{game['id']}/positions/1/continuation"
+    assert client.post(url, json={}).status_code == 403  # a spectator of a running game
+    line = client.post(url, json={"token": game["token"]}).json()
+    assert line["exact"] and line["ply"] == 1 and line["moves"]
+    state = mancalab.variant("kalah", pits=3, seeds=2).state(view["cells"], view["to_move"])
+    for step in line["moves"]:  # every move of the line keeps the position's value
+        assert step["seat"] == state.to_move and step["name"] == state.move_name(step["cell"])
+        solved = solving.solve(state, moves=True, solver=solving.Solver(state.variant, None))
+        assert step["cell"] in solved.best_moves
+        state = state.play(step["cell"])
+    assert line["ends"] == state.is_over and (state.is_over or len(line["moves"]) == 6)
+    assert client.post(f"/api/games/{game['id']}/positions/9/continuation",
+                       json={"token": game["token"]}).status_code == 404
+    online = create(client, game="kalah", mode="online")  # helpers off: not while it runs
+    assert client.post(f"/api/games/{online['id']}/positions/0/continuation",
+                       json={"token": online["token"]}).status_code == 409
+
+
 def test_analysis_gives_every_moves_exact_value(client, tmp_path, monkeypatch):
     import mancalab
     from mancalab.analysis import solving

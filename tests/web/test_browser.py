@@ -584,11 +584,22 @@ def test_a_game_is_reviewed_move_by_move(server, context):
     assert playable(page) == []  # a reviewed position is looked at, not played
     page.keyboard.press("ArrowRight")
     wait_until(lambda: cells_shown() == cells_after(2), what="the board after move 2")
+    page.click("#review-line")  # the best continuation from move 2: proven (a small Kalah)
+    wait_until(lambda: "proven" in page.inner_text("#review-line-text"), what="the line")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     wait_until(lambda: cells_shown() == cells_after(0), what="the start")
+    assert page.inner_text("#review-line-text") == ""  # it was for another position
     page.keyboard.press("Escape")
     wait_until(lambda: not page.is_visible("#review") and playable(page), what="the live game")
+    page.click("#move-list li:nth-child(2) button")  # play from the position after move 2
+    wait_until(lambda: cells_shown() == cells_after(2), what="the board after move 2")
+    page.click("#review-play")
+    wait_until(lambda: api_state(server, page)["id"] != game["id"], what="a new game")
+    fresh = api_state(server, page)
+    assert fresh["mode"] == "computer" and fresh["cells"] == json.load(urllib.request.urlopen(
+        f"{server}/api/games/{game['id']}/positions/2"))["state"]["cells"]
+    assert fresh["bot_seat"] != fresh["to_move"]  # the person moves first from there
 
 
 def finished_by_api(server, game, options, seed=5):

@@ -34,6 +34,8 @@ REVIEW_SECONDS = 1.0  # a review's time a position: half to solve it, half to es
 # (a 40-move review within 20 s); a game with no solver only estimates, in this share of it
 ESTIMATE_ONLY = 0.4
 REVIEW_UNWATCHED = 20.0  # seconds: a review nobody asks about (the page asks every 1.5 s) stops
+CONTINUATION_MOVES = 6  # a best continuation's moves at most
+CONTINUATION_SECONDS = 0.5  # a continuation's move where no exact appraisal is kept
 APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
@@ -391,6 +393,41 @@ class Hub:
             self.tasks.add(task)  # cancelled when the server stops
             task.add_done_callback(self.tasks.discard)
         return self._review_of(room)
+
+    async def continuation(self, game_id: str, token: str | None, ply: int) -> dict:
+        """The best continuation from the position after ``ply`` moves: up to
+        ``CONTINUATION_MOVES`` moves, each a proven best move where the position's appraisal
+        is exact (from the review or a kept analysis) or the perfect player proves it in
+        ``CONTINUATION_SECONDS``, else the expert's choice; ``exact`` when every one is
+        proven. Who may ask: as for the review."""
+        room = self.room(game_id)
+        if room.record is None:
+            raise ConflictError("the game has not started yet")
+        if not room.state.is_over:
+            room.check_token(token)
+            _check_helpers(room)
+        states = room.record.states
+        if ply >= len(states):
+            raise NotFoundError(f"the game has {len(states) - 1} moves, not {ply}")
+        state, line, exact = states[ply], [], True
+        while len(line) < CONTINUATION_MOVES and not state.is_over:
+            known = self._appraisal(state)
+            if known is not None and known.exact and known.best_cells:
+                move = known.best_cells[0]
+            else:
+                kind = "perfect" if solving.unsolvable(state.variant) is None else "expert"
+                adviser = self.thinker.player(f"{kind}:time={CONTINUATION_SECONDS:g}",
+                                              room.game)
+                try:
+                    move = await self.thinker.choose(room.id, self._knowing(adviser, state),
+                                                     state)
+                finally:
+                    adviser.close()
+                exact = exact and bool(adviser.last_info.get("exact"))
+            line.append({"cell": move, "name": state.move_name(move), "seat": state.to_move})
+            state = state.play(move)
+        return {"ply": ply, "moves": line, "exact": exact and bool(line),
+                "ends": state.is_over}
 
     def _appraisal(self, state) -> review.Appraisal | None:
         """``state``'s appraisal when known: kept from a review, or a settled analysis."""

@@ -1,10 +1,13 @@
-"""Help during a game: the hint, the exact analysis of every move, the review."""
+"""Help during a game: the hint, where a move lands, the exact analysis of every move, the
+review and the best continuation."""
 
 from __future__ import annotations
 
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path as FastAPIPath, Request
 
+from ...core import LARGEST
 from ..thinking import Limits
 from ..hub import Hub
 from ..schemas import Hint, Short, Token
@@ -44,6 +47,16 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @searches
     async def review_game(request: Request, game_id: str, body: Token) -> dict:
         return await hub.review(game_id, body.token)
+
+    @router.post("/api/games/{game_id}/positions/{ply}/continuation",
+                 summary="The best continuation from the position after PLY moves: a few "
+                         "moves, proven best where the position is solved (exact), else the "
+                         "expert's; for a finished game, or a seated player where hints are on")
+    @searches
+    async def continuation(request: Request, game_id: str,
+                           ply: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
+                           body: Token) -> dict:
+        return await hub.continuation(game_id, body.token, ply)
 
     @router.get("/api/games/{game_id}/review", summary="The game's review as far as it is")
     async def review_so_far(game_id: str, token: Short | None = None) -> dict:

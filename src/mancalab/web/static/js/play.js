@@ -387,6 +387,7 @@ async function review(ply) {
   ply = Math.max(0, Math.min(ply, count));
   if (ply === count && reviewing !== null && !game.result) { endReview(); return; }
   wanted = ply;
+  $("review-line-text").textContent = "";
   const answer = await api(`/api/games/${gameId}/positions/${ply}`).catch(showError);
   if (!answer || wanted !== ply) return;  // a later step was asked for meanwhile
   const previous = reviewing;
@@ -466,7 +467,34 @@ function reviewProgress(data) {
   return t("review_paused", {done: data.appraised, count: data.positions});
 }
 
+// The best continuation from the reviewed position: a few moves, proven where exact.
+async function showContinuation() {
+  const ply = reviewing;
+  if (ply === null) return;
+  $("review-line-text").textContent = t("review_line_busy");
+  const line = await post(`positions/${ply}/continuation`);
+  if (reviewing !== ply) return;
+  if (!line || !line.moves.length) { $("review-line-text").textContent = ""; return; }
+  const moves = line.moves.map((m) => `${names(game)[m.seat]} ${m.name}`).join(", ");
+  $("review-line-text").textContent = t(line.exact ? "review_line_exact" : "review_line_estimate",
+                                        {moves});
+}
+
+// A new game against the computer from the reviewed position, the person to move, at the
+// level of the game's computer (else medium).
+async function playFromHere() {
+  if (reviewing === null || !onCreated) return;
+  const shown = await api(`/api/games/${gameId}/positions/${reviewing}`).catch(showError);
+  if (!shown || shown.state.result) return;
+  const created = await api("/api/games", {
+    game: game.game, options: game.options, mode: "computer", bot: game.bot || "medium",
+    human_seat: shown.state.to_move, helpers: true,
+    position: {cells: shown.state.cells, to_move: shown.state.to_move}}).catch(showError);
+  if (created) onCreated(created, {});
+}
+
 function endReview() {
+  $("review-line-text").textContent = "";
   reviewing = wanted = null;
   $("review").hidden = true;
   if (game) render(game);
@@ -782,6 +810,8 @@ function wireControls() {
   $("review-back").onclick = () => step(-1);
   $("review-next").onclick = () => step(1);
   $("review-end").onclick = endReview;
+  $("review-line").onclick = showContinuation;
+  $("review-play").onclick = playFromHere;
   $("review-game").onclick = askReview;
   $("setup-position").onclick = setUpPosition;
   $("end-review").onclick = () => { $("end-dialog").close(); askReview(); };
