@@ -39,12 +39,13 @@ def small_databases(monkeypatch, tmp_path):
     of what happens on first use does not spend its time building."""
     from mancalab.analysis import fair
     from mancalab.analysis.solving import book, kalah, retrograde
+    from mancalab.variants import VARIANTS
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(kalah, "ON_DEMAND_SEEDS", 4)
+    for name, seeds in (("kalah", 4), ("gebeta", 8), ("gabata", 6)):
+        monkeypatch.setattr(VARIANTS[name], "on_demand_seeds", seeds)
     monkeypatch.setattr(fair, "SCREEN_SEEDS", 4)
     monkeypatch.setattr(kalah, "_SOLVERS", OrderedDict())
-    monkeypatch.setattr(retrograde, "ON_DEMAND_SEEDS", {"gebeta": 8, "gabata": 6})
     monkeypatch.setattr(retrograde, "_DATABASES", {})
     monkeypatch.setattr(book, "_BOOKS", {})
 

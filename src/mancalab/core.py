@@ -409,6 +409,24 @@ class Variant:
     # reason in ``not_solved``
     solver: str | None = None
     not_solved: str = "not built yet"
+    # The solvers' facts of this game's default board (plain data: mancalab.analysis reads
+    # them). ``graph_layout``: where its pits are for the graph solver and exact random play
+    # ("slots": player 0's six pit cells then player 1's; "unit": seeds a point of value
+    # takes at most; "step": the seed counts that occur; "margin_step": final margins differ
+    # by it; "acyclic": no position comes round again). ``on_demand_seeds``: the database a
+    # first exact solve builds; ``book_seeds``: the database under the start's book (None: no
+    # book); ``preparation``: what a server builds once for exact play, as
+    # (kind, seeds, seconds, memory MB, disk MB) with kind "database", "start" or "book",
+    # measured on the reference machine (mancalab.analysis.preparation).
+    graph_layout: dict | None = None
+    on_demand_seeds: int | None = None
+    book_seeds: int | None = None
+    preparation: tuple[tuple, ...] = ()
+    # Puzzles (mancalab.analysis.puzzles): "best" (one move clearly best, proven by the
+    # solver, from positions of at most ``puzzle_seeds`` seeds in play) or "wipeout" (the
+    # move that takes every bead at once); None: no puzzles are made
+    puzzles: str | None = None
+    puzzle_seeds: int | None = None
     # A review's marks: the most a move may give away (in the score's units) and still be
     # "good", an "inaccuracy", a "mistake"; more is a blunder (mancalab.analysis.review)
     review_bands: tuple[float, float, float] = (1, 3, 6)

@@ -51,14 +51,10 @@ class Step:
         """Whether the step's file is built (the start's analysis: never; the server keeps
         it with its analyses and asks ``wanted``)."""
         variant = self.variant
-        if self.kind == "database" and variant.solver == "search":
-            from .solving import databases
-
-            return databases.path_of(variant, self.seeds).exists()
-        from .solving import book as books, retrograde
+        from .solving import book as books, method_of
 
         if self.kind == "database":
-            return retrograde.path_of(variant, self.seeds).exists()
+            return method_of(variant).databases.path_of(variant, self.seeds).exists()
         if self.kind == "book":
             return books.book_path(variant).exists()
         return False
@@ -83,16 +79,11 @@ class Step:
             return start_analysis(variant.start())
         if self.kind == "book":
             return _build_book(variant, self, on_fraction)
-        if variant.solver == "search":
-            from .solving import databases
+        from .solving import method_of
 
-            total = databases.entries(variant.options["pits"], self.seeds)
-            databases.ensure(variant, self.seeds, on_progress=_levels(total, on_fraction))
-            return None
-        from .solving import retrograde
-
-        total = int(retrograde.plan(variant, self.seeds)[2])
-        retrograde.ensure(variant, self.seeds, on_progress=_levels(total, on_fraction))
+        kept = method_of(variant).databases
+        total = kept.entries(variant, self.seeds)
+        kept.ensure(variant, self.seeds, on_progress=_levels(total, on_fraction))
         return None
 
 
@@ -149,20 +140,26 @@ def is_settled(answer: dict) -> bool:
         for entry in answer.get("moves", []))
 
 
-# What exact play needs, game by game (default rules), measured on the reference machine.
-STEPS = (
-    Step("kalah", "database", 18, 17, 300 * MB, 87 * MB),
-    Step("gabata", "database", 12, 2, 100 * MB, 6 * MB),
-    Step("gebeta", "database", 16, 10, 300 * MB, 29 * MB),
-    Step("kalah", "start", None, 40, int(1.3 * GB), 0),
-    Step("gebeta", "book", 16, 333, int(6.6 * GB), 446 * MB),
-)
+KINDS = ("database", "start", "book")  # the order to run them in: the quick ones first
+
+
+def every_step() -> list[Step]:
+    """What exact play needs, game by game (default rules, ``Variant.preparation``), in the
+    order to run: the databases (seconds each) before the start's analyses and books, each
+    kind the quickest first, so that the most games are exact soonest."""
+    from ..variants import VARIANTS
+
+    found = [Step(name, kind, seeds, seconds, memory * MB, disk * MB)
+             for name, cls in VARIANTS.items()
+             for kind, seeds, seconds, memory, disk in cls.preparation]
+    return sorted(found, key=lambda step: (KINDS.index(step.kind), step.seconds))
 
 
 def steps(games: tuple[str, ...] | None = None) -> list[Step]:
     """The steps for ``games`` (default: every game that has them), in the order to run."""
-    chosen = [step for step in STEPS if games is None or step.game in games]
-    unknown = set(games or ()) - {step.game for step in STEPS}
+    every = every_step()
+    chosen = [step for step in every if games is None or step.game in games]
+    unknown = set(games or ()) - {step.game for step in every}
     if unknown:
         raise MancalabError(f"nothing to prepare for {', '.join(sorted(unknown))}")
     return chosen

@@ -28,15 +28,14 @@ from pathlib import Path
 
 from ..core import MancalabError, State, Variant
 from ..sowing import preview
-from ..variants import variant as make_variant
+from ..variants import VARIANTS, variant as make_variant
 
 SHIPPED = Path(__file__).parents[1] / "data" / "puzzles"
-GAMES = ("kalah", "gebeta", "gabata", "urubugu")
+GAMES = tuple(name for name, cls in VARIANTS.items() if cls.puzzles)  # ``Variant.puzzles``
 RATING_LEVELS = ("beginner", "easy", "medium", "hard")
 LEVEL_SECONDS = 0.3  # the levels that think by the clock get this long to find the move
 RANDOM_SHARE = 0.3  # of the self-play moves, those played at random (mistakes to punish)
 MIN_PLY = 6  # the opening's first moves are not puzzles
-IN_PLAY = {"kalah": 36, "gebeta": 48, "gabata": 24}  # seeds in play at most: solved in time
 
 
 @dataclass
@@ -138,9 +137,9 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
 
     if game not in GAMES:
         raise MancalabError(f"puzzles are made for {', '.join(GAMES)}, not {game!r}")
-    if game == "urubugu":
-        return _wipeouts(count, seed, time, done, on_puzzle)
     variant = make_variant(game)
+    if variant.puzzles == "wipeout":
+        return _wipeouts(count, seed, time, done, on_puzzle)
     if unsolvable(variant):
         raise MancalabError(unsolvable(variant))
     found = list(done)
@@ -150,7 +149,8 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
     while len(found) < count:
         # the game's positions in a random order: puzzles from every phase of the game
         candidates = [(state, ply) for state, ply in positions(game, index, seed)
-                      if ply >= MIN_PLY and sum(state.cells) - sum(state.score) <= IN_PLAY[game]]
+                      if ply >= MIN_PLY
+                      and sum(state.cells) - sum(state.score) <= variant.puzzle_seeds]
         random.Random(seed * 7_919 + index).shuffle(candidates)
         for state, ply in candidates:
             key = (tuple(state.cells), state.to_move)

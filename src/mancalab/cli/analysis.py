@@ -188,7 +188,7 @@ def solve(
     reason = solving.unsolvable(state.variant)
     if reason:
         fail(reason)
-    if settle and state.variant.solver != "retrograde":
+    if settle and not solving.repeats(state.variant):
         fail(f"--settle is for Gebeta and Gabata, whose walks can outgrow memory; "
              f"{state.variant.name} is solved exactly without it")
     out = errors if json_out else console
@@ -201,7 +201,7 @@ def solve(
             status.update(f"Solving: the value is between {lower:+d} and {upper:+d} "
                           f"({clock.perf_counter() - started:.1f} s)")
 
-        with compiled_meanwhile("solve" if state.variant.solver == "search" else None):
+        with compiled_meanwhile(solving.method_of(state.variant).compiles):
             database = solving.database_for(state, on_progress=building)
         result = solving.solve(state, time=time, moves=moves, database=database,
                                on_bounds=tightened, settle=settle)

@@ -45,7 +45,7 @@ def db_build(
     if seeds is None:
         fail("--seeds is needed: the database holds every position with at most this many "
              "seeds, e.g. --seeds 16")
-    repeats = variant.solver == "retrograde"
+    repeats = solving.repeats(variant)
     if repeats and cluster:
         fail("--cluster builds Kalah's databases; Gebeta's and Gabata's build here")
     if start and not repeats:

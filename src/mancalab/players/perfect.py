@@ -210,7 +210,7 @@ class PerfectPlayer(Player):
         reason = solving.unsolvable(state.variant)
         if reason is None:
             result = self._solve(state, budget / 2, exact_only=True,
-                                 moves=state.variant.solver == "retrograde")
+                                 moves=solving.repeats(state.variant))
             if result.exact and result.best_moves:
                 move = self._among(state, self._traps(result, self._fresh(
                     state, result.best_moves)), budget, started)

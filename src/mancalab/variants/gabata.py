@@ -147,6 +147,12 @@ class Gabata(Variant):
     max_moves = 6
     score_noun = "marbles in the deposit"
     solver = "retrograde"
+    # every marble ends banked: final margins are even
+    graph_layout = {"slots": tuple(range(6)) + tuple(range(7, 13)), "unit": 1, "step": 1,
+                    "margin_step": 2}
+    on_demand_seeds = 12  # 1 s on first use (2 cores)
+    preparation = (("database", 12, 2, 100, 6),)
+    puzzles, puzzle_seeds = "best", 24
     move_hint = "a pit (1-6 from your left)"
     option_specs = {
         "max_laps": lap_guard(),

@@ -179,6 +179,11 @@ class Gebeta(Variant):
     max_moves = 6
     score_noun = "families"
     solver = "retrograde"
+    graph_layout = {"slots": tuple(range(12)), "unit": 4, "step": 4, "margin_step": 1}
+    on_demand_seeds = 16  # 8 s on first use (2 cores)
+    book_seeds = 16
+    preparation = (("database", 16, 10, 300, 29), ("book", 16, 333, 6758, 446))
+    puzzles, puzzle_seeds = "best", 48
     review_bands = (0, 1, 2)  # families: the whole game is often won by two
     move_hint = "a home (A-F)"
     option_specs = {

@@ -208,6 +208,7 @@ class Urubugu(Variant):
     max_moves = 16
     score_noun = "beads"
     solver = "forced"
+    puzzles = "wipeout"
     review_bands = (2, 4, 8)  # beads, of 64
     move_hint = "a hole (1-16)"
     option_specs = {

@@ -42,7 +42,7 @@ def warm_up(on_step=None) -> None:
     (``on_step(done, total, what)`` as ``mancalab._cache.warm_up`` says). Once a process."""
     from .._cache import warm_up as compile_all
     from ..analysis import solving
-    from ..variants import variant
+    from ..variants import variant, variants
 
     with _WARMING:
         if READY.is_set():
@@ -52,9 +52,8 @@ def warm_up(on_step=None) -> None:
     # Kalah's expert is the perfect player: its small endgame database is built once per
     # machine (about 6 s), here rather than inside a capped move; so are Gebeta's and
     # Gabata's for the analysis switch (under a second each)
-    solving.solver_for(variant("kalah"))
-    for name in solving.solved_by("retrograde"):
-        solving.database_for(variant(name).start())
+    for name in variants():
+        solving.ready(variant(name))
 
 
 class BusyError(MancalabFailure):

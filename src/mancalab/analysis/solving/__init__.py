@@ -14,12 +14,12 @@
   (numbering the positions of k seeds) and ``files`` (the database files).
 """
 
-from .dispatch import database_for, renew, solve, solved_by
+from .dispatch import database_for, method_of, no_databases, ready, renew, repeats, solve
 from .kalah import Solver, decide, kept_solver_memory, mover_pits, solver_for
-from .results import (Cancel, SolveError, SolveResult, describe, describe_bounds, no_databases,
-                      store_margin, unsolvable)
+from .results import (Cancel, SolveError, SolveResult, describe, describe_bounds, store_margin,
+                      unsolvable)
 
 __all__ = ["solve", "decide", "SolveResult", "SolveError", "Cancel", "describe",
            "describe_bounds", "unsolvable", "no_databases", "database_for",
-           "renew", "solved_by", "Solver", "solver_for",
+           "renew", "ready", "method_of", "repeats", "Solver", "solver_for",
            "kept_solver_memory", "mover_pits", "store_margin"]

@@ -124,16 +124,13 @@ def renew(variant: Variant) -> None:
         _BOOKS.pop(kept_key(variant), None)
 
 
-BOOK_SEEDS = {"gebeta": 16}  # the games whose start's book fits here, over this database
-
-
 BOOK_COST = "about 6 minutes once, 0.45 GB on disk, 6.6 GB of memory while it builds"
 
 
 def book_advice(variant: Variant) -> str | None:
     """How to build the start's book of ``variant``'s rules when it can be built here and is
     not yet: without it the perfect player searches until few counters are left."""
-    seeds = BOOK_SEEDS.get(variant.name)
+    seeds = variant.book_seeds  # a game whose start's book fits here, over this database
     if seeds is None or book_for(variant) is not None:
         return None
     rules = "".join(f" -o {name}={value}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ...core import State, Variant
 from . import book, databases, forced, kalah, repeating, retrograde
@@ -29,13 +30,31 @@ class Request:
 
 
 @dataclass(frozen=True)
+class Database:
+    """A kind's endgame databases by seeds in play: where one is kept, how many entries it
+    has, and how it is built (``on_progress(level, done, total)`` told as it goes)."""
+
+    path_of: Callable[[Variant, int], Path]
+    entries: Callable[[Variant, int], int]
+    ensure: Callable[..., object]
+
+
+@dataclass(frozen=True)
 class Method:
     """How one kind of game (``Variant.solver``) is solved: the solve, the database its
-    solves use, and what to open again after a background build."""
+    solves use, what to open again after a background build, and its facts: whether its
+    positions repeat (a graph walked, questions to settle, a start book), its endgame
+    databases (None: it has none), the group of kernels (``_cache.compile_one``) that a
+    first solve compiles in another process while its database builds, and what a server
+    makes ready before a first capped move (``ready``)."""
 
     solve: Callable[[State, Request], SolveResult]
     database_for: Callable[[State, Callable | None], object]
     renew: Callable[[Variant], None]
+    repeats: bool = False
+    databases: Database | None = None
+    compiles: str | None = None
+    ready: Callable[[Variant], object] = lambda variant: None
 
 
 def _search(state: State, r: Request) -> SolveResult:
@@ -44,10 +63,8 @@ def _search(state: State, r: Request) -> SolveResult:
 
 
 def _search_database(state: State, on_progress):
-    # 16 seeds: Kalah(6,4)'s start is solved soonest end to end over 15 or 16 (5 s to build,
-    # 8 s to search on 2 cores; over 18 seeds, 15 s and 7 s)
     return databases.best_available(state.variant) or databases.ensure(
-        state.variant, kalah.ON_DEMAND_SEEDS, on_progress=on_progress)
+        state.variant, state.variant.on_demand_seeds, on_progress=on_progress)
 
 
 def _repeating(state: State, r: Request) -> SolveResult:
@@ -61,9 +78,19 @@ def _renew_repeating(variant: Variant) -> None:
 
 
 METHODS: dict[str, Method] = {
-    "search": Method(_search, _search_database, kalah.renew),
+    "search": Method(_search, _search_database, kalah.renew, compiles="solve",
+                     databases=Database(
+                         databases.path_of,
+                         lambda variant, seeds: databases.entries(variant.options["pits"],
+                                                                  seeds),
+                         databases.ensure),
+                     ready=kalah.solver_for),
     "retrograde": Method(_repeating, lambda state, on_progress: retrograde.database_for(
-        state.variant, on_progress=on_progress), _renew_repeating),
+        state.variant, on_progress=on_progress), _renew_repeating, repeats=True,
+        databases=Database(retrograde.path_of,
+                           lambda variant, seeds: int(retrograde.plan(variant, seeds)[2]),
+                           retrograde.ensure),
+        ready=lambda variant: retrograde.database_for(variant)),
     "forced": Method(lambda state, r: forced.solve(state, r.time, r.moves, r.cancel,
                                                    r.on_bounds),
                      lambda state, on_progress: None, lambda variant: None),
@@ -77,6 +104,29 @@ def method_of(variant: Variant) -> Method:
         raise SolveError(f"{variant.title} names the solver {variant.solver!r}, which mancalab "
                          f"does not have (solvers: {', '.join(METHODS)})")
     return method
+
+
+def no_databases(variant: Variant) -> str | None:
+    """Why ``variant`` has no endgame databases, or None."""
+    reason = unsolvable(variant)
+    if reason is None and method_of(variant).databases is None:
+        return (f"{variant.name} keeps every bead in play, so there are no endgame databases "
+                "by beads in play: `mancalab solve` searches for forced ends instead")
+    return reason
+
+
+def ready(variant: Variant) -> None:
+    """Make ready what a first exact move of ``variant`` needs (its solver, its small
+    database), so that no capped move spends its time on it; nothing for a game with no
+    solver."""
+    if variant.solver is not None:
+        method_of(variant).ready(variant)
+
+
+def repeats(variant: Variant) -> bool:
+    """Whether ``variant``'s positions repeat, for its solver (a graph walked; ``settle``
+    and a start book apply): False for a game with no solver."""
+    return variant.solver is not None and method_of(variant).repeats
 
 
 def solve(state: State, time: float | None = None, moves: bool = False,
@@ -124,9 +174,3 @@ def renew(variant: Variant) -> None:
     if variant.solver is not None:
         method_of(variant).renew(variant)
 
-
-def solved_by(kind: str) -> tuple[str, ...]:
-    """The games whose exact values are found by ``kind`` (``Variant.solver``)."""
-    from ...variants import VARIANTS
-
-    return tuple(name for name, cls in VARIANTS.items() if cls.solver == kind)

@@ -64,7 +64,6 @@ LARGE_TABLE_MEMORY = 4 << 30  # Kalah(6,5) searches billions of nodes; a table t
 # a search multiplies its nodes (docs/solving.md)
 TABLE_MEMORY = 1 << 30  # the largest table a solver takes otherwise (bytes), at most a quarter
 # of the memory available: 2^26 entries, the fastest size measured for Kalah(6,4)
-ON_DEMAND_SEEDS = 16  # a database built when none exists (6 s for Kalah(6,*) on 2 cores)
 
 
 # ----- the transposition table --------------------------------------------------------
@@ -633,7 +632,8 @@ def kept_solver_memory() -> int:
 def solver_for(variant: Variant, database: databases.Database | None = None,
                build: bool = True) -> Solver:
     """The solver of ``variant``'s rules, made once per process: it opens the largest
-    database built for those rules, or (``build``) builds a small one (``ON_DEMAND_SEEDS``)."""
+    database built for those rules, or (``build``) builds a small one
+    (``Variant.on_demand_seeds``)."""
     databases.check_variant(variant)
     key = tuple(sorted(databases._rules(variant).items()))
     if database is not None:
@@ -650,7 +650,7 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
         solver = _SOLVERS[key]
         _SOLVERS.move_to_end(key)
         if solver.database is None and build:
-            solver.use(databases.ensure(variant, ON_DEMAND_SEEDS))
+            solver.use(databases.ensure(variant, variant.on_demand_seeds))
         while (SOLVER_MEMORY is not None and len(_SOLVERS) > 1
                and kept_solver_memory() > SOLVER_MEMORY):
             _SOLVERS.popitem(last=False)[1].close()  # a search running on it finishes first

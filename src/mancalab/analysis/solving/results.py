@@ -161,14 +161,6 @@ def unsolvable(variant: Variant) -> str | None:
             f"{variant.name}: {variant.not_solved}")
 
 
-def no_databases(variant: Variant) -> str | None:
-    """Why ``variant`` has no endgame databases, or None."""
-    if variant.solver == "forced":
-        return (f"{variant.name} keeps every bead in play, so there are no endgame databases "
-                "by beads in play: `mancalab solve` searches for forced ends instead")
-    return unsolvable(variant)
-
-
 def check_solvable(state: State, time: float | None) -> None:
     """SolveError unless ``state`` is a position of a game with a solver and ``time`` a
     number of seconds (or None)."""

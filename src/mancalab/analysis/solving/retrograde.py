@@ -63,23 +63,17 @@ class Layout:
     # or moves seeds nearer their owner's store)
 
 
-LAYOUTS = {
-    "gebeta": Layout(tuple(range(12)), 4, 4, 1),
-    "gabata": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 2),
-    # Kalah is solved by search (``kalah``); its layout serves random play (``random_play``)
-    "kalah": Layout(tuple(range(6)) + tuple(range(7, 13)), 1, 1, 1, acyclic=True),
-}
-
-
 class Unsupported(DatabaseError):
     pass
 
 
 def layout_of(variant: Variant) -> Layout:
-    """The layout of a two-row game of six pits a side (Kalah's stores are not pits)."""
-    if variant.name not in LAYOUTS or variant.options.get("pits", 6) != 6:
+    """The layout of a two-row game of six pits a side (``Variant.graph_layout``; Kalah's
+    stores are not pits)."""
+    facts = variant.graph_layout
+    if facts is None or variant.options.get("pits", 6) != 6:
         raise Unsupported(f"{variant.title} has no layout of six pits a side")
-    return LAYOUTS[variant.name]
+    return Layout(**facts)
 
 
 def slots_of(variant: Variant) -> np.ndarray:
@@ -405,9 +399,6 @@ def ensure(variant: Variant, seeds: int, folder: str | Path | None = None,
     return database
 
 
-ON_DEMAND_SEEDS = {"gebeta": 16, "gabata": 12}  # 8 s and 1 s on first use (2 cores)
-
-
 _DATABASES: dict[tuple, Database | None] = {}
 _DATABASES_LOCK = threading.Lock()
 
@@ -415,14 +406,14 @@ _DATABASES_LOCK = threading.Lock()
 def database_for(variant: Variant, build: bool = True,
                  on_progress: Callable[[int, int, int], None] | None = None) -> Database | None:
     """The largest database built for ``variant``'s rules, kept open in this process; with
-    ``build`` a small one (``ON_DEMAND_SEEDS``) is built when there is none."""
+    ``build`` a small one (``Variant.on_demand_seeds``) is built when there is none."""
     key = kept_key(variant)
     with _DATABASES_LOCK:
         found = _DATABASES.get(key)
         if found is None:
             found = best_available(variant)
             if found is None and build:
-                found = ensure(variant, ON_DEMAND_SEEDS[variant.name], None, on_progress)
+                found = ensure(variant, variant.on_demand_seeds, None, on_progress)
             _DATABASES[key] = found
         return found
 
