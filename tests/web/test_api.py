@@ -589,6 +589,21 @@ def test_puzzles_are_chosen_by_theme_and_tried_without_giving_the_answer_away(cl
     assert answer["themes"] == list(puzzles.themes(puzzle))
 
 
+def test_a_worksheet_is_drawn_for_a_class_and_bad_values_refused(client):
+    import re
+
+    answer = client.get("/api/worksheets/gebeta", params={"questions": 8, "paper": "letter",
+                                                          "language": "am", "seed": 3})
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/pdf"
+    assert "attachment" in answer.headers["content-disposition"]
+    pages = re.findall(rb"/MediaBox \[ *0 0 ([\d.]+) ([\d.]+)", answer.content)
+    assert [(float(w), float(h)) for w, h in pages] == [(612, 792)] * 3  # 6 + 2, and the key
+    for bad in ({"questions": 0}, {"questions": 37}, {"paper": "a3"}, {"language": "de"},
+                {"seed": -1}, {"questions": "nan"}):
+        assert client.get("/api/worksheets/kalah", params=bad).status_code == 422, bad
+    assert client.get("/api/worksheets/chess").status_code == 422
+
+
 @pytest.mark.parametrize("name", mancalab.variants())
 def test_a_lessons_steps_are_checked_by_the_rules(client, name):
     from mancalab.analysis import lessons

@@ -244,6 +244,25 @@ def test_urubugu_players_arrange_their_beads_first(server, context):
     assert state["started"] and sum(state["cells"]) == 64 and 4 in state["cells"]
 
 
+def test_a_teacher_downloads_a_worksheet_from_the_home_page(server, context):
+    page = context.new_page()
+    page.goto(server)
+    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
+    page.check("input[name=game][value=kalah]")
+    page.select_option("#language", "fr")
+    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
+               what="French")
+    page.click("#worksheet summary")
+    page.select_option("#worksheet-questions", "6")
+    with page.expect_download() as download:
+        page.click("#worksheet-link")
+    saved = download.value
+    assert saved.suggested_filename.startswith("kalah-worksheet")
+    data = open(saved.path(), "rb").read()
+    assert data.startswith(b"%PDF") and data.count(b"/MediaBox") == 2  # six boards, the key
+    assert "language=fr" in page.get_attribute("#worksheet-link", "href")
+
+
 def test_the_language_can_be_changed_and_is_remembered(server, context):
     page = context.new_page()
     page.goto(server)

@@ -1,16 +1,20 @@
-"""Learning: puzzles near a rating and each game's lesson, answers checked by the rules."""
+"""Learning: puzzles near a rating and by theme, each game's lesson, answers checked by the
+rules, and classroom worksheets to print."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path as FastAPIPath, Query
+from fastapi import APIRouter, Path as FastAPIPath, Query, Request
+from fastapi.responses import Response
 
-from ...analysis import lessons, puzzles
+from ...analysis import lessons, puzzles, worksheet as sheets
 from ...core import LARGEST, MancalabError
-from ...drawing import board_view
+from ...drawing import LANGUAGES, board_view, texts
 from ..rooms import SOWING_STEPS, NotFoundError
-from ..thinking import Limits
+from ..thinking import BusyError, Limits
 from ..hub import Hub
 from ..schemas import GAMES, Answer
 from . import Rates
@@ -19,6 +23,7 @@ from . import Rates
 def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     """The routes of puzzles and lessons, for the app of ``hub``."""
     router = APIRouter()
+    drawing_sheet = asyncio.Lock()  # one worksheet drawn at a time (a second or a few each)
 
     @router.get("/api/puzzles/{game}", summary="A puzzle near a rating: a position where one "
                                             "move is clearly best (proven by the solver)")
@@ -65,6 +70,23 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                 "after": board_view(state.play(found.best)),
                 "sowing": None if steps is None else [list(step) for step in steps]}
 
+    @router.get("/api/worksheets/{game}", response_class=Response,
+                summary="A classroom worksheet to print (PDF): boards with questions the "
+                        "rules answer, six a page, and the answer key on the last page")
+    @rates.searches
+    async def worksheet(request: Request, game: Literal[GAMES],
+                        questions: Annotated[int, Query(ge=1, le=WEB_QUESTIONS)] = 12,
+                        paper: Literal[tuple(sheets.PAPERS)] = "a4",
+                        language: Literal[LANGUAGES] = "en",
+                        seed: Annotated[int, Query(ge=0, le=LARGEST)] = 1) -> Response:
+        if drawing_sheet.locked():
+            raise BusyError("a worksheet is being drawn; try again in a moment")
+        async with drawing_sheet:
+            pdf = await asyncio.to_thread(_worksheet_pdf, game, questions, paper, language,
+                                          seed)
+        return Response(pdf, media_type="application/pdf", headers={
+            "Content-Disposition": f'attachment; filename="{game}-worksheet-{seed}.pdf"'})
+
     def _asked(puzzle_id: str, body: Answer):
         """The puzzle, its position and the legal move an answer names (else 404 or 400)."""
         found = puzzles.find(puzzle_id)
@@ -103,3 +125,15 @@ def _move_of(state, body: Answer) -> int:
         raise MancalabError(f"{body.move!r} is not a legal move here (legal: "
                             f"{', '.join(state.move_name(m) for m in state.legal_moves())})")
     return move
+
+
+WEB_QUESTIONS = 36  # a worksheet's questions at most from the page (six pages)
+
+
+def _worksheet_pdf(game: str, count: int, paper: str, language: str, seed: int) -> bytes:
+    """The worksheet ``mancalab worksheet`` prints, as PDF bytes."""
+    made = sheets.questions(game, count, seed, language)
+    out = io.BytesIO()
+    title = texts(language).get(f"game_{game}", game)
+    sheets.write_pdf(made, out, paper, title=title, language=language)
+    return out.getvalue()

@@ -2,7 +2,7 @@
 // new game (or a saved one) sent to the server.
 import {drawBoard} from "./board.js";
 import {api} from "./server.js";
-import {plural, t, translatePage} from "./texts.js";
+import {currentLanguage, plural, t, translatePage} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
@@ -39,6 +39,13 @@ export async function showHome(openGame) {
     $("home-error").textContent = "";
     try { openGame(await createGame()); }
     catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
+  };
+  // a worksheet of the chosen game in the page's language, a new set of positions each time
+  $("worksheet-link").onclick = () => {
+    const query = new URLSearchParams({questions: $("worksheet-questions").value,
+      paper: $("worksheet-paper").value, language: currentLanguage(),
+      seed: String(1 + Math.floor(Math.random() * 1e6))});
+    $("worksheet-link").href = `/api/worksheets/${selectedGame()}?${query}`;
   };
   $("home-analysis").onclick = async () => {  // the analysis board of the chosen game
     $("home-error").textContent = "";
