@@ -589,6 +589,41 @@ def test_puzzles_are_chosen_by_theme_and_tried_without_giving_the_answer_away(cl
     assert answer["themes"] == list(puzzles.themes(puzzle))
 
 
+@pytest.mark.parametrize("name", mancalab.variants())
+def test_exercises_ask_what_the_rules_then_do(client, name):
+    kinds = client.get(f"/api/exercises/{name}").json()["kinds"]
+    assert kinds[0] == "landing" and len(kinds) >= 2
+    for kind in kinds:
+        for number in (1, 2):
+            url = f"/api/exercises/{name}/{kind}/{number}"
+            shown = client.get(url).json()
+            assert client.get(url).json() == shown  # made again the same: nothing is kept
+            guess = shown["move"] if shown["move"] is not None else shown["legal"][0]
+            told = client.post(url, json={"move": guess}).json()
+            right = told["answers"]
+            assert (guess in right) == told["correct"] and right
+            again = client.post(url, json={"move": right[0]}).json()
+            assert again["correct"]
+            mover, before = shown["to_move"], shown["score"]
+            steps, after = again["sowing"], again["after"]
+            lifts = [i for i, step in enumerate(steps) if step[0] == "lift"]
+            if kind == "landing":  # where the move's first lap drops its last seed
+                lap = steps[:lifts[1]] if len(lifts) > 1 else steps
+                assert right == [[s[1] for s in lap if s[0] == "drop"][-1]]
+                continue
+            assert again["move"] == right[0] and len(right) < len(shown["legal"])
+            again_turn = not after["result"] and after["to_move"] == mover
+            assert {"relay": len(lifts) >= 2,
+                    "capture": any(step[0] == "capture" for step in steps),
+                    "family": after["score"][mover] > before[mover],
+                    "deposit": after["score"][mover] > before[mover],
+                    "extra_turn": again_turn, "ends_turn": not again_turn}[kind], (kind, url)
+    assert client.get(f"/api/exercises/{name}/chess/1").status_code == 400
+    url = f"/api/exercises/{name}/landing/1"
+    assert client.post(url, json={"move": 10**6}).status_code == 400
+    assert client.post(url, json={"move": True}).status_code in (400, 422)
+
+
 def test_a_worksheet_is_drawn_for_a_class_and_bad_values_refused(client):
     import re
 

@@ -244,6 +244,40 @@ def test_urubugu_players_arrange_their_beads_first(server, context):
     assert state["started"] and sum(state["cells"]) == 64 and 4 in state["cells"]
 
 
+def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, context):
+    page = context.new_page()
+    page.goto(server)
+    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
+    page.check("input[name=game][value=kalah]")
+    page.click("#home-exercises")
+    wait_until(lambda: playable(page), what="an exercise")
+    assert "exercises=kalah" in page.evaluate("location.search")
+    assert page.locator(".hole.suggested").count() == 1  # the move shown, ringed
+
+    # every hole and store is an answer to "where does it land?"
+    assert page.input_value("#exercise-kind") == "landing" and len(playable(page)) == 14
+    cells = playable(page)
+    page.click(f"#exercise-board [data-cell='{cells[0]}']")
+    wait_until(lambda: page.is_visible("#exercise-next"), what="the answer played")
+    told = page.inner_text("#exercise-result")
+    marked = page.eval_on_selector_all("#exercise-board .hole.best",
+                                       "els => els.map(e => Number(e.dataset.cell))")
+    assert len(marked) == 1 and ("Right" in told) == (marked == [cells[0]])
+    assert "out of 1" in page.inner_text("#exercise-score")
+    page.click("#exercise-next")
+    wait_until(lambda: playable(page) and not page.is_visible("#exercise-next"), what="next")
+    page.select_option("#exercise-kind", "extra_turn")  # which move gives another turn?
+    wait_until(lambda: page.locator(".hole.suggested").count() == 0 and playable(page),
+               what="a move to find")
+    holes = playable(page)
+    page.click(f"#exercise-board [data-cell='{holes[0]}']")
+    wait_until(lambda: page.is_visible("#exercise-next"), what="the answer played")
+    assert page.locator("#exercise-board .hole.best").count() >= 1
+    assert "out of 2" in page.inner_text("#exercise-score")
+    page.click("#exercise-back")
+    wait_until(lambda: page.is_visible("#home"), what="the home page")
+
+
 def test_a_teacher_downloads_a_worksheet_from_the_home_page(server, context):
     page = context.new_page()
     page.goto(server)

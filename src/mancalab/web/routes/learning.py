@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path as FastAPIPath, Query, Request
 from fastapi.responses import Response
 
-from ...analysis import lessons, puzzles, worksheet as sheets
+from ...analysis import exercises, lessons, puzzles, worksheet as sheets
 from ...core import LARGEST, MancalabError
 from ...drawing import LANGUAGES, board_view, texts
 from ..rooms import SOWING_STEPS, NotFoundError
@@ -68,6 +68,40 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                 "moves": [{"cell": int(cell), "name": state.move_name(int(cell)),
                            "value": value} for cell, value in found.values.items()],
                 "after": board_view(state.play(found.best)),
+                "sowing": None if steps is None else [list(step) for step in steps]}
+
+    @router.get("/api/exercises/{game}", summary="The kinds of exercise a game has")
+    async def exercise_kinds(game: Literal[GAMES]) -> dict:
+        return {"game": game, "kinds": list(exercises.kinds(game))}
+
+    @router.get("/api/exercises/{game}/{kind}/{number}",
+                summary="Exercise NUMBER of KIND: a position and, for landing, the move shown "
+                        "(where does its first lap's last seed land?); else the learner finds "
+                        "a move of the kind")
+    async def exercise(game: Literal[GAMES], kind: Annotated[str, FastAPIPath(max_length=20)],
+                       number: Annotated[int, FastAPIPath(ge=0, le=LARGEST)]) -> dict:
+        found = exercises.exercise(game, kind, number)
+        state = found.state
+        return {"game": game, "kind": kind, "number": number, "move": found.move,
+                "move_name": None if found.move is None else state.move_name(found.move),
+                **board_view(state)}
+
+    @router.post("/api/exercises/{game}/{kind}/{number}",
+                 summary="Check an answer: right or not, the right answers, and the move "
+                         "played step by step (the move shown, or the one picked)")
+    async def exercise_answer(game: Literal[GAMES],
+                              kind: Annotated[str, FastAPIPath(max_length=20)],
+                              number: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
+                              body: Answer) -> dict:
+        found = exercises.exercise(game, kind, number)
+        state = found.state
+        answer = state.parse_move(body.move) if isinstance(body.move, str) else body.move
+        correct = exercises.check(found, answer)
+        move = found.move if found.move is not None else answer
+        steps = state.sowing(move, limit=SOWING_STEPS)
+        return {"correct": correct, "answers": sorted(found.answers),
+                "names": [state.move_name(cell) for cell in sorted(found.answers)],
+                "move": move, "after": board_view(state.play(move)),
                 "sowing": None if steps is None else [list(step) for step in steps]}
 
     @router.get("/api/worksheets/{game}", response_class=Response,

@@ -17,6 +17,7 @@ export async function showLesson(game, onBack) {
   $("home").hidden = true;
   $("play").hidden = true;
   $("puzzle").hidden = true;
+  $("exercise").hidden = true;
   $("lesson").hidden = false;
   $("lesson-back").onclick = onBack;
   $("lesson-next").onclick = () => showStep(at + 1);

@@ -4,6 +4,7 @@ import {remember, showMyGames} from "./mine.js";
 import {currentGame, openGame, rerender} from "./play.js";
 import {createFromPosition, readPositionLink} from "./position.js";
 import {showPuzzles} from "./puzzles.js";
+import {showExercises} from "./exercises.js";
 import {showLesson} from "./lessons.js";
 import {showRules} from "./rules.js";
 import {api} from "./server.js";
@@ -41,6 +42,7 @@ async function backHome() {
   history.pushState({}, "", "/");
   $("puzzle").hidden = true;
   $("lesson").hidden = true;
+  $("exercise").hidden = true;
   await showHome(openCreated);
   showMyGames();
   showWorld(openCreated);
@@ -87,7 +89,12 @@ async function main() {
   const position = readPositionLink(params);
   const puzzles = params.get("puzzles");
   const learning = params.get("learn");
+  const practising = params.get("exercises");
   $("home-learn").onclick = () => learn(selectedGame());
+  $("home-exercises").onclick = () => {
+    history.pushState({}, "", `/?exercises=${selectedGame()}`);
+    showExercises(selectedGame(), backHome);
+  };
   $("home-puzzles").onclick = () => {
     history.pushState({}, "", `/?puzzles=${selectedGame()}`);
     showPuzzles(selectedGame(), backHome);
@@ -98,6 +105,8 @@ async function main() {
     openGame(catalogue, game, token, {opened: openCreated});
   } else if (learning) {
     showLesson(learning, backHome);
+  } else if (practising) {
+    showExercises(practising, backHome);
   } else if (puzzles) {
     showPuzzles(puzzles, backHome);
   } else if (position) {  // a shared position: a new analysis board of it

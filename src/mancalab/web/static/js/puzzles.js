@@ -39,6 +39,7 @@ export async function showPuzzles(game, onBack) {
   $("home").hidden = true;
   $("play").hidden = true;
   $("lesson").hidden = true;
+  $("exercise").hidden = true;
   $("puzzle").hidden = false;
   $("puzzle-back").onclick = onBack;
   $("puzzle-next").onclick = () => nextPuzzle(game);
