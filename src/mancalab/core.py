@@ -272,6 +272,16 @@ class Variant:
                 self.check_setting(setting, player)
         return self.state(self.start_cells(), to_move=0)
 
+    def picture(self) -> dict:
+        """The start as a picture (cells, grid, owners, labels): laid out from the start's
+        cells alone, without the compiled rules, so that a page can show it before they are
+        ready (a game whose start is played, as 3-row Gabata's race, shows it before)."""
+        start = State(self, self._board(self.start_cells(), 0, {}))
+        cells = range(self.n_cells)
+        return {"cells": list(start.cells), "grid": self.grid(start),
+                "owners": [self.cell_owner(start, i) for i in cells],
+                "labels": [[self.cell_label(start, seat, i) for i in cells] for seat in (0, 1)]}
+
     def state(self, cells: Any, to_move: int = 0, **extra: Any) -> State:
         """Any position in the spec's cell layout; checked, and settled if already over.
 

@@ -278,6 +278,20 @@ def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, conte
     wait_until(lambda: page.is_visible("#home"), what="the home page")
 
 
+def test_the_game_cards_are_drawn_without_waiting_for_the_compiled_rules(server, context):
+    """The cards' boards come with the catalogue, laid out without compiled code: on a first
+    start the rules are still compiling, and the cards must not wait for them."""
+    page = context.new_page()
+    page.route("**/api/examples/**", lambda route: route.abort())  # as if still compiling
+    page.goto(server)
+    wait_until(lambda: page.locator(".card").count() == len(GAMES), what="the cards")
+    catalogue = json.load(urllib.request.urlopen(f"{server}/api/games"))["games"]
+    for game, info in catalogue.items():
+        holes = sum(cell is not None for row in info["picture"]["grid"] for cell in row)
+        drawn = page.locator(f".card:has(input[value={game}]) svg .hole").count()
+        assert drawn == holes, game
+
+
 def test_a_teacher_downloads_a_worksheet_from_the_home_page(server, context):
     page = context.new_page()
     page.goto(server)

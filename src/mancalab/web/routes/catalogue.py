@@ -3,6 +3,7 @@ needs here, a game's example move, and the page."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from pathlib import Path
 from typing import Literal
@@ -38,7 +39,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                            "puzzles": puzzles.pick(name, 1000, 0) is not None,
                            "race": None if cls.race_option is None else {
                                "option": cls.race_option, "none": cls.no_race},
-                           "score_noun": cls.score_noun, "setting": cls.has_setting}
+                           "score_noun": cls.score_noun, "setting": cls.has_setting,
+                           "picture": _picture(name)}
         return {"games": games, "modes": list(MODES), "levels": LEVELS,
                 "game_levels": GAME_LEVELS, "languages": LANGUAGES,
                 # mancalab's players, then those the operator named (engines, files)
@@ -55,13 +57,19 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.get("/api/examples/{game}", summary="A game's start and one move played on it, step "
                                              "by step (for the page's how-to-play)")
     async def example(game: Literal[GAMES]) -> dict:
-        return _example(game)
+        # a thread: the first one may wait for the rules to compile, the others need not
+        return await asyncio.to_thread(_example, game)
 
     @router.get("/", include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     return router
+
+
+@functools.lru_cache(maxsize=None)
+def _picture(game: str) -> dict:
+    return VARIANTS[game]().picture()
 
 
 @functools.lru_cache(maxsize=None)

@@ -6,7 +6,6 @@ import {currentLanguage, plural, t, translatePage} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
-let examples = {};  // game -> the server's example (its start drawn on the card)
 
 // A level or a player as people say it: the five levels, mancalab's players by what they are
 // (the original programs' bots by their programs), an operator's engine by its name.
@@ -143,9 +142,9 @@ async function drawCards() {
       textContent: t(`game_${game}_line`)});
     card.append(radio, picture, title, origin, line);
     box.append(card);
-    examples[game] = examples[game] || api(`/api/examples/${game}`);
-    examples[game].then((example) => drawBoard(picture, example.before, {
-      view: 0, playable: new Set(), reader: 0, names: null, picture: true}));
+    // the start as the catalogue draws it: no compiled rule is waited for
+    drawBoard(picture, catalogue.games[game].picture, {view: 0, playable: new Set(), reader: 0,
+                                                       names: null, picture: true});
   }
 }
 
