@@ -369,6 +369,39 @@ def lobby(port: int) -> str:
     return f"seeks from 40 addresses: {opened} open, {refused} refused (429)"
 
 
+def worksheets(port: int) -> str:
+    """40 addresses ask at once for the largest worksheet (36 questions, a second or more of
+    drawing each): one is drawn at a time, the others refused (429) while it is."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = "/api/worksheets/gebeta?questions=36&language=am"
+    with ThreadPoolExecutor(40) as pool:
+        statuses = list(pool.map(lambda i: call(port, f"{path}&seed={i}",
+                                                source=f"127.0.5.{1 + i}")[0], range(40)))
+    return f"40 worksheets of 36 at once: {statuses.count(200)} drawn, {statuses.count(429)} (429)"
+
+
+def continuations(port: int) -> str:
+    """20 addresses each ask a Gebeta start's best continuation (up to six searches of 0.5 s
+    each) at once: the searches queue with the others', within the server's queue."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    games = [call(port, "/api/games", {"game": "gebeta", "mode": "local"},
+                  f"127.0.6.{1 + i}")[1] for i in range(20)]
+
+    def ask(i: int) -> int:
+        game = games[i]
+        return call(port, f"/api/games/{game['id']}/positions/0/continuation",
+                    {"token": game["token"]}, f"127.0.6.{1 + i}")[0]
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(20) as pool:
+        statuses = list(pool.map(ask, range(20)))
+    return (f"20 continuations at once: {statuses.count(200)} answered, "
+            f"{statuses.count(429)} refused (429), all within "
+            f"{time.perf_counter() - started:.1f} s")
+
+
 def preparing() -> str:
     cache = Path(tempfile.mkdtemp())
     port = free_port()
@@ -420,6 +453,8 @@ def main() -> None:
               ("forwarded", lambda: forwarded(port)),
               ("log-ins", lambda: log_ins(port)),
               ("lobby", lambda: lobby(port)),
+              ("worksheets", lambda: worksheets(port)),
+              ("continuations", lambda: continuations(port)),
               ("preparing", preparing)]
     if args.only:
         probes = [probe for probe in probes if probe[0] in args.only]
