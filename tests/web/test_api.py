@@ -80,6 +80,27 @@ def test_every_game_plays_to_the_end_on_one_screen(client, name):
     assert GameRecord.from_text(record).moves == [m["move"] for m in view["moves"]]
 
 
+def test_errors_a_player_meets_carry_a_code_the_page_says_in_its_language(client):
+    game = create(client, game="kalah", mode="online")
+    mine, theirs = game["token"], game["links"]["invite"].split("token=")[1]
+    out_of_turn = move(client, game, theirs, 9).json()
+    assert out_of_turn["code"] == "not_your_turn" and out_of_turn["values"] == {
+        "name": state(client, game)["names"][0]} and "turn" in out_of_turn["detail"]
+    assert move(client, game, mine, 2, ply=5).json()["code"] == "stale"
+    assert move(client, game, None, 2).json()["code"] == "no_seat"
+    illegal = move(client, game, mine, 7).json()
+    assert illegal["code"] == "illegal_move" and "legal" in illegal["detail"]
+    assert client.get("/api/games/nothing-here").json()["code"] == "no_game"
+    answer = client.post("/api/games", json={"game": "kalah", "options": {"pits": 99}})
+    assert answer.status_code == 400 and "code" not in answer.json()  # said in English only
+    for language in ("en", "fr", "rn", "am"):  # every code has its words in every language
+        words = client.get(f"/static/i18n/{language}.json").json()
+        assert all(f"error_{code}" in words for code in (
+            "not_your_turn", "stale", "no_seat", "illegal_move", "no_game", "game_over",
+            "time_out", "no_takebacks", "wait_computer", "computer_plays_on", "not_started",
+            "helpers_off", "computer_thinking", "server_busy", "too_many")), language
+
+
 def test_bad_moves_are_refused_and_change_nothing(client):
     game = create(client, game="kalah", mode="online")
     mine, theirs = game["token"], game["links"]["invite"].split("token=")[1]

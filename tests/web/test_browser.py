@@ -311,6 +311,25 @@ def test_a_teacher_downloads_a_worksheet_from_the_home_page(server, context):
     assert "language=fr" in page.get_attribute("#worksheet-link", "href")
 
 
+def test_an_error_from_the_server_is_said_in_the_pages_language(server, context):
+    page = context.new_page()
+    page.goto(server)
+    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
+    page.select_option("#language", "fr")
+    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
+               what="French")
+    said = page.evaluate("""async () => {
+        const {sayError} = await import("/static/js/texts.js");
+        const {api} = await import("/static/js/server.js");
+        const game = await api("/api/games", {game: "kalah", mode: "online"});
+        const theirs = game.links.invite.split("token=")[1];
+        try { await api(`/api/games/${game.id}/moves`, {token: theirs, move: 9}); }
+        catch (error) { return sayError(error); }
+        return "no error";
+    }""")
+    assert said.startswith("C’est au tour de ") and "turn" not in said, said
+
+
 def test_the_language_can_be_changed_and_is_remembered(server, context):
     page = context.new_page()
     page.goto(server)

@@ -269,7 +269,8 @@ def test_a_hint_is_answered_within_its_cap_whatever_the_search_waits_for():
     import asyncio
 
     from mancalab.players import player
-    from mancalab.web.thinking import READY, BusyError, Thinker
+    from mancalab.web.errors import BusyError
+    from mancalab.web.thinking import READY, Thinker
 
     was_ready = READY.is_set()
     READY.set()  # compiled: what a search waits for now is no compile

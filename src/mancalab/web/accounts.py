@@ -20,19 +20,13 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from ..analysis.glicko import PROVISIONAL, Rating, after_game
 from ..core import MancalabError
 from ..records import check_name
-from .rooms import ConflictError, NotAllowedError, NotFoundError
+from .errors import ConflictError, NotAllowedError, NotFoundError, UnauthorizedError
 
 PASSWORD_LENGTHS = (8, 200)  # a longer one would only cost hashing time
 SESSIONS_KEPT = 10  # sessions an account keeps (devices); the oldest go
 RESERVED = {"computer", "anonymous", "a", "b"}
 HASHER = PasswordHasher()  # Argon2id, RFC 9106's low-memory choice: 64 MiB and ~50 ms a hash
 HASHING = threading.BoundedSemaphore(2)  # hashes at once: at most 128 MiB however many log in
-
-
-class UnauthorizedError(MancalabError):
-    """No session, or a wrong name or password."""
-
-    status = 401
 
 
 def digest(token: str) -> str:

@@ -28,6 +28,7 @@ from ..analysis import solving
 from ..analysis.preparation import Step
 from ..core import MancalabError, MancalabFailure
 from .clients import scope_client
+from .errors import said
 from .store import Store
 from .thinking import READY, Limits, warm_up
 from .guard import RequestGuard
@@ -86,8 +87,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     app.add_middleware(RequestGuard, limit=limits.body_bytes)
 
     async def answer(request: Request, error: MancalabError | MancalabFailure) -> JSONResponse:
-        """Bad input (a 4xx) or a failure (a 5xx, 429), each error's own ``status``."""
-        return JSONResponse({"detail": str(error)}, status_code=error.status)
+        """Bad input (a 4xx) or a failure (a 5xx, 429), each error's own ``status``, with
+        the code the page says it by where it has one (``errors.said``)."""
+        return JSONResponse(said(error), status_code=error.status)
 
     app.add_exception_handler(MancalabError, answer)
     app.add_exception_handler(MancalabFailure, answer)
@@ -96,7 +98,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     async def too_many(request: Request, error: RateLimitExceeded) -> JSONResponse:
         retry = max(1, math.ceil(error.limit.limit.get_expiry() if error.limit else 60))
         return JSONResponse({"detail": f"too many requests: at most {error.detail}; try "
-                                       "again later"}, status_code=429,
+                                       "again later", "code": "too_many", "values": {}},
+                            status_code=429,
                             headers={"Retry-After": str(retry)})
 
     @app.exception_handler(StarletteHTTPException)

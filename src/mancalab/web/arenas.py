@@ -14,8 +14,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from .rooms import ConflictError, NotFoundError
-from .thinking import BusyError
+from .errors import BusyError, ConflictError, NotFoundError
 
 ARENAS = 20  # arenas open at once
 PLAYERS = 200  # players in one arena

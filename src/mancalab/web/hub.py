@@ -25,9 +25,10 @@ from .arenas import Arena, Arenas
 from .clocks import Clock
 from .lobby import Lobby
 from .preparing import Preparation
-from .rooms import ConflictError, NotFoundError, Room
+from .errors import BusyError, ConflictError, FullError, NotFoundError
+from .rooms import Room
 from .store import Store, analysis_key
-from .thinking import CLIENT, BusyError, FullError, Limits, Thinker
+from .thinking import CLIENT, Limits, Thinker
 
 LOG = logging.getLogger("mancalab.web")
 REVIEW_SECONDS = 1.0  # a review's time a position: half to solve it, half to estimate it
@@ -98,7 +99,7 @@ class Hub:
         if room is None:
             stored = self.store.load(game_id) if len(game_id) <= 40 else None
             if stored is None:
-                raise NotFoundError(f"no game {game_id[:40]!r}")
+                raise NotFoundError(f"no game {game_id[:40]!r}", code="no_game")
             room = self.rooms[game_id] = Room.from_stored(stored)
             self._resume(room)
         room.touched = time.monotonic()
@@ -371,7 +372,7 @@ class Hub:
         seconds stops."""
         room = self.room(game_id)
         if room.record is None:
-            raise ConflictError("the game has not started yet")
+            raise ConflictError("the game has not started yet", code="not_started")
         if not room.state.is_over:
             room.check_token(token)
             _check_helpers(room)
@@ -402,7 +403,7 @@ class Hub:
         proven. Who may ask: as for the review."""
         room = self.room(game_id)
         if room.record is None:
-            raise ConflictError("the game has not started yet")
+            raise ConflictError("the game has not started yet", code="not_started")
         if not room.state.is_over:
             room.check_token(token)
             _check_helpers(room)
@@ -565,7 +566,8 @@ class Hub:
 def _check_helpers(room: Room) -> None:
     if not room.helpers:
         raise ConflictError("hints and exact values are off in this game (between two people "
-                            "they are on only when the game was made with them)")
+                            "they are on only when the game was made with them)",
+                            code="helpers_off")
 
 
 def _log_failure(task: asyncio.Task) -> None:

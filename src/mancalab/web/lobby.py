@@ -11,8 +11,8 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from .rooms import ConflictError, NotAllowedError, NotFoundError
-from .thinking import BusyError, Limits
+from .errors import BusyError, ConflictError, NotAllowedError, NotFoundError
+from .thinking import Limits
 
 COLORS = ("first", "second", "random")
 SEEK_SECONDS = 30 * 60  # an open seek nobody takes goes after this

@@ -18,30 +18,13 @@ from ..records import GameRecord, check_names, typed_options
 from ..sowing import preview
 from ..variants import VARIANTS, variant as make_variant
 from .clocks import Clock
+from .errors import ConflictError, NotAllowedError
 from .store import Store, StoredGame
 from .thinking import READY
 
 MODES = ("local", "computer", "online")
 COMPUTER = "Computer"
 SOWING_STEPS = 3000  # a longer move (a relay can go on for thousands) is shown at once
-
-
-class NotAllowedError(MancalabError):
-    """A token that does not hold the seat."""
-
-    status = 403
-
-
-class NotFoundError(MancalabError):
-    """No such game, ply, puzzle or lesson step."""
-
-    status = 404
-
-
-class ConflictError(MancalabError):
-    """A request out of turn or for a stale position."""
-
-    status = 409
 
 
 def new_token() -> str:
@@ -206,7 +189,8 @@ class Room:
 
     def check_token(self, token: str | None) -> None:
         if self.seat_of(token) is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
+                                  code="no_seat")
 
     def may_move(self, token: str | None, seat: int) -> bool:
         """Whether ``token`` may move for ``seat``: its own seat, both in a local game, and the
@@ -236,18 +220,19 @@ class Room:
         """Play ``move`` (a cell index or the game's notation) for the seat to move."""
         state = self.state
         if state.is_over:
-            raise ConflictError("the game is over")
+            raise ConflictError("the game is over", code="game_over")
         if self.record.at_cap:
             raise ConflictError(f"the game has reached its cap of {self.record.variant.move_cap:,} "
                                 "moves: no move is taken; end it by agreement")
         if ply is not None and ply != self.ply:
             raise ConflictError(f"the game is at move {self.ply + 1}, not {ply + 1}: fetch it "
-                                "again")
+                                "again", code="stale")
         seat = state.to_move
         if not by_computer and not self.may_move(token, seat):
             if self.seat_of(token) is None:
-                raise NotAllowedError("this token holds no seat in the game")
-            raise ConflictError(f"it is {self.names[seat]}'s turn, not yours")
+                raise NotAllowedError("this token holds no seat in the game", code="no_seat")
+            raise ConflictError(f"it is {self.names[seat]}'s turn, not yours",
+                                code="not_your_turn", name=self.names[seat])
         move = state.parse_move(move) if isinstance(move, str) else int(move)
         if move not in state.legal_moves():
             raise IllegalMoveError(f"cell {move} is not a legal move here (legal: "
@@ -261,7 +246,7 @@ class Room:
         now = time.time()
         if self.clock is not None and self.clock.running == seat and \
                 self.clock.left(seat, now) <= 0:
-            raise ConflictError("your time has run out")
+            raise ConflictError("your time has run out", code="time_out")
         store.add_move(self.id, self.ply, move)
         self.record.push(move)
         self.suggestion = None
@@ -283,9 +268,10 @@ class Room:
         ``undo_request`` says who asked until then)."""
         self.check_token(token)
         if self.rated or self.clock is not None:
-            raise ConflictError("a rated or clocked game has no take-backs")
+            raise ConflictError("a rated or clocked game has no take-backs",
+                                code="no_takebacks")
         if self.thinking:
-            raise ConflictError("wait for the computer's move")
+            raise ConflictError("wait for the computer's move", code="wait_computer")
         if not self.ply:
             raise ConflictError("no move has been played")
         if self.mode == "online":
@@ -332,13 +318,13 @@ class Room:
         if self.record is None or self.record.state.is_over:
             raise ConflictError("the game is not going on")
         if self.thinking:
-            raise ConflictError("wait for the computer's move")
+            raise ConflictError("wait for the computer's move", code="wait_computer")
         if self.mode == "online":
             if self._first_to_ask(store, token, "end_request"):
                 return
         elif self.mode == "computer" and not computer_agrees and not self.record.at_cap:
             raise ConflictError("the computer does not agree to end the game now: it expects "
-                                "to do better by playing on")
+                                "to do better by playing on", code="computer_plays_on")
         self.end_request, self.agreed = None, True
         if self.clock is not None:
             self.clock.stop()
@@ -351,11 +337,12 @@ class Room:
         move). A spectator cannot resign."""
         seat = self.seat_of(token)
         if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
+                                  code="no_seat")
         if self.record is None or self.record.state.is_over:
             raise ConflictError("the game is not going on")
         if self.thinking:
-            raise ConflictError("wait for the computer's move")
+            raise ConflictError("wait for the computer's move", code="wait_computer")
         if self.mode == "local":
             seat = self.record.state.to_move
         self.resigned, self.undo_request, self.end_request = seat, None, None
@@ -384,7 +371,8 @@ class Room:
         """Online: refuse the other player's request to take back a move or to end."""
         seat = self.seat_of(token)
         if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
+                                  code="no_seat")
         asked = [name for name in ("undo_request", "end_request")
                  if getattr(self, name) == 1 - seat]
         if not asked:
@@ -401,7 +389,8 @@ class Room:
         finds it. MancalabError before the game has ended or when it has one already."""
         seat = self.seat_of(token)
         if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)")
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
+                                  code="no_seat")
         if self.record is None or not self.record.state.is_over:
             raise ConflictError("a rematch follows a finished game")
         if self.rematch is not None:
@@ -520,7 +509,7 @@ class Room:
         """What each legal move would do now (``sowing.preview``: where it lands, what it
         takes, whether the mover plays again), worked out once a position."""
         if self.record is None:
-            raise ConflictError("the game has not started yet")
+            raise ConflictError("the game has not started yet", code="not_started")
         state = self.record.state
         if self._previews[0] is not state:
             self._previews = (state, [preview(state, move, SOWING_STEPS)

@@ -22,9 +22,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from .. import _cache
-from ..core import MancalabError, MancalabFailure, State
+from ..core import MancalabError, State
 from ..players import Player, parse_spec
 from ..players import player as make_player
+from .errors import BusyError
 
 
 READY = threading.Event()  # set once the rules and searches are compiled (warm_up)
@@ -54,18 +55,6 @@ def warm_up(on_step=None) -> None:
     # Gabata's for the analysis switch (under a second each)
     for name in variants():
         solving.ready(variant(name))
-
-
-class BusyError(MancalabFailure):
-    """The game's computer is already thinking, or the server's queue is full."""
-
-    status = 429
-
-
-class FullError(MancalabFailure):
-    """The server's storage for games is full."""
-
-    status = 507
 
 
 @dataclass
@@ -278,9 +267,9 @@ class Thinker:
                 await asyncio.sleep(0.02)
         elif game_id in self.games:
             raise BusyError("the computer is already thinking in this game; try again after "
-                            "its move")
+                            "its move", code="computer_thinking")
         elif len(self.games) >= self.limits.queue:
-            raise BusyError("the server is busy; try again in a moment")
+            raise BusyError("the server is busy; try again in a moment", code="server_busy")
         self.games.add(game_id)
         self.open()
         needs = []  # on a first start: its game's kernels and searches, compiled first

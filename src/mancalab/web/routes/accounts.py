@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
 
-from ..accounts import UnauthorizedError, check_account_name, require
+from ..accounts import check_account_name, require
 from ..hub import Hub
-from ..rooms import ConflictError, NotAllowedError
+from ..errors import ConflictError, NotAllowedError, UnauthorizedError
 from ..schemas import GAMES, Confirmation, Credentials, PasswordChange
 from ..thinking import Limits
 from . import Rates

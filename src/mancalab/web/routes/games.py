@@ -13,7 +13,8 @@ from ...core import LARGEST
 from ...drawing import board_view
 from ...records import GameRecord, contents, moves_at_most
 from ..clocks import Clock
-from ..rooms import SOWING_STEPS, ConflictError, NotFoundError, Room
+from ..errors import ConflictError, NotFoundError
+from ..rooms import SOWING_STEPS, Room
 from ..thinking import Limits
 from ..hub import Hub
 from ..schemas import BotChange, LoadGame, Move, NewGame, RecordText, Setting, Token

@@ -13,8 +13,9 @@ from fastapi.responses import Response
 from ...analysis import exercises, lessons, puzzles, worksheet as sheets
 from ...core import LARGEST, MancalabError
 from ...drawing import LANGUAGES, board_view, texts
-from ..rooms import SOWING_STEPS, NotFoundError
-from ..thinking import BusyError, Limits
+from ..errors import BusyError, NotFoundError
+from ..rooms import SOWING_STEPS
+from ..thinking import Limits
 from ..hub import Hub
 from ..schemas import GAMES, Answer
 from . import Rates

@@ -10,7 +10,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ...core import MancalabError
 from ..clients import Allowance, admits, scope_client
-from ..rooms import NotFoundError, Room
+from ..errors import NotFoundError
+from ..rooms import Room
 from ..thinking import Limits
 from ..hub import Hub
 from ..guard import parse_json

@@ -12,9 +12,10 @@ from ..clients import scope_client
 from ..hub import Hub
 from ..clocks import Clock
 from ..lobby import Seek
-from ..rooms import NotAllowedError, Room
+from ..errors import BusyError, NotAllowedError
+from ..rooms import Room
 from ..schemas import NewSeek, Short
-from ..thinking import BusyError, Limits
+from ..thinking import Limits
 from . import Rates
 from .accounts import logged_in
 from .games import created_view

@@ -7,7 +7,7 @@ import {animate} from "./animation.js";
 import {drawBoard, onPlayableHole} from "./board.js";
 import {gameName} from "./home.js";
 import {api} from "./server.js";
-import {t} from "./texts.js";
+import {sayError, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 let current = null;  // the exercise shown
@@ -34,7 +34,7 @@ async function nextExercise(game) {
   const kind = $("exercise-kind").value;
   const number = Math.floor(Math.random() * 1e6);
   try { current = await api(`/api/exercises/${game}/${kind}/${number}`); }
-  catch (error) { $("exercise-error").textContent = error.message; return; }
+  catch (error) { $("exercise-error").textContent = sayError(error); return; }
   answered = false;
   $("exercise-task").textContent = t(`exercise_${kind}`, {move: current.move_name || ""});
   $("exercise-result").textContent = "";
@@ -63,7 +63,7 @@ async function answer(cell) {
   try {
     result = await api(`/api/exercises/${current.game}/${current.kind}/${current.number}`,
                        {move: cell});
-  } catch (error) { $("exercise-error").textContent = error.message; answered = false; return; }
+  } catch (error) { $("exercise-error").textContent = sayError(error); answered = false; return; }
   score = {right: score.right + (result.correct ? 1 : 0), done: score.done + 1};
   showScore();
   $("exercise-result").textContent = t(result.correct ? "exercise_right"

@@ -2,7 +2,7 @@
 // new game (or a saved one) sent to the server.
 import {drawBoard} from "./board.js";
 import {api} from "./server.js";
-import {currentLanguage, plural, t, translatePage} from "./texts.js";
+import {currentLanguage, plural, sayError, t, translatePage} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
@@ -37,7 +37,7 @@ export async function showHome(openGame) {
     event.preventDefault();
     $("home-error").textContent = "";
     try { openGame(await createGame()); }
-    catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
+    catch (error) { $("home-error").textContent = t("home_error", {reason: sayError(error)}); }
   };
   // a worksheet of the chosen game in the page's language, a new set of positions each time
   $("worksheet-link").onclick = () => {
@@ -52,7 +52,7 @@ export async function showHome(openGame) {
       openGame(await api("/api/games", {game: selectedGame(), options: optionValues(),
                                         mode: "local", helpers: true}),
                {analyse: true, edit: true});
-    } catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
+    } catch (error) { $("home-error").textContent = t("home_error", {reason: sayError(error)}); }
   };
   $("record-file").onchange = async () => {
     const file = $("record-file").files[0];
@@ -63,7 +63,7 @@ export async function showHome(openGame) {
       const {games} = await api("/api/records/contents", {record});
       if (games.length === 1) { await loadRecord(openGame, record, null); return; }
       chooseGame(openGame, record, games);  // a tournament's file: the person picks one
-    } catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
+    } catch (error) { $("home-error").textContent = t("home_error", {reason: sayError(error)}); }
   };
 }
 
@@ -85,7 +85,7 @@ function chooseGame(openGame, record, games) {
   menu.onchange = async () => {
     if (!menu.value) return;
     try { await loadRecord(openGame, record, Number(menu.value)); }
-    catch (error) { $("home-error").textContent = t("home_error", {reason: error.message}); }
+    catch (error) { $("home-error").textContent = t("home_error", {reason: sayError(error)}); }
   };
 }
 

@@ -5,7 +5,7 @@ import {animate, skip} from "./animation.js";
 import {drawBoard, onPlayableHole} from "./board.js";
 import {gameName} from "./home.js";
 import {api} from "./server.js";
-import {t} from "./texts.js";
+import {sayError, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 let lesson = null;  // the server's lesson: {game, steps}
@@ -25,7 +25,7 @@ export async function showLesson(game, onBack) {
   $("lesson-skip").onclick = skip;
   onPlayableHole($("lesson-board"), tryMove);
   try { lesson = await api(`/api/lessons/${game}`); }
-  catch (error) { $("lesson-feedback").textContent = error.message; return; }
+  catch (error) { $("lesson-feedback").textContent = sayError(error); return; }
   $("lesson-title").textContent = t("lesson_title", {game: gameName(game)});
   showStep(0);
 }
@@ -63,7 +63,7 @@ async function tryMove(cell) {
   const step = lesson.steps[at];
   let answer;
   try { answer = await api(`/api/lessons/${lesson.game}/${at}`, {move: cell}); }
-  catch (error) { $("lesson-feedback").textContent = error.message; busy = false; return; }
+  catch (error) { $("lesson-feedback").textContent = sayError(error); busy = false; return; }
   draw(step, new Set());
   $("lesson-skip").hidden = false;
   await animate($("lesson-board"), place, step, {...answer.after, sowing: answer.sowing},

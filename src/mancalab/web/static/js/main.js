@@ -10,7 +10,7 @@ import {showRules} from "./rules.js";
 import {api} from "./server.js";
 import {setSound, soundOn} from "./sound.js";
 import {retranslateWorld, showWorld, stopLobby, wireWorld} from "./world.js";
-import {onLanguage, preferredLanguage, setLanguage, t} from "./texts.js";
+import {onLanguage, preferredLanguage, sayError, setLanguage, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -111,7 +111,7 @@ async function main() {
     showPuzzles(puzzles, backHome);
   } else if (position) {  // a shared position: a new analysis board of it
     try { openCreated(await createFromPosition(position), {analyse: true}); }
-    catch (error) { await showHome(openCreated); $("home-error").textContent = error.message; }
+    catch (error) { await showHome(openCreated); $("home-error").textContent = sayError(error); }
   } else {
     await showHome(openCreated);
     showMyGames();

@@ -6,7 +6,7 @@ import {drawBoard, onPlayableHole} from "./board.js";
 import {fillLevels, gameName, levelName} from "./home.js";
 import {api, live} from "./server.js";
 import * as landing from "./landing.js";
-import {plural, t} from "./texts.js";
+import {plural, sayError, t} from "./texts.js";
 import {remember} from "./mine.js";
 import {editPosition, positionLink} from "./position.js";
 import {MARK_SIGNS, drawGraph, moveWords as reviewMoveWords, positionWords, startReview,
@@ -75,8 +75,7 @@ export function rerender() {
 }
 
 function showError(error) {
-  const text = error ? String(error.message || error) : "";
-  $("message").textContent = text.charAt(0).toUpperCase() + text.slice(1);  // a sentence
+  $("message").textContent = sayError(error);
 }
 
 // States are shown in the order they arrive: a move's animation ends before the next begins.

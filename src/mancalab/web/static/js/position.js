@@ -2,7 +2,7 @@
 // player to move), play on from it with every move's exact value shown, and share it as a
 // link. The server checks the position (its rules); the page only lays out the inputs.
 import {api} from "./server.js";
-import {t} from "./texts.js";
+import {sayError, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,7 +69,7 @@ export function editPosition(state, names, onCreated) {
       dialog.close();
       onCreated(created);
     } catch (error) {
-      $("position-error").textContent = String(error.message || error);
+      $("position-error").textContent = sayError(error);
     }
   };
   dialog.showModal();

@@ -8,7 +8,7 @@ import {animate} from "./animation.js";
 import {drawBoard, onPlayableHole} from "./board.js";
 import {gameName} from "./home.js";
 import {api} from "./server.js";
-import {plural, t} from "./texts.js";
+import {plural, sayError, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 const START_RATING = 1000;
@@ -70,7 +70,7 @@ async function nextPuzzle(game) {
                         (theme ? `&theme=${theme}` : ""));
   } catch (error) {
     $("puzzle-error").textContent = error.status === 404 ? t("puzzles_none", {game: gameName(game)})
-      : error.message;
+      : sayError(error);
     return;
   }
   answered = false;
@@ -118,7 +118,7 @@ async function tryMove(cell) {
   $("puzzle-error").textContent = "";
   let result;
   try { result = await api(`/api/puzzles/try/${current.id}`, {move: cell}); }
-  catch (error) { $("puzzle-error").textContent = error.message; busy = false; return; }
+  catch (error) { $("puzzle-error").textContent = sayError(error); busy = false; return; }
   if (tries === 0) score(result.correct);
   if (result.correct) { busy = false; await reveal(cell); return; }
   tries += 1;
@@ -140,7 +140,7 @@ async function reveal(cell) {
   if (tries === 0 && cell === null) score(false);  // seen before any try: a miss
   let result;
   try { result = await api(`/api/puzzles/answer/${current.id}`, {move: cell ?? current.legal[0]}); }
-  catch (error) { $("puzzle-error").textContent = error.message; answered = false; return; }
+  catch (error) { $("puzzle-error").textContent = sayError(error); answered = false; return; }
   const game = current.game;
   const found = cell !== null;
   $("puzzle-result").textContent = [

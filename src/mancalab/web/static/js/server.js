@@ -6,7 +6,9 @@ export async function api(path, body) {
   if (!response.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
       : data.detail;
-    throw Object.assign(new Error(detail || response.statusText), {status: response.status});
+    // code and values: the page says the error in the reader's language (texts.js sayError)
+    throw Object.assign(new Error(detail || response.statusText),
+                        {status: response.status, code: data.code, values: data.values});
   }
   return data;
 }

@@ -24,6 +24,16 @@ export function t(key, values = {}) {
   return text;
 }
 
+// An error from the server in the reader's language: its code's text (error_CODE) where the
+// language files have one, else the server's own words, as a sentence.
+export function sayError(error) {
+  if (!error) return "";
+  const key = error.code ? `error_${error.code}` : null;
+  const text = key && texts[key] !== undefined ? t(key, error.values || {})
+    : String(error.message || error);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 // "{count} seeds" in the language's plural form for ``count``.
 export function plural(key, count) {
   return t(key, {count});

@@ -2,7 +2,7 @@
 // The server decides everything (who may take a seek, ratings, clocks); this draws it.
 import {gameName, selectedGame} from "./home.js";
 import {api} from "./server.js";
-import {plural, t} from "./texts.js";
+import {plural, sayError, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 // [base, increment] seconds, or [seconds a move, 0, true]: correspondence
@@ -54,7 +54,7 @@ async function enter(path) {
     account = answer.name;
     $("account-password").value = "";
     showAccount();
-  } catch (error) { $("world-error").textContent = error.message; }
+  } catch (error) { $("world-error").textContent = sayError(error); }
 }
 
 // The clocks a game against the computer may have: each option's value is the clock the
@@ -115,7 +115,7 @@ async function join(arenaId) {
     clearInterval(arenaPoll);
     arenaPoll = setInterval(followArena, 2000);
     followArena();
-  } catch (error) { $("world-error").textContent = error.message; }
+  } catch (error) { $("world-error").textContent = sayError(error); }
 }
 
 async function followArena() {
@@ -139,7 +139,7 @@ async function openArena(event) {
       seconds: 60 * Number($("arena-minutes").value)});
     await join(arena.id);
     refreshArenas();
-  } catch (error) { $("world-error").textContent = error.message; }
+  } catch (error) { $("world-error").textContent = sayError(error); }
 }
 
 async function seek(event) {
@@ -154,7 +154,7 @@ async function seek(event) {
     $("seek-waiting-text").textContent = t("seeking", {game: gameName(made.seek.game)});
     $("seek-waiting").hidden = false;
     refresh();
-  } catch (error) { $("world-error").textContent = error.message; }
+  } catch (error) { $("world-error").textContent = sayError(error); }
 }
 
 // Quick pairing: take an open seek of the chosen game with this clock, or open one.
@@ -213,7 +213,7 @@ async function accept(seekId) {
   try {
     const game = await send(`/api/seeks/${seekId}/accept`, "POST");
     play(game.id, game.token);
-  } catch (error) { $("world-error").textContent = error.message; refresh(); }
+  } catch (error) { $("world-error").textContent = sayError(error); refresh(); }
 }
 
 async function refresh() {
@@ -290,7 +290,7 @@ async function showLeaderboard() {
 async function showProfile(name) {
   let profile;
   try { profile = await api(`/api/players/${encodeURIComponent(name)}`); }
-  catch (error) { $("world-error").textContent = error.message; return; }
+  catch (error) { $("world-error").textContent = sayError(error); return; }
   $("profile-title").textContent = profile.name;
   $("profile-ratings").replaceChildren(...Object.entries(profile.ratings).map(([game, r]) => {
     const row = document.createElement("tr");
