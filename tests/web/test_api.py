@@ -630,7 +630,9 @@ def test_exercises_ask_what_the_rules_then_do(client, name):
             lifts = [i for i, step in enumerate(steps) if step[0] == "lift"]
             if kind == "landing":  # where the move's first lap drops its last seed
                 lap = steps[:lifts[1]] if len(lifts) > 1 else steps
-                assert right == [[s[1] for s in lap if s[0] == "drop"][-1]]
+                drops = [s[1] for s in lap if s[0] == "drop"]
+                assert right == [drops[-1]]
+                assert shown["direction"] == [shown["move"], *drops[:-1][:2]]  # not the end
                 continue
             assert again["move"] == right[0] and len(right) < len(shown["legal"])
             again_turn = not after["result"] and after["to_move"] == mover

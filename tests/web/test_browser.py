@@ -249,10 +249,13 @@ def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, conte
     page.goto(server)
     wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
     page.check("input[name=game][value=kalah]")
-    page.click("#home-exercises")
+    with page.expect_response(lambda r: "/api/exercises/kalah/landing/" in r.url) as shown:
+        page.click("#home-exercises")
     wait_until(lambda: playable(page), what="an exercise")
     assert "exercises=kalah" in page.evaluate("location.search")
     assert page.locator(".hole.suggested").count() == 1  # the move shown, ringed
+    way = shown.value.json()["direction"]  # an arrow the way it sows (none for one seed)
+    assert page.locator("#exercise-board .sowing-way").count() == (len(way) >= 2)
 
     # every hole and store is an answer to "where does it land?"
     assert page.input_value("#exercise-kind") == "landing" and len(playable(page)) == 14
