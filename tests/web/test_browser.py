@@ -295,6 +295,14 @@ def test_the_game_cards_are_drawn_without_waiting_for_the_compiled_rules(server,
         assert drawn == holes, game
 
 
+def in_french(page):
+    """The home page in French, once it has its texts and games (a busy machine is slow)."""
+    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
+    page.select_option("#language", "fr")
+    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
+               what="French")
+
+
 def test_a_teacher_downloads_a_worksheet_from_the_home_page(server, context):
     page = context.new_page()
     page.goto(server)
@@ -317,10 +325,7 @@ def test_a_teacher_downloads_a_worksheet_from_the_home_page(server, context):
 def test_an_error_from_the_server_is_said_in_the_pages_language(server, context):
     page = context.new_page()
     page.goto(server)
-    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
-    page.select_option("#language", "fr")
-    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
-               what="French")
+    in_french(page)
     said = page.evaluate("""async () => {
         const {sayError} = await import("/static/js/texts.js");
         const {api} = await import("/static/js/server.js");
@@ -336,11 +341,7 @@ def test_an_error_from_the_server_is_said_in_the_pages_language(server, context)
 def test_the_language_can_be_changed_and_is_remembered(server, context):
     page = context.new_page()
     page.goto(server)
-    # the language box acts once the page has its texts and games (a busy machine is slow)
-    wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
-    page.select_option("#language", "fr")
-    wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
-               what="French")
+    in_french(page)
     page.reload()
     wait_until(lambda: page.inner_text("#new-game button[type=submit]") == "Commencer",
                what="French after a reload")

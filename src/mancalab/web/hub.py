@@ -370,12 +370,7 @@ class Hub:
         at most ``client_reviews`` reviews, a review goes through at most
         ``review_positions`` positions, and one nobody asks about for ``REVIEW_UNWATCHED``
         seconds stops."""
-        room = self.room(game_id)
-        if room.record is None:
-            raise ConflictError("the game has not started yet", code="not_started")
-        if not room.state.is_over:
-            room.check_token(token)
-            _check_helpers(room)
+        room = self._reviewable(game_id, token)
         self.review_asked[game_id] = time.monotonic()
         job = self.reviews.get(game_id)
         if start and (job is None or job.done()):
@@ -395,18 +390,24 @@ class Hub:
             task.add_done_callback(self.tasks.discard)
         return self._review_of(room)
 
-    async def continuation(self, game_id: str, token: str | None, ply: int) -> dict:
-        """The best continuation from the position after ``ply`` moves: up to
-        ``CONTINUATION_MOVES`` moves, each a proven best move where the position's appraisal
-        is exact (from the review or a kept analysis) or the perfect player proves it in
-        ``CONTINUATION_SECONDS``, else the expert's choice; ``exact`` when every one is
-        proven. Who may ask: as for the review."""
+    def _reviewable(self, game_id: str, token: str | None) -> Room:
+        """The game, when the holder of ``token`` may look back at it: a finished game,
+        anyone; a running one, a seated player with helpers on."""
         room = self.room(game_id)
         if room.record is None:
             raise ConflictError("the game has not started yet", code="not_started")
         if not room.state.is_over:
             room.check_token(token)
             _check_helpers(room)
+        return room
+
+    async def continuation(self, game_id: str, token: str | None, ply: int) -> dict:
+        """The best continuation from the position after ``ply`` moves: up to
+        ``CONTINUATION_MOVES`` moves, each a proven best move where the position's appraisal
+        is exact (from the review or a kept analysis) or the perfect player proves it in
+        ``CONTINUATION_SECONDS``, else the expert's choice; ``exact`` when every one is
+        proven. Who may ask: as for the review."""
+        room = self._reviewable(game_id, token)
         states = room.record.states
         if ply >= len(states):
             raise NotFoundError(f"the game has {len(states) - 1} moves, not {ply}")

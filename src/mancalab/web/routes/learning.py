@@ -51,10 +51,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def try_move(puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
                        body: Answer) -> dict:
         found, state, move = _asked(puzzle_id, body)
-        steps = state.sowing(move, limit=SOWING_STEPS)
         return {"correct": move == found.best, "move": move, "name": state.move_name(move),
-                "after": board_view(state.play(move)),
-                "sowing": None if steps is None else [list(step) for step in steps]}
+                **_played(state, move)}
 
     @router.post("/api/puzzles/answer/{puzzle_id}", summary="Check a puzzle's answer: every "
                                                          "move's proven value, the best "
@@ -62,14 +60,12 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def answer(puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
                      body: Answer) -> dict:
         found, state, move = _asked(puzzle_id, body)
-        steps = state.sowing(found.best, limit=SOWING_STEPS)
         return {"correct": move == found.best, "move": move, "best": found.best,
                 "themes": list(puzzles.themes(found)),
                 "best_name": found.best_name, "value": found.value,
                 "moves": [{"cell": int(cell), "name": state.move_name(int(cell)),
                            "value": value} for cell, value in found.values.items()],
-                "after": board_view(state.play(found.best)),
-                "sowing": None if steps is None else [list(step) for step in steps]}
+                **_played(state, found.best)}
 
     @router.get("/api/exercises/{game}", summary="The kinds of exercise a game has")
     async def exercise_kinds(game: Literal[GAMES]) -> dict:
@@ -101,11 +97,9 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         answer = state.parse_move(body.move) if isinstance(body.move, str) else body.move
         correct = exercises.check(found, answer)
         move = found.move if found.move is not None else answer
-        steps = state.sowing(move, limit=SOWING_STEPS)
         return {"correct": correct, "answers": sorted(found.answers),
                 "names": [state.move_name(cell) for cell in sorted(found.answers)],
-                "move": move, "after": board_view(state.play(move)),
-                "sowing": None if steps is None else [list(step) for step in steps]}
+                "move": move, **_played(state, move)}
 
     @router.get("/api/worksheets/{game}", response_class=Response,
                 summary="A classroom worksheet to print (PDF): boards with questions the "
@@ -147,12 +141,18 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
             raise NotFoundError(f"the {game} lesson has {len(taught)} steps")
         kind, state = taught[step]
         move = _move_of(state, body)
-        steps = state.sowing(move, limit=SOWING_STEPS)
         return {"ok": lessons.does(state, move, kind), "kind": kind, "move": move,
-                "name": state.move_name(move), "after": board_view(state.play(move)),
-                "sowing": None if steps is None else [list(s) for s in steps]}
+                "name": state.move_name(move), **_played(state, move)}
 
     return router
+
+
+def _played(state, move: int) -> dict:
+    """``move`` played: the position after it, and its sowing step by step to animate (None
+    for a relay longer than the page shows)."""
+    steps = state.sowing(move, limit=SOWING_STEPS)
+    return {"after": board_view(state.play(move)),
+            "sowing": None if steps is None else [list(step) for step in steps]}
 
 
 def _move_of(state, body: Answer) -> int:
