@@ -178,7 +178,7 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
         for start in range(0, len(made), PER_PAGE):
             figure = Figure(figsize=size)
             figure.text(0.06, 0.965, f"{title}", fontsize=13, weight="bold")
-            figure.text(0.55, 0.965, words("sheet_name") + ": ______________________",
+            figure.text(0.55, 0.965, words("sheet_name") + " ______________________",
                         fontsize=11)
             for slot, question in enumerate(made[start:start + PER_PAGE]):
                 top = 0.93 - slot * ROW
@@ -189,7 +189,7 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
                      title=f"A {score[0]} · B {score[1]}")
                 figure.text(0.6, top - 0.02, f"{question.number}. " + _wrapped(question.text),
                             fontsize=10, va="top")
-                figure.text(0.6, top - ROW * 0.7, words("sheet_answer") + ": __________________",
+                figure.text(0.6, top - ROW * 0.7, words("sheet_answer") + " __________________",
                             fontsize=10)
             pdf.savefig(figure)
             pages += 1
