@@ -116,7 +116,7 @@ def moved_seeds(out: Path) -> None:
 def counter_boards(out: Path) -> None:
     """The default setting's counter-setting as boards: before the first move (the hole
     played outlined) and after it."""
-    from mancalab import picture
+    from mancalab.draw import image as picture
     from mancalab.analysis.counter import counter
     from mancalab.variants.urubugu import HOLE_CELL
 

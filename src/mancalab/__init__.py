@@ -14,7 +14,7 @@ configure_numba_cache()  # before any kernel module is imported
 
 from .core import (IllegalMoveError, InvalidPositionError, MancalabError,  # noqa: E402
                    Outcome, State, UnknownOptionError, Variant)
-from .drawing import notebook_html  # noqa: E402
+from .draw.html import notebook_html  # noqa: E402
 from .players import player  # noqa: E402
 from .variants import variant, variants  # noqa: E402
 

@@ -411,7 +411,7 @@ class Variant:
         total = sum(self.start_cells())
         return [total] * self.n_cells + [1] * (not self.seat_symmetric)
 
-    # ----- drawing (mancalab.render) ---------------------------------------------
+    # ----- drawing (mancalab.draw) -----------------------------------------------
     score_noun: str = "points"  # what the score counts, e.g. "families"
     # How exact values are found (mancalab.analysis.solving): "search" (a search over endgame
     # databases: Kalah), "retrograde" (positions can repeat: a graph of positions), "forced"
@@ -606,5 +606,5 @@ class State:
         return f"<{self.variant.name} State cells={list(self.cells)} to_move={self.to_move}>"
 
     # ``_repr_html_``, the board in a notebook as the browser draws it, is
-    # ``mancalab.drawing.notebook_html``, attached by the package: the drawing sits above
+    # ``mancalab.draw.html.notebook_html``, attached by the package: the drawing sits above
     # the rules, which do not import it.

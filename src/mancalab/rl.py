@@ -140,13 +140,13 @@ class Game:
         if mode == "ansi":
             from rich.console import Console
 
-            from . import render
+            from .draw import text as render
 
             console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
             console.print(render.position(self.record))
             return console.export_text()
         if mode == "rgb_array":
-            from . import picture
+            from .draw import image as picture
 
             last = self.record.moves[-1:] or []
             return picture.rgb(self.state, marks=set(last))

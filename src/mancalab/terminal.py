@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from . import render
+from .draw import text as render
 from .core import MancalabError, MancalabFailure, Variant
 from .players import Player
 from .players import player as make_player

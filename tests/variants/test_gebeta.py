@@ -13,7 +13,7 @@ g = mancalab.variant("gebeta")
 def render_lines(state):
     """The board as the terminal draws it for the player to move, without names and spaces."""
     from rich.console import Console
-    from mancalab.render import board
+    from mancalab.draw.text import board
     console = Console(width=100, record=True)
     console.print(board(state, ("", "")))
     return [line.replace(" ", "") or line for line in console.export_text().splitlines()]
@@ -224,7 +224,7 @@ def test_the_families_belong_to_their_player_and_have_no_letter():
 def test_letters_name_columns_as_seen_from_a_everywhere():
     """One convention (docs/gebeta.md): B's home "A" faces A's home "A" — on the board's
     labels, in the log, when typed, and in the page's view."""
-    from mancalab.drawing import board_view
+    from mancalab.draw.html import board_view
 
     state = mancalab.variant("gebeta").start().play(0)  # B to move
     grid = state.variant.grid(state)

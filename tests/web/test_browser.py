@@ -775,6 +775,33 @@ def test_a_state_in_a_notebook_is_drawn_by_the_pages_own_board_script(context):
         page.close()
 
 
+def test_a_results_page_steps_through_its_games_with_the_pages_board(context):
+    import mancalab
+    from mancalab.draw.html import replay_page
+
+    state = mancalab.variant("kalah", pits=3, seeds=2).start()
+    states, moves = [state], []
+    while not state.is_over:
+        move = state.legal_moves()[0]
+        moves.append(state.move_name(move))
+        state = state.play(move)
+        states.append(state)
+    page = context.new_page()
+    page.set_content(replay_page("Results", "<p>standings</p>", [("Game 1", states, moves)],
+                                 [("Ann", "Bo")]))
+    page.click("details.replay summary")
+    wait_until(lambda: page.locator("details.replay svg .hole").count() == 8, what="the board")
+    page.click("button[data-step=next]")
+    wait_until(lambda: page.inner_text("details.replay .at").startswith("move 1 of"),
+               what="the first move")
+    counts = [int(n) for n in page.eval_on_selector_all(
+        "details.replay text.count", "els => els.map(e => e.textContent)")]
+    assert sorted(counts) == sorted(states[1].cells[:8])
+    page.click("button[data-step=last]")
+    wait_until(lambda: f"move {len(moves)} of {len(moves)}" in page.inner_text(
+        "details.replay .at"), what="the end")
+
+
 def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, browser):
     context = browser.new_context(bypass_csp=True)  # axe-core is injected
     page = context.new_page()

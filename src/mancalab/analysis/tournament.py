@@ -248,7 +248,7 @@ def results_page(header: dict, table: list[Standing], games: list[dict]) -> str:
     95% interval, then every game to step through on the board."""
     import html
 
-    from ..drawing import replay_page
+    from ..draw.html import replay_page
     from ..records import GameRecord
 
     players = [display_name(p) for p in header["players"]]

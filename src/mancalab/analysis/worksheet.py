@@ -38,7 +38,7 @@ class Words:
     """The worksheet's words in a language, from the page's language files."""
 
     def __init__(self, language: str = "en") -> None:
-        from ..drawing import texts
+        from ..draw.html import texts
 
         self.language = language
         self.texts = texts(language)
@@ -167,7 +167,7 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
     from matplotlib.backends.backend_pdf import PdfPages
     from matplotlib.figure import Figure
 
-    from ..picture import draw
+    from ..draw.image import draw
 
     if paper not in PAPERS:
         raise MancalabError(f"paper must be {' or '.join(PAPERS)}, got {paper!r}")

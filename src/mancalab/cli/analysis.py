@@ -505,7 +505,7 @@ def whole_count(text: str) -> int:
 
 
 def _print_counter(opponent: list[int], answer, options: dict) -> None:
-    from ..render import board
+    from ..draw.text import board
     from ..sowing import narrate
     from ..variants.urubugu import HOLE_CELL
 

@@ -64,7 +64,7 @@ def worksheet(
     counter lands, how much a move wins, which move wins the most), the answers on the last
     page, to print for a class without computers."""
     from ..analysis import worksheet as sheets
-    from ..drawing import LANGUAGES, texts
+    from ..draw.html import LANGUAGES, texts
 
     game = game.strip().lower()
     paper = paper.strip().lower()

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..core import IllegalMoveError, MancalabError, State
-from ..drawing import board_view
+from ..draw.html import board_view
 from ..players import Player
 from ..records import GameRecord, check_names, typed_options
 from ..sowing import preview

@@ -12,7 +12,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
 from ...analysis import puzzles, solving
-from ...drawing import board_view
+from ...draw.html import board_view
 from ...players import GAME_LEVELS, LEVELS, PLAYERS
 from ...variants import VARIANTS
 from ..rooms import MODES

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Path as FastAPIPath, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from ...core import LARGEST
-from ...drawing import board_view
+from ...draw.html import board_view
 from ...records import GameRecord, contents, moves_at_most
 from ..clocks import Clock
 from ..errors import ConflictError, NotFoundError

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 
 from ...analysis import exercises, lessons, puzzles, worksheet as sheets
 from ...core import LARGEST, MancalabError
-from ...drawing import LANGUAGES, board_view, texts
+from ...draw.html import LANGUAGES, board_view, texts
 from ..errors import BusyError, NotFoundError
 from ..rooms import SOWING_STEPS
 from ..thinking import Limits

@@ -1,16 +1,14 @@
-"""Terminal drawing with rich: the board from the mover's side, the score, log and turn.
-
-Every game is drawn from its ``grid`` (rows of cell indices seen from player 0's seat),
-turned for player 1, with the mover's notation under each row.
-"""
+"""The terminal's drawing with rich: the board from the mover's side (``draw.rows``), the
+score, log and turn, with the mover's notation under each row."""
 
 from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
 
-from .core import Outcome, State
-from .records import GameRecord
+from ..core import Outcome, State
+from ..records import GameRecord
+from . import Cell, rows
 
 NAME_WIDTH = 12
 
@@ -18,46 +16,35 @@ NAME_WIDTH = 12
 CELL = 5  # characters per hole: "|" and a right-aligned count of up to 3 digits
 
 
-def _view(state: State) -> list[list[int | None]]:
-    """The board rows as the player to move sees them: turned by 180 degrees for player 1."""
-    grid = state.variant.grid(state)
-    if state.to_move == 1:
-        grid = [list(reversed(row)) for row in reversed(grid)]
-    return grid
-
-
-def _cell_style(state: State, index: int, viewer: int, marks: set[int]) -> str:
-    if index in marks:
+def _cell_style(cell: Cell, viewer: int, marks: set[int]) -> str:
+    if cell.index in marks:
         return "bold black on yellow"
-    owner = state.variant.cell_owner(state, index)
-    return "bold green" if owner == viewer else "cyan"
+    return "bold green" if cell.owner == viewer else "cyan"
 
 
-def _row_owner_name(state: State, row: list[int | None], names: tuple[str, str]) -> str:
+def _row_owner_name(row: list[Cell | None], names: tuple[str, str]) -> str:
     """The name of the row's owner when one player owns every hole of it, else blank."""
-    owners = {state.variant.cell_owner(state, i) for i in row if i is not None}
+    owners = {cell.owner for cell in row if cell is not None}
     return names[owners.pop()] if len(owners) == 1 else ""
 
 
 def board(state: State, names: tuple[str, str], last_move: int | None = None) -> Group:
     """The board as the player to move sees it, their side at the bottom; under each row the
     notation of the mover's holes in it. Their holes are green, the opponent's cyan."""
-    variant = state.variant
     viewer = state.to_move
     marks = {last_move} if last_move is not None else set()
-    cells = state.cells
     lines = []
-    for row in _view(state):
-        label = _row_owner_name(state, row, names)
+    for row in rows(state, viewer):
+        label = _row_owner_name(row, names)
         text = Text(f"{label[:NAME_WIDTH]:<{NAME_WIDTH}} ")
-        for index in row:
-            if index is None:
+        for cell in row:
+            if cell is None:
                 text.append(" " * CELL)
             else:
                 text.append("|", style="dim")
-                text.append(f"{cells[index]:>3} ", style=_cell_style(state, index, viewer, marks))
+                text.append(f"{cell.count:>3} ", style=_cell_style(cell, viewer, marks))
         lines.append(text)
-        labels = [None if i is None else variant.cell_label(state, viewer, i) for i in row]
+        labels = [None if cell is None else cell.label for cell in row]
         if any(labels):
             lines.append(Text(" " * (NAME_WIDTH + 1) + "".join(
                 f"{lab or '':>4} " for lab in labels), style="dim"))

@@ -1,15 +1,14 @@
 """Pictures of positions with matplotlib: for environments (``render_mode="rgb_array"``), the
-research pages and anyone who wants a board in a report.
-
-Like the terminal drawing (``mancalab.render``) a picture follows the game's ``grid``, turned
-so that the viewer's side is at the bottom; the viewer's holes are green, the opponent's blue.
-"""
+research pages, the worksheets and anyone who wants a board in a report. A picture draws the
+one view (``draw.rows``), the viewer's side at the bottom; the viewer's holes are green, the
+opponent's blue."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .core import State
+from ..core import State
+from . import rows
 
 OWN, OTHER, BLANK = "#cfe8c8", "#c8dcef", "#eeeeee"
 
@@ -18,8 +17,8 @@ def _figure(state: State):
     """A figure sized for the game's grid (no pyplot: no global state, safe in any thread)."""
     from matplotlib.figure import Figure
 
-    rows = state.variant.grid(state)
-    return Figure(figsize=(0.7 * max(len(row) for row in rows) + 0.4, 0.7 * len(rows) + 0.6),
+    grid = state.variant.grid(state)
+    return Figure(figsize=(0.7 * max(len(row) for row in grid) + 0.4, 0.7 * len(grid) + 0.6),
                   dpi=80)
 
 
@@ -33,33 +32,28 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
 
     variant = state.variant
     viewer = state.to_move if viewer is None else viewer
-    rows = variant.grid(state)
-    if viewer == 1:
-        rows = [list(reversed(row)) for row in reversed(rows)]
-    cells = state.cells
-    for y, row in enumerate(reversed(rows)):
-        for x, index in enumerate(row):
-            if index is None:
+    board = rows(state, viewer, each_owner=all_labels)
+    for y, row in enumerate(reversed(board)):
+        for x, cell in enumerate(row):
+            if cell is None:
                 continue
-            owner = variant.cell_owner(state, index)
-            colour = BLANK if owner is None else OWN if owner == viewer else OTHER
+            colour = BLANK if cell.owner is None else OWN if cell.owner == viewer else OTHER
+            marked = cell.index in marks
             ax.add_patch(FancyBboxPatch((x + 0.08, y + 0.08), 0.84, 0.84,
                                         boxstyle="round,pad=0,rounding_size=0.4",
                                         facecolor=colour,
-                                        edgecolor="red" if index in marks else "#555555",
-                                        linewidth=2.5 if index in marks else 1))
-            ax.text(x + 0.5, y + 0.5, str(cells[index]), ha="center", va="center", fontsize=13)
-            label = variant.cell_label(state, owner if all_labels and owner is not None
-                                       else viewer, index)
-            if label:
-                ax.text(x + 0.5, y + 0.02, label, ha="center", va="bottom", fontsize=7,
+                                        edgecolor="red" if marked else "#555555",
+                                        linewidth=2.5 if marked else 1))
+            ax.text(x + 0.5, y + 0.5, str(cell.count), ha="center", va="center", fontsize=13)
+            if cell.label:
+                ax.text(x + 0.5, y + 0.02, cell.label, ha="center", va="bottom", fontsize=7,
                         color="#555555")
     score = state.score
     ax.set_title(title if title is not None else
                  f"A {score[0]} · B {score[1]} {variant.score_noun}"
                  + ("" if state.is_over else f" · {'AB'[state.to_move]} to move"), fontsize=10)
-    ax.set_xlim(0, max(len(row) for row in rows))
-    ax.set_ylim(0, len(rows))
+    ax.set_xlim(0, max(len(row) for row in board))
+    ax.set_ylim(0, len(board))
     ax.set_aspect("equal")
     ax.axis("off")
 

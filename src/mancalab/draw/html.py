@@ -5,7 +5,7 @@ There is one drawing of the board, the page's (``web/static/js/board.js`` with
 ``board.css``). ``board_view`` is what it draws from; ``notebook_html`` carries that script,
 its look and the view into a Jupyter cell, so ``State._repr_html_`` shows the board exactly
 as the browser does. Where a notebook's output runs no script (a static preview), the text
-board of ``mancalab.render`` stays in its place.
+board (``draw.text``) stays in its place.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .core import State
+    from ..core import State
 
-STATIC = Path(__file__).parent / "web" / "static"
+STATIC = Path(__file__).parents[1] / "web" / "static"
 TEXTS_USED = ("seeds", "hole_name", "store_name", "can_play")  # the words board.js says
 
 
@@ -134,23 +134,8 @@ th:nth-child(2), td:nth-child(2) {{ text-align: left; }} button {{ min-width: 2.
 <script type="module">
 {_board_script("en")}
 const GAMES = {_script_literal(data)};
-for (const section of document.querySelectorAll("details.replay")) {{
-  const game = GAMES[Number(section.dataset.game)];
-  let ply = 0;
-  const show = () => {{
-    const view = {{...game.view, cells: game.cells[ply], to_move: game.to_move[ply]}};
-    board.drawBoard(section.querySelector("svg"), view,
-                    {{view: 0, names: game.names, reader: null, last: null, playable: new Set()}});
-    section.querySelector(".at").textContent = ply
-      ? `move ${{ply}} of ${{game.moves.length}}: ${{game.moves[ply - 1]}}` : `the start (${{game.moves.length}} moves)`;
-  }};
-  const steps = {{first: () => 0, back: () => Math.max(0, ply - 1),
-                  next: () => Math.min(game.moves.length, ply + 1), last: () => game.moves.length}};
-  for (const button of section.querySelectorAll("button")) {{
-    button.onclick = () => {{ ply = steps[button.dataset.step](); show(); }};
-  }}
-  section.addEventListener("toggle", () => {{ if (section.open) show(); }});
-}}
+const replay = await import(module({_script_literal(_static("js/replay.js"))}));
+replay.showReplays(board, GAMES);
 </script></body></html>"""
 
 
@@ -158,7 +143,7 @@ def _text(state: State) -> str:
     """The terminal's drawing of ``state`` as plain text."""
     from rich.console import Console
 
-    from .render import board
+    from .text import board
 
     console = Console(record=True, width=100, color_system=None, file=io.StringIO())
     console.print(board(state, ("A", "B")))
