@@ -32,7 +32,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                      rating: Annotated[float, Query(ge=0, le=4000)] = 1000,
                      draw: Annotated[int, Query(ge=0, le=LARGEST)] = 0,
                      theme: Literal[puzzles.THEMES] | None = None) -> dict:
-        found = puzzles.pick(game, rating, draw, theme)
+        # a thread: a game's themes are worked out once, its puzzles' best moves played
+        found = await asyncio.to_thread(puzzles.pick, game, rating, draw, theme)
         if found is None:
             have = ", ".join(sorted(puzzles.theme_counts(game))) or "none"
             raise NotFoundError(f"no {theme + ' ' if theme else ''}puzzles for {game} (its "
@@ -43,7 +44,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
 
     @router.get("/api/puzzles/{game}/themes", summary="How many puzzles each theme has")
     async def puzzle_themes(game: Literal[GAMES]) -> dict:
-        return {"game": game, "themes": puzzles.theme_counts(game)}
+        return {"game": game, "themes": await asyncio.to_thread(puzzles.theme_counts, game)}
 
     @router.post("/api/puzzles/try/{puzzle_id}", summary="Try a move: whether it is the best, "
                                                       "and the move played step by step, "
