@@ -37,7 +37,8 @@ def test_a_server_builds_the_database_and_keeps_the_starts_analysis(small_databa
         status = wait_ready(client)
         assert [step["state"] for step in status["steps"]] == ["ready", "ready", "skipped"]
         assert "budget" in status["steps"][2]["reason"]
-        assert status["games"]["kalah"] == {"ready": True, "seconds_left": 0, "missing": []}
+        assert status["games"]["kalah"] == {"ready": True, "seconds_left": 0, "missing": [],
+                                        "late": False}
         assert not status["games"]["gebeta"]["ready"]
         assert databases.path_of(variant, 6).exists()
         game = client.post("/api/games", json={"game": "kalah", "mode": "local",
@@ -121,12 +122,20 @@ def test_the_status_estimates_the_time_left_game_by_game():
     status = prep.status()
     assert status["games"]["kalah"]["seconds_left"] == 20
     assert status["games"]["gebeta"]["seconds_left"] == 320 == status["seconds_left"]
+    now = time.monotonic()
     prep.state[0], prep.fraction[0] = "running", 0.5
-    prep.began[0] = time.monotonic() - 30  # half done in 30 s: about 30 s to go
+    prep.began[0], prep.updated[0] = now - 30, now  # half done in 30 s: about 30 s to go
     status = prep.status()
     assert 29 <= status["games"]["kalah"]["seconds_left"] <= 31
+    # half done 30 s after it began, and no progress for 20 s since: the time left counts down
+    prep.began[0], prep.updated[0] = now - 50, now - 20
+    assert 9 <= prep.status()["games"]["kalah"]["seconds_left"] <= 11
+    prep.began[0], prep.updated[0] = now - 200, now - 100  # past the end its pace foretold
+    late = prep.status()["games"]["kalah"]
+    assert late["seconds_left"] == 0 and late["late"] and not late["ready"]
     prep.state[0] = "ready"
-    assert prep.status()["games"]["kalah"] == {"ready": True, "seconds_left": 0, "missing": []}
+    assert prep.status()["games"]["kalah"] == {"ready": True, "seconds_left": 0, "missing": [],
+                                               "late": False}
     assert prep.status()["seconds_left"] == 300
 
 

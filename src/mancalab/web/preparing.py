@@ -83,6 +83,7 @@ class Preparation:
         self.state = [READY if done(step) else WAITING for step in steps]
         self.fraction = [1.0 if s == READY else 0.0 for s in self.state]
         self.began: list[float | None] = [None] * len(steps)
+        self.updated: list[float | None] = [None] * len(steps)  # its fraction's last change
         self.reason: list[str | None] = [None] * len(steps)
         self.process = None
         self.waiting_for: str | None = None
@@ -125,8 +126,11 @@ class Preparation:
             i = todo[local]
             self.waiting_for = None
             with self.lock:
+                now = time.monotonic()
                 if state == RUNNING and self.began[i] is None:
-                    self.began[i] = time.monotonic()
+                    self.began[i] = now
+                if fraction != self.fraction[i]:
+                    self.updated[i] = now
                 self.state[i], self.fraction[i] = state, fraction
                 if state in (SKIPPED, FAILED):
                     self.reason[i] = extra
@@ -140,17 +144,23 @@ class Preparation:
                     self.state[i], self.reason[i] = FAILED, "the preparing process ended"
 
     def _left(self, i: int, now: float) -> float:
-        """Seconds step ``i`` still needs: its estimate, or once it has gone some way, the
-        time it took so far for the part done."""
+        """Seconds step ``i`` still needs: its estimate, or once it has gone some way, its
+        end as the pace up to its last progress foretells it, counted down since (progress
+        comes a level at a time: between two the time left falls, it does not drift up);
+        0 once that end has passed (``_late``)."""
         state, step = self.state[i], self.steps[i]
         if state != WAITING and state != RUNNING:
             return 0.0
         if state == RUNNING and self.began[i] is not None:
-            spent = now - self.began[i]
-            if self.fraction[i] >= 0.05:
-                return spent * (1 - self.fraction[i]) / self.fraction[i]
-            return max(step.seconds - spent, 1.0)
+            began, fraction = self.began[i], self.fraction[i]
+            if fraction >= 0.05 and self.updated[i] is not None:
+                return max(began + (self.updated[i] - began) / fraction - now, 0.0)
+            return max(step.seconds - (now - began), 1.0)
         return float(step.seconds)
+
+    def _late(self, i: int, now: float) -> bool:
+        """Whether running step ``i`` is past the end its pace foretold."""
+        return self.state[i] == RUNNING and self.fraction[i] >= 0.05 and self._left(i, now) == 0
 
     def status(self) -> dict:
         """The steps and, per game, whether exact play is ready and the seconds left."""
@@ -163,7 +173,8 @@ class Preparation:
                              "fraction": round(self.fraction[i], 3),
                              "reason": self.reason[i]})
                 game = games.setdefault(step.game, {"ready": True, "seconds_left": 0,
-                                                    "missing": []})
+                                                    "missing": [], "late": False})
+                game["late"] = game["late"] or self._late(i, now)
                 if self.state[i] != READY:
                     game["ready"] = False
                     game["missing"].append(step.name)

@@ -651,9 +651,11 @@ async function followPreparation(state) {
     const note = $("prep-note");
     note.hidden = !mine || mine.ready;
     if (!mine || mine.ready) return;
-    const waiting = mine.seconds_left > 0;
+    // still building: the time left, or (past its foretold end) that it is nearly there
+    const waiting = mine.seconds_left > 0 || mine.late;
     const minutes = Math.max(1, Math.round(mine.seconds_left / 60));
-    note.textContent = waiting ? (mine.seconds_left < 60 ? t("prep_soon") : plural("prep_waiting", minutes))
+    note.textContent = mine.late ? t("prep_late")
+      : waiting ? (mine.seconds_left < 60 ? t("prep_soon") : plural("prep_waiting", minutes))
       : t("prep_missing", {reason: status.steps.filter((s) => s.game === state.game && s.reason)
                                         .map((s) => s.reason).join("; ")});
     if (waiting) preparationTimer = setTimeout(check, 10000);
