@@ -36,6 +36,18 @@ def test_every_answer_is_the_engines(game):
     assert {q.kind for q in made} == set(worksheet.KINDS)
     for question in made:
         assert question.answer == engine_answer(question), question.text
+        if question.kind == "gain":  # a number
+            assert question.answer_cells == ()
+        else:  # the key's board rings the answer's cell
+            (ringed,) = question.answer_cells
+            assert worksheet.cell_name(question.state, ringed) in question.answer
+        if question.kind == "landing":  # its arrow: the way it sows, never its last drop
+            steps = question.state.sowing(question.move)
+            lifts = [i for i, step in enumerate(steps) if step.kind == "lift"]
+            lap = steps[:lifts[1]] if len(lifts) > 1 else steps
+            drops = [step.cell for step in lap if step.kind == "drop"]
+            way = worksheet.direction(question.state, question.move)
+            assert way == [question.move, *drops[:-1][:2]]
         if question.move is not None:
             assert question.move in question.state.legal_moves()
             assert worksheet.cell_name(question.state, question.move) in question.text
@@ -57,7 +69,7 @@ def test_the_worksheet_has_six_boards_a_page_and_the_key_last(tmp_path, paper, s
                                       "--questions", "13", "--paper", paper])
     assert result.exit_code == 0, result.output
     pages = pdf_pages(out)
-    assert len(pages) == 3 + 1  # 6 + 6 + 1 questions, then the key
+    assert len(pages) == 3 + 2  # 6 + 6 + 1 questions, then the key, twelve boards a page
     assert all(abs(w - size[0]) < 1 and abs(h - size[1]) < 1 for w, h in pages)
 
 

@@ -86,17 +86,6 @@ def _question(state: State, kind: str, legal: list[int], rng: random.Random):
     return (None, right) if right and len(right) <= max(1, len(legal) // 2) else None
 
 
-def direction(state: State, move: int, drops: int = 2) -> list[int]:
-    """The way ``move`` sows, without giving its end away: the hole it lifts from and the
-    cells its first ``drops`` seeds fall into, never its first lap's last (drawn as an arrow;
-    the rest the learner counts)."""
-    steps = state.sowing(move) or []
-    lifts = [i for i, step in enumerate(steps) if step.kind == "lift"]
-    lap = steps[:lifts[1]] if len(lifts) > 1 else steps
-    cells = [step.cell for step in lap if step.kind == "drop"][:-1]
-    return [move, *cells[:drops]]
-
-
 def check(found: Exercise, answer: int) -> bool:
     """Whether ``answer`` (a cell for landing, else a legal move) is right; MancalabError
     for an answer that is no cell, or no legal move where a move is asked for."""

@@ -8,8 +8,8 @@ rules' own kernels (``State.sowing`` and ``State.play``):
 - **gain**: how much of the score a move wins (families in Gebeta, seeds in store in Kalah);
 - **best**: which move wins the most (only where one move does).
 
-``mancalab worksheet GAME --questions N --out sheet.pdf`` prints six boards a page and the
-answers on the last page, on A4 or Letter paper.
+``mancalab worksheet GAME --questions N --out sheet.pdf`` prints six boards a page with a
+legend, then the answer key (each board small with its answer ringed), on A4 or Letter.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ KINDS = ("landing", "gain", "best")
 PER_PAGE = 6
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches
 MAX_QUESTIONS = 120
-ROW = 0.15  # of the page's height, a question's band
-KEY_LINES = 60  # answers in a column of the key: two columns hold them all
+ROW = 0.145  # of the page's height, a question's band (the legend below the sixth)
+KEY_BOARDS = 12  # answers a key page holds, each beside its board with the answer ringed
 ETHIOPIC_FONT = Path(__file__).parents[1] / "data" / "fonts" / "NotoSansEthiopic-Regular.ttf"
 ETHIOPIC_NAME = "Noto Sans Ethiopic"
 
@@ -70,6 +70,7 @@ class Question:
     move: int | None
     text: str
     answer: str
+    answer_cells: tuple[int, ...] = ()  # ringed on the key's board
 
 
 def cell_name(state: State, cell: int, words: Words | None = None) -> str:
@@ -82,6 +83,17 @@ def cell_name(state: State, cell: int, words: Words | None = None) -> str:
     if label:
         return words("sheet_hole", side=side, label=label)
     return words("sheet_store", side=side)
+
+
+def direction(state: State, move: int, drops: int = 2) -> list[int]:
+    """The way ``move`` sows, without giving its end away: the hole it lifts from and the
+    cells its first ``drops`` seeds fall into, never its first lap's last (drawn as an arrow;
+    the rest the learner counts)."""
+    steps = state.sowing(move) or []
+    lifts = [i for i, step in enumerate(steps) if step.kind == "lift"]
+    lap = steps[:lifts[1]] if len(lifts) > 1 else steps
+    cells = [step.cell for step in lap if step.kind == "drop"][:-1]
+    return [move, *cells[:drops]]
 
 
 def first_lap_end(state: State, move: int) -> int | None:
@@ -121,20 +133,20 @@ def _question(kind: str, state: State, rng: random.Random, words: Words) -> tupl
         if end is None:
             return None
         return (move, words("sheet_landing", mover=mover, hole=cell_name(state, move, words)),
-                cell_name(state, end, words))
+                cell_name(state, end, words), (end,))
     if kind == "gain":
         gains = {m: gain(state, m) for m in legal}
         winning = [m for m in legal if gains[m] > 0]
         move = rng.choice(winning if winning and rng.random() < 0.7 else legal)
         return (move, words("sheet_gain", mover=mover, hole=cell_name(state, move, words),
-                            noun=noun), str(gains[move]))
+                            noun=noun), str(gains[move]), ())  # a number: nothing to ring
     gains = {m: gain(state, m) for m in legal}
     most = max(gains.values())
     best = [m for m in legal if gains[m] == most]
     if most <= 0 or len(best) != 1:
         return None
     return (None, words("sheet_best", mover=mover, noun=noun),
-            f"{cell_name(state, best[0], words)} ({most})")
+            f"{cell_name(state, best[0], words)} ({most})", (best[0],))
 
 
 def questions(game: str, count: int, seed: int = 1, language: str = "en") -> list[Question]:
@@ -151,8 +163,7 @@ def questions(game: str, count: int, seed: int = 1, language: str = "en") -> lis
             state = next(positions)
             found = _question(kind, state, rng, words)
             if found is not None:
-                move, text, answer = found
-                made.append(Question(len(made) + 1, kind, state, move, text, answer))
+                made.append(Question(len(made) + 1, kind, state, *found))
                 break
         else:
             raise MancalabError(f"no {kind} question found for {game}")
@@ -183,26 +194,44 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
             for slot, question in enumerate(made[start:start + PER_PAGE]):
                 top = 0.93 - slot * ROW
                 ax = figure.add_axes((0.04, top - ROW * 0.92, 0.52, ROW * 0.85))
-                marks = {question.move} if question.move is not None else set()
-                score = question.state.score
-                draw(question.state, ax, question.state.to_move, marks, all_labels=True,
-                     title=f"A {score[0]} · B {score[1]}")
+                state, move = question.state, question.move
+                score = state.score
+                draw(state, ax, state.to_move, {move} if move is not None else set(),
+                     all_labels=True, title=f"A {score[0]} · B {score[1]}", label_size=10,
+                     way=direction(state, move) if question.kind == "landing" else ())
                 figure.text(0.6, top - 0.02, f"{question.number}. " + _wrapped(question.text),
                             fontsize=10, va="top")
                 figure.text(0.6, top - ROW * 0.7, words("sheet_answer") + " __________________",
                             fontsize=10)
+            figure.text(0.06, 0.012, _wrapped(words(
+                "sheet_legend", noun=words(f"sheet_noun_{made[0].state.variant.name}")), 125),
+                fontsize=7.5, va="bottom", color="#333333")
             pdf.savefig(figure)
             pages += 1
-        key = Figure(figsize=size)
-        key.suptitle(f"{title} — {words('sheet_key')}", fontsize=12)
-        lines = [f"{q.number}. {q.answer}" for q in made]
-        for column in range(0, len(lines), KEY_LINES):
-            key.text(0.06 + 0.48 * (column // KEY_LINES), 0.92,
-                     "\n".join(lines[column:column + KEY_LINES]), va="top", fontsize=9,
-                     family=_fonts("monospace"))
-        pdf.savefig(key)
-        pages += 1
+        for start in range(0, len(made), KEY_BOARDS):
+            pdf.savefig(_key_page(made[start:start + KEY_BOARDS], size,
+                                  f"{title} — {words('sheet_key')}"))
+            pages += 1
     return pages
+
+
+def _key_page(made: list[Question], size: tuple[float, float], title: str):
+    """A page of the answer key: each question's board small with its answer ringed in green,
+    and the answer beside it, two columns of six."""
+    from matplotlib.figure import Figure
+
+    from ..draw.image import draw
+
+    key = Figure(figsize=size)
+    key.suptitle(title, fontsize=12)
+    for slot, question in enumerate(made):
+        left, top = 0.05 + 0.48 * (slot % 2), 0.93 - 0.15 * (slot // 2)
+        ax = key.add_axes((left, top - 0.12, 0.28, 0.11))
+        marks = {question.move} if question.move is not None else set()
+        draw(question.state, ax, question.state.to_move, marks, all_labels=True,
+             title=f"{question.number}.", answers=set(question.answer_cells))
+        key.text(left + 0.29, top - 0.04, _wrapped(question.answer, 16), fontsize=10, va="top")
+    return key
 
 
 def _wrapped(text: str, width: int = 38) -> str:

@@ -23,12 +23,14 @@ def _figure(state: State):
 
 
 def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozenset(),
-         all_labels: bool = False, title: str | None = None) -> None:
+         all_labels: bool = False, title: str | None = None, answers: set[int] = frozenset(),
+         way: list[int] = (), label_size: float = 7) -> None:
     """Draw ``state`` on the matplotlib axes ``ax`` as ``viewer`` (default: the player to move)
-    sees it, with the cells in ``marks`` outlined in red; ``all_labels``: every hole named
-    for its owner (a worksheet's questions name holes on both sides), else the viewer's;
-    ``title`` replaces the scores line above the board."""
-    from matplotlib.patches import FancyBboxPatch
+    sees it, with the cells in ``marks`` outlined in red and those in ``answers`` in green;
+    ``all_labels``: every hole named for its owner (a worksheet's questions name holes on
+    both sides), else the viewer's, in ``label_size`` points; ``title`` replaces the scores
+    line above the board; ``way``: cells an arrow runs through (the way a move sows)."""
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
     variant = state.variant
     viewer = state.to_move if viewer is None else viewer
@@ -38,16 +40,21 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
             if cell is None:
                 continue
             colour = BLANK if cell.owner is None else OWN if cell.owner == viewer else OTHER
-            marked = cell.index in marks
+            edge = "red" if cell.index in marks else "green" if cell.index in answers else None
             ax.add_patch(FancyBboxPatch((x + 0.08, y + 0.08), 0.84, 0.84,
                                         boxstyle="round,pad=0,rounding_size=0.4",
-                                        facecolor=colour,
-                                        edgecolor="red" if marked else "#555555",
-                                        linewidth=2.5 if marked else 1))
+                                        facecolor=colour, edgecolor=edge or "#555555",
+                                        linewidth=2.5 if edge else 1))
             ax.text(x + 0.5, y + 0.5, str(cell.count), ha="center", va="center", fontsize=13)
             if cell.label:
-                ax.text(x + 0.5, y + 0.02, cell.label, ha="center", va="bottom", fontsize=7,
-                        color="#555555")
+                ax.text(x + 0.5, y + 0.02, cell.label, ha="center", va="bottom",
+                        fontsize=label_size, color="#333333")
+    centres = {cell.index: (x + 0.5, y + 0.72) for y, row in enumerate(reversed(board))
+               for x, cell in enumerate(row) if cell is not None}
+    points = [centres[cell] for cell in way if cell in centres]
+    for start, end in zip(points, points[1:]):
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9,
+                                     color="#333333", linewidth=1.2))
     score = state.score
     ax.set_title(title if title is not None else
                  f"A {score[0]} · B {score[1]} {variant.score_noun}"

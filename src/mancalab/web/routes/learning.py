@@ -83,7 +83,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return {"game": game, "kind": kind, "number": number, "move": found.move,
                 "move_name": None if found.move is None else state.move_name(found.move),
                 "direction": None if found.move is None
-                else exercises.direction(state, found.move),
+                else sheets.direction(state, found.move),
                 **board_view(state)}
 
     @router.post("/api/exercises/{game}/{kind}/{number}",
