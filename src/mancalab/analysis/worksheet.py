@@ -172,7 +172,7 @@ def questions(game: str, count: int, seed: int = 1, language: str = "en") -> lis
 
 def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
               title: str = "", language: str = "en") -> int:
-    """Write the worksheet (six boards a page) and the answer key (last page) to ``path``;
+    """Write the worksheet (six boards a page) and the answer key (twelve a page) to ``path``;
     the number of pages."""
     from matplotlib import rc_context
     from matplotlib.backends.backend_pdf import PdfPages

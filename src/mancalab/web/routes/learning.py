@@ -104,7 +104,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
 
     @router.get("/api/worksheets/{game}", response_class=Response,
                 summary="A classroom worksheet to print (PDF): boards with questions the "
-                        "rules answer, six a page, and the answer key on the last page")
+                        "rules answer, six a page, then the answer key")
     @rates.searches
     async def worksheet(request: Request, game: Literal[GAMES],
                         questions: Annotated[int, Query(ge=1, le=WEB_QUESTIONS)] = 12,
