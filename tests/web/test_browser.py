@@ -138,7 +138,7 @@ def test_against_the_computer_with_switch_and_show_me_its_move(server, context):
     wait_until(lambda: api_state(server, page)["ply"] > before, what="the computer's move played")
 
 
-@pytest.mark.parametrize("game", ["kalah", "gebeta"])
+@pytest.mark.parametrize("game", mancalab.variants())
 def test_pointing_at_a_hole_shows_where_its_move_lands(server, context, game):
     """Hover, keyboard focus or a long press marks where the last seed lands, as the move then
     does; a long press plays nothing, and the switch turns the previews off."""
@@ -244,21 +244,23 @@ def test_urubugu_players_arrange_their_beads_first(server, context):
     assert state["started"] and sum(state["cells"]) == 64 and 4 in state["cells"]
 
 
-def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, context):
+@pytest.mark.parametrize("game", mancalab.variants())
+def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, context, game):
     page = context.new_page()
     page.goto(server)
     wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
-    page.check("input[name=game][value=kalah]")
-    with page.expect_response(lambda r: "/api/exercises/kalah/landing/" in r.url) as shown:
+    page.check(f"input[name=game][value={game}]")
+    with page.expect_response(lambda r: f"/api/exercises/{game}/landing/" in r.url) as shown:
         page.click("#home-exercises")
     wait_until(lambda: playable(page), what="an exercise")
-    assert "exercises=kalah" in page.evaluate("location.search")
+    assert f"exercises={game}" in page.evaluate("location.search")
     assert page.locator(".hole.suggested").count() == 1  # the move shown, ringed
     way = shown.value.json()["direction"]  # an arrow the way it sows (none for one seed)
     assert page.locator("#exercise-board .sowing-way").count() == (len(way) >= 2)
 
     # every hole and store is an answer to "where does it land?"
-    assert page.input_value("#exercise-kind") == "landing" and len(playable(page)) == 14
+    drawn = sum(cell is not None for row in shown.value.json()["grid"] for cell in row)
+    assert page.input_value("#exercise-kind") == "landing" and len(playable(page)) == drawn
     cells = playable(page)
     page.click(f"#exercise-board [data-cell='{cells[0]}']")
     wait_until(lambda: page.is_visible("#exercise-next"), what="the answer played")
@@ -269,7 +271,8 @@ def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, conte
     assert "out of 1" in page.inner_text("#exercise-score")
     page.click("#exercise-next")
     wait_until(lambda: playable(page) and not page.is_visible("#exercise-next"), what="next")
-    page.select_option("#exercise-kind", "extra_turn")  # which move gives another turn?
+    kinds = page.eval_on_selector_all("#exercise-kind option", "els => els.map(e => e.value)")
+    page.select_option("#exercise-kind", kinds[1])  # which move does the game's own thing?
     wait_until(lambda: page.locator(".hole.suggested").count() == 0 and playable(page),
                what="a move to find")
     holes = playable(page)
