@@ -226,7 +226,8 @@ def test_previews_are_for_a_seated_player_where_hints_are_on(client):
     answer = client.get(url, params={"token": game["token"]}).json()
     six = next(entry for entry in answer["moves"] if entry["cell"] == 2)  # 4 seeds from pit 3
     assert six == {"cell": 2, "lands": 6, "laps": 1, "captured": [], "gain": 1, "again": True,
-                   "ends": False}  # the last seed in the store: one seed, and again
+                   "ends": False, "way": [2, 3, 4]}  # the last seed in the store, and again;
+    # the arrow from the hole through its first drops
     online = create(client, game="kalah", mode="online")  # helpers off between two people
     assert client.get(f"/api/games/{online['id']}/previews",
                       params={"token": online["token"]}).status_code == 409

@@ -153,9 +153,11 @@ def test_pointing_at_a_hole_shows_where_its_move_lands(server, context, game):
     page.hover(f"[data-cell='{cell}']")
     wait_until(lambda: page.locator(".hole.lands").count() == 1, what="the landing hole")
     assert int(page.get_attribute(".hole.lands", "data-cell")) == told[cell]["lands"]
+    assert page.locator("#board .sowing-way").count() == (len(told[cell]["way"]) >= 2)
     assert "last seed in" in page.inner_text("#hover-info")
     page.mouse.move(0, 0)  # off the board: the marks go
     wait_until(lambda: page.locator(".hole.lands").count() == 0, what="the marks gone")
+    assert page.locator("#board .sowing-way").count() == 0  # the arrow too
     page.focus(f"[data-cell='{holes[0]}'] .cup")  # the keyboard's way
     wait_until(lambda: page.get_attribute(".hole.lands", "data-cell") == str(
         told[holes[0]]["lands"]), what="the focused hole's landing")

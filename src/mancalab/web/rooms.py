@@ -11,6 +11,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
+from ..analysis.worksheet import direction
 from ..core import IllegalMoveError, MancalabError, State
 from ..draw.html import board_view
 from ..players import Player
@@ -507,12 +508,14 @@ class Room:
 
     def previews(self) -> dict:
         """What each legal move would do now (``sowing.preview``: where it lands, what it
-        takes, whether the mover plays again), worked out once a position."""
+        takes, whether the mover plays again; ``way``: its hole and first drops, for an arrow),
+        worked out once a position."""
         if self.record is None:
             raise ConflictError("the game has not started yet", code="not_started")
         state = self.record.state
         if self._previews[0] is not state:
-            self._previews = (state, [preview(state, move, SOWING_STEPS)
+            self._previews = (state, [{**preview(state, move, SOWING_STEPS),
+                                       "way": direction(state, move)}
                                       for move in state.legal_moves()])
         return {"ply": self.ply, "moves": self._previews[1]}
 

@@ -163,6 +163,26 @@ function drawHole(svg, state, cell, spot, options) {
   svg.append(group);  // whole: a watcher of the board sees the hole once, not its parts
 }
 
+// The way a move sows: an arrow from ``cells[0]`` (its hole) through the others (where its
+// first seeds fall, from the server's sowing), over the board; ``clearWay`` takes it off.
+export function drawWay(svg, place, cells) {
+  clearWay(svg);
+  const centre = (cell) => [place[cell].x + place[cell].w / 2, place[cell].y + place[cell].h / 2];
+  const points = cells.filter((cell) => place[cell]).map(centre);
+  if (points.length < 2) return;
+  const id = `${svg.dataset.pebbles}-way`;
+  const head = el("marker", {id, class: "sowing-marker", viewBox: "0 0 10 10", refX: 8, refY: 5,
+                             markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"},
+                  svg.querySelector("defs"));
+  el("path", {d: "M0,0 L10,5 L0,10 z", class: "sowing-head"}, head);
+  el("polyline", {class: "sowing-way", points: points.map((p) => p.join(",")).join(" "),
+                  "marker-end": `url(#${id})`, "aria-hidden": "true"}, svg);
+}
+
+export function clearWay(svg) {
+  for (const node of svg.querySelectorAll(".sowing-way, .sowing-marker")) node.remove();
+}
+
 // Call ``pick(cell)`` when a playable hole of ``svg`` is clicked, or Enter or Space is
 // pressed on it (its cup is a button).
 export function onPlayableHole(svg, pick) {

@@ -4,7 +4,7 @@
 // answer. The others ask for a move of a kind. The move is then sown seed by seed and the
 // right answers are ringed.
 import {animate} from "./animation.js";
-import {drawBoard, el, onPlayableHole} from "./board.js";
+import {drawBoard, drawWay, onPlayableHole} from "./board.js";
 import {gameName} from "./home.js";
 import {api} from "./server.js";
 import {sayError, t} from "./texts.js";
@@ -44,22 +44,8 @@ async function nextExercise(game) {
   const choices = current.move === null ? new Set(current.legal)
     : new Set(current.cells.map((_, cell) => cell));
   const place = draw(current, choices, current.move === null ? null : current.move);
-  if (current.direction) drawDirection($("exercise-board"), place, current.direction);
+  if (current.direction) drawWay($("exercise-board"), place, current.direction);
   $("exercise-board").querySelector(".hole.playable .cup")?.focus();
-}
-
-// The way the shown move sows: an arrow from its hole through its first drops (the server's
-// sowing), so that the direction is seen and the count is left to the learner.
-function drawDirection(svg, place, cells) {
-  const centre = (cell) => [place[cell].x + place[cell].w / 2, place[cell].y + place[cell].h / 2];
-  const points = cells.filter((cell) => place[cell]).map(centre);
-  if (points.length < 2) return;
-  const defs = svg.querySelector("defs");
-  const head = el("marker", {id: "sowing-head", viewBox: "0 0 10 10", refX: 8, refY: 5,
-                             markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"}, defs);
-  el("path", {d: "M0,0 L10,5 L0,10 z", class: "sowing-head"}, head);
-  el("polyline", {class: "sowing-way", points: points.map((p) => p.join(",")).join(" "),
-                  "marker-end": "url(#sowing-head)", "aria-hidden": "true"}, svg);
 }
 
 function draw(view, playable, shown = null, right = null) {

@@ -2,6 +2,7 @@
 // a touch screen) marks the hole where the move's last seed lands and the holes it captures
 // from, and says what it wins. The server works it out with the rules' own kernels
 // (GET /api/games/ID/previews), once a position; the page knows no rule.
+import {clearWay, drawWay} from "./board.js";
 import {api} from "./server.js";
 import {plural, t} from "./texts.js";
 
@@ -39,18 +40,21 @@ function previewsOf(state, token) {
   return answer;
 }
 
-// Mark on ``svg`` what the move of ``hole`` would do; its words, or "" when there is none.
-export async function preview(svg, hole, state, token, describeCell) {
+// Mark on ``svg`` (drawn at ``place``) what the move of ``hole`` would do, with an arrow the
+// way it sows; its words, or "" when there is none.
+export async function preview(svg, place, hole, state, token, describeCell) {
   clear(svg);
   const cell = Number(hole.dataset.cell);
   const entry = (await previewsOf(state, token)).get(cell);
   if (!entry || !hole.isConnected) return "";
+  if (entry.way) drawWay(svg, place, entry.way);
   if (entry.lands !== null) mark(svg, entry.lands, "lands");
   for (const taken of entry.captured || []) mark(svg, taken, "taken");
   return words(entry, state, describeCell);
 }
 
 export function clear(svg) {
+  clearWay(svg);
   for (const node of svg.querySelectorAll(".hole.lands, .hole.taken")) {
     node.classList.remove("lands", "taken");
   }

@@ -767,7 +767,7 @@ function wireControls() {
     $("hover-info").textContent = hole.dataset.name;
     landing.clear(board);
     if (!hole.classList.contains("playable") || !previewing(game)) return;
-    const said = await landing.preview(board, hole, game, token, cellWords);
+    const said = await landing.preview(board, place, hole, game, token, cellWords);
     if (pointed !== hole) landing.clear(board);
     else if (said) $("hover-info").textContent = `${hole.dataset.name} — ${said}`;
   };
