@@ -78,7 +78,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                         "a move of the kind")
     async def exercise(game: Literal[GAMES], kind: Annotated[str, FastAPIPath(max_length=20)],
                        number: Annotated[int, FastAPIPath(ge=0, le=LARGEST)]) -> dict:
-        found = exercises.exercise(game, kind, number)
+        # a thread: finding an exercise plays up to a few hundred random moves (up to 70 ms)
+        found = await asyncio.to_thread(exercises.exercise, game, kind, number)
         state = found.state
         return {"game": game, "kind": kind, "number": number, "move": found.move,
                 "move_name": None if found.move is None else state.move_name(found.move),
@@ -93,7 +94,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                               kind: Annotated[str, FastAPIPath(max_length=20)],
                               number: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
                               body: Answer) -> dict:
-        found = exercises.exercise(game, kind, number)
+        found = await asyncio.to_thread(exercises.exercise, game, kind, number)
         state = found.state
         answer = state.parse_move(body.move) if isinstance(body.move, str) else body.move
         correct = exercises.check(found, answer)
