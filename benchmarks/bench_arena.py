@@ -4,7 +4,7 @@
         [--per-pairing 20] [--time 1] [--jobs 2] [--max-plies 1000] [--results FILE.jsonl]
 
 Every pairing plays ``--per-pairing`` games (each start twice, colours swapped) with the
-arena's rules (mancalab.analysis.arena). Prints per game and pairing: A's score, the mean
+arena's rules (mancalab.analysis.compete.arena). Prints per game and pairing: A's score, the mean
 margin and the Elo difference with its 95% confidence interval; then one JSON line.
 With ``--results`` each pairing is appended to a JSON-lines file as it ends, and pairings
 already there are not played again; each game is kept as it ends in FILE.GAME-A-B.games.jsonl, so a
@@ -23,8 +23,8 @@ from pathlib import Path
 
 from _report import report
 
-from mancalab.analysis import arena
-from mancalab.analysis.journal import Journal
+from mancalab.analysis.compete import arena
+from mancalab.analysis.research.journal import Journal
 from mancalab.players import with_time
 
 PLAYERS = ["random", "greedy", "classic", "mcts", "alphabeta"]

@@ -23,7 +23,7 @@ from pathlib import Path
 from _report import report
 
 import mancalab
-from mancalab.analysis import fair
+from mancalab.analysis.research import fair
 from mancalab.analysis.solving import databases
 from mancalab.records import typed_options
 

@@ -4,7 +4,8 @@ time budget, how long it takes, and the nodes a second.
     python benchmarks/bench_forced.py [--positions 100] [--plies 0 4 8 16] [--time 1 10]
                                       [--seed 1] [--results FILE.jsonl]
 
-Positions: both players' free settings drawn uniformly (``mancalab.analysis.counter.settings``,
+Positions: both players' free settings drawn uniformly
+(``mancalab.analysis.research.counter.settings``,
 the default setting first), then ``--plies`` random moves (games over are drawn again). Each
 is solved with each ``--time`` on a cold table in this process (the kernels compiled first, not
 timed). A row per solve is appended to ``--results`` as it is made, so an interrupted run goes
@@ -24,9 +25,10 @@ from pathlib import Path
 from _report import keep_row as keep, report, rows_done as done
 
 import mancalab
-from mancalab.analysis import counter, solving
+from mancalab.analysis.research import counter
+from mancalab.analysis import solving
 from mancalab.analysis.solving import forced
-from mancalab.analysis.metrics import wilson
+from mancalab.analysis.research.metrics import wilson
 
 
 def positions(count: int, plies: int, seed: int) -> list:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from _report import report
 
-from mancalab.analysis import arena
-from mancalab.analysis.metrics import wilson
+from mancalab.analysis.compete import arena
+from mancalab.analysis.research.metrics import wilson
 from mancalab.players import LEVELS, level_spec, parse_spec
 
 GAMES = ["gebeta", "kalah", "gabata", "urubugu", "gabata3"]

@@ -15,7 +15,7 @@ import resource
 import time
 
 from mancalab.analysis import tree_stats
-from mancalab.analysis.tree import PHASES, warm_up
+from mancalab.analysis.stats.tree import PHASES, warm_up
 
 from _report import report
 

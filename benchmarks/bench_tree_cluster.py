@@ -26,7 +26,7 @@ from pathlib import Path
 from distributed import LocalCluster
 
 import mancalab
-from mancalab.analysis import tree, tree_cluster
+from mancalab.analysis.stats import tree, tree_cluster
 
 from _report import machine, report
 

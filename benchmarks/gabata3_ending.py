@@ -25,7 +25,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from mancalab.analysis import metrics  # noqa: E402
+from mancalab.analysis.research import metrics  # noqa: E402
 
 RESULTS = Path("benchmarks/results/gabata3")
 PLAYERS = ["random", "greedy", "classic:level=4", "alphabeta:depth=4"]

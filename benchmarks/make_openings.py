@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from mancalab.analysis import openings
+from mancalab.analysis.compete import openings
 from mancalab.records import write_atomic
 
 FOLDER = Path(__file__).resolve().parent.parent / "src" / "mancalab" / "data" / "openings"

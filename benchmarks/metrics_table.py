@@ -21,7 +21,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from mancalab.analysis import metrics  # noqa: E402
+from mancalab.analysis.research import metrics  # noqa: E402
 from mancalab.variants import VARIANTS  # noqa: E402
 
 RESULTS = Path("benchmarks/results/metrics")

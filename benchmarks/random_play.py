@@ -1,4 +1,4 @@
-"""Random play solved exactly from a game's start (``mancalab.analysis.random_play``), and
+"""Random play solved exactly from a game's start (``mancalab.analysis.stats.random_exact``), and
 checked against sampled random games.
 
     python benchmarks/random_play.py [--game gebeta] [-o NAME=VALUE ...] [--games 1000000]
@@ -21,8 +21,8 @@ from pathlib import Path
 from _report import machine
 
 import mancalab
-from mancalab.analysis.playouts import random_play_stats
-from mancalab.analysis.random_play import solve_random_play
+from mancalab.analysis.stats.random_sampled import random_play_stats
+from mancalab.analysis.stats.random_exact import solve_random_play
 from mancalab.cli.common import parse_options
 
 

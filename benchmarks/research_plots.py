@@ -117,7 +117,7 @@ def counter_boards(out: Path) -> None:
     """The default setting's counter-setting as boards: before the first move (the hole
     played outlined) and after it."""
     from mancalab.draw import image as picture
-    from mancalab.analysis.counter import counter
+    from mancalab.analysis.research.counter import counter
     from mancalab.variants.urubugu import HOLE_CELL
 
     answer = counter([2] * 16, time_limit=60)
@@ -139,7 +139,7 @@ def counter_boards(out: Path) -> None:
 def counter_half_columns(results: Path, out: Path) -> None:
     """Igisoro options: settings by columns with one occupied and one empty hole, and how
     many of them have a counter-setting."""
-    from mancalab.analysis.counter import features
+    from mancalab.analysis.research.counter import features
 
     rows = [json.loads(line) for line in results.read_text().splitlines()[1:] if line.strip()]
     by_half: dict[int, list[int]] = {}
@@ -187,7 +187,7 @@ def game_trees(results: Path, out: Path) -> None:
     """Each game's tree by level (benchmarks/tree_deep.py's results), drawn as the tree
     command draws it."""
     import mancalab
-    from mancalab.analysis import tree
+    from mancalab.analysis.stats import tree
 
     for path in sorted(results.glob("*.jsonl")):
         rows = []

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import mancalab
-from mancalab.analysis import tree
+from mancalab.analysis.stats import tree
 from mancalab.records import write_atomic
 
 from _report import machine

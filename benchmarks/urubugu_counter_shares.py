@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 from _report import machine
 
-from mancalab.analysis import counter
-from mancalab.analysis.metrics import wilson
+from mancalab.analysis.research import counter
+from mancalab.analysis.research.metrics import wilson
 from mancalab.variants.urubugu import BEADS_EACH, Urubugu
 
 

@@ -22,8 +22,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from mancalab.analysis import metrics  # noqa: E402
-from mancalab.analysis.settings import FAMILIES  # noqa: E402
+from mancalab.analysis.research import metrics  # noqa: E402
+from mancalab.analysis.research.settings import FAMILIES  # noqa: E402
 
 RESULTS = Path("benchmarks/results/urubugu")
 

@@ -37,7 +37,7 @@ def small_databases(monkeypatch, tmp_path):
     """A fresh cache whose databases built on first use are small (Kalah 4 seeds, Gebeta 8
     counters, Gabata 6 marbles), and no solver or database kept from other tests: a test
     of what happens on first use does not spend its time building."""
-    from mancalab.analysis import fair
+    from mancalab.analysis.research import fair
     from mancalab.analysis.solving import book, kalah, retrograde
     from mancalab.variants import VARIANTS
 

@@ -13,7 +13,9 @@ from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis import arena, counter, metrics, tree, tree_cluster
+from mancalab.analysis.compete import arena
+from mancalab.analysis.research import counter, metrics
+from mancalab.analysis.stats import tree, tree_cluster
 from mancalab.analysis.solving import databases, databases_cluster
 from mancalab.cli import app
 

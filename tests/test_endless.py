@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis.arena import GameSpec, play_game
+from mancalab.analysis.compete.arena import GameSpec, play_game
 from mancalab.cli import app
 from mancalab.core import IllegalMoveError
 from mancalab.players.base import Player

@@ -86,7 +86,7 @@ def test_games_lists_all_five():
 
 
 def test_tables_fit_80_columns_without_cutting_a_word_or_a_number(monkeypatch):
-    from mancalab.analysis.tree import tree_stats
+    from mancalab.analysis.stats.tree import tree_stats
 
     monkeypatch.setenv("COLUMNS", "80")
     games = CliRunner().invoke(app, ["games"])

@@ -5,7 +5,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from mancalab.analysis import tournament
+from mancalab.analysis.compete import tournament
 from mancalab.cli import app
 from mancalab.records import GameRecord, RecordError, contents
 from mancalab.web import create_app

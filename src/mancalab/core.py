@@ -196,7 +196,7 @@ class Variant:
     repetitions: int = 3
     move_cap: int | None = None
     # What is taught and who plays: the kinds of move the game's lessons teach, in order
-    # (``mancalab.analysis.lessons``), and the player spec of each level where the arena
+    # (``mancalab.analysis.teach.lessons``), and the player spec of each level where the arena
     # ordered this game's players otherwise than ``mancalab.players.LEVELS``.
     lessons: tuple[str, ...] = ("sow",)
     levels: dict[str, str] = {}
@@ -427,18 +427,18 @@ class Variant:
     # first exact solve builds; ``book_seeds``: the database under the start's book (None: no
     # book); ``preparation``: what a server builds once for exact play, as
     # (kind, seeds, seconds, memory MB, disk MB) with kind "database", "start" or "book",
-    # measured on the reference machine (mancalab.analysis.preparation).
+    # measured on the reference machine (mancalab.analysis.solving.preparation).
     graph_layout: dict | None = None
     on_demand_seeds: int | None = None
     book_seeds: int | None = None
     preparation: tuple[tuple, ...] = ()
-    # Puzzles (mancalab.analysis.puzzles): "best" (one move clearly best, proven by the
+    # Puzzles (mancalab.analysis.teach.puzzles): "best" (one move clearly best, proven by the
     # solver, from positions of at most ``puzzle_seeds`` seeds in play) or "wipeout" (the
     # move that takes every bead at once); None: no puzzles are made
     puzzles: str | None = None
     puzzle_seeds: int | None = None
     # A review's marks: the most a move may give away (in the score's units) and still be
-    # "good", an "inaccuracy", a "mistake"; more is a blunder (mancalab.analysis.review)
+    # "good", an "inaccuracy", a "mistake"; more is a blunder (mancalab.analysis.teach.review)
     review_bands: tuple[float, float, float] = (1, 3, 6)
     move_hint: str = "a move"  # what a person types at the prompt
     # the option whose value says how a race decides who moves first (3-row Gabata: the

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import mancalab
-from mancalab.analysis import arena
+from mancalab.analysis.compete import arena
 from mancalab.cli import app
 from mancalab.core import MancalabError, UnknownOptionError
 from mancalab.players import player

@@ -183,7 +183,7 @@ def test_every_driver_ends_a_game_at_its_cap():
     endless play; the server takes no move past it and the computer agrees to end it."""
     from typer.testing import CliRunner
 
-    from mancalab.analysis.arena import GameSpec, play_game
+    from mancalab.analysis.compete.arena import GameSpec, play_game
     from mancalab.cli import app
 
     result = play_game(GameSpec(1, "oware", {"move_cap": 6}, "random:seed=1", "random:seed=2",

@@ -4,7 +4,7 @@ lobby, play a rated game to its end and see their new ratings; every bad request
 import pytest
 from fastapi.testclient import TestClient
 
-from mancalab.analysis.glicko import Rating, after_game
+from mancalab.analysis.compete.glicko import Rating, after_game
 from mancalab.web import create_app
 from mancalab.web.routes.accounts import COOKIE
 

@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import mancalab
-from mancalab.analysis.puzzles import GAMES as PUZZLE_GAMES
+from mancalab.analysis.teach.puzzles import GAMES as PUZZLE_GAMES
 from mancalab.records import GameRecord
 from mancalab.web import create_app
 
@@ -553,7 +553,7 @@ def test_a_game_starts_from_any_position_the_rules_allow(client, name):
 
 @pytest.mark.parametrize("name", PUZZLE_GAMES)
 def test_a_puzzle_is_served_near_a_rating_and_its_answer_checked(client, name):
-    from mancalab.analysis import puzzles
+    from mancalab.analysis.teach import puzzles
 
     shown = client.get(f"/api/puzzles/{name}", params={"rating": 1800, "draw": 3}).json()
     puzzle = puzzles.find(shown["id"])
@@ -580,7 +580,7 @@ def test_a_puzzle_is_served_near_a_rating_and_its_answer_checked(client, name):
 
 @pytest.mark.parametrize("name", PUZZLE_GAMES)
 def test_puzzles_are_chosen_by_theme_and_tried_without_giving_the_answer_away(client, name):
-    from mancalab.analysis import puzzles
+    from mancalab.analysis.teach import puzzles
 
     counts = client.get(f"/api/puzzles/{name}/themes").json()["themes"]
     assert counts and sum(counts.values()) >= len(puzzles.shipped(name)) // 2
@@ -665,7 +665,7 @@ def test_a_worksheet_is_drawn_for_a_class_and_bad_values_refused(client):
 
 @pytest.mark.parametrize("name", mancalab.variants())
 def test_a_lessons_steps_are_checked_by_the_rules(client, name):
-    from mancalab.analysis import lessons
+    from mancalab.analysis.teach import lessons
 
     taught = client.get(f"/api/lessons/{name}").json()["steps"]
     assert [step["kind"] for step in taught] == list(lessons.LESSONS[name])
@@ -684,7 +684,7 @@ def test_a_lessons_steps_are_checked_by_the_rules(client, name):
 
 
 def test_the_kinds_of_moves_are_read_from_the_rules():
-    from mancalab.analysis import lessons
+    from mancalab.analysis.teach import lessons
 
     kalah = mancalab.variant("kalah").start()
     assert lessons.does(kalah, 2, "extra_turn")  # pit 4 of 4 seeds ends in the store

@@ -852,7 +852,7 @@ def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, bro
 
 
 def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, browser):
-    from mancalab.analysis import puzzles
+    from mancalab.analysis.teach import puzzles
 
     page = browser.new_page(bypass_csp=True)
     page.goto(server)
@@ -920,7 +920,7 @@ def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, 
 @pytest.mark.parametrize("game", ["gebeta", "kalah"])
 def test_a_lesson_is_played_step_by_step_with_a_wrong_move_explained(server, browser, game):
     import mancalab
-    from mancalab.analysis import lessons
+    from mancalab.analysis.teach import lessons
 
     page = browser.new_page(bypass_csp=True)
     page.goto(server)

@@ -5,10 +5,10 @@ import time
 from fastapi.testclient import TestClient
 
 import mancalab
-from mancalab.analysis import preparation
+from mancalab.analysis.solving import preparation
 from mancalab.analysis.solving import databases
 from mancalab.analysis import solving
-from mancalab.analysis.preparation import Step
+from mancalab.analysis.solving.preparation import Step
 from mancalab.web import create_app
 from mancalab.web.preparing import Preparation
 from mancalab.web.store import Store, analysis_key

@@ -7,7 +7,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import mancalab
-from mancalab.analysis import review, solving
+from mancalab.analysis.teach import review
+from mancalab.analysis import solving
 from mancalab.web import create_app
 
 

@@ -42,7 +42,8 @@ def tree(
     check_cluster(cluster)
     if cluster is not None and checkpoint is not None:
         fail("--checkpoint keeps levels on this machine; it cannot be used with --cluster")
-    from ..analysis.tree import TreeMemoryError, TreeRow, plot as draw_plot, tree_stats, write_csv
+    from ..analysis.stats.tree import (TreeMemoryError, TreeRow, plot as draw_plot, tree_stats,
+                                       write_csv)
     from ..records import check_writable
 
     if not 1 <= depth <= MAX_TREE_DEPTH:
@@ -87,7 +88,7 @@ def tree(
 
         try:
             if cluster is not None:
-                from ..analysis import tree_cluster
+                from ..analysis.stats import tree_cluster
 
                 with cluster_errors(cluster, "the levels shown are done"):
                     rows = tree_cluster.tree_stats(variant, depth, cluster, on_level=on_level)
@@ -121,7 +122,7 @@ def tree(
 def write_sample(game: str, count: int | None, out: str | None, seed: int, max_seeds: int,
                  option: list[str]) -> None:
     """``solve --sample N --out FILE``: exact values of positions for learning."""
-    from ..analysis import samples
+    from ..analysis.research import samples
 
     if count is None or out is None:
         fail("--sample and --out go together: --sample 1000 --out kalah.csv")
@@ -258,7 +259,7 @@ def random_play(
     moves, over the graph of positions (a Markov chain), not sampled (docs/research.md)."""
     import json
 
-    from ..analysis.random_play import solve_random_play
+    from ..analysis.stats.random_exact import solve_random_play
     from ..memory import available_memory
 
     budget = (parse_bytes(memory, "--memory") if memory is not None
@@ -311,7 +312,7 @@ def fair(
     import math
     import os
 
-    from ..analysis import fair as fairness
+    from ..analysis.research import fair as fairness
     from ..analysis.solving import databases
 
     if time is not None and not (math.isfinite(time) and 0 < time <= 10**7):
@@ -344,7 +345,7 @@ def fair(
 
 
 def _print_screen(variant, found) -> None:
-    from ..analysis import fair as fairness
+    from ..analysis.research import fair as fairness
 
     console.print(f"{len(found.fair):,} fair boards of {found.boards:,}"
                   + (f"; {len(found.undecided):,} not decided in the time given"
@@ -393,7 +394,7 @@ def counter(
     import json
     import math
 
-    from ..analysis import counter as search
+    from ..analysis.research import counter as search
 
     if game.strip().lower() != "urubugu":
         fail(f"counter-settings are a question of Urubugu's free setting, not {game!r}")
@@ -459,7 +460,7 @@ def _counter_study(sample: int, out: str | None, seed: int, time: float, jobs: i
                    json_out: bool, options: dict, cluster: str | None) -> None:
     import json
 
-    from ..analysis import counter as search
+    from ..analysis.research import counter as search
 
     if sample < 1:
         fail(f"--sample must be at least 1, got {sample}")
@@ -562,7 +563,7 @@ def metrics(
     import json
 
     from ..analysis.solving import databases
-    from ..analysis import metrics as measuring
+    from ..analysis.research import metrics as measuring
     from ..players import resolve
 
     if not 1 <= games <= 1_000_000:
@@ -605,7 +606,7 @@ def _figure(x: float) -> str:
 
 
 def _print_metrics(game: str, results: dict) -> None:
-    from ..analysis.metrics import METRICS
+    from ..analysis.research.metrics import METRICS
 
     rows = []
     for name, words in METRICS.items():

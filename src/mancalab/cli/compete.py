@@ -39,7 +39,7 @@ def arena(
     check_cluster(cluster)
     import json
 
-    from ..analysis import arena as arena_module
+    from ..analysis.compete import arena as arena_module
     from ..players import resolve, with_time
     from ..records import write_atomic
 
@@ -107,7 +107,7 @@ def tournament(
     check_cluster(cluster)
     import math
 
-    from ..analysis.tournament import Tournament, clocked
+    from ..analysis.compete.tournament import Tournament, clocked
     from ..players import players_in, resolve
 
     players = list(players or []) + (players_in(folder) if folder else [])

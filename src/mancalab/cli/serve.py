@@ -53,7 +53,7 @@ def serve(
 
     from limits import parse
 
-    from ..analysis.preparation import steps
+    from ..analysis.solving.preparation import steps
     from ..web import create_app, default_db_path, serving
 
     if not 0 < port < 65536:

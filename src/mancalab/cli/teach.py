@@ -24,7 +24,7 @@ def puzzles(
     value and every other loses a clear margin, each with every move's value and a rating."""
     import math
 
-    from ..analysis import puzzles as making
+    from ..analysis.teach import puzzles as making
 
     game = game.strip().lower()
     if game not in making.GAMES:
@@ -63,7 +63,7 @@ def worksheet(
     """A classroom worksheet: boards with questions the engine answers (where a move's last
     counter lands, how much a move wins, which move wins the most), the answers on the last
     page, to print for a class without computers."""
-    from ..analysis import worksheet as sheets
+    from ..analysis.teach import worksheet as sheets
     from ..draw.html import LANGUAGES, texts
 
     game = game.strip().lower()

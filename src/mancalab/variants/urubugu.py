@@ -99,7 +99,7 @@ def captures(params, board, p, q, last):
 def sow_lap(board, p, start, hand, trace):
     """One lap: ``hand`` beads, one a hole, into player ``p``'s holes after hole ``start``
     (hole numbers 1..16); the hole of the last bead. The counter-setting search
-    (``mancalab.analysis.counter``) sows its laps with this too."""
+    (``mancalab.analysis.research.counter``) sows its laps with this too."""
     h = start
     for k in range(hand):
         h = h % 16 + 1

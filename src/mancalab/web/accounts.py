@@ -2,8 +2,9 @@
 SQLite file.
 
 An account is a name and a password hashed with Argon2id (``argon2-cffi``); a session is a
-random cookie of which only a digest is kept. Ratings are Glicko-2 (``analysis.glicko``), one
-per game, each rated game its own rating period, updated once when the game ends.
+random cookie of which only a digest is kept. Ratings are Glicko-2
+(``analysis.compete.glicko``), one per game, each rated game its own rating period, updated
+once when the game ends.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ..analysis.glicko import PROVISIONAL, Rating, after_game
+from ..analysis.compete.glicko import PROVISIONAL, Rating, after_game
 from ..core import MancalabError
 from ..records import check_name
 from .errors import ConflictError, NotAllowedError, NotFoundError, UnauthorizedError

@@ -25,7 +25,7 @@ from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
 
 from ..analysis import solving
-from ..analysis.preparation import Step
+from ..analysis.solving.preparation import Step
 from ..core import MancalabError, MancalabFailure
 from .clients import scope_client
 from .errors import said
@@ -48,7 +48,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     """The server's application, its games kept in the SQLite file ``db_path``; the rules
     and searches not compiled yet are compiled in the background once it starts
     (``on_warm_up(done, total, what)`` told as it goes), and what exact play needs
-    (``prepare``: ``analysis.preparation.steps()``) is built in a background process."""
+    (``prepare``: ``analysis.solving.preparation.steps()``) is built in a background process."""
     limits = limits or Limits()
     limits.check()
     # the analysis and the perfect player share one solver table a game's rules: a server

@@ -16,8 +16,9 @@ from collections import Counter, OrderedDict
 
 from fastapi import WebSocket
 
-from ..analysis import review, solving
-from ..analysis.preparation import Step, is_settled
+from ..analysis.teach import review
+from ..analysis import solving
+from ..analysis.solving.preparation import Step, is_settled
 from ..players import Player
 from .clients import Allowance
 from .accounts import Accounts

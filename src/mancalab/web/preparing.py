@@ -1,4 +1,4 @@
-"""A server's background preparation of exact play (``analysis.preparation``): one process
+"""A server's background preparation of exact play (``analysis.solving.preparation``): one process
 at the lowest priority builds the steps one after another, and the server shows the progress
 and the time left, then opens what was built.
 
@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..analysis.preparation import Step
+from ..analysis.solving.preparation import Step
 from ..lifetime import end_with_parent
 
 WAITING, RUNNING, READY, SKIPPED, FAILED = "waiting", "running", "ready", "skipped", "failed"

@@ -11,7 +11,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from ..analysis.worksheet import direction
+from ..analysis.teach.worksheet import direction
 from ..core import IllegalMoveError, MancalabError, State
 from ..draw.html import board_view
 from ..players import Player

@@ -1,6 +1,6 @@
 """A position's appraisal: its value for the player to move, exact when the solver proves
 it in the time given (with every move's proven value), else an alpha-beta estimate in the
-same units, said as such. The review (``analysis.review``) marks moves by appraisals; the
+same units, said as such. The review (``analysis.teach.review``) marks moves by appraisals; the
 perfect player makes them."""
 
 from __future__ import annotations

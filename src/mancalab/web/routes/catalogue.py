@@ -11,7 +11,8 @@ from typing import Literal
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
-from ...analysis import puzzles, solving
+from ...analysis.teach import puzzles
+from ...analysis import solving
 from ...draw.html import board_view
 from ...players import GAME_LEVELS, LEVELS, PLAYERS
 from ...variants import VARIANTS

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path as FastAPIPath, Query, Request
 from fastapi.responses import Response
 
-from ...analysis import exercises, lessons, puzzles, worksheet as sheets
+from ...analysis.teach import exercises, lessons, puzzles, worksheet as sheets
 from ...core import LARGEST, MancalabError
 from ...draw.html import LANGUAGES, board_view, texts
 from ..errors import BusyError, NotFoundError

@@ -1,0 +1,1 @@
+"""Teaching: lessons, puzzles, exercises, worksheets and a played game's review."""

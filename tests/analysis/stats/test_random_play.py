@@ -1,0 +1,168 @@
+"""Random play solved exactly: against the chain over whole states built with the State API
+and solved another way, and against sampled random games."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import mancalab
+from mancalab.analysis.stats.random_sampled import random_play_stats
+from mancalab.analysis.stats.random_exact import solve_random_play
+from mancalab.analysis.solving.graph import mover_view
+
+
+def random_position(game: str, in_play: int, seed: int, **options) -> mancalab.State:
+    """A position of random play with at most ``in_play`` seeds left in the pits."""
+    rng = random.Random(seed)
+    while True:
+        state = mancalab.variant(game).start()
+        while not state.is_over and mover_view(state).sum() > in_play:
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_over:
+            return mancalab.variant(game, **options).state(list(state.cells), state.to_move)
+
+
+def chain_chances(root: mancalab.State) -> dict:
+    """A wins, B wins, draws, timeouts and expected moves from ``root``: the chain over whole
+    states (what is banked included) built move by move with the State API, and solved by
+    Jacobi iteration in numpy (independent of the module's graph, order and sweeps)."""
+    index, states, frontier = {root: 0}, [root], [root]
+    sources, targets, weights = [], [], []
+    while frontier:
+        state = frontier.pop()
+        for move in state.legal_moves():
+            child = state.play(move)
+            if not child.is_over and child not in index:
+                index[child] = len(states)
+                states.append(child)
+                frontier.append(child)
+    ends = np.zeros((len(states), 5))  # A, B, draw, timeout, moves
+    for i, state in enumerate(states):
+        legal = state.legal_moves()
+        ends[i, 4] = 1.0
+        for move in legal:
+            child = state.play(move)
+            if child.is_over:
+                outcome = child.outcome
+                column = (3 if outcome.kind == "timeout" else 2 if outcome.kind == "draw"
+                          else outcome.winner)
+                ends[i, column] += 1 / len(legal)
+            else:
+                sources.append(i)
+                targets.append(index[child])
+                weights.append(1 / len(legal))
+    sources, targets, weights = np.array(sources), np.array(targets), np.array(weights)
+    x = ends.copy()
+    for _ in range(200_000):
+        following = ends + np.stack([np.bincount(sources, weights * x[targets, c],
+                                                 minlength=len(states)) for c in range(5)], 1)
+        change = np.abs(following - x).max()
+        x = following
+        if change < 1e-14:
+            break
+    return dict(zip(["A wins", "B wins", "draws", "timeouts", "moves"], x[0]))
+
+
+@pytest.mark.parametrize("game,in_play,seed,options", [
+    ("gebeta", 4, 1, {}), ("gebeta", 4, 2, {"lap_limit": 2}), ("gabata", 7, 1, {}),
+    ("gabata", 6, 7, {"max_laps": 3}), ("kalah", 9, 1, {}),
+    ("kalah", 9, 2, {"empty_capture": True})])
+def test_the_chances_equal_an_iterative_solve_of_the_whole_state_chain(game, in_play, seed,
+                                                                        options):
+    root = random_position(game, in_play, seed, **options)
+    exact = solve_random_play(root)
+    dense = chain_chances(root)
+    found = exact.for_players()
+    for key, value in dense.items():
+        assert found[key] == pytest.approx(value, abs=1e-9), (key, root)
+    assert exact.win + exact.loss + exact.draw + exact.timeout == pytest.approx(1, abs=1e-12)
+
+
+@pytest.mark.parametrize("in_play,seed,empty_capture", [(10, 3, False), (10, 4, True),
+                                                         (12, 5, False)])
+def test_kalah_pushed_forward_equals_the_equations_solved_backward(in_play, seed,
+                                                                   empty_capture):
+    root = random_position("kalah", in_play, seed, empty_capture=empty_capture)
+    forward = solve_random_play(root, forward=True)
+    backward = solve_random_play(root, forward=False)
+    assert forward.positions == backward.positions
+    for margin in set(forward.margins) | set(backward.margins):
+        assert forward.margins.get(margin, 0) == pytest.approx(
+            backward.margins.get(margin, 0), abs=1e-12), margin
+    assert forward.moves == pytest.approx(backward.moves, rel=1e-12)
+    assert sum(forward.margins.values()) == pytest.approx(1, abs=1e-12)
+
+
+def test_kalah_pushed_forward_with_its_edges_on_disk_gives_the_same_chances():
+    import time
+
+    from mancalab.analysis.stats.random_exact import _solve_forward
+
+    root = random_position("kalah", 12, 6)
+    in_memory = _solve_forward(root, None, None, time.perf_counter(), spill=False)
+    on_disk = _solve_forward(root, None, None, time.perf_counter(), spill=True)
+    assert on_disk.margins == in_memory.margins and on_disk.moves == in_memory.moves
+
+
+def test_only_acyclic_games_are_pushed_forward():
+    with pytest.raises(mancalab.MancalabError, match="come round again"):
+        solve_random_play(mancalab.variant("gebeta").start(), forward=True)
+    # an edge that would lead back in the order is counted (the pass would lose its mass)
+    from mancalab.analysis.stats.random_exact import _to_places
+    from mancalab.analysis.solving.retrograde import NODE, NONE
+    kinds = np.full((2, 6), NONE, dtype=np.int8)
+    kinds[0, 0] = kinds[1, 0] = NODE
+    targets = np.zeros((2, 6), dtype=np.int32)
+    targets[0, 0], targets[1, 0] = 1, 0  # 0 -> 1 and 1 -> 0: a cycle
+    assert _to_places(targets, kinds, np.array([0, 1], dtype=np.int32)) == 1
+
+
+def test_sampled_random_games_fall_within_their_interval():
+    root = random_position("gabata", 9, 3)
+    exact = solve_random_play(root).for_players()
+    games = 20_000
+    sampled = random_play_stats(root, games, seed=1)
+    for key, count in (("A wins", sampled.wins_0), ("B wins", sampled.wins_1),
+                       ("draws", sampled.draws), ("timeouts", sampled.timeouts)):
+        p = exact[key]
+        spread = 4 * (p * (1 - p) / games) ** 0.5 + 1 / games
+        assert abs(count / games - p) <= spread, key
+
+
+def test_games_without_the_layout_and_finished_games_are_refused():
+    for game, options in (("kalah", {"pits": 4}), ("urubugu", {})):
+        with pytest.raises(mancalab.MancalabError, match="six pits a side"):
+            solve_random_play(mancalab.variant(game, **options).start())
+    over = mancalab.variant("gebeta").state([0] * 6 + [0, 1, 1, 1, 0, 1] + [3, 8], 1)
+    over = over.play(7)
+    with pytest.raises(mancalab.MancalabError, match="over"):
+        solve_random_play(over)
+    with pytest.raises(mancalab.MancalabError, match="memory"):
+        solve_random_play(mancalab.variant("gebeta").start(), capacity=1000)
+
+
+def test_timeouts_are_counted_where_the_lap_limit_is_short():
+    root = random_position("gebeta", 4, 2, lap_limit=2)
+    assert solve_random_play(root).timeout > 0.01
+
+
+def test_the_command_prints_the_chances_and_refuses_bad_values():
+    from typer.testing import CliRunner
+
+    from mancalab.cli import app
+
+    root = random_position("gabata", 6, 7)
+    position = ",".join(map(str, root.cells))
+    runner = CliRunner()
+    found = runner.invoke(app, ["random-play", "gabata", "--position", position, "--to-move",
+                                str(root.to_move), "--json"])
+    assert found.exit_code == 0, found.output
+    answer = json.loads(found.stdout.strip().splitlines()[-1])
+    exact = solve_random_play(root).for_players()
+    assert answer["A wins"] == pytest.approx(exact["A wins"], abs=1e-12)
+    for args in (["random-play", "urubugu"], ["random-play", "gebeta", "--to-move", "3"],
+                 ["random-play", "gebeta", "--position", "1,2,x"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "Traceback" not in result.output, args
