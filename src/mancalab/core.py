@@ -446,6 +446,18 @@ class Variant:
     race_option: str | None = None
     no_race: str = "none"
 
+    def fair_starts(self) -> list[dict[str, Any]]:
+        """Options of start positions known to be fair under these rules (Kalah's fair
+        boards), which the arena's balanced openings and the tournament play from; none by
+        default (the arena then plays the game's shipped balanced openings)."""
+        return []
+
+    def random_starts(self) -> list[dict[str, Any]]:
+        """Options of the starts the arena's random openings draw from instead of random moves
+        (Kalah(6,4): the FairKalah boards, as the FairKalah competitions play); none by
+        default."""
+        return []
+
     def can_win(self, state: State, player: int) -> bool:
         """Whether ``player`` could still win from ``state`` by some play: a side whose time
         runs out loses, but draws when the other could not win. Default: yes (a game says

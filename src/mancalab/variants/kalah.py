@@ -250,6 +250,17 @@ class Kalah(SeedStores, Variant):
                                      f"got {board}")
         return board
 
+    def fair_starts(self) -> list[dict]:
+        if self.options["board"] != "standard":
+            return []
+        boards = fair_boards(self.pits, self.options["seeds"], self.options["empty_capture"])
+        return [{"board": number} for number in sorted(boards)]
+
+    def random_starts(self) -> list[dict]:
+        if (self.pits, self.options["seeds"]) != (6, 4) or self.options["board"] != "standard":
+            return []
+        return [{"board": number} for number in range(1, FAIR_BOARDS + 1)]
+
     def make_params(self) -> np.ndarray:
         end_rule = END_RULES.index(self.options["end_rule"])
         return np.array([GAME_ID, self.options["pits"], int(self.options["empty_capture"]),

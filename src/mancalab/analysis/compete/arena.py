@@ -25,7 +25,6 @@ from ...players import display_name, with_seed
 from ...records import GameRecord
 from .openings import balanced as balanced_openings
 from ...variants import variant as make_variant
-from ...variants.kalah import FAIR_BOARDS, fair_boards, known_fair_sizes
 
 OPENING_PLIES = 4
 MAX_PLIES = 1000
@@ -68,8 +67,14 @@ def openings(game: str, options: dict, pairs: int, seed: int,
     "balanced": the shipped balanced openings of the game (``mancalab.analysis.compete.openings``),
     in an order drawn from ``seed``."""
     rng = random.Random(seed)
-    if kind == "balanced" and game == "kalah":  # Kalah's balanced starts: its fair boards
-        yield from _fair_starts(options, pairs, rng)
+    if kind not in ("random", "balanced"):
+        raise MancalabError(f"--openings must be random or balanced, got {kind!r}")
+    variant = make_variant(game, **options)
+    starts = variant.fair_starts() if kind == "balanced" else variant.random_starts()
+    if starts:  # start positions (Kalah's fair boards), each under its own options
+        rng.shuffle(starts)
+        for i in range(pairs):
+            yield {**options, **starts[i % len(starts)]}, ()
         return
     if kind == "balanced":
         chosen = list(balanced_openings(game, options))
@@ -77,16 +82,6 @@ def openings(game: str, options: dict, pairs: int, seed: int,
         for i in range(pairs):
             yield options, chosen[i % len(chosen)]
         return
-    if kind != "random":
-        raise MancalabError(f"--openings must be random or balanced, got {kind!r}")
-    if game == "kalah" and options.get("pits", 6) == 6 and options.get("seeds", 4) == 4 \
-            and "board" not in options:
-        boards = list(range(1, FAIR_BOARDS + 1))
-        rng.shuffle(boards)
-        for i in range(pairs):
-            yield {**options, "board": boards[i % FAIR_BOARDS]}, ()
-        return
-    variant = make_variant(game, **options)
     for _ in range(pairs):
         yield options, _random_opening(variant, rng)
 
@@ -113,20 +108,6 @@ def _random_opening(variant, rng: random.Random) -> tuple[int, ...]:
         moves.append(rng.choice(going))
         state = state.play(moves[-1])
     return tuple(moves)
-
-
-def _fair_starts(options: dict, pairs: int, rng: random.Random) -> Iterator[tuple[dict, tuple]]:
-    """Kalah started from the shipped fair boards of its size and capture rule."""
-    variant = make_variant("kalah", **options)
-    count = len(fair_boards(variant.pits, variant.options["seeds"],
-                            variant.options["empty_capture"]))
-    if not count or "board" in options:
-        raise MancalabError("--openings balanced plays Kalah from the fair boards shipped for "
-                            f"its size ({', '.join(known_fair_sizes())}), without -o board")
-    numbers = list(range(1, count + 1))
-    rng.shuffle(numbers)
-    for i in range(pairs):
-        yield {**options, "board": numbers[i % count]}, ()
 
 
 def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int,

@@ -40,7 +40,8 @@ def shipped(game: str) -> tuple[tuple[int, ...], ...]:
 def balanced(game: str, options: dict) -> tuple[tuple[int, ...], ...]:
     """The openings ``--openings balanced`` plays; a clear error where there are none."""
     if options:
-        raise MancalabError("balanced openings are made for the standard rules: leave out -o")
+        raise MancalabError(f"no fair starts are shipped for {game} with these options, and "
+                            "balanced openings are made for the standard rules: leave out -o")
     found = shipped(game)
     if not found:
         raise MancalabError(f"no balanced openings are shipped for {game}")

@@ -57,9 +57,9 @@ def pairings(players: list[str], game: str, options: dict, boards: int,
              seed: int) -> list[Pairing]:
     """Every ordered pair of players on each of ``boards`` starts (Kalah: random fair boards
     of its size where mancalab has them; other games: a few random moves)."""
-    kind = "random"
-    if game == "kalah":
-        kind = "balanced" if _has_fair_boards(options) else "random"
+    from ...variants import variant
+
+    kind = "balanced" if variant(game, **options).fair_starts() else "random"
     games = []
     for opts, opening in arena.openings(game, options, boards, seed, kind):
         for first in range(len(players)):
@@ -67,16 +67,6 @@ def pairings(players: list[str], game: str, options: dict, boards: int,
                 if first != second:
                     games.append(Pairing(len(games) + 1, first, second, opts, opening))
     return games
-
-
-def _has_fair_boards(options: dict) -> bool:
-    from ...variants import variant
-    from ...variants.kalah import fair_boards
-
-    if "board" in options:
-        return False
-    kalah = variant("kalah", **options)
-    return bool(fair_boards(kalah.pits, kalah.options["seeds"], kalah.options["empty_capture"]))
 
 
 def game_spec(pairing: Pairing, players: list[str], game: str, clock: float,

@@ -115,8 +115,8 @@ def positions(game: str, index: int, seed: int) -> Iterator[tuple[State, int]]:
     from ...players import player, with_seed
 
     rng = random.Random(seed * 1_000_003 + index)
-    options = {"board": rng.randint(1, 254)} if game == "kalah" else {}
-    state = make_variant(game, **options).start()
+    starts = make_variant(game).random_starts()  # Kalah: a FairKalah board
+    state = make_variant(game, **(rng.choice(starts) if starts else {})).start()
     bot = player(with_seed("medium", rng.randrange(1_000_000), game), game)
     ply = 0
     while not state.is_over and ply < 400:
@@ -139,7 +139,7 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
         raise MancalabError(f"puzzles are made for {', '.join(GAMES)}, not {game!r}")
     variant = make_variant(game)
     if variant.puzzles == "wipeout":
-        return _wipeouts(count, seed, time, done, on_puzzle)
+        return _wipeouts(game, count, seed, time, done, on_puzzle)
     if unsolvable(variant):
         raise MancalabError(unsolvable(variant))
     found = list(done)
@@ -182,7 +182,7 @@ def wipeouts(state: State) -> list[int]:
             if (after := state.play(move)).is_over and after.outcome.winner == mover]
 
 
-def _wipeouts(count: int, seed: int, time: float, done: list[Puzzle],
+def _wipeouts(game: str, count: int, seed: int, time: float, done: list[Puzzle],
               on_puzzle: Callable[[Puzzle], None] | None) -> list[Puzzle]:
     """Urubugu's puzzles: the opponent's setting drawn at random, a first hole drawn too, and
     the starter's setting that wipes the opponent out from that hole found by the
@@ -193,7 +193,7 @@ def _wipeouts(count: int, seed: int, time: float, done: list[Puzzle],
     found = list(done)
     index = max((p.source["game"] for p in found if p.source.get("seed") == seed),
                 default=-1) + 1
-    variant = make_variant("urubugu")
+    variant = make_variant(game)
     while len(found) < count:
         rng = random.Random(seed * 1_000_003 + index)
         theirs, hole = uniform(rng), rng.randint(1, 16)
@@ -206,7 +206,7 @@ def _wipeouts(count: int, seed: int, time: float, done: list[Puzzle],
                 after = state.play(best)
                 values = {str(m): None for m in state.legal_moves()}
                 values[str(best)] = after.score[0] - after.score[1]
-                puzzle = Puzzle(f"urubugu-{seed}-{index}-0", "urubugu", list(state.cells), 0,
+                puzzle = Puzzle(f"{game}-{seed}-{index}-0", game, list(state.cells), 0,
                                 best, state.move_name(best), values[str(best)], values,
                                 rating(state, best, seed + index),
                                 {"seed": seed, "game": index, "ply": 0,
