@@ -171,12 +171,12 @@ class GameRecord:
     """A game: its variant, start, names and moves. Also the history behind undo.
 
     It also holds the rules the kernels do not: a game whose position (cells, player to move
-    and every other part of the state) occurs for the third time (``Variant.repetitions``:
-    Oware's first recurrence) ends at once by the game's
-    rule for endless play (``State.stopped``, stated on each game's doc page), and so does a
-    game the players agree to end (``end("agreement")``). ``termination`` says which, and the
-    record's text keeps it (``[Termination "repetition"]``). Every driver (terminal, browser,
-    arena) plays through a record, so none can run for ever. A game with a move cap
+    and every other part of the state) occurs for the ``Variant.repetitions``-th time (third
+    by default) ends at once by the game's rule for endless play (``State.stopped``, stated
+    on each game's doc page), and so does a game the players agree to end
+    (``end("agreement")``). ``termination`` says which, and the record's text keeps it
+    (``[Termination "repetition"]``). Every driver (terminal, browser, arena) plays through a
+    record, so none can run for ever. A game with a move cap
     (``Variant.move_cap``) takes no move after it; the players may still agree to end it."""
 
     variant: Variant

@@ -23,7 +23,7 @@ import numpy as np
 
 from .core import IllegalMoveError, State, UnknownOptionError, Variant
 from .records import GameRecord
-from .variants import VARIANTS, variant as make_variant
+from .variants import DEFAULT_GAME, VARIANTS, variant as make_variant
 
 try:
     import gymnasium
@@ -164,7 +164,7 @@ class MancalaAEC(AECEnv):
     metadata = {"render_modes": list(RENDER_MODES), "name": "mancalab_v0",
                 "is_parallelizable": False, "render_fps": 2}
 
-    def __init__(self, game: str = "kalah", render_mode: str | None = None,
+    def __init__(self, game: str = DEFAULT_GAME, render_mode: str | None = None,
                  reward: str = "outcome", max_moves: int | None = 1000, illegal: str = "lose",
                  **options: Any) -> None:
         super().__init__()
@@ -228,7 +228,7 @@ class MancalaAEC(AECEnv):
         pass
 
 
-def aec_env(game: str = "kalah", **kwargs: Any) -> AECEnv:
+def aec_env(game: str = DEFAULT_GAME, **kwargs: Any) -> AECEnv:
     """The PettingZoo environment of ``game`` with its options (``board="random"``,
     ``empty_capture=False``...) and the environment's own: ``render_mode`` ("ansi" or
     "rgb_array"), ``reward`` ("outcome": +1/0/-1 at the end; "margin": the final margin),
@@ -247,7 +247,8 @@ class MancalaGym(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
-    def __init__(self, game: str = "kalah", opponent: Any = "random", seat: int | str = "random",
+    def __init__(self, game: str = DEFAULT_GAME, opponent: Any = "random",
+                 seat: int | str = "random",
                  render_mode: str | None = None, reward: str = "outcome",
                  max_moves: int | None = 1000, illegal: str = "lose", **options: Any) -> None:
         _check_render_mode(render_mode)
@@ -306,7 +307,7 @@ class MancalaGym(gymnasium.Env):
         return self.game.render(self.render_mode)
 
 
-def gym_env(game: str = "kalah", **kwargs: Any) -> MancalaGym:
+def gym_env(game: str = DEFAULT_GAME, **kwargs: Any) -> MancalaGym:
     """The Gymnasium environment of ``game`` against ``opponent`` (default "random"; any
     level or player spec, or a Player), the agent in ``seat`` 0, 1 or "random" (drawn each
     reset), with the game's options and ``render_mode``, ``reward``, ``max_moves`` and

@@ -129,7 +129,7 @@ def preview(state, move: int, limit: int = 100_000) -> dict:
     """What ``move`` would do, for a player deciding: the cell where its last seed lands (None
     for a relay longer than ``limit`` steps), its laps (lifts), the cells it captures from,
     what it adds to the mover's score, whether the mover plays again and whether the game
-    ends. Worked out by the rules' own kernels, never guessed."""
+    ends, and its ``way`` (``way``). Worked out by the rules' own kernels, never guessed."""
     steps = state.sowing(move, limit)
     after = state.play(move)
     mover = state.to_move
@@ -141,4 +141,16 @@ def preview(state, move: int, limit: int = 100_000) -> dict:
                 {step.cell for step in steps if step.kind == "capture"}),
             "gain": after.score[mover] - state.score[mover],
             "again": not after.is_over and after.to_move == mover,
-            "ends": after.is_over}
+            "ends": after.is_over,
+            "way": way(steps, move)}
+
+
+def way(steps, move: int, drops: int = 2) -> list[int]:
+    """The way a move sows (its ``steps``), without giving its end away: the hole it lifts
+    from and the cells its first ``drops`` seeds fall into, never its first lap's last (drawn
+    as an arrow; the rest the learner counts)."""
+    steps = steps or []
+    lifts = [i for i, step in enumerate(steps) if step.kind == "lift"]
+    lap = steps[:lifts[1]] if len(lifts) > 1 else steps
+    cells = [step.cell for step in lap if step.kind == "drop"][:-1]
+    return [move, *cells[:drops]]

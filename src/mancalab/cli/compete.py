@@ -8,7 +8,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..players import player as make_player
-from ..variants import variant as make_variant
+from ..variants import DEFAULT_GAME, variant as make_variant
 
 from .common import (ClusterAddress, GameOptions, app, check_cluster, check_out, cluster_errors,
                      console, errors, fail, parse_options, print_figures)
@@ -18,7 +18,7 @@ from .common import (ClusterAddress, GameOptions, app, check_cluster, check_out,
 def arena(
     a: Annotated[str, typer.Argument(help="player A, e.g. alphabeta:time=1 or expert")],
     b: Annotated[str, typer.Argument(help="player B, e.g. mcts")],
-    game: Annotated[str, typer.Option(help="the game")] = "kalah",
+    game: Annotated[str, typer.Option(help="the game")] = DEFAULT_GAME,
     games: Annotated[int, typer.Option(help="games to play (in pairs: each start twice)")] = 20,
     time: Annotated[Optional[float], typer.Option(
         help="seconds a move for players that think by the clock and were given no time")] = None,
@@ -89,7 +89,7 @@ def tournament(
     folder: Annotated[Optional[str], typer.Option(
         help="add every player class in the .py files of this folder (students' players)")]
     = None,
-    game: Annotated[str, typer.Option(help="the game")] = "kalah",
+    game: Annotated[str, typer.Option(help="the game")] = DEFAULT_GAME,
     clock: Annotated[float, typer.Option(
         help="seconds each player has for a whole game (a loss on time)")] = 150.0,
     boards: Annotated[int, typer.Option(

@@ -19,6 +19,7 @@ from ..core import UnknownOptionError, Variant
 
 BUILT_IN = ("gebeta", "urubugu", "gabata", "kalah", "gabata3", "oware")
 ENTRY_POINTS = "mancalab.games"
+DEFAULT_GAME = "kalah"  # where a command or an environment is not told which game
 
 
 def _check(cls: object, games: dict[str, type[Variant]]) -> str | None:

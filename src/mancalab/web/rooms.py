@@ -11,7 +11,6 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from ..analysis.teach.worksheet import direction
 from ..core import IllegalMoveError, MancalabError, State
 from ..draw.html import board_view
 from ..players import Player
@@ -514,8 +513,7 @@ class Room:
             raise ConflictError("the game has not started yet", code="not_started")
         state = self.record.state
         if self._previews[0] is not state:
-            self._previews = (state, [{**preview(state, move, SOWING_STEPS),
-                                       "way": direction(state, move)}
+            self._previews = (state, [preview(state, move, SOWING_STEPS)
                                       for move in state.legal_moves()])
         return {"ply": self.ply, "moves": self._previews[1]}
 

@@ -62,6 +62,24 @@ def test_kalah_starts_from_fairkalah_boards():
     assert all(1 <= b <= 254 and s.opening == () for b, s in zip(boards, specs))
 
 
+def test_the_starts_come_from_the_game_and_keep_their_order():
+    """Random and balanced starts are each game's own (``Variant.random_starts``,
+    ``fair_starts``), drawn in the order a seed has always given, so that a run replays."""
+    import random
+
+    from mancalab.variants import VARIANTS
+
+    order = list(range(1, 255))
+    random.Random(7).shuffle(order)
+    drawn = [options["board"] for options, _ in arena.openings("kalah", {}, 5, seed=7)]
+    assert drawn == order[:5]
+    assert mancalab.variant("kalah", board=3).fair_starts() == []
+    assert len(mancalab.variant("kalah", seeds=3).fair_starts()) == 796
+    assert mancalab.variant("kalah", seeds=3).random_starts() == []
+    assert all(mancalab.variant(name).fair_starts() == mancalab.variant(name).random_starts()
+               == [] for name in VARIANTS if name != "kalah")
+
+
 @pytest.mark.slow
 def test_results_are_scored_from_a_side_and_records_replay():
     results = arena.run(arena.schedule("classic:level=3", "random", "gabata", {}, 4, seed=2))

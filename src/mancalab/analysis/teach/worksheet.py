@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core import MancalabError, State
-from ...sowing import gain
+from ...sowing import gain, way
 from ...variants import variant as make_variant
 
 KINDS = ("landing", "gain", "best")
@@ -86,14 +86,8 @@ def cell_name(state: State, cell: int, words: Words | None = None) -> str:
 
 
 def direction(state: State, move: int, drops: int = 2) -> list[int]:
-    """The way ``move`` sows, without giving its end away: the hole it lifts from and the
-    cells its first ``drops`` seeds fall into, never its first lap's last (drawn as an arrow;
-    the rest the learner counts)."""
-    steps = state.sowing(move) or []
-    lifts = [i for i, step in enumerate(steps) if step.kind == "lift"]
-    lap = steps[:lifts[1]] if len(lifts) > 1 else steps
-    cells = [step.cell for step in lap if step.kind == "drop"][:-1]
-    return [move, *cells[:drops]]
+    """The way ``move`` sows, without giving its end away (``sowing.way``)."""
+    return way(state.sowing(move), move, drops)
 
 
 def first_lap_end(state: State, move: int) -> int | None:
