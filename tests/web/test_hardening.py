@@ -10,6 +10,7 @@ import mancalab
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from mancalab.variants import BUILT_IN, VARIANTS
 from mancalab.records import GameRecord
 from mancalab.web import create_app
 from mancalab.web.rooms import Room
@@ -357,8 +358,8 @@ def test_answers_carry_the_security_headers(client):
 
 
 # ----- round 2: options that scale a move's work, processes, threads, queues ----------
-LAP_OPTIONS = [("gebeta", "lap_limit"), ("urubugu", "max_laps"), ("gabata", "max_laps"),
-               ("gabata3", "max_laps")]
+LAP_OPTIONS = [(name, option) for name, game in VARIANTS.items() if name in BUILT_IN
+               for option in game.option_specs if option in ("lap_limit", "max_laps")]
 # the endless Gebeta relay: its last move goes round until the lap limit
 ENDLESS = "C1 E2 F1 E2 F1 E2 D1 B2 A1 C2 B1 A2 F1 E2".split()
 
