@@ -4,7 +4,7 @@ fixed-depth alpha-beta search is close to 0, so that arena games do not start lo
 The arena's default openings (a few random moves) often hand one side a large lead: after 4
 random moves of Urubugu the median material margin is 27 of 64 beads. ``--openings balanced``
 draws from a list of openings made once per game by ``make`` and shipped with mancalab
-(``src/mancalab/data/openings/GAME.txt``, made by ``python benchmarks/make_openings.py``);
+(``src/mancalab/data/openings/GAME.txt``, made by ``python tools/make_openings.py``);
 the default stays as it was, so earlier tables remain reproducible.
 """
 

@@ -1,6 +1,6 @@
 """Make the balanced openings the arena's ``--openings balanced`` plays, one file a game.
 
-    python benchmarks/make_openings.py [--games urubugu gabata3] [--count 100] [--depth 10]
+    python tools/make_openings.py [--games urubugu gabata3] [--count 100] [--depth 10]
                                        [--margin 4] [--seed 1]
 
 Each opening is 4 random moves from the standard start whose value by a fixed-depth
@@ -38,7 +38,7 @@ def main() -> None:
         lines = [f"# Balanced openings of {game}: {openings.PLIES} random moves from the start "
                  f"whose value by a {args.depth}-ply alpha-beta search is within "
                  f"{args.margin} of 0 (player 0's margin).",
-                 f"# Made by: python benchmarks/make_openings.py {' '.join(sys.argv[1:])}",
+                 f"# Made by: python tools/make_openings.py {' '.join(sys.argv[1:])}",
                  "# moves (cells) value"]
         lines += [f"{','.join(map(str, moves))} {value}" for moves, value in found]
         write_atomic(FOLDER / f"{game}.txt", "\n".join(lines) + "\n")
