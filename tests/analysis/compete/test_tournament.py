@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from mancalab.analysis.compete import tournament
 from mancalab.cli import app
 
-EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
+EXAMPLES = Path(__file__).parents[3] / "docs" / "examples"
 SLOW_PLAYER = '''\
 import time
 from mancalab.players import Player

@@ -91,7 +91,7 @@ def test_the_fairkalah_comparison():
     assert fair.published(mancalab.variant("kalah", seeds=3), found) is None
 
 
-SCREENS = Path(__file__).parents[2] / "benchmarks" / "results" / "fair"
+SCREENS = Path(__file__).parents[3] / "benchmarks" / "results" / "fair"
 
 
 def screened(name: str) -> dict[tuple[int, ...], dict]:

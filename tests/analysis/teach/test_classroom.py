@@ -12,7 +12,7 @@ import mancalab
 from mancalab.cli import app
 from mancalab.players import player, players_in
 
-TEMPLATE = Path(__file__).parents[2] / "docs" / "examples" / "student_kalah.py"
+TEMPLATE = Path(__file__).parents[3] / "docs" / "examples" / "student_kalah.py"
 
 
 def test_the_templates_players_play_legal_moves_within_their_clock():

@@ -30,7 +30,7 @@ from ...core import MancalabError, State, Variant
 from ...sowing import preview
 from ...variants import VARIANTS, variant as make_variant
 
-SHIPPED = Path(__file__).parents[1] / "data" / "puzzles"
+SHIPPED = Path(__file__).parents[2] / "data" / "puzzles"
 GAMES = tuple(name for name, cls in VARIANTS.items() if cls.puzzles)  # ``Variant.puzzles``
 RATING_LEVELS = ("beginner", "easy", "medium", "hard")
 LEVEL_SECONDS = 0.3  # the levels that think by the clock get this long to find the move

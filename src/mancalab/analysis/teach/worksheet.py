@@ -30,7 +30,7 @@ PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches
 MAX_QUESTIONS = 120
 ROW = 0.145  # of the page's height, a question's band (the legend below the sixth)
 KEY_BOARDS = 12  # answers a key page holds, each beside its board with the answer ringed
-ETHIOPIC_FONT = Path(__file__).parents[1] / "data" / "fonts" / "NotoSansEthiopic-Regular.ttf"
+ETHIOPIC_FONT = Path(__file__).parents[2] / "data" / "fonts" / "NotoSansEthiopic-Regular.ttf"
 ETHIOPIC_NAME = "Noto Sans Ethiopic"
 
 
