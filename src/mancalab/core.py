@@ -433,8 +433,9 @@ class Variant:
     book_seeds: int | None = None
     preparation: tuple[tuple, ...] = ()
     # Puzzles (mancalab.analysis.teach.puzzles): "best" (one move clearly best, proven by the
-    # solver, from positions of at most ``puzzle_seeds`` seeds in play) or "wipeout" (the
-    # move that takes every bead at once); None: no puzzles are made
+    # solver, from positions of at most ``puzzle_seeds`` seeds in play), "wipeout" (the
+    # move that takes every bead at once) or "capture" (the one move that captures clearly
+    # the most this turn, for a game without a solver); None: no puzzles are made
     puzzles: str | None = None
     puzzle_seeds: int | None = None
     # A review's marks: the most a move may give away (in the score's units) and still be

@@ -368,7 +368,8 @@ def _column_row(text: str) -> int:
 class Gabata3(Variant):
     name = "gabata3"
     game_id = GAME_ID
-    lessons = ("sow", "relay", "capture")
+    lessons = ("sow", "relay", "capture", "round_end")
+    puzzles = "capture"
     examples = ({"route": "abalala_s", "race": "seed_synchronous", "after_capture": "new_turn"},)
     levels = {"easy": "mcts:time=0.1", "medium": "greedy", "hard": "alphabeta:depth=2",
               "expert": "alphabeta:time=0.1"}

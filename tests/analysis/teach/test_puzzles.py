@@ -42,7 +42,27 @@ def test_each_urubugu_puzzle_has_one_move_that_takes_every_bead_at_once():
     assert len({p.best for p in shipped}) >= 12  # the winning hole varies
 
 
-@pytest.mark.parametrize("game", [g for g in puzzles.GAMES if g != "urubugu"])
+def test_each_capture_puzzle_is_the_one_move_that_captures_clearly_the_most():
+    """A game without a solver has capture puzzles (``Variant.puzzles``): each proven again
+    by playing every legal move with the game's own rules."""
+    games = [g for g in puzzles.GAMES if mancalab.variant(g).puzzles == "capture"]
+    assert games
+    for game in games:
+        margin = puzzles.clear_margin(mancalab.variant(game))
+        assert puzzles.captures(mancalab.variant(game).start()) is None  # nothing to take
+        for puzzle in puzzles.shipped(game):
+            state = puzzle.state()
+            best, gains = puzzles.captures(state)
+            assert puzzle.kind == "capture" and best == puzzle.best == max(gains, key=gains.get)
+            assert {int(cell): value for cell, value in puzzle.values.items()} == gains
+            assert puzzle.value == gains[best] >= margin
+            assert all(gain <= gains[best] - margin for move, gain in gains.items()
+                       if move != best)
+            assert "capture" in puzzles.themes(puzzle)
+
+
+@pytest.mark.parametrize("game", [g for g in puzzles.GAMES
+                                  if mancalab.variant(g).puzzles == "best"])
 def test_a_sample_of_the_shipped_puzzles_is_proven_again(game, small_databases):
     variant = mancalab.variant(game)
     small = [p for p in puzzles.shipped(game)

@@ -1,7 +1,8 @@
 """Lessons: a few steps per game, each a task on a real board that the rules check.
 
 A step asks for a kind of move: any sowing, a relay (the sowing goes on from where it ends),
-a move that makes a family or a deposit (the score grows), an extra turn, a capture. Its
+a move that makes a family or a deposit (the score grows), an extra turn, a capture, a move
+that ends the round (3-row Gabata: the board is filled again and a race decides who starts). Its
 position is found in seeded random play: one where some moves do what the step asks and
 some do not, so the learner has to look. Whether a move does it is read from the move
 itself, as the rules play it (``State.sowing`` and ``State.play``): no rule is written here.
@@ -29,6 +30,8 @@ def does(state: State, move: int, kind: str) -> bool:
         return sum(step.kind == "lift" for step in steps) >= 2
     if kind == "capture":
         return any(step.kind == "capture" for step in steps)
+    if kind == "round_end":  # a new round's filling follows the move
+        return any(step.kind == "set" for step in steps)
     after = state.play(move)
     if kind in ("family", "deposit"):
         return after.score[state.to_move] > state.score[state.to_move]

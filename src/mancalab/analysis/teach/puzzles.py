@@ -13,6 +13,11 @@ Urubugu's puzzles are its one-turn wipe-outs (IMPAGA): the opponent's setting dr
 random, and the starter's setting, found by the counter-setting search, from which exactly one
 move takes every one of the opponent's beads at once (checked by playing every legal move).
 
+A game without a solver (3-row Gabata) has capture puzzles: positions of the same self-play
+where one move captures clearly the most this turn (at least the clear margin, and that much
+more than any other) and no move ends the round, so what each move takes is exactly what it
+banks: proven by playing every legal move.
+
 ``mancalab puzzles GAME --count N --out FILE`` writes them as JSON lines, resumable: a rerun
 goes on from the last game played. The package ships a set for each game
 (``mancalab/data/puzzles``), which the browser's puzzle mode serves.
@@ -23,7 +28,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ...core import MancalabError, State, Variant
@@ -54,10 +59,12 @@ class Puzzle:
     # the winning move's only; the others do not win at once)
     rating: int
     source: dict
-    kind: str = "best"  # or "wipeout": Urubugu's one move that takes every bead at once
+    kind: str = "best"  # or "wipeout" (Urubugu's one move that takes every bead at once) or
+    # "capture" (the one move that captures clearly the most this turn)
+    extra: dict = field(default_factory=dict)  # the position's other state (``State.extra``)
 
     def state(self) -> State:
-        return make_variant(self.game).state(self.cells, self.to_move)
+        return make_variant(self.game).state(self.cells, self.to_move, **self.extra)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -140,8 +147,13 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
     variant = make_variant(game)
     if variant.puzzles == "wipeout":
         return _wipeouts(game, count, seed, time, done, on_puzzle)
-    if unsolvable(variant):
+    if variant.puzzles == "capture":
+        judging = captures
+    elif unsolvable(variant):
         raise MancalabError(unsolvable(variant))
+    else:
+        def judging(position: State) -> tuple[int, dict[int, int]] | None:
+            return judge(position, solve(position, time=time, moves=True))
     found = list(done)
     seen = {(tuple(p.cells), p.to_move) for p in found}
     index = max((p.source["game"] for p in found if p.source.get("seed") == seed),
@@ -150,15 +162,16 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
         # the game's positions in a random order: puzzles from every phase of the game
         candidates = [(state, ply) for state, ply in positions(game, index, seed)
                       if ply >= MIN_PLY
-                      and sum(state.cells) - sum(state.score) <= variant.puzzle_seeds]
+                      and (variant.puzzle_seeds is None
+                           or sum(state.cells) - sum(state.score) <= variant.puzzle_seeds)]
         random.Random(seed * 7_919 + index).shuffle(candidates)
         for state, ply in candidates:
             key = (tuple(state.cells), state.to_move)
             if key in seen:
                 continue
             seen.add(key)
-            position = variant.state(state.cells, state.to_move)
-            judged = judge(position, solve(position, time=time, moves=True))
+            position = variant.state(state.cells, state.to_move, **state.extra)
+            judged = judging(position)
             if judged is None:
                 continue
             best, values = judged
@@ -166,13 +179,36 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
                             state.to_move, best, position.move_name(best), values[best],
                             {str(m): v for m, v in values.items()},
                             rating(position, best, seed + ply),
-                            {"seed": seed, "game": index, "ply": ply})
+                            {"seed": seed, "game": index, "ply": ply},
+                            kind=variant.puzzles, extra=position.extra)
             found.append(puzzle)
             if on_puzzle:
                 on_puzzle(puzzle)
             break  # one puzzle a game: the set spreads over many games
         index += 1
     return found
+
+
+def captures(state: State) -> tuple[int, dict[int, int]] | None:
+    """The one move of ``state`` that captures clearly the most this turn, and what every
+    move banks (seeds), when ``state`` is a capture puzzle (the module's docstring), else
+    None."""
+    legal = state.legal_moves()
+    if len(legal) < 2:
+        return None
+    mover, margin = state.to_move, clear_margin(state.variant)
+    gains = {}
+    for move in legal:
+        steps = state.sowing(move)
+        after = state.play(move)
+        if steps is None or after.is_over or any(step.kind == "set" for step in steps):
+            return None  # a round (or the game) ends: a new round's filling, not a capture
+        gains[move] = after.score[mover] - state.score[mover]
+    best = max(gains, key=gains.get)
+    if gains[best] < margin or any(gain > gains[best] - margin
+                                   for move, gain in gains.items() if move != best):
+        return None
+    return best, gains
 
 
 def wipeouts(state: State) -> list[int]:

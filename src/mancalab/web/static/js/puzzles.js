@@ -80,8 +80,8 @@ async function nextPuzzle(game) {
   $("puzzle-title").textContent = t("puzzle_title", {game: gameName(game)});
   $("puzzle-rating").textContent = t("puzzle_rating", {rating: puzzleRating(game),
                                                        puzzle: current.rating});
-  $("puzzle-task").textContent = t(current.kind === "wipeout" ? "puzzle_task_wipeout"
-                                                               : "puzzle_task",
+  $("puzzle-task").textContent = t(current.kind === "best" ? "puzzle_task"
+                                                            : `puzzle_task_${current.kind}`,
                                    {name: "AB"[current.to_move]});
   $("puzzle-result").textContent = "";
   $("puzzle-moves").replaceChildren();
@@ -143,8 +143,9 @@ async function reveal(cell) {
   catch (error) { $("puzzle-error").textContent = sayError(error); answered = false; return; }
   const game = current.game;
   const found = cell !== null;
+  const said = found ? (tries ? "puzzle_right_retry" : "puzzle_right") : "puzzle_solution_is";
   $("puzzle-result").textContent = [
-    t(found ? (tries ? "puzzle_right_retry" : "puzzle_right") : "puzzle_solution_is",
+    t(current.kind === "capture" ? `${said}_capture` : said,
       {move: result.best_name, value: valueWords(result.value, game)}),
     result.themes.length ? t("puzzle_themes", {themes: result.themes.map(
       (theme) => t(`theme_${theme}`)).join(", ")}) : ""].filter(Boolean).join(" ");
@@ -162,9 +163,14 @@ async function reveal(cell) {
   $("puzzle-next").focus();
 }
 
-// A move's proven value in words, for the player to move in the puzzle.
+// A move's proven value in words, for the player to move in the puzzle (a capture puzzle's:
+// what the move captures this turn).
 function valueWords(value, game) {
   if (value === null) return t("puzzle_not_wipeout");  // Urubugu: only the winner is known
+  if (current.kind === "capture") {
+    return value ? t("puzzle_captures", {amount: plural(`unit_${game}`, value)})
+                 : t("puzzle_captures_none");
+  }
   if (value === 0) return t("puzzle_draw");
   return t(value > 0 ? "puzzle_wins" : "puzzle_loses",
            {amount: plural(`unit_${game}`, Math.abs(value))});
