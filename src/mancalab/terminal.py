@@ -358,7 +358,8 @@ def review_table(record: GameRecord, console: Console, time: float = 2.0) -> Non
     solver proves it in ``time`` seconds a position, else the expert's estimate ("~")."""
     from rich.table import Table
 
-    from .analysis import review, solving
+    from .analysis import solving
+    from .analysis.teach import review
 
     states = list(record.states)
     reviewer = make_player(f"perfect:time={2 * time}")  # half to solve, half to estimate

@@ -186,7 +186,8 @@ def test_fair_boards_of_other_sizes(pits, seeds, empty_capture, count):
 
 
 def test_shipped_fair_boards_are_drawn_and_their_neighbours_are_not(small_databases):
-    from mancalab.analysis import fair, solving
+    from mancalab.analysis import solving
+    from mancalab.analysis.research import fair
 
     for rules in (dict(pits=6, seeds=3, empty_capture=True),
                   dict(pits=5, seeds=4, empty_capture=False)):

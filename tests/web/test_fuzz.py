@@ -22,10 +22,21 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 CLIENT = TestClient(APP)
 
 
-@schema.parametrize()
+# A worksheet is a PDF of up to 36 boards drawn with matplotlib: seconds a request, so few
+# examples and a longer wait (the routes' own tests check its answers).
+DRAWN = "/api/worksheets/{game}"
+
+
+@schema.exclude(path=DRAWN).parametrize()
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_never_fails_on_any_request(case):
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
+
+
+@schema.include(path=DRAWN).parametrize()
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_worksheet_route_never_fails_on_any_request(case):
+    case.call_and_validate(excluded_checks=[positive_data_acceptance], timeout=120)
 
 
 def _real_games():

@@ -35,16 +35,18 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
     variant = state.variant
     viewer = state.to_move if viewer is None else viewer
     board = rows(state, viewer, each_owner=all_labels)
+    ax.axis("off")  # before drawing: no ticks are made
+    # add_artist, not add_patch: the limits are set below, so no patch needs to update them
     for y, row in enumerate(reversed(board)):
         for x, cell in enumerate(row):
             if cell is None:
                 continue
             colour = BLANK if cell.owner is None else OWN if cell.owner == viewer else OTHER
             edge = "red" if cell.index in marks else "green" if cell.index in answers else None
-            ax.add_patch(FancyBboxPatch((x + 0.08, y + 0.08), 0.84, 0.84,
-                                        boxstyle="round,pad=0,rounding_size=0.4",
-                                        facecolor=colour, edgecolor=edge or "#555555",
-                                        linewidth=2.5 if edge else 1))
+            ax.add_artist(FancyBboxPatch((x + 0.08, y + 0.08), 0.84, 0.84,
+                                         boxstyle="round,pad=0,rounding_size=0.4",
+                                         facecolor=colour, edgecolor=edge or "#555555",
+                                         linewidth=2.5 if edge else 1))
             ax.text(x + 0.5, y + 0.5, str(cell.count), ha="center", va="center", fontsize=13)
             if cell.label:
                 ax.text(x + 0.5, y + 0.02, cell.label, ha="center", va="bottom",
@@ -53,8 +55,8 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
                for x, cell in enumerate(row) if cell is not None}
     points = [centres[cell] for cell in way if cell in centres]
     for start, end in zip(points, points[1:]):
-        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9,
-                                     color="#333333", linewidth=1.2))
+        ax.add_artist(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9,
+                                      color="#333333", linewidth=1.2))
     score = state.score
     ax.set_title(title if title is not None else
                  f"A {score[0]} · B {score[1]} {variant.score_noun}"
@@ -62,7 +64,6 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
     ax.set_xlim(0, max(len(row) for row in board))
     ax.set_ylim(0, len(board))
     ax.set_aspect("equal")
-    ax.axis("off")
 
 
 def rgb(state: State, viewer: int | None = None, marks: set[int] = frozenset()) -> np.ndarray:
