@@ -851,6 +851,32 @@ def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, bro
     context.close()
 
 
+def test_a_capture_puzzle_asks_for_the_move_that_captures_the_most(server, browser):
+    """A game without a solver has capture puzzles (``Variant.puzzles``): the task, the answer
+    and every move's captures are said as such."""
+    from mancalab.analysis.teach import puzzles
+
+    game = next(g for g in puzzles.GAMES if mancalab.variant(g).puzzles == "capture")
+    page = browser.new_page(bypass_csp=True, viewport={"width": 390, "height": 844})
+    page.goto(f"{server}/?puzzles={game}")
+    wait_until(lambda: playable(page), what="a capture puzzle")
+    assert "captures the most" in page.inner_text("#puzzle-task")
+    cells = {int(c): int(n) for c, n in page.eval_on_selector_all(
+        "#puzzle-board text.count", "els => els.map(e => [e.closest('.hole').dataset.cell, "
+                                    "e.textContent])")}
+    found = [p for p in puzzles.shipped(game) if all(p.cells[c] == n for c, n in cells.items())
+             and sorted(playable(page)) == sorted(p.state().legal_moves())]
+    assert found
+    page.click(f"#puzzle-board [data-cell='{found[0].best}']")
+    wait_until(lambda: page.is_visible("#puzzle-next"), what="the answer played")
+    said = page.inner_text("#puzzle-result")
+    assert "captures the most" in said and "captures" in said and "best play" not in said
+    assert "captures nothing" in page.inner_text("#puzzle-moves")
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-{game}-390.png"))
+    assert serious_violations(page) == []
+    page.close()
+
+
 def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, browser):
     from mancalab.analysis.teach import puzzles
 
@@ -1050,15 +1076,19 @@ def test_a_gabata_computer_turn_is_shown_in_seconds_without_console_errors(serve
 
 
 def test_puzzles_are_offered_only_where_they_ship_and_said_missing_in_words(server, context):
+    from mancalab.analysis.teach import puzzles
+
+    without = next(game for game in mancalab.variants() if game not in puzzles.GAMES)
     page = context.new_page()
     page.goto(server)
-    page.check("input[name=game][value=gabata3]")
+    page.check(f"input[name=game][value={without}]")
     assert page.locator("#home-puzzles").is_hidden()
     page.check("input[name=game][value=kalah]")
     assert page.locator("#home-puzzles").is_visible()
-    page.goto(f"{server}/?puzzles=gabata3")  # a link to them all the same
-    wait_until(lambda: "No puzzles for 3-row Gabata yet" in page.inner_text("#puzzle-error"),
-               what="the words")
+    page.goto(f"{server}/?puzzles={without}")  # a link to them all the same
+    title = mancalab.variant(without).title.split(" (")[0]
+    wait_until(lambda: "No puzzles for" in page.inner_text("#puzzle-error"), what="the words")
+    assert title.split()[0] in page.inner_text("#puzzle-error")
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
