@@ -6,11 +6,13 @@ schema forbids is refused. (A schema-valid request may still be refused with a d
 import tempfile
 from pathlib import Path
 
+import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 
+from mancalab.analysis import solving
 from mancalab.web import create_app
 from mancalab.web.thinking import Limits
 
@@ -20,6 +22,13 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 # Used without its context: the application's shutdown would close the game store under the
 # fuzzer's requests, which share the application (whichever order the tests run in).
 CLIENT = TestClient(APP)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _the_servers_solver_budget():
+    """What the server's lifespan, not started here, keeps its solvers to."""
+    with solving.kalah.budget(APP.state.solvers):
+        yield
 
 
 # A worksheet is a PDF of up to 36 boards drawn with matplotlib: seconds a request, so few

@@ -505,8 +505,6 @@ def test_solver_tables_are_kept_within_a_memory_budget(db, monkeypatch, small_da
     from mancalab.analysis import solving
 
     monkeypatch.setattr(solving.kalah, "_SOLVERS", OrderedDict())
-    for name in ("TABLE_CAP", "SOLVER_MEMORY"):  # restored after the test
-        monkeypatch.setattr(solving.kalah, name, getattr(solving.kalah, name))
     with serve(db, solver_memory=64 << 20) as client:
         for pits in range(1, 7):
             game = create(client, game="kalah", options={"pits": pits, "seeds": 3})
@@ -515,6 +513,7 @@ def test_solver_tables_are_kept_within_a_memory_budget(db, monkeypatch, small_da
             assert answer.status_code == 200, answer.text
         assert solving.kept_solver_memory() <= 64 << 20
         assert len(solving.kalah._SOLVERS) < 6
+    assert solving.kalah.table_memory(48) > 64 << 20  # the server's budget ended with it
 
 
 def test_the_small_things(db):

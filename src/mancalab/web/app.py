@@ -52,30 +52,31 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     limits = limits or Limits()
     limits.check()
     # the analysis and the perfect player share one solver table a game's rules: a server
-    # keeps it small (its searches are capped at seconds anyway)
-    solving.kalah.TABLE_CAP = min(SOLVER_TABLE_MEMORY, limits.solver_memory)
-    solving.kalah.SOLVER_MEMORY = limits.solver_memory
+    # keeps it small (its searches are capped at seconds anyway), while it runs
+    solvers = solving.kalah.Budget(table=min(SOLVER_TABLE_MEMORY, limits.solver_memory),
+                                   kept=limits.solver_memory)
     hub = Hub(Store(db_path), limits)
     limiter = Limiter(key_func=lambda request: scope_client(request.scope) or "")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        hub.store.open()
-        sweeper = asyncio.get_running_loop().create_task(hub.sweeping())
-        hub.resume_clocks()
-        if not READY.is_set():
-            threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
-                             daemon=True).start()
-        if prepare:
-            hub.prepare(prepare)
-        yield
-        if hub.preparation is not None:
-            hub.preparation.stop()
-        sweeper.cancel()
-        for task in list(hub.tasks):
-            task.cancel()
-        hub.thinker.close()
-        hub.store.close()
+        with solving.kalah.budget(solvers):  # the solvers' memory while the server runs
+            hub.store.open()
+            sweeper = asyncio.get_running_loop().create_task(hub.sweeping())
+            hub.resume_clocks()
+            if not READY.is_set():
+                threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
+                                 daemon=True).start()
+            if prepare:
+                hub.prepare(prepare)
+            yield
+            if hub.preparation is not None:
+                hub.preparation.stop()
+            sweeper.cancel()
+            for task in list(hub.tasks):
+                task.cancel()
+            hub.thinker.close()
+            hub.store.close()
 
     # FastAPIOffline serves the /docs page's scripts from the package: it works offline
     app = FastAPIOffline(title="mancalab", lifespan=lifespan, responses=ERRORS,
@@ -83,6 +84,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                                      "moves, ask the computer. Live updates: the websocket "
                                      "/api/games/{id}/ws?token=...")
     app.state.hub = hub
+    app.state.solvers = solvers  # the solvers' budget while it runs (its lifespan)
     app.state.limiter = limiter
     app.add_middleware(RequestGuard, limit=limits.body_bytes)
 

@@ -344,9 +344,7 @@ def test_one_solver_serves_every_seeds_per_pit_of_its_rules():
     assert result.lower <= result.upper
 
 
-def test_games_bigger_than_kalah_6_4_get_a_bigger_table(monkeypatch, tmp_path):
-    # a server started by an earlier test caps the tables for the whole process: lift it
-    monkeypatch.setattr(solving.kalah, "TABLE_CAP", None)
+def test_games_bigger_than_kalah_6_4_get_a_bigger_table(tmp_path):
     four = solving.kalah.table_bits_for(solving.kalah.table_memory(48), 48)
     five = solving.kalah.table_bits_for(solving.kalah.table_memory(60), 60)
     assert solving.kalah.table_memory(60) > solving.kalah.table_memory(48)
@@ -354,9 +352,11 @@ def test_games_bigger_than_kalah_6_4_get_a_bigger_table(monkeypatch, tmp_path):
     assert solving.kalah.table_bits_for(1 << 40, 60) > five  # capped by the memory, not the game
     from mancalab.web import app as web
 
-    web.create_app(tmp_path / "games.db")  # a server keeps every solver table small
-    assert solving.kalah.table_memory(60) <= web.SOLVER_TABLE_MEMORY
-    assert solving.kalah.table_memory(48) <= web.SOLVER_TABLE_MEMORY
+    app = web.create_app(tmp_path / "games.db")  # a server keeps every solver table small
+    with solving.kalah.budget(app.state.solvers):  # while it runs (its lifespan)
+        assert solving.kalah.table_memory(60) <= web.SOLVER_TABLE_MEMORY
+        assert solving.kalah.table_memory(48) <= web.SOLVER_TABLE_MEMORY
+    assert solving.kalah.table_memory(48) > web.SOLVER_TABLE_MEMORY
 
 
 @pytest.mark.parametrize("game", mancalab.variants())

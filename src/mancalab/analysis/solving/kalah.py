@@ -32,11 +32,13 @@ transposition are shared by positions that differ only in their stores.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time as _time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
@@ -153,13 +155,35 @@ def new_table(bits: int) -> np.ndarray:
     return large_zeros((1 << max(bits - 2, 0), 2 * BUCKET), np.uint64)
 
 
-TABLE_CAP: int | None = None  # a process that keeps every table small (a server) sets it
+@dataclass(frozen=True)
+class Budget:
+    """The memory the solvers of a process may take, in bytes: each solver's table at most
+    ``table``, the solvers kept together at most ``kept`` (the least recently used rule sets
+    let go first, the one in use always kept); None: as much as the game's size asks."""
+
+    table: int | None = None
+    kept: int | None = None
+
+
+_BUDGET = [Budget()]  # the budget in force (``budget``): a server's, or none
+
+
+@contextlib.contextmanager
+def budget(limits: Budget) -> Iterator[Budget]:
+    """Solvers made and kept within ``limits`` while it lasts (a server's lifetime), the
+    budget before it in force again after."""
+    before, _BUDGET[0] = _BUDGET[0], limits
+    try:
+        yield limits
+    finally:
+        _BUDGET[0] = before
 
 
 def table_memory(seeds: int) -> int:
-    """The most memory a solver's table takes for a game of ``seeds`` (at most TABLE_CAP)."""
+    """The most memory a solver's table takes for a game of ``seeds`` (within the budget)."""
     memory = LARGE_TABLE_MEMORY if seeds > LARGE_GAME_SEEDS else TABLE_MEMORY
-    return memory if TABLE_CAP is None else min(memory, TABLE_CAP)
+    cap = _BUDGET[0].table
+    return memory if cap is None else min(memory, cap)
 
 
 def table_bits_for(memory: int, seeds: int = 1000) -> int:
@@ -620,8 +644,6 @@ def _narrow(bounds: dict, gamma: int, value: int, move: int) -> None:
 
 _SOLVERS: OrderedDict[tuple, Solver] = OrderedDict()  # the least recently used first
 _SOLVERS_LOCK = threading.Lock()
-SOLVER_MEMORY: int | None = None  # bytes of solvers kept at most (a server sets it): the
-# least recently used rule sets are let go first, the one in use always kept
 
 
 def kept_solver_memory() -> int:
@@ -638,12 +660,13 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
     key = tuple(sorted(databases._rules(variant).items()))
     if database is not None:
         key += (database.seeds,)
+    kept = _BUDGET[0].kept
     with _SOLVERS_LOCK:
         if key not in _SOLVERS:
             database = database or databases.best_available(variant)
             bits = None
-            if SOLVER_MEMORY is not None:  # the table and the database within the budget
-                room = SOLVER_MEMORY - (database.nbytes if database else 0)
+            if kept is not None:  # the table and the database within the budget
+                room = kept - (database.nbytes if database else 0)
                 bits = table_bits_for(min(table_memory(variant.total_seeds), room,
                                           available_memory() // 4), variant.total_seeds)
             _SOLVERS[key] = Solver(variant, database, table_bits=bits)
@@ -651,8 +674,7 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
         _SOLVERS.move_to_end(key)
         if solver.database is None and build:
             solver.use(databases.ensure(variant, variant.on_demand_seeds))
-        while (SOLVER_MEMORY is not None and len(_SOLVERS) > 1
-               and kept_solver_memory() > SOLVER_MEMORY):
+        while kept is not None and len(_SOLVERS) > 1 and kept_solver_memory() > kept:
             _SOLVERS.popitem(last=False)[1].close()  # a search running on it finishes first
     return solver
 
