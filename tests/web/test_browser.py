@@ -943,7 +943,7 @@ def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, 
     wait_until(lambda: page.is_visible("#home"), what="the home page")
 
 
-@pytest.mark.parametrize("game", ["gebeta", "kalah"])
+@pytest.mark.parametrize("game", ["gebeta", "kalah", "gabata3"])  # 3-row Gabata: a round's end
 def test_a_lesson_is_played_step_by_step_with_a_wrong_move_explained(server, browser, game):
     import mancalab
     from mancalab.analysis.teach import lessons
@@ -974,10 +974,13 @@ def test_a_lesson_is_played_step_by_step_with_a_wrong_move_explained(server, bro
         sow(doing[0], "#lesson-next")
         if index == 0:
             assert serious_violations(page) == []
+        if kind == "round_end":  # the move, the new filling and the race played out
+            page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-1280.png"))
         page.click("#lesson-next")
     wait_until(lambda: page.is_hidden("#lesson-wrap"), what="the end of the lesson")
     assert mancalab.variant(game).title.split(" ")[0] in page.inner_text("#lesson-text")
-    assert page.evaluate(f"localStorage.getItem('mancalab.lesson.{game}')") == "3"
+    assert page.evaluate(f"localStorage.getItem('mancalab.lesson.{game}')") == str(
+        len(lessons.steps(game)))
 
 
 @pytest.mark.parametrize("game", mancalab.variants())
