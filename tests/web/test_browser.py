@@ -975,6 +975,7 @@ def test_a_lesson_is_played_step_by_step_with_a_wrong_move_explained(server, bro
         if index == 0:
             assert serious_violations(page) == []
         if kind == "round_end":  # the move, the new filling and the race played out
+            assert "won the race" in page.inner_text("#lesson-feedback")
             page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-1280.png"))
         page.click("#lesson-next")
     wait_until(lambda: page.is_hidden("#lesson-wrap"), what="the end of the lesson")

@@ -71,7 +71,11 @@ async function tryMove(cell) {
   $("lesson-skip").hidden = true;
   draw(answer.after, new Set());
   if (answer.ok) {
-    $("lesson-feedback").textContent = t("lesson_right", {move: answer.name});
+    const said = [t("lesson_right", {move: answer.name})];
+    if (answer.kind === "round_end") {  // what came after the move: the filling and the race
+      said.push(t("lesson_round_end_done", {name: "AB"[answer.after.to_move]}));
+    }
+    $("lesson-feedback").textContent = said.join(" ");
     localStorage.setItem(`mancalab.lesson.${lesson.game}`, String(Math.max(at + 1,
       Number(localStorage.getItem(`mancalab.lesson.${lesson.game}`)) || 0)));
     $("lesson-next").hidden = false;
