@@ -16,12 +16,13 @@ from pettingzoo.test import api_test, seed_test
 from mancalab import IllegalMoveError, UnknownOptionError
 import mancalab
 from mancalab import rl
+from mancalab.variants import VARIANTS
 
 from test_endless import GEBETA_CYCLE  # tests/ is on the path (rootdir)
 
-GAMES = [("kalah", {}), ("kalah", {"pits": 4, "seeds": 3, "empty_capture": False}),
-         ("gebeta", {}), ("gabata", {}), ("urubugu", {}), ("urubugu", {"wipeout_ends_move": False}),
-         ("gabata3", {}), ("gabata3", {"rounds": "single"})]
+# every registered game with its defaults and the option sets its class gives the tests
+GAMES = [(name, options) for name, game in VARIANTS.items()
+         for options in ({}, *game.examples)]
 
 
 @pytest.fixture(autouse=True)
