@@ -37,15 +37,15 @@ def test_a_kernel_is_compiled_meanwhile_only_when_the_cache_lacks_it(monkeypatch
     monkeypatch.setattr("multiprocessing.context.SpawnProcess.start",
                         lambda process: started.append(process))
     monkeypatch.setattr("multiprocessing.context.SpawnProcess.join", lambda process: None)
-    with _cache.compiled_meanwhile("solve"):
+    with _cache.compiled_meanwhile("solve:kalah"):
         pass
     with _cache.compiled_meanwhile(None):
         pass
     assert started == []  # in the cache already: nothing started
     monkeypatch.setattr(_cache, "is_compiled", lambda prefix: False)
-    with _cache.compiled_meanwhile("solve"):
+    with _cache.compiled_meanwhile("solve:kalah"):
         pass
-    assert len(started) == 1 and started[0]._args[0] == "solve"
+    assert len(started) == 1 and started[0]._args[0] == "solve:kalah"
 
 
 def test_a_copy_of_the_package_elsewhere_loads_the_kernels_compiled_here(tmp_path):
@@ -108,12 +108,13 @@ def test_the_tasks_a_player_needs_are_its_rules_and_its_searches():
 
     kalah, gebeta = mancalab.variant("kalah"), mancalab.variant("gebeta")
     assert _cache.tasks_for(player("greedy"), kalah) == ["kalah"]
-    assert _cache.tasks_for(player("mcts"), gebeta) == ["gebeta", "mcts"]
-    assert _cache.tasks_for(player("expert", game="kalah"), kalah) == ["kalah", "solve",
-                                                                       "alphabeta"]
+    assert _cache.tasks_for(player("mcts"), gebeta) == ["gebeta", "mcts:gebeta"]
+    assert _cache.tasks_for(player("expert", game="kalah"), kalah) == [
+        "kalah", "solve:kalah", "alphabeta:kalah"]
     expert = player("expert", game="gebeta")
-    assert _cache.tasks_for(expert, gebeta) == ["gebeta", "retrograde", "mcts"]
+    assert _cache.tasks_for(expert, gebeta) == ["gebeta", "retrograde:gebeta", "mcts:gebeta"]
     urubugu = mancalab.variant("urubugu")
-    assert _cache.tasks_for(player("perfect"), urubugu) == ["urubugu", "forced", "alphabeta"]
-    assert set(_cache.tasks_for(expert, gebeta)) <= set(mancalab.variants()) | set(
-        _cache.SEARCHES)
+    assert _cache.tasks_for(player("perfect"), urubugu) == [
+        "urubugu", "forced:urubugu", "alphabeta:urubugu"]
+    every = {task for game in mancalab.variants() for task in [game, *_cache.searches_of(game)]}
+    assert set(_cache.tasks_for(expert, gebeta)) <= every

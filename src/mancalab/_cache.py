@@ -135,7 +135,7 @@ def compiled_meanwhile(task: str | None):
     """Compile ``task`` (``compile_one``) in another process while the block runs, when its
     kernels are not in the cache yet, and wait for it at the end: on a first run the
     solver compiles while the endgame database's kernels compile and build."""
-    if task is None or is_compiled(COMPILED_BY.get(task, task)):
+    if task is None or is_compiled(COMPILED_BY.get(task.partition(":")[0], task)):
         yield
         return
     import multiprocessing
@@ -157,8 +157,18 @@ def is_compiled(prefix: str) -> bool:
 
 
 COMPILED_BY = {"solve": "kalah.test"}  # a task's kernel that says it was compiled
-SEARCHES = ("alphabeta", "mcts", "classic", "solve", "retrograde",  # the players' searches
-            "forced")
+PLAYERS_SEARCHES = ("alphabeta", "mcts", "classic")  # every game's
+SOLVER_SEARCHES = {"search": "solve", "retrograde": "retrograde", "forced": "forced"}
+SEARCHES = PLAYERS_SEARCHES + tuple(SOLVER_SEARCHES.values())
+
+
+def searches_of(game: str) -> list[str]:
+    """The warm-up tasks of ``game``'s searches, each ``search:game``: a search is compiled
+    once a game, with only that game's rules (``mancalab.params``)."""
+    from .variants import VARIANTS
+
+    solver = SOLVER_SEARCHES.get(VARIANTS[game].solver or "")
+    return [f"{search}:{game}" for search in PLAYERS_SEARCHES + ((solver,) if solver else ())]
 
 
 def _compile_child(task: str, parent: int) -> str:
@@ -170,19 +180,23 @@ def _compile_child(task: str, parent: int) -> str:
 
 
 def compile_one(task: str) -> str:
-    """Compile (or load) one game's rules or one search: a task of ``warm_up``."""
+    """Compile (or load) one game's rules (``kalah``) or one game's search
+    (``alphabeta:kalah``): a task of ``warm_up``."""
     from . import search
     from .analysis.solving import forced, kalah, repeating
     from .players import classic, mcts
     from .variants import variant
 
-    modules = {"alphabeta": search, "mcts": mcts, "classic": classic, "solve": kalah,
-               "retrograde": repeating, "forced": forced}
-    if task in modules:
-        modules[task].warm_up()
-    else:
+    name, _, game = task.partition(":")
+    if not game:
         state = variant(task).start()
         state.play(state.legal_moves()[0]).material  # noqa: B018 - compiles play and score
+        return task
+    start = variant(game).start()
+    warm_ups = {"alphabeta": lambda: search.warm_up(start), "mcts": lambda: mcts.warm_up(start),
+                "classic": lambda: classic.warm_up(start), "solve": kalah.warm_up,
+                "retrograde": lambda: repeating.warm_up(game), "forced": forced.warm_up}
+    warm_ups[name]()
     return task
 
 
@@ -195,7 +209,8 @@ def warm_up(games: list[str] | None = None, players: bool = True,
     the cache), and this process then loads it all."""
     from .variants import variants
 
-    tasks = list(games or variants()) + (list(SEARCHES) if players else [])
+    games = list(games or variants())
+    tasks = games + ([task for game in games for task in searches_of(game)] if players else [])
     total = len(tasks)
     shared = jobs > 1 and not is_warm()
     if shared:
@@ -262,14 +277,13 @@ def wait_compiled(tasks: list[str], timeout: float | None = None) -> None:
 
 def tasks_for(player, variant) -> list[str]:
     """The warm-up tasks ``player`` needs in ``variant``: the game's rules and the player's
-    searches (the perfect player's: the game's solver and its fallback's)."""
-    solver = {"search": "solve", "retrograde": "retrograde", "forced": "forced"}
-    needs = [variant.name]
-    if player.name in ("alphabeta", "mcts", "classic"):
-        needs.append(player.name)
-    elif player.name == "perfect":
-        needs += [solver.get(variant.solver, "solve"), player.options.get("fallback", "")]
-    return [task for task in needs if task]
+    searches for that game (the perfect player's: the game's solver and its fallback's)."""
+    game = variant.name
+    needs = [player.name] if player.name in PLAYERS_SEARCHES else []
+    if player.name == "perfect":
+        needs += [SOLVER_SEARCHES.get(variant.solver or "", "solve"),
+                  player.options.get("fallback", "")]
+    return [game] + [f"{search}:{game}" for search in needs if search]
 
 
 def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
@@ -280,7 +294,7 @@ def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    order = sorted(tasks, key=lambda task: task not in SEARCHES)  # the searches take longest
+    order = sorted(tasks, key=lambda task: ":" not in task)  # the searches take longest
     context = multiprocessing.get_context("spawn")
     from .lifetime import end_with_parent
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from . import movemask
+from .params import game_params
 from .sowing import Step, new_trace, read_trace
 
 # Status codes stored in board[-1]; numba treats these module globals as constants.
@@ -206,7 +207,7 @@ class Variant:
 
     def __init__(self, **options: Any) -> None:
         self.options = self._resolve_options(options)
-        self.params = self.make_params()
+        self.params = game_params(self.make_params())
 
     def _resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(f"the game {self.name}", self.option_specs, given)

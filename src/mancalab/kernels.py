@@ -7,20 +7,26 @@ cannot cache a function that takes another compiled function as an argument.
 
 The switch is written from the registry (``mancalab.variants.VARIANTS``) when this module is
 imported: every registered game, a plugin's too, gets its branch, and an id no game has
-raises. Its source is compiled under this file's name, so that numba caches it here like the
-functions written out below (the cache folder is keyed by the games' sources and the
-plugins registered, ``mancalab._cache``). ``legal_mask`` and ``play`` are inlined into their
-callers (numba ``inline="always"``): the extra call layer of the switch cost the tree
-statistics a quarter of their playing time.
+raises. Each function is chosen where it is compiled: a game's own ``params``
+(``mancalab.params``: its numba type names the game) call that game's kernel directly, so a
+search compiled for one game holds only that game's rules; any other int64 array goes through
+the switch (``_any_<kernel>``), which branches at run time. The switch's source is compiled
+under this file's name, so that numba caches it here like the functions written out below
+(the cache folder is keyed by the games' sources and the plugins registered,
+``mancalab._cache``). ``legal_mask`` and ``play`` are inlined into their callers (numba
+``inline="always"``): the extra call layer cost the tree statistics a quarter of their
+playing time.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from . import movemask
 from .core import ONGOING
+from .params import GameParamsType
 from .variants import VARIANTS
 
 # name, arguments, inlined into its caller
@@ -38,19 +44,24 @@ DOCS = {
 
 
 def switch_source(games: dict) -> tuple[str, dict]:
-    """The source of the switch over ``games`` (name -> Variant class) and the globals it
-    reads (each game's kernels as ``_<game>_<kernel>``)."""
+    """The source of the run-time switch over ``games`` (name -> Variant class), a function
+    ``_any_<kernel>`` per kernel, and the globals it reads (each game's kernels as
+    ``_<game>_<kernel>``)."""
     lines, names = [], {}
     for kernel, arguments, inline in SWITCHED:
         lines += ['@njit(cache=True, inline="always")' if inline else "@njit(cache=True)",
-                  f"def {kernel}({arguments}):", f'    """{DOCS[kernel]}"""', "    game = params[0]"]
+                  f"def _any_{kernel}({arguments}):", "    game = params[0]"]
         for name, cls in games.items():
-            function = getattr(cls.kernels, kernel) or cls.kernels.score  # material: score
-            names[f"_{name}_{kernel}"] = function
+            names[f"_{name}_{kernel}"] = own_kernel(cls, kernel)
             lines += [f"    if game == {int(cls.game_id)}:",
                       f"        return _{name}_{kernel}({arguments})"]
         lines += ['    raise ValueError("params[0] is the id of no registered game")', ""]
     return "\n".join(lines), names
+
+
+def own_kernel(cls, kernel: str):
+    """Game ``cls``'s compiled ``kernel`` (``material`` defaults to its score)."""
+    return getattr(cls.kernels, kernel) or cls.kernels.score
 
 
 def _build_switch() -> dict:
@@ -60,8 +71,29 @@ def _build_switch() -> dict:
     return namespace
 
 
+def _chooser(kernel: str, arguments: str, inline: bool):
+    """The kernel as Python and compiled code call it: a game's own kernel for a game's
+    ``params``, the run-time switch for any other array."""
+    run_time_switch = _switch[f"_any_{kernel}"]
+    by_game = {int(cls.game_id): own_kernel(cls, kernel) for cls in VARIANTS.values()}
+    namespace = {"by_game": by_game, "run_time_switch": run_time_switch,
+                 "GameParamsType": GameParamsType}
+    exec(f"def call({arguments}):\n"
+         f"    return by_game.get(getattr(params, 'game', None), run_time_switch)({arguments})\n"
+         f"def choose({arguments}):\n"
+         f"    function = by_game[params.game] if isinstance(params, GameParamsType) "
+         f"else run_time_switch\n"
+         f"    return lambda {arguments}: function({arguments})\n", namespace)
+    call = namespace["call"]
+    call.__name__ = call.__qualname__ = kernel
+    call.__module__ = __name__
+    call.__doc__ = DOCS[kernel]
+    overload(call, inline="never")(namespace["choose"])
+    return call
+
+
 _switch = _build_switch()
-legal_mask, play, settle, score, material = (_switch[kernel] for kernel, _, _ in SWITCHED)
+legal_mask, play, settle, score, material = (_chooser(*switched) for switched in SWITCHED)
 
 
 @njit(cache=True)

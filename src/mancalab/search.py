@@ -208,7 +208,6 @@ class Search:
         self.history = np.zeros(64, dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
         self.stopped = False
-        warm_up()
 
     def clear(self) -> None:
         """Forget what earlier searches stored (a new game)."""
@@ -225,6 +224,7 @@ class Search:
         """Search ``state`` deeper and deeper within ``budget`` seconds (or to ``depth``;
         ``unlimited``: that depth whatever it costs): (best move, its value, the depth
         reached, nodes). The value is exact when the whole game tree was searched."""
+        warm_up(state)  # compiled for this game before its clock starts
         started = time.perf_counter()
         params, board = state.variant.params, state.board.copy()
         stats = self.stats = np.zeros(4, dtype=np.int64)
@@ -260,11 +260,13 @@ def margin_of(value: int) -> int:
     return value
 
 
-def warm_up() -> None:
-    """Compile (or load from the cache) the search now, not inside the first timed move."""
+def warm_up(state: State | None = None) -> None:
+    """Compile (or load from the cache) the search for ``state``'s game (default: the first
+    registered game's start) now, not inside the first timed move: it is compiled once a
+    game, with only that game's rules (``mancalab.params``)."""
     from .variants import VARIANTS
 
-    state = next(iter(VARIANTS.values()))().start()  # any game: one compiled switch for all
+    state = state or next(iter(VARIANTS.values()))().start()
     stats = np.zeros(4, dtype=np.int64)
     stats[NODE_LIMIT] = 100
     negamax(state.variant.params, state.board.copy(), 1, -INFINITY, INFINITY,

@@ -202,7 +202,8 @@ def solve(
             status.update(f"Solving: the value is between {lower:+d} and {upper:+d} "
                           f"({clock.perf_counter() - started:.1f} s)")
 
-        with compiled_meanwhile(solving.method_of(state.variant).compiles):
+        compiles = solving.method_of(state.variant).compiles
+        with compiled_meanwhile(compiles and f"{compiles}:{state.variant.name}"):
             database = solving.database_for(state, on_progress=building)
         result = solving.solve(state, time=time, moves=moves, database=database,
                                on_bounds=tightened, settle=settle)

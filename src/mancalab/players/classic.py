@@ -124,9 +124,9 @@ class ClassicPlayer(Player):
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
-        warm_up()
 
     def choose(self, state: State) -> int:
+        warm_up(state)  # compiled for this game before its clock starts
         started = time.perf_counter()
         level, budget = self.options["level"], self.options["time"]
         if self.cap is not None:
@@ -140,9 +140,11 @@ class ClassicPlayer(Player):
         return move
 
 
-def warm_up() -> None:
-    """Compile (or load from the cache) the look-ahead now, not inside the first timed move."""
+def warm_up(state: State | None = None) -> None:
+    """Compile (or load from the cache) the look-ahead for ``state``'s game (default: the
+    first registered game's start) now, not inside the first timed move (once a game:
+    ``mancalab.params``)."""
     from ..variants import VARIANTS
 
-    state = next(iter(VARIANTS.values()))().start()  # any game: one compiled switch for all
+    state = state or next(iter(VARIANTS.values()))().start()
     leaf_extreme(state.variant.params, state.board.copy(), 1, 0, False, np.array([0, 1]))

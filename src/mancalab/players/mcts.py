@@ -185,10 +185,15 @@ class SearchTree:
                 for ch in range(first, first + self.n_expanded[0]) if self.visits[ch] > 0]
 
 
-def warm_up() -> None:
-    """Compile (or load from the cache) the search now, not inside the first timed move."""
-    tree = SearchTree(np.zeros(4, dtype=np.int64), capacity=2 * MAX_MOVES)
-    run_iterations(np.zeros(2, dtype=np.int64), tree.boards, tree.first_child, tree.n_legal,
+def warm_up(state: State | None = None) -> None:
+    """Compile (or load from the cache) the search for ``state``'s game (default: the first
+    registered game's) now, not inside the first timed move (once a game:
+    ``mancalab.params``)."""
+    from ..variants import VARIANTS
+
+    state = state or next(iter(VARIANTS.values()))().start()
+    tree = SearchTree(state.board, capacity=2 * MAX_MOVES)
+    run_iterations(state.variant.params, tree.boards, tree.first_child, tree.n_legal,
                    tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0,
                    tree.proven, True)
 
@@ -215,7 +220,6 @@ class MCTSPlayer(Player):
         super().__init__(**options)
         seed = self.options["seed"]
         self._rng = np.random.default_rng(new_seed() if seed is None else seed)
-        warm_up()
 
     def choose(self, state: State, among: list[int] | None = None) -> int:
         """The move with the best playouts; with ``among`` (legal moves), the best of those
@@ -223,6 +227,7 @@ class MCTSPlayer(Player):
         legal = state.legal_moves() if among is None else among
         if not legal:
             raise MancalabError("the game is over: there is no move to choose")
+        warm_up(state)  # compiled for this game before its clock starts
         started = time.perf_counter()
         if len(legal) == 1:  # nothing to think about
             self.last_info = {"playouts": 0, "seconds": 0.0, "value": None, "visits": 0}

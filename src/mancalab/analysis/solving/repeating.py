@@ -23,11 +23,17 @@ from .retrograde import (END, NODE, NODE_SAME, NONE, NOT_OVER, PITS, STORED, STO
 WALK_FIRST = 2_000_000  # positions walked before the proof search takes over (about 170 MB)
 
 
-def warm_up() -> None:
-    """Compile (or load from the cache) the database build and the graph walk now."""
-    variant = make_variant("gabata")
-    database = build(variant, 1)
-    solve(variant.state([1, 0, 0, 0, 0, 1, 23, 0, 0, 1, 0, 0, 0, 22], 0), database=database)
+# per game: a position a little above the smallest database (its seeds, the position's cells)
+WARM_UP = {"gabata": (1, [1, 0, 0, 0, 0, 1, 23, 0, 0, 1, 0, 0, 0, 22]),
+           "gebeta": (4, [1, 0, 0, 1, 0, 2, 1, 0, 1, 0, 2, 0, 5, 5])}
+
+
+def warm_up(game: str = "gabata") -> None:
+    """Compile (or load from the cache) ``game``'s database build, graph walk and proof
+    search now (compiled once a game: ``mancalab.params``)."""
+    variant = make_variant(game)
+    seeds, cells = WARM_UP[game]
+    solve(variant.state(cells, 0), database=build(variant, seeds))
 
 
 def _edge_bounds(graph: Graph, database: Database | None, j: int,

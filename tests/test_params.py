@@ -1,0 +1,74 @@
+"""A game's params carry its game in their compiled type: searches are compiled per game,
+with the same results as through the run-time switch over every game."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import mancalab
+from mancalab import kernels
+from mancalab.params import GameParams, GameParamsType, game_params
+from mancalab.players import classic
+
+
+def test_a_games_params_have_its_type_and_derived_arrays_do_not():
+    from numba import typeof
+
+    for name in mancalab.variants():
+        params = mancalab.variant(name).params
+        assert isinstance(params, GameParams) and params.game == params[0]
+        assert typeof(params) == GameParamsType(int(params[0]))
+        assert not isinstance(typeof(params[1:]), GameParamsType)
+        assert not isinstance(typeof(np.asarray(params)), GameParamsType)
+        assert not isinstance(typeof(params.copy()), GameParamsType)
+        again = pickle.loads(pickle.dumps(params))
+        assert typeof(again) == typeof(params) and list(again) == list(params)
+
+
+def test_a_games_params_cannot_be_changed_to_another_games():
+    params = game_params(mancalab.variant("kalah").params)
+    with pytest.raises(TypeError):
+        params[0] = mancalab.variant("gebeta").params[0]
+    with pytest.raises(ValueError, match="read-only"):
+        params.array[0] = mancalab.variant("gebeta").params[0]
+
+
+def test_each_games_params_reach_its_own_compiled_kernels():
+    """Two games whose params look alike to numba's dispatcher (1-D int64 arrays of one
+    length) are told apart on every call."""
+    from numba import njit
+
+    @njit
+    def game_of(params):
+        return params[0]
+
+    for name in mancalab.variants():
+        params = mancalab.variant(name).params
+        assert game_of(params) == params.game
+
+
+def test_the_rules_and_a_search_agree_through_either_path():
+    """Each game's own kernels (its params) and the run-time switch (a plain array) play
+    and look ahead alike."""
+    for name in mancalab.variants():
+        state = mancalab.variant(name).start()
+        own, plain = state.variant.params, np.asarray(state.variant.params).copy()
+        board = state.board.copy()
+        assert kernels.legal_mask(own, board) == kernels.legal_mask(plain, board)
+        for player in (0, 1):
+            args = (board.copy(), 3, player, False, np.array([0, 10 ** 6]))
+            assert classic.leaf_extreme(own, *args) == classic.leaf_extreme(plain, *args)
+        mine, theirs = board.copy(), board.copy()
+        move = state.legal_moves()[0]
+        kernels.play(own, mine, move)
+        kernels.play(plain, theirs, move)
+        assert list(mine) == list(theirs)
+
+
+def test_a_search_is_compiled_for_the_game_it_plays():
+    state = mancalab.variant("gabata").start()
+    classic.warm_up(state)
+    games = {signature[0].game for signature in classic.leaf_extreme.signatures
+             if isinstance(signature[0], GameParamsType)}
+    assert int(state.variant.params[0]) in games
