@@ -89,7 +89,10 @@ def test_a_game_about_to_be_played_is_compiled_first_and_waited_for():
     assert plan.take() == "alphabeta" and not plan.urgent()
     plan.prefer(["gebeta", "mcts", "no such task"])
     assert plan.urgent()  # a game waits: one more process takes them
-    assert [plan.take(), plan.take()] == ["gebeta", "mcts"] and not plan.urgent()
+    assert plan.take(wanted=False) == "solve"  # the low-priority processes take the rest
+    assert [plan.take(wanted=True), plan.take(wanted=True)] == ["gebeta", "mcts"]
+    assert not plan.urgent() and plan.take(wanted=True) is None
+    assert plan.take() == "kalah" and plan.take() is None
     waited = threading.Event()
     waiter = threading.Thread(target=lambda: (plan.wait(["gebeta", "mcts"]), waited.set()))
     waiter.start()

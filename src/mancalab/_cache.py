@@ -243,9 +243,14 @@ class Plan:
         with self.lock:
             return bool(self.wanted.intersection(self.pending))
 
-    def take(self) -> str | None:
+    def take(self, wanted: bool | None = None) -> str | None:
+        """The next task: any (``wanted`` None), the next a game waits for (True), or the
+        next no game waits for (False); None when there is none."""
         with self.lock:
-            return self.pending.pop(0) if self.pending else None
+            for index, task in enumerate(self.pending):
+                if wanted is None or (task in self.wanted) == wanted:
+                    return self.pending.pop(index)
+            return None
 
     def wait(self, tasks: list[str], timeout: float | None = None) -> None:
         for task in tasks:
@@ -287,38 +292,68 @@ def tasks_for(player, variant) -> list[str]:
 
 
 def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
-    """Compile ``tasks`` in ``jobs`` processes, the longest first; a task a game waits for
-    (``prefer``) next, in one more process while it waits. Progress: tasks done, the last one
-    left to the loading that follows."""
+    """Compile ``tasks`` in ``jobs`` processes at a low priority, the longest first; the tasks
+    a game waits for (``prefer``) one after another in one more process at the usual
+    priority, which therefore takes a core from the others. Progress: tasks done, the last
+    one left to the loading that follows."""
     global _PLAN
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     order = sorted(tasks, key=lambda task: ":" not in task)  # the searches take longest
     context = multiprocessing.get_context("spawn")
-    from .lifetime import end_with_parent
-
     plan = _PLAN = Plan(order)
     done = 0
     try:
-        # one process more than ``jobs`` for a task a game waits for: it starts at once
-        with ProcessPoolExecutor(min(jobs, len(tasks)) + 1, mp_context=context,
-                                 initializer=end_with_parent,
-                                 initargs=(os.getpid(),)) as pool:
-            running = {}
+        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context,
+                                 initializer=_background_worker,
+                                 initargs=(os.getpid(),)) as pool, \
+                ProcessPoolExecutor(1, mp_context=context, initializer=_urgent_worker,
+                                    initargs=(os.getpid(),)) as urgent_pool:
+            urgent_pool.submit(_imported)  # started and ready before a game waits for it
+            running: dict = {}  # future -> (task, whether urgent)
             while True:
-                most = jobs + plan.urgent()
-                while len(running) < most and (task := plan.take()) is not None:
-                    running[pool.submit(compile_one, task)] = task
+                if not any(urgent for _, urgent in running.values()) and \
+                        (task := plan.take(wanted=True)) is not None:
+                    running[urgent_pool.submit(compile_one, task)] = (task, True)
+                while sum(not urgent for _, urgent in running.values()) < jobs and \
+                        (task := plan.take(wanted=False)) is not None:
+                    running[pool.submit(compile_one, task)] = (task, False)
                 if not running:
                     break
                 finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
                     what = future.result()
-                    plan.finish(running.pop(future))
+                    plan.finish(running.pop(future)[0])
                     done += 1
                     if on_step and done < len(tasks):
                         on_step(done, len(tasks), what)
     finally:
         plan.finish_all()
         _PLAN = None
+
+
+BACKGROUND_NICENESS = 10  # a game's own tasks get about nine tenths of a core beside these
+
+
+def _background_worker(parent: int) -> None:
+    from .lifetime import end_with_parent
+
+    end_with_parent(parent)
+    try:
+        os.nice(BACKGROUND_NICENESS)
+    except OSError:
+        pass
+
+
+def _urgent_worker(parent: int) -> None:
+    from .lifetime import end_with_parent
+
+    end_with_parent(parent)
+
+
+def _imported() -> None:
+    """Import what ``compile_one`` uses (a process's start-up, paid before it is needed)."""
+    from . import search  # noqa: F401
+    from .analysis.solving import forced, kalah, repeating  # noqa: F401
+    from .players import classic, mcts  # noqa: F401

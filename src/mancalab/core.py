@@ -422,7 +422,7 @@ class Variant:
     not_solved: str = "not built yet"
     # The solvers' facts of this game's default board (plain data: mancalab.analysis reads
     # them). ``graph_layout``: where its pits are for the graph solver and exact random play
-    # ("slots": player 0's six pit cells then player 1's; "unit": seeds a point of value
+    # ("slots": player 0's pit cells then player 1's, at most six a side; "unit": seeds a point of value
     # takes at most; "step": the seed counts that occur; "margin_step": final margins differ
     # by it; "acyclic": no position comes round again). ``on_demand_seeds``: the database a
     # first exact solve builds; ``book_seeds``: the database under the start's book (None: no

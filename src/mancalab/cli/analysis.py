@@ -246,7 +246,7 @@ def solve(
 @app.command("random-play")
 def random_play(
     game: Annotated[str, typer.Argument(
-        help="the game: gebeta, gabata, or kalah with six pits a side")],
+        help="the game: gebeta, gabata, or kalah with at most six pits a side")],
     position: Annotated[Optional[str], typer.Option(
         help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
     to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,

@@ -207,8 +207,12 @@ class Kalah(SeedStores, Variant):
     solver = "search"
     # solved by search over its own databases; the layout serves exact random play (every
     # move banks a seed or moves seeds nearer their owner's store: nothing comes round again)
-    graph_layout = {"slots": tuple(range(6)) + tuple(range(7, 13)), "unit": 1, "step": 1,
-                    "margin_step": 1, "acyclic": True}
+    @property
+    def graph_layout(self) -> dict:
+        m = self.options["pits"]
+        return {"slots": tuple(range(m)) + tuple(range(m + 1, 2 * m + 1)), "unit": 1,
+                "step": 1, "margin_step": 1, "acyclic": True}
+
     # 16 seeds on first use: Kalah(6,4)'s start is solved soonest end to end over 15 or 16
     # (5 s to build, 8 s to search on 2 cores; over 18 seeds, 15 s and 7 s)
     on_demand_seeds = 16

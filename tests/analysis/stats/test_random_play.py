@@ -16,8 +16,9 @@ from mancalab.analysis.solving.graph import mover_view
 def random_position(game: str, in_play: int, seed: int, **options) -> mancalab.State:
     """A position of random play with at most ``in_play`` seeds left in the pits."""
     rng = random.Random(seed)
+    board = {key: value for key, value in options.items() if key in ("pits", "seeds")}
     while True:
-        state = mancalab.variant(game).start()
+        state = mancalab.variant(game, **board).start()
         while not state.is_over and mover_view(state).sum() > in_play:
             state = state.play(rng.choice(state.legal_moves()))
         if not state.is_over:
@@ -68,7 +69,8 @@ def chain_chances(root: mancalab.State) -> dict:
 @pytest.mark.parametrize("game,in_play,seed,options", [
     ("gebeta", 4, 1, {}), ("gebeta", 4, 2, {"lap_limit": 2}), ("gabata", 7, 1, {}),
     ("gabata", 6, 7, {"max_laps": 3}), ("kalah", 9, 1, {}),
-    ("kalah", 9, 2, {"empty_capture": True})])
+    ("kalah", 9, 2, {"empty_capture": True}), ("kalah", 12, 3, {"pits": 4, "seeds": 3}),
+    ("kalah", 8, 4, {"pits": 1, "seeds": 5}), ("kalah", 10, 5, {"pits": 3, "empty_capture": True})])
 def test_the_chances_equal_an_iterative_solve_of_the_whole_state_chain(game, in_play, seed,
                                                                         options):
     root = random_position(game, in_play, seed, **options)
@@ -80,11 +82,11 @@ def test_the_chances_equal_an_iterative_solve_of_the_whole_state_chain(game, in_
     assert exact.win + exact.loss + exact.draw + exact.timeout == pytest.approx(1, abs=1e-12)
 
 
-@pytest.mark.parametrize("in_play,seed,empty_capture", [(10, 3, False), (10, 4, True),
-                                                         (12, 5, False)])
+@pytest.mark.parametrize("in_play,seed,empty_capture,pits", [(10, 3, False, 6), (10, 4, True, 6),
+                                                              (12, 5, False, 6), (14, 6, True, 4)])
 def test_kalah_pushed_forward_equals_the_equations_solved_backward(in_play, seed,
-                                                                   empty_capture):
-    root = random_position("kalah", in_play, seed, empty_capture=empty_capture)
+                                                                   empty_capture, pits):
+    root = random_position("kalah", in_play, seed, empty_capture=empty_capture, pits=pits)
     forward = solve_random_play(root, forward=True)
     backward = solve_random_play(root, forward=False)
     assert forward.positions == backward.positions
@@ -132,8 +134,8 @@ def test_sampled_random_games_fall_within_their_interval():
 
 
 def test_games_without_the_layout_and_finished_games_are_refused():
-    for game, options in (("kalah", {"pits": 4}), ("urubugu", {})):
-        with pytest.raises(mancalab.MancalabError, match="six pits a side"):
+    for game, options in (("kalah", {"pits": 7}), ("urubugu", {})):
+        with pytest.raises(mancalab.MancalabError, match="at most six pits a side"):
             solve_random_play(mancalab.variant(game, **options).start())
     over = mancalab.variant("gebeta").state([0] * 6 + [0, 1, 1, 1, 0, 1] + [3, 8], 1)
     over = over.play(7)
@@ -162,7 +164,14 @@ def test_the_command_prints_the_chances_and_refuses_bad_values():
     answer = json.loads(found.stdout.strip().splitlines()[-1])
     exact = solve_random_play(root).for_players()
     assert answer["A wins"] == pytest.approx(exact["A wins"], abs=1e-12)
+    small = runner.invoke(app, ["random-play", "kalah", "-o", "pits=3", "-o", "seeds=2",
+                                "--json"])
+    assert small.exit_code == 0, small.output
+    answer = json.loads(small.stdout.strip().splitlines()[-1])
+    exact = solve_random_play(mancalab.variant("kalah", pits=3, seeds=2).start()).for_players()
+    assert answer["A wins"] == pytest.approx(exact["A wins"], abs=1e-12)
     for args in (["random-play", "urubugu"], ["random-play", "gebeta", "--to-move", "3"],
+                 ["random-play", "kalah", "-o", "pits=7"],
                  ["random-play", "gebeta", "--position", "1,2,x"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and "Traceback" not in result.output, args

@@ -159,7 +159,7 @@ def book_graph(variant: Variant, book: Book, database: Database | None,
     if root_bounds is None:
         return None
     slots, params = slots_of(variant), variant.params
-    board = np.zeros(16, dtype=np.int64)
+    board = np.zeros(variant.board_size, dtype=np.int64)
     kids, seeds = np.zeros((6, PITS), dtype=np.int64), np.zeros(6, dtype=np.int64)
     move_kinds, move_gains = np.zeros(6, dtype=np.int64), np.zeros(6, dtype=np.int64)
     nodes, bounds, rows = [pits], [root_bounds], {}

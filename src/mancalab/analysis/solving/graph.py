@@ -54,7 +54,7 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
     """Walk the positions ``root`` can reach above the database breadth first, at most
     ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table.
     Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
-    pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers()
+    pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers(slots)
     count = 1
     node_pits[0] = root
     head = 0
@@ -97,11 +97,12 @@ RATE_GUESS = 3_000_000  # positions expanded a second, to size the table to a ti
 
 
 def mover_view(state: State) -> np.ndarray:
-    """The pits as the player to move sees them (their six first)."""
+    """The pits as the player to move sees them (theirs first; empty past the board's)."""
     slots = layout_of(state.variant).slots
-    cells = state.cells
-    shift = 6 if state.to_move == 1 else 0
-    return np.array([cells[slots[(i + shift) % PITS]] for i in range(PITS)], dtype=np.int64)
+    cells, n = state.cells, len(slots)
+    shift = n // 2 if state.to_move == 1 else 0
+    view = [cells[slots[(i + shift) % n]] for i in range(n)] + [0] * (PITS - n)
+    return np.array(view, dtype=np.int64)
 
 
 @dataclass

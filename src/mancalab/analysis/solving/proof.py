@@ -136,7 +136,7 @@ def search(params, slots, root, prover, target, unit, big_binom, stored_seeds, o
     searched once, a proof is still a proof, but a failure proves nothing (a position
     failed on one path may be won on another)."""
     capacity = keys.shape[0]
-    bufs = move_buffers()
+    bufs = move_buffers(slots)
     kid_keys = np.zeros((MAX_DEPTH, 6), dtype=np.uint64)
     scores = np.zeros(6, dtype=np.int64)
     counts = np.zeros(MAX_DEPTH, dtype=np.int64)

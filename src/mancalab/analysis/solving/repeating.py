@@ -56,7 +56,7 @@ def _stored_replies(variant: Variant, database: Database, pits: np.ndarray) -> l
     """Bounds on each move of a database position, for its mover."""
     kinds, gains = np.zeros(6, dtype=np.int64), np.zeros(6, dtype=np.int64)
     kid_pits, kid_seeds = np.zeros((6, PITS), dtype=np.int64), np.zeros(6, dtype=np.int64)
-    over = _moves(variant.params, slots_of(variant), pits, np.zeros(16, dtype=np.int64), kinds,
+    over = _moves(variant.params, slots_of(variant), pits, np.zeros(variant.board_size, dtype=np.int64), kinds,
                   gains, kid_pits, kid_seeds)
     if over != NOT_OVER:
         return [(int(over), int(over))]

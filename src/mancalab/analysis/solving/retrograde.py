@@ -45,7 +45,7 @@ from .ranking import binomials, chunk_range, next_bars, pits_of, rank, unrank
 from .results import LIMIT
 
 FORMAT = "mancalab-retrograde-1"
-PITS = 12  # both games: two rows of six
+PITS = 12  # the most pits: two rows of six (a game with fewer leaves the rest empty)
 # edge kinds: what a move leads to
 NONE, END, NODE, NODE_SAME, STORED, STORED_SAME = 0, 1, 2, 3, 4, 5
 NOT_OVER = -1000
@@ -55,7 +55,7 @@ NOT_OVER = -1000
 class Layout:
     """Where a game keeps its pits on the board, and what its values count."""
 
-    slots: tuple[int, ...]  # the board cells of player 0's six pits, then player 1's six
+    slots: tuple[int, ...]  # the board cells of player 0's pits, then player 1's (<= 6 each)
     unit: int  # seeds a point of value takes at most: the bound of g is seeds // unit
     step: int  # levels: seed counts that occur (Gebeta: multiples of four)
     margin_step: int  # final margins differ by this (Gabata: every marble is banked: even)
@@ -68,24 +68,26 @@ class Unsupported(DatabaseError):
 
 
 def layout_of(variant: Variant) -> Layout:
-    """The layout of a two-row game of six pits a side (``Variant.graph_layout``; Kalah's
-    stores are not pits)."""
+    """The layout of a two-row game of at most six pits a side (``Variant.graph_layout``;
+    Kalah's stores are not pits)."""
     facts = variant.graph_layout
-    if facts is None or variant.options.get("pits", 6) != 6:
-        raise Unsupported(f"{variant.title} has no layout of six pits a side")
+    if facts is None or len(facts["slots"]) > PITS:
+        raise Unsupported(f"{variant.title} has no layout of at most six pits a side")
     return Layout(**facts)
 
 
 def slots_of(variant: Variant) -> np.ndarray:
-    return np.array(layout_of(variant).slots, dtype=np.int64)
+    """The compiled code's layout: the pits' cells (``layout_of``), then the board's
+    length."""
+    return np.array(layout_of(variant).slots + (variant.board_size,), dtype=np.int64)
 
 
 # ----- moves of a position, as the game's kernels play them -----------------------------
 @njit(cache=True, inline="always")
 def _to_board(slots, pits, board):
-    """The board of ``pits`` (mover's six first): the mover is player 0, nothing banked."""
+    """The board of ``pits`` (mover's pits first): the mover is player 0, nothing banked."""
     board[:] = 0
-    for i in range(PITS):
+    for i in range(slots.shape[0] - 1):
         board[slots[i]] = pits[i]
     board[-1] = ONGOING
 
@@ -93,19 +95,22 @@ def _to_board(slots, pits, board):
 @njit(cache=True, inline="always")
 def _view(slots, board, child):
     """The pits as the player to move on ``board`` sees them; their seeds."""
-    shift = 6 if board[-2] == 1 else 0
+    n = slots.shape[0] - 1
+    shift = n // 2 if board[-2] == 1 else 0
     seeds = 0
-    for i in range(PITS):
-        child[i] = board[slots[(i + shift) % PITS]]
+    for i in range(n):
+        child[i] = board[slots[(i + shift) % n]]
         seeds += child[i]
+    for i in range(n, PITS):
+        child[i] = 0
     return seeds
 
 
 @njit(cache=True, inline="always")
-def move_buffers():
+def move_buffers(slots):
     """The arrays ``_moves`` works in: the position's pits, a board, and per move the
     child's pits and seeds, the move's kind and gain."""
-    return (np.empty(PITS, dtype=np.int64), np.empty(16, dtype=np.int64),
+    return (np.zeros(PITS, dtype=np.int64), np.empty(slots[-1], dtype=np.int64),
             np.empty((6, PITS), dtype=np.int64), np.empty(6, dtype=np.int64),
             np.empty(6, dtype=np.int64), np.empty(6, dtype=np.int64))
 
@@ -125,7 +130,7 @@ def _moves(params, slots, pits, board, kinds, gains, kid_pits, kid_seeds):
         gains[0] = 0
         kid_seeds[0] = _view(slots, board, kid_pits[0])
         return NOT_OVER
-    for move in range(6):
+    for move in range((slots.shape[0] - 1) // 2):
         if pits[move] == 0:
             continue
         _to_board(slots, pits, board)
@@ -254,7 +259,7 @@ def level_edges(params, slots, level, count, binom, offsets, kinds, targets, gai
         if first >= last:
             continue
         bars = np.empty(PITS - 1, dtype=np.int64)
-        pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers()
+        pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers(slots)
         unrank(first, level, PITS, binom, bars)
         for r in range(first, last):
             pits_of(bars, level, pits)

@@ -110,7 +110,7 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
     """Walk on from node ``head`` of ``count`` (node 0 is the root), breadth first, until the
     tables are full or ``halt[LIMIT]`` is 0. Returns (nodes, expanded)."""
     capacity = node_keys.shape[0]
-    pits, board, kid_pits, kid_seeds, kinds, gains = move_buffers()
+    pits, board, kid_pits, kid_seeds, kinds, gains = move_buffers(slots)
     bars = np.empty(PITS - 1, dtype=np.int64)
     while head < count and halt[LIMIT] != 0:
         if count + 6 > capacity:

@@ -16,7 +16,7 @@ until no entry changes by more than ``TOLERANCE`` (the level's own moves keep a 
 the probability in the level each sweep, so the error left is below the last change times
 that share over one minus it; the result reports the last change). Every move is played by
 the game's own kernels (``mancalab.kernels``, through the retrograde layout of the game).
-Games with such a layout: Gebeta, Gabata and Kalah with six pits a side. Gebeta's start
+Games with such a layout: Gebeta, Gabata and Kalah with at most six pits a side. Gebeta's start
 reaches about 47 million positions (about 13 GB here); Gabata's and Kalah(6,4)'s reach more
 than this machine holds.
 
@@ -101,7 +101,7 @@ def _ended(params, slots, node_pits, kinds, count, timeouts, over, finals):
     (``timeouts[i, j]``: the walk records an ending move's final gain, not how it ended), and
     the positions over before any move (``over``: 1, or 2 by a timeout) with the mover's
     final gain there (``finals``)."""
-    board = np.empty(16, dtype=np.int64)
+    board = np.empty(slots[-1], dtype=np.int64)
     pits = np.empty(PITS, dtype=np.int64)
     for i in range(count):
         for k in range(PITS):
@@ -190,19 +190,20 @@ def _sweep(order, first, last, kinds, targets, gains, timeouts, over, dist, move
 
 
 @njit(cache=True)
-def _order_keys(node_pits, total):
+def _order_keys(node_pits, total, side):
     """A key per position that sorts every move's child after it: seeds in play falling,
     then the seeds' summed distance to their owners' stores falling (a move that banks
-    nothing moves seeds nearer their store); and each position's seeds in play."""
+    nothing moves seeds nearer their store); and each position's seeds in play. ``side``:
+    the pits a side."""
     count = node_pits.shape[0]
-    farthest = 6 * total  # every seed six pits from its store
+    farthest = side * total  # every seed ``side`` pits from its store
     keys = np.empty(count, dtype=np.int64)
     seeds = np.empty(count, dtype=np.int16)
     for i in range(count):
         s, distance = 0, 0
-        for k in range(PITS):
+        for k in range(2 * side):
             s += node_pits[i, k]
-            distance += node_pits[i, k] * (6 - k % 6)
+            distance += node_pits[i, k] * (side - k % side)
         seeds[i] = s
         keys[i] = (total - s) * (farthest + 1) + (farthest - distance)
     return keys, seeds
@@ -298,7 +299,7 @@ def _forward_graph(variant, root: np.ndarray, total: int, most: int):
     if timeouts.any() or (over == 2).any():
         raise MancalabError(f"{variant.title} can end by a timeout: not an acyclic game")
     del timeouts
-    keys, seeds = _order_keys(node_pits, total)
+    keys, seeds = _order_keys(node_pits, total, len(layout_of(variant).slots) // 2)
     del node_pits
     order = np.argsort(keys, kind="stable").astype(np.int32)
     del keys
@@ -403,7 +404,7 @@ def solve_random_play(state: State, capacity: int | None = None,
         layout = layout_of(variant)
     except MancalabError:
         raise MancalabError("random play is solved exactly for Gebeta, Gabata and Kalah with "
-                            f"six pits a side, not {variant.title}") from None
+                            f"at most six pits a side, not {variant.title}") from None
     started = time.perf_counter()
     if forward is None:
         forward = layout.acyclic
