@@ -113,11 +113,28 @@ def test_the_tasks_a_player_needs_are_its_rules_and_its_searches():
     assert _cache.tasks_for(player("greedy"), kalah) == ["kalah"]
     assert _cache.tasks_for(player("mcts"), gebeta) == ["gebeta", "mcts:gebeta"]
     assert _cache.tasks_for(player("expert", game="kalah"), kalah) == [
-        "kalah", "solve:kalah", "alphabeta:kalah"]
+        "kalah", "alphabeta:kalah", "solve:kalah"]
     expert = player("expert", game="gebeta")
-    assert _cache.tasks_for(expert, gebeta) == ["gebeta", "retrograde:gebeta", "mcts:gebeta"]
+    assert _cache.tasks_for(expert, gebeta) == ["gebeta", "mcts:gebeta", "retrograde:gebeta"]
+    # a first move waits for the fallback only: the solver is used once it is compiled
+    assert _cache.tasks_for(expert, gebeta, essential=True) == ["gebeta", "mcts:gebeta"]
     urubugu = mancalab.variant("urubugu")
     assert _cache.tasks_for(player("perfect"), urubugu) == [
-        "urubugu", "forced:urubugu", "alphabeta:urubugu"]
+        "urubugu", "alphabeta:urubugu", "forced:urubugu"]
     every = {task for game in mancalab.variants() for task in [game, *_cache.searches_of(game)]}
     assert set(_cache.tasks_for(expert, gebeta)) <= every
+
+
+def test_the_perfect_player_plays_by_its_fallback_while_its_solver_compiles(monkeypatch):
+    from mancalab.players import player
+
+    gebeta = mancalab.variant("gebeta")
+    plan = _cache.Plan(["gebeta", "mcts:gebeta", "retrograde:gebeta"])
+    monkeypatch.setattr(_cache, "_PLAN", plan)
+    assert not _cache.solver_compiled(gebeta)
+    assert _cache.solver_compiled(mancalab.variant("gabata3"))  # no solver: nothing to wait for
+    expert = player("perfect:time=0.2,fallback=mcts")
+    expert.choose(gebeta.start())
+    assert expert.last_info["exact"] is False and "compiled" in expert.last_info["fallback"]
+    plan.finish("retrograde:gebeta")
+    assert _cache.solver_compiled(gebeta)

@@ -280,15 +280,27 @@ def wait_compiled(tasks: list[str], timeout: float | None = None) -> None:
         _PLAN.wait(tasks, timeout)
 
 
-def tasks_for(player, variant) -> list[str]:
-    """The warm-up tasks ``player`` needs in ``variant``: the game's rules and the player's
-    searches for that game (the perfect player's: the game's solver and its fallback's)."""
+def tasks_for(player, variant, essential: bool = False) -> list[str]:
+    """The warm-up tasks ``player`` needs in ``variant``, in the order they are wanted: the
+    game's rules and the player's searches for that game (the perfect player's: its
+    fallback's, then the game's solver). ``essential``: only those a first move must wait
+    for (the perfect player plays by its fallback until its solver is compiled)."""
     game = variant.name
     needs = [player.name] if player.name in PLAYERS_SEARCHES else []
     if player.name == "perfect":
-        needs += [SOLVER_SEARCHES.get(variant.solver or "", "solve"),
-                  player.options.get("fallback", "")]
+        needs.append(player.options.get("fallback", ""))
+        if not essential:
+            needs.append(SOLVER_SEARCHES.get(variant.solver or "", "solve"))
     return [game] + [f"{search}:{game}" for search in needs if search]
+
+
+def solver_compiled(variant) -> bool:
+    """Whether ``variant``'s exact solver is compiled, as far as a running warm-up knows
+    (True when none runs: it is compiled, or loaded, where it is first used)."""
+    plan = _PLAN
+    solver = SOLVER_SEARCHES.get(variant.solver or "")
+    event = plan.done.get(f"{solver}:{variant.name}") if plan and solver else None
+    return event is None or event.is_set()
 
 
 def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:

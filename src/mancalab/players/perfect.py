@@ -34,6 +34,7 @@ import random
 import time
 from collections import Counter
 
+from .._cache import solver_compiled
 from ..core import MancalabError, Option, State, real, whole
 from ..variants.common import bool_option
 from .alphabeta import AlphaBetaPlayer
@@ -208,6 +209,8 @@ class PerfectPlayer(Player):
                                   "seconds": time.perf_counter() - started}
                 return self._played(state, move)
         reason = solving.unsolvable(state.variant)
+        if reason is None and not solver_compiled(state.variant):
+            reason = "the exact solver is still being compiled"
         if reason is None:
             result = self._solve(state, budget / 2, exact_only=True,
                                  moves=solving.repeats(state.variant))

@@ -274,8 +274,8 @@ class Thinker:
         self.open()
         needs = []  # on a first start: its game's kernels and searches, compiled first
         if not READY.is_set():
-            needs = _cache.tasks_for(player, state.variant)
-            _cache.prefer(needs)
+            _cache.prefer(_cache.tasks_for(player, state.variant))
+            needs = _cache.tasks_for(player, state.variant, essential=True)
         began: list[float] = []  # when a search thread took it up
         try:
             future = asyncio.wrap_future(self.pool.submit(
