@@ -3,6 +3,7 @@ documents say. Those of ten seconds or more run with MANCALAB_LONG_TESTS=1
 (`MANCALAB_LONG_TESTS=1 pytest tests/test_doc_runs.py`, about a minute), outside the suite's
 four minutes; the same workflows run in-process in test_cli.py and test_record_files.py."""
 
+import json
 import os
 import re
 import shlex
@@ -85,3 +86,26 @@ def test_the_readmes_worksheet_has_its_questions_and_an_answer_key(tmp_path):
     assert "12 questions on 2 pages and the answer key" in out
     pdf = (tmp_path / "sheet.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 3
+
+
+@LONG
+@pytest.mark.parametrize("start, said", [
+    ("mancalab solve gebeta --moves", "loses by 2 (-2). Best: A1, B1, C1, D1"),
+    ("mancalab solve gabata --moves", "wins by 48 (+48). Best: 2, 3, 5, 6."),
+    ("mancalab solve kalah --moves", "wins by 10 (+10). Best: 4.")])
+def test_the_readmes_solves_print_the_values_it_gives(tmp_path, start, said):
+    """The README's comments: Gebeta -2, Gabata +48, Kalah(6,4) +10 with best move 4
+    (seconds, seconds and about a minute on two cores)."""
+    out = " ".join(run(readme_line(start), tmp_path).split())
+    assert said in out, out
+
+
+@LONG
+def test_the_research_pages_small_kalah_is_solved_exactly(tmp_path):
+    """docs/research.md: smaller Kalah boards' random play is solved like the others."""
+    text = (ROOT / "docs" / "research.md").read_text()
+    assert "`mancalab random-play kalah -o\npits=4 -o seeds=3`" in text
+    out = run(["random-play", "kalah", "-o", "pits=4", "-o", "seeds=3", "--json"], tmp_path)
+    answer = json.loads(out.strip().splitlines()[-1])
+    assert answer["A wins"] == pytest.approx(0.491775706224, abs=1e-9)
+    assert answer["A wins"] + answer["B wins"] + answer["draws"] == pytest.approx(1, abs=1e-12)
