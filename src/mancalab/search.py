@@ -179,7 +179,9 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
             child[:] = boards[ply]
             kernels.play(params, child, moves[ply, next_move[ply]])
             next_move[ply] += 1
-            same_side = child[-2] == boards[ply, -2] and child[-1] == ONGOING  # extra turn
+            # an extra turn, or a game that ended on one: ``evaluate`` values a position for
+            # its ``board[-2]``, so the value is negated exactly when that changed
+            same_side = child[-2] == boards[ply, -2]
             flipped[ply + 1] = not same_side
             if same_side:
                 alphas[ply + 1], betas[ply + 1] = alphas[ply], betas[ply]

@@ -651,12 +651,19 @@ def warm_up(variant_or_name: Variant | str, **options) -> None:
     _Level(key_layout(game)[3], 16).grow(16)
 
 
+def shared_params(game: Variant) -> np.ndarray:
+    """``game``'s params as a plain array: the tree's kernels are compiled once for every
+    game (the rules chosen at run time), not once a game as a first move wants them
+    (``mancalab.params``): a run is long, and the tests walk every game's tree."""
+    return np.asarray(game.params)
+
+
 def start_level(game: Variant, count: int = 1) -> _Level:
     """Level 0: the start position, reached ``count`` times (none if the game is over)."""
     layout = key_layout(game)
     start = game.start()
     key = np.zeros((1, layout[3]), dtype=np.uint64)
-    if not _encode(game.params, start.board, *layout[:3], key, 0):
+    if not _encode(shared_params(game), start.board, *layout[:3], key, 0):
         raise TreeOverflowError("the start position does not fit the position key")
     return _Level.single(key[0], 0 if start.is_over else count)
 
@@ -694,7 +701,7 @@ def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
             last = _batch_end(children, first, last, game.max_moves, batch)
         grown = clock()
         phases["grow"] += grown - began
-        _expand(game.params, parents.table, first, last, word_of, shift_of, mask_of, n_words,
+        _expand(shared_params(game), parents.table, first, last, word_of, shift_of, mask_of, n_words,
                 game.board_size, keep, children.table, chunk_totals, chunk_new, flags)
         _add_chunk_totals(chunk_totals, totals, flags)
         _check(flags, words)
