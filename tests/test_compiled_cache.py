@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import mancalab
-from mancalab import _cache
+from mancalab import _cache, warming
 
 
 def test_the_cache_is_named_after_the_kernel_sources_only():
@@ -130,11 +130,11 @@ def test_the_perfect_player_plays_by_its_fallback_while_its_solver_compiles(monk
 
     gebeta = mancalab.variant("gebeta")
     plan = _cache.Plan(["gebeta", "mcts:gebeta", "retrograde:gebeta"])
-    monkeypatch.setattr(_cache, "_PLAN", plan)
-    assert not _cache.solver_compiled(gebeta)
-    assert _cache.solver_compiled(mancalab.variant("gabata3"))  # no solver: nothing to wait for
+    monkeypatch.setattr(warming, "plan", plan)
+    assert not warming.solver_compiled(gebeta)
+    assert warming.solver_compiled(mancalab.variant("gabata3"))  # no solver: nothing to wait for
     expert = player("perfect:time=0.2,fallback=mcts")
     expert.choose(gebeta.start())
     assert expert.last_info["exact"] is False and "compiled" in expert.last_info["fallback"]
     plan.finish("retrograde:gebeta")
-    assert _cache.solver_compiled(gebeta)
+    assert warming.solver_compiled(gebeta)

@@ -28,6 +28,9 @@ from pathlib import Path
 import numba
 from numba.core.caching import UserProvidedCacheLocator
 
+from . import warming
+from .warming import SOLVER_SEARCHES
+
 _USES_NUMBA = re.compile(rb"^(from numba\b|import numba\b)", re.MULTILINE)
 PACKAGE = Path(__file__).resolve().parent
 # numba's own locators after ours, for functions outside the package (and where ours fails)
@@ -158,7 +161,6 @@ def is_compiled(prefix: str) -> bool:
 
 COMPILED_BY = {"solve": "kalah.test"}  # a task's kernel that says it was compiled
 PLAYERS_SEARCHES = ("alphabeta", "mcts", "classic")  # every game's
-SOLVER_SEARCHES = {"search": "solve", "retrograde": "retrograde", "forced": "forced"}
 SEARCHES = PLAYERS_SEARCHES + tuple(SOLVER_SEARCHES.values())
 
 
@@ -265,19 +267,18 @@ class Plan:
             event.set()
 
 
-_PLAN: Plan | None = None  # the warm-up running in this process, if any
 
 
 def prefer(tasks: list[str]) -> None:
     """Compile ``tasks`` (``compile_one``'s names) next in the running warm-up, if any."""
-    if _PLAN is not None:
-        _PLAN.prefer(tasks)
+    if warming.plan is not None:
+        warming.plan.prefer(tasks)
 
 
 def wait_compiled(tasks: list[str], timeout: float | None = None) -> None:
     """Wait until the running warm-up has compiled ``tasks`` (at once when none runs)."""
-    if _PLAN is not None:
-        _PLAN.wait(tasks, timeout)
+    if warming.plan is not None:
+        warming.plan.wait(tasks, timeout)
 
 
 def tasks_for(player, variant, essential: bool = False) -> list[str]:
@@ -294,27 +295,17 @@ def tasks_for(player, variant, essential: bool = False) -> list[str]:
     return [game] + [f"{search}:{game}" for search in needs if search]
 
 
-def solver_compiled(variant) -> bool:
-    """Whether ``variant``'s exact solver is compiled, as far as a running warm-up knows
-    (True when none runs: it is compiled, or loaded, where it is first used)."""
-    plan = _PLAN
-    solver = SOLVER_SEARCHES.get(variant.solver or "")
-    event = plan.done.get(f"{solver}:{variant.name}") if plan and solver else None
-    return event is None or event.is_set()
-
-
 def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
     """Compile ``tasks`` in ``jobs`` processes at a low priority, the longest first; the tasks
     a game waits for (``prefer``) one after another in one more process at the usual
     priority, which therefore takes a core from the others. Progress: tasks done, the last
     one left to the loading that follows."""
-    global _PLAN
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     order = sorted(tasks, key=lambda task: ":" not in task)  # the searches take longest
     context = multiprocessing.get_context("spawn")
-    plan = _PLAN = Plan(order)
+    plan = warming.plan = Plan(order)
     done = 0
     try:
         with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context,
@@ -342,7 +333,7 @@ def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
                         on_step(done, len(tasks), what)
     finally:
         plan.finish_all()
-        _PLAN = None
+        warming.plan = None
 
 
 BACKGROUND_NICENESS = 10  # a game's own tasks get about nine tenths of a core beside these

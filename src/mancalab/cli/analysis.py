@@ -176,6 +176,7 @@ def solve(
     import time as clock
 
     from ..analysis import solving
+    from ..analysis.solving import small
 
     if sample is not None or out is not None:
         write_sample(game, sample, out, seed, max_seeds, option)
@@ -202,11 +203,15 @@ def solve(
             status.update(f"Solving: the value is between {lower:+d} and {upper:+d} "
                           f"({clock.perf_counter() - started:.1f} s)")
 
-        compiles = solving.method_of(state.variant).compiles
-        with compiled_meanwhile(compiles and f"{compiles}:{state.variant.name}"):
-            database = solving.database_for(state, on_progress=building)
-        result = solving.solve(state, time=time, moves=moves, database=database,
-                               on_bounds=tightened, settle=settle)
+        result = small.solve(state) if small.is_small(state) and not state.is_over else None
+        if result is None:
+            compiles = solving.method_of(state.variant).compiles
+            with compiled_meanwhile(compiles and f"{compiles}:{state.variant.name}"):
+                database = solving.database_for(state, on_progress=building)
+            result = solving.solve(state, time=time, moves=moves, database=database,
+                                   on_bounds=tightened, settle=settle)
+        elif not moves:
+            result.moves = {}
     result.seconds = clock.perf_counter() - started
     if json_out:
         print(json.dumps(result.to_dict()))
@@ -238,6 +243,9 @@ def solve(
     if result.depth is not None:
         console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (forced ends searched "
                       f"{result.depth} moves deep).")
+    elif result.database_seeds is None:
+        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (searched to the end: "
+                      "a small game).")
     else:
         console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
                       f"{result.database_seeds} seeds).")

@@ -34,7 +34,7 @@ import random
 import time
 from collections import Counter
 
-from .._cache import solver_compiled
+from ..warming import solver_compiled
 from ..core import MancalabError, Option, State, real, whole
 from ..variants.common import bool_option
 from .alphabeta import AlphaBetaPlayer

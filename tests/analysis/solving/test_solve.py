@@ -88,6 +88,35 @@ def test_values_and_every_moves_value_equal_brute_force(rules, size):
 
 
 @pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("size", [(2, 3), (3, 2), (3, 3), (4, 2)])
+def test_a_small_game_searched_to_its_end_has_every_moves_value(rules, size):
+    """``solving.small``: the alpha-beta search to the end, for small games without the
+    solver, equals brute force on every move."""
+    from mancalab.analysis.solving import small
+
+    pits, seeds = size
+    variant = mancalab.variant("kalah", pits=pits, seeds=seeds, **rules)
+    for state in [variant.start()] + positions(variant, 6, seed=pits * 10 + seeds + 1):
+        assert small.is_small(state)
+        result = small.solve(state)
+        assert result.exact and result.value == brute(state), state
+        assert result.moves == {m: (move_value(state, m),) * 2 for m in state.legal_moves()}
+        assert result.best_moves == [m for m, (low, _) in result.moves.items()
+                                     if low == result.value]
+
+
+def test_the_command_searches_a_small_game_to_its_end_and_others_by_the_solver():
+    from mancalab.analysis.solving import small
+
+    assert not small.is_small(mancalab.variant("kalah").start())  # 48 seeds
+    assert not small.is_small(mancalab.variant("gabata").start())  # positions repeat
+    found = CliRunner().invoke(app, ["solve", "kalah", "-o", "pits=3", "-o", "seeds=2",
+                                     "--moves"])
+    assert found.exit_code == 0, found.output
+    assert "(+4)" in found.output and "searched to the end" in found.output
+
+
+@pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("size", [(2, 3), (3, 3)])
 @pytest.mark.parametrize("bits", [6, 14])
 def test_the_value_and_every_best_move_equal_brute_force(rules, size, bits):
