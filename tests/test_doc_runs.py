@@ -109,3 +109,34 @@ def test_the_research_pages_small_kalah_is_solved_exactly(tmp_path):
     answer = json.loads(out.strip().splitlines()[-1])
     assert answer["A wins"] == pytest.approx(0.491775706224, abs=1e-9)
     assert answer["A wins"] + answer["B wins"] + answer["draws"] == pytest.approx(1, abs=1e-12)
+
+
+@pytest.mark.slow
+def test_the_readmes_tree_line_prints_the_gebeta_programs_table(tmp_path):
+    """README: `mancalab tree gebeta --depth 12`, level by level; its first ten levels are
+    the Gebeta program's published results.csv (tests/analysis/stats/test_tree.py)."""
+    from analysis.stats.test_tree import PUBLISHED  # tests/ is on the path (rootdir)
+
+    out = run(readme_line("mancalab tree gebeta --depth 12"), tmp_path)
+    rows = {}
+    for line in out.splitlines():
+        numbers = [int(n.replace(",", "")) for n in re.findall(r"(?<![\d.])\d[\d,]*(?![\d.])",
+                                                               line)]
+        if numbers and line.lstrip().startswith("│"):
+            rows[numbers[0]] = numbers
+    assert set(range(1, 13)) <= set(rows), out
+    for published in PUBLISHED.strip().splitlines():
+        turns, level, *counts = (int(n) for n in published.split(","))
+        assert turns in rows[level] and all(n in rows[level] for n in counts), (level, out)
+
+
+@pytest.mark.slow
+def test_the_classroom_pages_letter_worksheet_is_on_letter_paper(tmp_path):
+    """docs/classroom.md: 18 Kalah questions on US letter paper (612 x 792 points)."""
+    text = (ROOT / "docs" / "classroom.md").read_text()
+    line = next(line for line in text.splitlines()
+                if line.startswith("mancalab worksheet kalah --questions 18 --paper letter"))
+    out = run(shlex.split(line, comments=True)[1:], tmp_path)
+    assert "18 questions" in out, out
+    pdf = (tmp_path / "kalah.pdf").read_bytes()
+    assert re.search(rb"/MediaBox\s*\[\s*0 0 612 792\s*\]", pdf), pdf[:2000]
