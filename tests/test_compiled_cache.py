@@ -24,8 +24,9 @@ def test_compiling_is_shared_by_processes_and_told_as_it_goes(monkeypatch):
     _cache.warm_up(["kalah", "gabata"], players=False,
                    on_step=lambda done, total, what: told.append((done, total, what)), jobs=2)
     # the processes' steps as they end (the last is the loading here), then ready
-    assert [done for done, _, _ in told] == [1, 2] and told[-1][:2] == (2, 2)
-    assert {what for _, _, what in told} <= {"kalah", "gabata"}
+    assert [done for done, _, _ in told] == [1, 2, 3, 4] and told[-1][:2] == (4, 4)
+    assert {what for _, _, what in told} <= {"kalah", "gabata", "sowing:kalah",
+                                             "sowing:gabata"}
 
 
 def test_a_kernel_is_compiled_meanwhile_only_when_the_cache_lacks_it(monkeypatch):
@@ -93,6 +94,12 @@ def test_a_game_about_to_be_played_is_compiled_first_and_waited_for():
     assert [plan.take(wanted=True), plan.take(wanted=True)] == ["gebeta", "mcts"]
     assert not plan.urgent() and plan.take(wanted=True) is None
     assert plan.take() == "kalah" and plan.take() is None
+    # a game's search waits for its rules: compiled beside them, it would compile them again
+    searches = _cache.Plan(["mcts:kalah", "kalah", "sowing:kalah"])
+    assert searches.take() == "kalah" and searches.take() == "sowing:kalah"
+    assert searches.take() is None
+    searches.finish("kalah")
+    assert searches.take() == "mcts:kalah"
     waited = threading.Event()
     waiter = threading.Thread(target=lambda: (plan.wait(["gebeta", "mcts"]), waited.set()))
     waiter.start()
@@ -110,18 +117,22 @@ def test_the_tasks_a_player_needs_are_its_rules_and_its_searches():
     from mancalab.players import player
 
     kalah, gebeta = mancalab.variant("kalah"), mancalab.variant("gebeta")
-    assert _cache.tasks_for(player("greedy"), kalah) == ["kalah"]
-    assert _cache.tasks_for(player("mcts"), gebeta) == ["gebeta", "mcts:gebeta"]
+    # the rules, the traced play a page shows the move with, the player's searches
+    assert _cache.tasks_for(player("greedy"), kalah) == ["kalah", "sowing:kalah"]
+    assert _cache.tasks_for(player("mcts"), gebeta) == ["gebeta", "sowing:gebeta", "mcts:gebeta"]
     assert _cache.tasks_for(player("expert", game="kalah"), kalah) == [
-        "kalah", "alphabeta:kalah", "solve:kalah"]
+        "kalah", "sowing:kalah", "alphabeta:kalah", "solve:kalah"]
     expert = player("expert", game="gebeta")
-    assert _cache.tasks_for(expert, gebeta) == ["gebeta", "mcts:gebeta", "retrograde:gebeta"]
+    assert _cache.tasks_for(expert, gebeta) == ["gebeta", "sowing:gebeta", "mcts:gebeta",
+                                                "retrograde:gebeta"]
     # a first move waits for the fallback only: the solver is used once it is compiled
-    assert _cache.tasks_for(expert, gebeta, essential=True) == ["gebeta", "mcts:gebeta"]
+    assert _cache.tasks_for(expert, gebeta, essential=True) == [
+        "gebeta", "sowing:gebeta", "mcts:gebeta"]
     urubugu = mancalab.variant("urubugu")
     assert _cache.tasks_for(player("perfect"), urubugu) == [
-        "urubugu", "alphabeta:urubugu", "forced:urubugu"]
-    every = {task for game in mancalab.variants() for task in [game, *_cache.searches_of(game)]}
+        "urubugu", "sowing:urubugu", "alphabeta:urubugu", "forced:urubugu"]
+    every = {task for game in mancalab.variants()
+             for task in [game, f"sowing:{game}", *_cache.searches_of(game)]}
     assert set(_cache.tasks_for(expert, gebeta)) <= every
 
 

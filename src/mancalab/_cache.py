@@ -162,6 +162,7 @@ def is_compiled(prefix: str) -> bool:
 COMPILED_BY = {"solve": "kalah.test"}  # a task's kernel that says it was compiled
 PLAYERS_SEARCHES = ("alphabeta", "mcts", "classic")  # every game's
 SEARCHES = PLAYERS_SEARCHES + tuple(SOLVER_SEARCHES.values())
+SOWING = "sowing"  # a game's traced play (``State.sowing``), a task of its own
 
 
 def searches_of(game: str) -> list[str]:
@@ -190,11 +191,14 @@ def compile_one(task: str) -> str:
     from .variants import variant
 
     name, _, game = task.partition(":")
-    if not game:
+    if not game:  # play and score
         state = variant(task).start()
-        state.play(state.legal_moves()[0]).material  # noqa: B018 - compiles play and score
+        state.play(state.legal_moves()[0]).material  # noqa: B018
         return task
     start = variant(game).start()
+    if name == SOWING:  # the traced play a page animates: compiled apart, beside the rules
+        start.sowing(start.legal_moves()[0])
+        return task
     warm_ups = {"alphabeta": lambda: search.warm_up(start), "mcts": lambda: mcts.warm_up(start),
                 "classic": lambda: classic.warm_up(start), "solve": kalah.warm_up,
                 "retrograde": lambda: repeating.warm_up(game), "forced": forced.warm_up}
@@ -212,7 +216,8 @@ def warm_up(games: list[str] | None = None, players: bool = True,
     from .variants import variants
 
     games = list(games or variants())
-    tasks = games + ([task for game in games for task in searches_of(game)] if players else [])
+    tasks = games + [f"{SOWING}:{game}" for game in games] + (
+        [task for game in games for task in searches_of(game)] if players else [])
     total = len(tasks)
     shared = jobs > 1 and not is_warm()
     if shared:
@@ -250,9 +255,16 @@ class Plan:
         next no game waits for (False); None when there is none."""
         with self.lock:
             for index, task in enumerate(self.pending):
-                if wanted is None or (task in self.wanted) == wanted:
+                if (wanted is None or (task in self.wanted) == wanted) and self._rules_done(task):
                     return self.pending.pop(index)
             return None
+
+    def _rules_done(self, task: str) -> bool:
+        """Whether a search's game rules are compiled (or not planned): a search started
+        before would compile them a second time beside the process compiling them."""
+        search, _, game = task.partition(":")
+        event = self.done.get(game) if search in SEARCHES else None
+        return event is None or event.is_set()
 
     def wait(self, tasks: list[str], timeout: float | None = None) -> None:
         for task in tasks:
@@ -287,7 +299,7 @@ def tasks_for(player, variant, essential: bool = False) -> list[str]:
     fallback's, then the game's solver). ``essential``: only those a first move must wait
     for (the perfect player plays by its fallback until its solver is compiled)."""
     game = variant.name
-    needs = [player.name] if player.name in PLAYERS_SEARCHES else []
+    needs = [SOWING] + ([player.name] if player.name in PLAYERS_SEARCHES else [])
     if player.name == "perfect":
         needs.append(player.options.get("fallback", ""))
         if not essential:
@@ -296,14 +308,14 @@ def tasks_for(player, variant, essential: bool = False) -> list[str]:
 
 
 def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
-    """Compile ``tasks`` in ``jobs`` processes at a low priority, the longest first; the tasks
-    a game waits for (``prefer``) one after another in one more process at the usual
-    priority, which therefore takes a core from the others. Progress: tasks done, the last
-    one left to the loading that follows."""
+    """Compile ``tasks`` in ``jobs`` processes at a low priority, the games' rules first (a
+    search waits for its game's); the tasks a game waits for (``prefer``) in ``jobs`` more
+    processes at the usual priority, which therefore take the cores from the others.
+    Progress: tasks done, the last one left to the loading that follows."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    order = sorted(tasks, key=lambda task: ":" not in task)  # the searches take longest
+    order = sorted(tasks, key=lambda task: ":" in task)
     context = multiprocessing.get_context("spawn")
     plan = warming.plan = Plan(order)
     done = 0
@@ -311,13 +323,14 @@ def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
         with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=context,
                                  initializer=_background_worker,
                                  initargs=(os.getpid(),)) as pool, \
-                ProcessPoolExecutor(1, mp_context=context, initializer=_urgent_worker,
+                ProcessPoolExecutor(jobs, mp_context=context, initializer=_urgent_worker,
                                     initargs=(os.getpid(),)) as urgent_pool:
-            urgent_pool.submit(_imported)  # started and ready before a game waits for it
+            for _ in range(jobs):  # started and ready before a game waits for them
+                urgent_pool.submit(_imported)
             running: dict = {}  # future -> (task, whether urgent)
             while True:
-                if not any(urgent for _, urgent in running.values()) and \
-                        (task := plan.take(wanted=True)) is not None:
+                while sum(urgent for _, urgent in running.values()) < jobs and \
+                        (task := plan.take(wanted=True) or _slow(running, plan)) is not None:
                     running[urgent_pool.submit(compile_one, task)] = (task, True)
                 while sum(not urgent for _, urgent in running.values()) < jobs and \
                         (task := plan.take(wanted=False)) is not None:
@@ -327,13 +340,27 @@ def _compile_in_processes(tasks: list[str], jobs: int, on_step) -> None:
                 finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
                     what = future.result()
-                    plan.finish(running.pop(future)[0])
+                    task = running.pop(future)[0]
+                    if plan.done[task].is_set():
+                        continue  # compiled twice (``_slow``): told once
+                    plan.finish(task)
                     done += 1
                     if on_step and done < len(tasks):
                         on_step(done, len(tasks), what)
     finally:
         plan.finish_all()
         warming.plan = None
+
+
+def _slow(running: dict, plan: Plan) -> str | None:
+    """A task a game waits for that a low-priority process is compiling: compiled again at
+    the usual priority, whichever ends first counting (each writes the same cache files)."""
+    urgent = {task for task, fast in running.values() if fast}
+    for task, fast in running.values():
+        if not fast and task in plan.wanted and task not in urgent \
+                and not plan.done[task].is_set():
+            return task
+    return None
 
 
 BACKGROUND_NICENESS = 10  # a game's own tasks get about nine tenths of a core beside these

@@ -57,6 +57,15 @@ def warm_up(on_step=None) -> None:
         solving.ready(variant(name))
 
 
+async def rules_compiled(game: str) -> None:
+    """On a first start, wait (off the event loop) until the warm-up has compiled ``game``'s
+    rules, asked for next with its traced play: a new game then loads them rather than
+    compiling them a second time, on the event loop, while the other requests wait."""
+    if not READY.is_set():
+        _cache.prefer([game, f"{_cache.SOWING}:{game}"])
+        await asyncio.to_thread(_cache.wait_compiled, [game], COMPILE_WAIT)
+
+
 @dataclass
 class Limits:
     """What one server allows; ``mancalab serve`` sets the ones it names."""

@@ -15,7 +15,7 @@ from ...records import GameRecord, contents, moves_at_most
 from ..clocks import Clock
 from ..errors import ConflictError, NotFoundError
 from ..rooms import SOWING_STEPS, Room
-from ..thinking import Limits
+from ..thinking import Limits, rules_compiled
 from ..hub import Hub
 from ..schemas import BotChange, LoadGame, Move, NewGame, RecordText, Setting, Token
 from . import Rates
@@ -31,6 +31,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def create_game(request: Request, body: NewGame) -> dict:
         if body.mode == "computer":
             hub.thinker.player(body.bot or "medium", body.game.strip().lower())
+        await rules_compiled(body.game.strip().lower())
         room = Room.create(body.game, body.options, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove, names=body.names,
                            setup=body.setup, helpers=body.helpers,
@@ -49,6 +50,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         record = await asyncio.to_thread(GameRecord.from_text, body.record, body.game)
         if body.mode == "computer":
             hub.thinker.player(body.bot or "medium", record.variant.name)
+        await rules_compiled(record.variant.name)
         room = Room.create(record.variant.name, {}, body.mode, bot=body.bot,
                            human_seat=body.human_seat, automove=body.automove,
                            names=list(record.names), record=record)
