@@ -87,12 +87,12 @@ def test_a_game_about_to_be_played_is_compiled_first_and_waited_for():
     import threading
 
     plan = _cache.Plan(["alphabeta", "mcts", "solve", "kalah", "gebeta"])
-    assert plan.take() == "alphabeta" and not plan.urgent()
+    assert plan.take() == "alphabeta" and plan.take(wanted=True) is None
     plan.prefer(["gebeta", "mcts", "no such task"])
-    assert plan.urgent()  # a game waits: one more process takes them
+    # a game waits: its tasks go to the processes at the usual priority
     assert plan.take(wanted=False) == "solve"  # the low-priority processes take the rest
     assert [plan.take(wanted=True), plan.take(wanted=True)] == ["gebeta", "mcts"]
-    assert not plan.urgent() and plan.take(wanted=True) is None
+    assert plan.take(wanted=True) is None
     assert plan.take() == "kalah" and plan.take() is None
     # a game's search waits for its rules: compiled beside them, it would compile them again
     searches = _cache.Plan(["mcts:kalah", "kalah", "sowing:kalah"])

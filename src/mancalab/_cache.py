@@ -245,11 +245,6 @@ class Plan:
             self.pending = first + [task for task in self.pending if task not in first]
             self.wanted.update(first)
 
-    def urgent(self) -> bool:
-        """Whether a task a game waits for has not started yet."""
-        with self.lock:
-            return bool(self.wanted.intersection(self.pending))
-
     def take(self, wanted: bool | None = None) -> str | None:
         """The next task: any (``wanted`` None), the next a game waits for (True), or the
         next no game waits for (False); None when there is none."""
