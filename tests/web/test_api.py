@@ -219,6 +219,25 @@ def test_hint_changes_nothing(client):
     assert state(client, game)["ply"] == 0
 
 
+def test_a_hint_thinks_at_most_the_hint_time(db, monkeypatch):
+    from mancalab.web.thinking import Limits, Thinker
+
+    caps = []
+    choose = Thinker.choose
+
+    async def recording(self, game_id, player, state, *args, **kwargs):
+        caps.append(player.cap)
+        return await choose(self, game_id, player, state, *args, **kwargs)
+
+    monkeypatch.setattr(Thinker, "choose", recording)
+    with TestClient(create_app(db, Limits(hint_think=0.05))) as client:
+        game = create(client, game="kalah")
+        hint = client.post(f"/api/games/{game['id']}/hint",
+                           json={"player": "alphabeta:time=3", "token": game["token"]})
+        assert hint.status_code == 200, hint.text
+    assert caps == [0.05]
+
+
 def test_previews_are_for_a_seated_player_where_hints_are_on(client):
     game = create(client, game="kalah", mode="local")
     url = f"/api/games/{game['id']}/previews"

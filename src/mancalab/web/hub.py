@@ -328,6 +328,7 @@ class Hub:
         room.check_token(token)
         _check_helpers(room)
         adviser = self.thinker.player(spec, room.game)
+        adviser.cap = min(self.limits.max_think, self.limits.hint_think)
         state = room.state
         try:
             move = await self.thinker.choose(room.id, self._knowing(adviser, state), state)

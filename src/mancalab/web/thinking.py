@@ -71,6 +71,8 @@ class Limits:
     """What one server allows; ``mancalab serve`` sets the ones it names."""
 
     max_think: float = 5.0  # seconds a computer move or a hint may take at most
+    hint_think: float = 0.8  # seconds a hint's player thinks at most (its own time if less):
+    # a person waits for a hint, and a level's second a move plus the answer's way is over one
     searches: int = os.cpu_count() or 1  # searches running at once
     queue: int = 64  # searches queued or running beyond which a hint gets 429 (the
     # computer's own moves, one a game at most, always queue)
@@ -122,6 +124,9 @@ class Limits:
         if not 0 < self.max_think <= 3600:
             raise MancalabError(f"--max-think must be above 0 and at most 3600 seconds, "
                                 f"got {self.max_think}")
+        if not 0 < self.hint_think <= 3600:
+            raise MancalabError(f"hint_think must be above 0 and at most 3600 seconds, "
+                                f"got {self.hint_think}")
         for name in ("searches", "queue", "watchers", "players_kept", "reviews", "connections",
                      "client_connections", "client_sockets", "share_connections", "sockets",
                      "client_reviews", "review_positions"):
