@@ -114,6 +114,20 @@ def first_moves(server: Server, game: str) -> list[dict]:
     return rows
 
 
+def hint_seconds(server: Server, game: dict) -> float:
+    """Seconds a hint takes, asked again after a pause where the server's hint rate (a
+    client's hints a minute) refuses it: a person does not ask sixty a minute."""
+    while True:
+        began = time.perf_counter()
+        try:
+            server.ask(f"/api/games/{game['id']}/hint", {"token": game["token"]})
+            return time.perf_counter() - began
+        except urllib.error.HTTPError as error:
+            if error.code != 429:
+                raise
+            time.sleep(5)
+
+
 def replies_and_hints(server: Server, game: str, count: int, rng: random.Random) -> list[dict]:
     """p50/p95 of the expert's replies to random moves, and of hints, ``count`` of each."""
     replies, moves, hints = [], [], []
@@ -124,9 +138,7 @@ def replies_and_hints(server: Server, game: str, count: int, rng: random.Random)
                                                 "bot": "expert", "human_seat": 0})
             state = created["state"]
         if len(hints) < count and state["legal"]:
-            began = time.perf_counter()
-            server.ask(f"/api/games/{created['id']}/hint", {"token": created["token"]})
-            hints.append(time.perf_counter() - began)
+            hints.append(hint_seconds(server, created))
         if not state["legal"]:
             state = None
             continue

@@ -10,11 +10,14 @@ takes its first guess from it.
 - Ordering: the transposition table's best move first, then by a history score that grows
   with every cut-off a move causes.
 - Time: iterative deepening from depth 1; the next depth starts only if it is predicted to end
-  in time, and a node budget stops a depth that runs over (its result is then discarded).
+  in time, and a node budget stops a depth that runs over (its result is then discarded), as
+  does an alarm at the end of the budget: a deeper depth searches fewer nodes a second than the
+  one before, so the node budget alone overran a second's search by up to half a second.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -232,27 +235,51 @@ class Search:
         stats = self.stats = np.zeros(4, dtype=np.int64)
         move, value, reached, nodes, rate = -1, 0, 0, 0, 0.0
         self.history //= 4  # old cut-offs count less
-        for level in range(1, (depth or MAX_DEPTH) + 1):
-            elapsed = time.perf_counter() - started
-            stats[:] = 0
-            stats[NODE_LIMIT] = (np.iinfo(np.int64).max if unlimited or not rate
-                                 else max(1000, int((budget - elapsed) * rate)))
-            if self.stopped:
-                break
-            iteration_start = time.perf_counter()
-            best_value, best = negamax(params, board, level, -INFINITY, INFINITY, self.tt_key,
-                                       self.tt_data, self.history, stats)
-            spent = time.perf_counter() - iteration_start
-            nodes += int(stats[NODES])
-            if stats[ABORTED]:
-                break
-            move, value, reached = int(best), int(best_value), level
-            rate = stats[NODES] / max(spent, 1e-6)
-            if not stats[HORIZON]:
-                break  # the whole game tree was searched: the value is exact
-            if not unlimited and time.perf_counter() - started + 3 * spent > budget:
-                break  # the next depth (about 3x longer) would not end in time
+        alarm = None  # set once the first depth has given a move
+        try:
+            for level in range(1, (depth or MAX_DEPTH) + 1):
+                elapsed = time.perf_counter() - started
+                stats[:] = 0
+                stats[NODE_LIMIT] = (np.iinfo(np.int64).max if unlimited or not rate
+                                     else max(1000, int((budget - elapsed) * rate)))
+                # the alarm sets its event, then the node limit to 0: one of the two is seen
+                if self.stopped or alarm is not None and alarm.rang.is_set():
+                    break
+                iteration_start = time.perf_counter()
+                best_value, best = negamax(params, board, level, -INFINITY, INFINITY,
+                                           self.tt_key, self.tt_data, self.history, stats)
+                spent = time.perf_counter() - iteration_start
+                nodes += int(stats[NODES])
+                if stats[ABORTED]:
+                    break
+                move, value, reached = int(best), int(best_value), level
+                rate = stats[NODES] / max(spent, 1e-6)
+                if not stats[HORIZON]:
+                    break  # the whole game tree was searched: the value is exact
+                if not unlimited and time.perf_counter() - started + 3 * spent > budget:
+                    break  # the next depth (about 3x longer) would not end in time
+                if alarm is None and not unlimited:
+                    alarm = _alarm(budget - (time.perf_counter() - started), stats)
+        finally:
+            if alarm is not None:
+                alarm.cancel()
         return move, value, reached, nodes
+
+
+def _alarm(seconds: float, stats: np.ndarray) -> threading.Timer:
+    """A timer that stops the running depth after ``seconds`` (the compiled search reads its
+    node limit at every node and runs without the GIL); ``rang`` is set first."""
+    rang = threading.Event()
+
+    def ring() -> None:
+        rang.set()
+        stats[NODE_LIMIT] = 0
+
+    alarm = threading.Timer(max(0.0, seconds), ring)
+    alarm.rang = rang
+    alarm.daemon = True
+    alarm.start()
+    return alarm
 
 
 def margin_of(value: int) -> int:

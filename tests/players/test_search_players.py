@@ -190,6 +190,21 @@ def test_alphabeta_keeps_to_its_time():
     assert bot.last_info["depth"] >= 1
 
 
+def test_the_alarm_stops_a_depth_running_over_and_the_last_whole_depth_answers():
+    from mancalab import search
+
+    stats = np.zeros(4, dtype=np.int64)
+    stats[NODE_LIMIT] = 1 << 60
+    alarm = search._alarm(0.0, stats)
+    assert alarm.rang.wait(5) and stats[NODE_LIMIT] == 0
+    # a search whose node rate is overestimated (depth 1 ran in the blink of an eye) is
+    # stopped by the alarm: the move is the last whole depth's
+    state = mancalab.variant("urubugu").start()
+    tables = search.Search()
+    move, _, depth, _ = tables.deepen(state, 0.05)
+    assert move in state.legal_moves() and depth >= 1
+
+
 def test_alphabeta_clock_is_shared_out_over_the_game():
     bot = mancalab.player("alphabeta:clock=2")
     s = mancalab.variant("kalah").start()
