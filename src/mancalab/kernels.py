@@ -97,6 +97,15 @@ legal_mask, play, settle, score, material = (_chooser(*switched) for switched in
 
 
 @njit(cache=True)
+def copy_into(target, source):
+    """``target[:] = source`` for two arrays of one length. A loop, not the slice assignment:
+    that compiles numba's shape-mismatch message (its string formatting) into every kernel
+    that uses it, seconds of a first compile."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@njit(cache=True)
 def margin(params, board):
     """Player 0's score minus player 1's."""
     return score(params, board, 0) - score(params, board, 1)

@@ -131,7 +131,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
     flipped = np.zeros(frames, dtype=np.bool_)  # a frame's value is negated for its parent
     horizon_before = np.zeros(frames, dtype=np.int64)
     found = np.zeros(2, dtype=np.int64)
-    boards[0] = root
+    kernels.copy_into(boards[0], root)
     alphas[0], betas[0] = alpha, beta
     ply = 0
     entering = True
@@ -179,7 +179,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
                 next_move[ply] = n_moves[ply]
         if next_move[ply] < n_moves[ply]:  # search the next move
             child = boards[ply + 1]
-            child[:] = boards[ply]
+            kernels.copy_into(child, boards[ply])
             kernels.play(params, child, moves[ply, next_move[ply]])
             next_move[ply] += 1
             # an extra turn, or a game that ended on one: ``evaluate`` values a position for

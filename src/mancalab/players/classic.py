@@ -35,7 +35,7 @@ def leaf_extreme(params, root, plies, player, minimize, work):
     untried = np.zeros(plies + 1, dtype=np.uint64)  # the moves still to try at each ply
     if plies == 0 or root[-1] != ONGOING:
         return kernels.score(params, root, player)
-    boards[0] = root
+    kernels.copy_into(boards[0], root)
     untried[0] = kernels.legal_mask(params, root)
     best = np.int64(-1)
     ply = 0
@@ -46,7 +46,7 @@ def leaf_extreme(params, root, plies, player, minimize, work):
         move = movemask.lowest(untried[ply])
         untried[ply] &= untried[ply] - movemask.ONE
         child = boards[ply + 1]
-        child[:] = boards[ply]
+        kernels.copy_into(child, boards[ply])
         kernels.play(params, child, move)
         work[DONE] += 1
         if work[DONE] > work[LIMIT]:

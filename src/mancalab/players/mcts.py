@@ -113,7 +113,7 @@ def run_iterations(params, boards, first_child, n_legal,
             if n_expanded[node] < n_legal[node]:
                 child = first_child[node] + n_expanded[node]
                 n_expanded[node] += 1
-                boards[child, :] = boards[node, :]
+                kernels.copy_into(boards[child], boards[node])
                 kernels.play(params, boards[child], move[child])
                 parent[child] = node
                 n_legal[child] = -1
@@ -125,7 +125,7 @@ def run_iterations(params, boards, first_child, n_legal,
                 break
             node = _best_uct_child(node, first_child, n_expanded, visits, total, boards, c,
                                    proven)
-        scratch[:] = boards[node, :]
+        kernels.copy_into(scratch, boards[node])
         reward = random_playout(params, scratch)
         while node >= 0:  # backpropagation
             visits[node] += 1

@@ -118,7 +118,7 @@ def forced(params, root, player, depth, total, table, stats):
     checks = np.empty(depth + 1, dtype=np.uint64)
     maxing = np.empty(depth + 1, dtype=np.bool_)
     estimate = np.empty(width, dtype=np.int64)
-    boards[0] = root
+    kernels.copy_into(boards[0], root)
     alpha[0], beta[0] = -BIG - 1, total + 1
     ply = 0
     entering = True
@@ -170,7 +170,7 @@ def forced(params, root, player, depth, total, table, stats):
         if next_kid[ply] < n_kids[ply]:
             i = order[ply, next_kid[ply]]
             next_kid[ply] += 1
-            boards[ply + 1] = kids[ply, i]
+            kernels.copy_into(boards[ply + 1], kids[ply, i])
             alpha[ply + 1], beta[ply + 1] = alpha[ply], beta[ply]
             ply += 1
             entering = True
@@ -202,7 +202,7 @@ def _children(params, board, player, left, maxing, alpha, beta, total, first, ta
         move = movemask.lowest(legal)
         legal &= legal - movemask.ONE
         kid = kids[count]
-        kid[:] = board
+        kernels.copy_into(kid, board)
         kernels.play(params, kid, move)
         stats[NODES] += 1  # every position played counts, the ones at the depth limit too
         kid_move[count] = move

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ... import kernels
 from ...core import State, Variant
 from ...memory import available_memory
 from .ranking import binomials, rank
@@ -56,7 +57,7 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
     Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
     pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers(slots)
     count = 1
-    node_pits[0] = root
+    kernels.copy_into(node_pits[0], root)
     head = 0
     while head < count and count + 6 <= capacity and halt[LIMIT] != 0:
         for i in range(PITS):
@@ -75,7 +76,7 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
                     kid, added = find_or_add(keys, ids, graph_key(kid_pits[j], seeds,
                                                                   big_binom), count)
                     if added:
-                        node_pits[count] = kid_pits[j]
+                        kernels.copy_into(node_pits[count], kid_pits[j])
                         count += 1
                     targets[head, j] = kid
             kinds[head, j] = kind

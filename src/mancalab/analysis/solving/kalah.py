@@ -44,6 +44,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 import numpy as np
 from numba import njit
 
+from ... import kernels
 from ...core import State, Variant
 from ...memory import available_memory, large_zeros
 from ...prefetch import prefetch_row
@@ -245,7 +246,7 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
     board = np.empty(n + 4, dtype=np.int64)
     here = np.empty(n, dtype=np.int64)  # the node's pits
     kid = np.empty(n, dtype=np.int64)
-    pits[0] = root
+    kernels.copy_into(pits[0], root)
     gam[0] = gamma
     h1, checks[0] = hashes(root)
     slots[0] = np.int64(h1 & mask)

@@ -1,8 +1,9 @@
 """Small games solved by the alpha-beta search to their end, without a solver of their own.
 
 A game of a few seeds (Kalah(4,3): 24) is searched to its end by the players' alpha-beta
-(``mancalab.search``) in well under a second, and that search compiles in about three seconds
-for one game; Kalah's own solver and its endgame database take ten seconds each to compile.
+(``mancalab.search``) in about a second (its moves on every core), and that search compiles in
+about four seconds for one game; Kalah's own solver and its endgame database take ten seconds
+each to compile.
 So ``solve`` on a small position asks the search first: every move's child is searched to
 the end (no horizon reached, within a node budget), which makes each move's value exact. A
 position the budget does not cover (or one whose positions can repeat: a search to the end
@@ -11,7 +12,9 @@ needs a game that ends) goes to the game's solver as before.
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -32,32 +35,42 @@ def is_small(state: State) -> bool:
     return bool(layout and layout.get("acyclic")) and in_play <= SMALL_SEEDS
 
 
-def solve(state: State) -> SolveResult | None:
+def solve(state: State, threads: int | None = None) -> SolveResult | None:
     """Every move's exact value by the search to the end, or None where a search reached
-    its horizon or its budget (the caller solves it otherwise)."""
+    its horizon or its budget (the caller solves it otherwise). The moves are searched on
+    ``threads`` cores (default: every core), each with tables of its own."""
     started = time.perf_counter()
-    tables = search.Search()
-    values, nodes = {}, 0
-    for move in state.legal_moves():
-        child = state.play(move)
-        if child.is_over:
-            a, b = child.score
-            values[move] = a - b if state.to_move == 0 else b - a
-            continue
-        stats = np.zeros(4, dtype=np.int64)
-        stats[search.NODE_LIMIT] = NODES
-        value, _ = search.negamax(child.variant.params, child.board.copy(), DEPTH,
-                                  -search.INFINITY, search.INFINITY, tables.tt_key,
-                                  tables.tt_data, tables.history, stats)
-        nodes += int(stats[search.NODES])
-        if stats[search.ABORTED] or stats[search.HORIZON]:
-            return None
-        margin = search.margin_of(int(value))
-        values[move] = margin if child.to_move == state.to_move else -margin
+    moves = state.legal_moves()
+    workers = max(1, min(len(moves), threads or os.cpu_count() or 1))
+    with ThreadPoolExecutor(workers) as pool:
+        searched = list(pool.map(lambda move: _value(state, move), moves))
+    if any(value is None for value, _ in searched):
+        return None
+    values = {move: value for move, (value, _) in zip(moves, searched)}
     best = max(values.values())
     best_moves = [move for move, value in values.items() if value == best]
     return SolveResult(best, True, best, best, best_moves,
                        [state.move_name(move) for move in best_moves],
                        moves={move: (value, value) for move, value in values.items()},
                        move_names={move: state.move_name(move) for move in values},
-                       nodes=nodes, seconds=time.perf_counter() - started)
+                       nodes=sum(nodes for _, nodes in searched),
+                       seconds=time.perf_counter() - started)
+
+
+def _value(state: State, move: int) -> tuple[int | None, int]:
+    """``move``'s exact value for the mover (None past the budget or a horizon), and the
+    nodes searched; the compiled search runs without the GIL."""
+    child = state.play(move)
+    if child.is_over:
+        a, b = child.score
+        return (a - b if state.to_move == 0 else b - a), 0
+    tables = search.Search()
+    stats = np.zeros(4, dtype=np.int64)
+    stats[search.NODE_LIMIT] = NODES
+    value, _ = search.negamax(child.variant.params, child.board.copy(), DEPTH,
+                              -search.INFINITY, search.INFINITY, tables.tt_key,
+                              tables.tt_data, tables.history, stats)
+    if stats[search.ABORTED] or stats[search.HORIZON]:
+        return None, int(stats[search.NODES])
+    margin = search.margin_of(int(value))
+    return (margin if child.to_move == state.to_move else -margin), int(stats[search.NODES])
