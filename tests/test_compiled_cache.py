@@ -149,3 +149,36 @@ def test_the_perfect_player_plays_by_its_fallback_while_its_solver_compiles(monk
     assert expert.last_info["exact"] is False and "compiled" in expert.last_info["fallback"]
     plan.finish("retrograde:gebeta")
     assert warming.solver_compiled(gebeta)
+
+
+def test_two_processes_saving_two_signatures_at_once_keep_both(tmp_path, monkeypatch):
+    """numba's save reads the index, takes a free data file number and writes: without the
+    lock (mancalab._cache.lock_cache_files), two saves at once take one number, and one
+    signature's entry names the other's compiled code."""
+    import threading
+    import time
+
+    from numba.core.caching import IndexDataCacheFile
+
+    import mancalab  # noqa: F401 - its import locks numba's cache files
+
+    write_index = IndexDataCacheFile._save_index
+
+    def slowly(self, overloads):  # the two saves would meet between reading and writing
+        time.sleep(0.2)
+        write_index(self, overloads)
+
+    monkeypatch.setattr(IndexDataCacheFile, "_save_index", slowly)
+
+    def cache_file():  # each process opens the function's files afresh
+        return IndexDataCacheFile(cache_path=str(tmp_path), filename_base="kernel-1.py311",
+                                  source_stamp=("stamp", 1))
+
+    savers = [threading.Thread(target=cache_file().save, args=(key, f"code of {key}"))
+              for key in ("game 1", "game 2")]
+    for saver in savers:
+        saver.start()
+    for saver in savers:
+        saver.join()
+    assert cache_file().load("game 1") == "code of game 1"
+    assert cache_file().load("game 2") == "code of game 2"

@@ -106,10 +106,58 @@ def configure_numba_cache() -> None:
             return  # numba falls back to __pycache__ next to the sources
         numba.config.CACHE_DIR = str(folder)
     numba.config.CACHE_LOCATOR_CLASSES = LOCATORS
+    lock_cache_files()
     if not kernel_folder().exists():
         prune(keep=KEPT_VERSIONS - 1)
         if not os.environ.get("NUMBA_CACHE_DIR"):  # the folders of the earlier layout
             prune(keep=0, folders=Path(numba.config.CACHE_DIR).parent.glob("numba-*"))
+
+
+def lock_cache_files() -> None:
+    """Make numba's writes of a cached function's index and data one step between processes.
+
+    numba saves a new compiled signature by reading the function's index, taking the first
+    free data file number, writing the index, then the data, with no lock: two processes
+    compiling two signatures of one function at once (a search for two games, in the
+    warm-up's processes or the test workers) can both take number 1, and the index then
+    names the other game's compiled code for a signature: wrong moves, or a crash. An
+    exclusive lock on a file beside the index is held while a save reads and writes, a
+    shared one while a load reads (numba issue 10128 proposes the same for its ufuncs).
+    """
+    from numba.core.caching import IndexDataCacheFile
+
+    if getattr(IndexDataCacheFile, "_mancalab_locked", False):
+        return
+    save, load = IndexDataCacheFile.save, IndexDataCacheFile.load
+
+    def locked_save(self, key, data):
+        with _index_lock(self._index_path, exclusive=True):
+            return save(self, key, data)
+
+    def locked_load(self, key):
+        with _index_lock(self._index_path, exclusive=False):
+            return load(self, key)
+
+    IndexDataCacheFile.save, IndexDataCacheFile.load = locked_save, locked_load
+    IndexDataCacheFile._mancalab_locked = True
+
+
+@contextlib.contextmanager
+def _index_lock(index_path: str, exclusive: bool):
+    """A lock on ``index_path``'s lock file (none where the system has no ``flock``, or the
+    folder cannot take the file: numba then works as it does alone)."""
+    try:
+        import fcntl
+        handle = open(index_path + ".lock", "a+b")  # noqa: SIM115 - closed below
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 KEPT_VERSIONS = 3  # the kernels of the last versions compiled are kept (about 50 MB each)
