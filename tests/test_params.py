@@ -72,3 +72,39 @@ def test_a_search_is_compiled_for_the_game_it_plays():
     games = {signature[0].game for signature in classic.leaf_extreme.signatures
              if isinstance(signature[0], GameParamsType)}
     assert int(state.variant.params[0]) in games
+
+
+
+LOOK_AHEAD = """
+import sys
+import numpy as np
+import mancalab
+from mancalab.players import classic
+for name, board in zip(sys.argv[1::2], sys.argv[2::2]):  # nothing compiled before
+    board = np.array([int(cell) for cell in board.split(",")], dtype=np.int64)
+    print(name, classic.leaf_extreme(mancalab.variant(name).params, board, 3, 0, False,
+                                     np.array([0, 10 ** 6])))
+"""
+
+
+def test_two_games_compiled_in_two_processes_load_side_by_side(tmp_path):
+    """One search compiled for Kalah in one process and for Gebeta in another, each the
+    first function compiled there (numba numbers its functions in the order compiled), then
+    both loaded from the cache into a third: each game runs its own code (their compiled
+    symbols once had one name, and the third process ran one game's look-ahead for both)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    starts = {name: ",".join(map(str, mancalab.variant(name).start().board))
+              for name in ("kalah", "gebeta")}
+    compiling = [subprocess.Popen([sys.executable, "-c", LOOK_AHEAD, name, board], env=env,
+                                  stdout=subprocess.PIPE, text=True)
+                 for name, board in starts.items()]
+    compiled = "".join(process.communicate(timeout=300)[0] for process in compiling)
+    loaded = subprocess.run([sys.executable, "-c", LOOK_AHEAD, *sum(starts.items(), ())],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert loaded.returncode == 0, loaded.stderr
+    assert len(compiled.splitlines()) == 2
+    assert sorted(loaded.stdout.splitlines()) == sorted(compiled.splitlines())

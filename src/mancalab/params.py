@@ -37,6 +37,14 @@ class GameParamsType(types.Array):
     def key(self):
         return super().key + (self.game,)
 
+    @property
+    def mangling_args(self):
+        """The game in the compiled symbols' names too: two games' searches compiled in two
+        processes (same function, same numba counter) were given one name, and a process
+        that loaded both from the cache ran one game's code for the other's."""
+        name, args = super().mangling_args
+        return name, [*args, f"game{self.game}"]
+
     def copy(self, dtype=None, ndim=None, layout=None, readonly=None, aligned=None):
         """The same type where nothing changes (a copy of a game's params is its params);
         a plain array type otherwise."""
