@@ -182,3 +182,49 @@ def test_two_processes_saving_two_signatures_at_once_keep_both(tmp_path, monkeyp
         saver.join()
     assert cache_file().load("game 1") == "code of game 1"
     assert cache_file().load("game 2") == "code of game 2"
+
+
+KERNEL = '''
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def kernel(n):
+    counts = {0: 0}
+    for k in np.argsort(np.arange(n)[::-1]):
+        counts[k % 7] = counts.get(k % 7, 0) + 1
+    return len(counts)
+'''
+
+COMPILER = '''
+import sys
+
+import mancalab  # noqa: F401 - its import shares compiling between processes
+
+sys.path.insert(0, sys.argv[1])
+import kernel
+
+print("ready", flush=True)
+sys.stdin.readline()  # go
+assert kernel.kernel(20) == 7
+print(sum(kernel.kernel.stats.cache_hits.values()))
+'''
+
+
+def test_a_kernel_two_processes_need_at_once_is_compiled_by_one(tmp_path):
+    """Two processes miss one signature in the cache at the same moment: one compiles it,
+    the other waits and loads it (mancalab._cache.compile_once_between_processes)."""
+    (tmp_path / "kernel.py").write_text(KERNEL)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.Popen([sys.executable, "-c", COMPILER, str(tmp_path)], env=env,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    for run in runs:  # both imported: told to go together
+        assert run.stdout.readline() == "ready\n"
+    for run in runs:
+        run.stdin.write("go\n")
+        run.stdin.flush()
+    hits = sorted(int(run.communicate(timeout=120)[0]) for run in runs)
+    assert all(run.returncode == 0 for run in runs)
+    assert hits == [0, 1]  # one compiled, one loaded

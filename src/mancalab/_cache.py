@@ -107,6 +107,7 @@ def configure_numba_cache() -> None:
         numba.config.CACHE_DIR = str(folder)
     numba.config.CACHE_LOCATOR_CLASSES = LOCATORS
     lock_cache_files()
+    compile_once_between_processes()
     if not kernel_folder().exists():
         prune(keep=KEPT_VERSIONS - 1)
         if not os.environ.get("NUMBA_CACHE_DIR"):  # the folders of the earlier layout
@@ -158,6 +159,77 @@ def _index_lock(index_path: str, exclusive: bool):
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def compile_once_between_processes() -> None:
+    """Make a kernel that several processes need at once be compiled by one of them.
+
+    Without this, each process that misses a signature in the cache compiles it: the test
+    workers and the server's warm-up processes, started together, compiled the same rules and
+    searches side by side, each paying the seconds on the same cores. With it, a process that
+    misses takes an exclusive lock named after the function and the signature; one that finds
+    the lock taken waits, then loads what the first saved.
+    """
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.dispatcher import Dispatcher
+
+    if getattr(Dispatcher, "_mancalab_compile_once", False):
+        return
+    compile_here = Dispatcher.compile
+
+    def compile_once(self, sig):
+        index = getattr(getattr(self._cache, "_cache_file", None), "_index_path", None)
+        if index is None:  # not cached on disk: nothing to share
+            return compile_here(self, sig)
+        with global_compiler_lock:  # one compile at a time in this process, as numba does
+            name = hashlib.sha1(str(sig).encode()).hexdigest()[:16]
+            with _compile_lock(f"{index}.{name}.compiling"):
+                return compile_here(self, sig)
+
+    Dispatcher.compile = compile_once
+    Dispatcher._mancalab_compile_once = True
+
+
+_HELD: set[str] = set()  # compile locks this process holds (a kernel calls itself)
+COMPILE_WAIT = 300.0  # seconds to wait for another process's compile before compiling too
+
+
+@contextlib.contextmanager
+def _compile_lock(path: str):
+    """An exclusive lock on ``path`` between processes, taken again freely in this one (held
+    under numba's compiler lock, so by one thread at a time). After ``COMPILE_WAIT`` seconds
+    the process goes on without it: two processes each compiling a kernel the other's calls
+    would otherwise wait for each other."""
+    if path in _HELD:
+        yield
+        return
+    try:
+        import fcntl
+        handle = open(path, "a+b")  # noqa: SIM115 - closed below
+    except (ImportError, OSError):
+        yield
+        return
+    import time
+
+    with handle:
+        deadline = time.monotonic() + COMPILE_WAIT
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                locked = True
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    locked = False
+                    break
+                time.sleep(0.02)
+        _HELD.add(path)
+        try:
+            yield
+        finally:
+            _HELD.discard(path)
+            if locked:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 KEPT_VERSIONS = 3  # the kernels of the last versions compiled are kept (about 50 MB each)

@@ -48,7 +48,13 @@ def serving(db, limits=None):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("server") / "games.sqlite3") as address:
+    """The server of the browser tests, whose many visitors all come from one address: its
+    limits per address (tested in test_hardening.py) are raised out of their way."""
+    from mancalab.web.thinking import Limits
+
+    many = Limits(create_rate="1000/minute", hint_rate="1000/minute",
+                  account_rate="1000/hour", login_rate="1000/minute")
+    with serving(tmp_path_factory.mktemp("server") / "games.sqlite3", many) as address:
         yield address
 
 
