@@ -57,3 +57,11 @@ def pytest_configure(config):
 
     if not hasattr(config, "workerinput") and not is_warm():
         warm_up(jobs=os.cpu_count() or 1)
+
+
+def pytest_xdist_auto_num_workers(config):
+    """One test process more than cores (``-n auto``): a share of the tests waits on the
+    browser, the server or a subprocess, and a third process on two cores ran the whole suite
+    in 287 s where two took 327 s and four 316 s."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
