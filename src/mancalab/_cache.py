@@ -168,7 +168,9 @@ def compile_once_between_processes() -> None:
     workers and the server's warm-up processes, started together, compiled the same rules and
     searches side by side, each paying the seconds on the same cores. With it, a process that
     misses takes an exclusive lock named after the function and the signature; one that finds
-    the lock taken waits, then loads what the first saved.
+    the lock taken waits, then loads what the first saved. The warm-up's low-priority
+    processes stay out of it (``_background_worker``): a game's own tasks, compiled again at
+    the usual priority, must not wait for them.
     """
     from numba.core.compiler_lock import global_compiler_lock
     from numba.core.dispatcher import Dispatcher
@@ -179,7 +181,7 @@ def compile_once_between_processes() -> None:
 
     def compile_once(self, sig):
         index = getattr(getattr(self._cache, "_cache_file", None), "_index_path", None)
-        if index is None:  # not cached on disk: nothing to share
+        if index is None or not _sharing_compiles:  # not cached on disk: nothing to share
             return compile_here(self, sig)
         with global_compiler_lock:  # one compile at a time in this process, as numba does
             name = hashlib.sha1(str(sig).encode()).hexdigest()[:16]
@@ -190,6 +192,7 @@ def compile_once_between_processes() -> None:
     Dispatcher._mancalab_compile_once = True
 
 
+_sharing_compiles = True  # False in the warm-up's low-priority processes
 _HELD: set[str] = set()  # compile locks this process holds (a kernel calls itself)
 COMPILE_WAIT = 300.0  # seconds to wait for another process's compile before compiling too
 
@@ -484,7 +487,9 @@ BACKGROUND_NICENESS = 10  # a game's own tasks get about nine tenths of a core b
 def _background_worker(parent: int) -> None:
     from .lifetime import end_with_parent
 
+    global _sharing_compiles
     end_with_parent(parent)
+    _sharing_compiles = False  # a kernel it holds a lock on would keep a game's process waiting
     try:
         os.nice(BACKGROUND_NICENESS)
     except OSError:
