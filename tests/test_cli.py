@@ -134,6 +134,22 @@ def test_games_lists_gebeta():
     assert "gebeta" in run(["games"]).stdout
 
 
+def test_a_hint_that_searched_to_the_end_says_a_forced_result_in_words():
+    """The look-ahead's raw value of a won game (1,000,000 plus the margin) is said as a win
+    by at least the margin, not as an estimate of +1e+06."""
+    import mancalab
+    from mancalab import players
+    from mancalab.terminal import _value_words
+
+    start = mancalab.variant("kalah", pits=3, seeds=2).start()
+    adviser = players.player("alphabeta:time=0.5", "kalah")
+    adviser.choose(start)
+    assert _value_words(adviser.last_info) == " (found by force: you win by at least 4)"
+    lost = mancalab.variant("kalah", pits=2, seeds=2).start()  # -2 with perfect play
+    adviser.choose(lost)
+    assert _value_words(adviser.last_info) == " (found by force: you lose by at least 2)"
+
+
 def test_hint_switch_and_level():
     result = run(["play", "gabata", "--a", "Ann", "--b", "Computer", "--bot", "greedy"],
                  "hint classic:level=1\nhint nobody\nlevel\nlevel classic:level=2\n"

@@ -421,13 +421,19 @@ __all__ = ["TerminalGame", "ask_names", "replay", "EndSession", "COMPUTER"]
 
 
 def _value_words(info: dict) -> str:
-    """What a player's evaluation says, in words: exact values as exact, estimates as the
+    """What a player's evaluation says, in words: exact values as exact, a game's end the
+    search reached by force as a win or loss by at least its margin, estimates as the
     player's estimate."""
+    from .search import WIN, margin_of
+
     value = info.get("value")
     if value is None:
         return ""
     if info.get("exact"):
         return f": with perfect play {_for_you(int(value))}"
+    if abs(value) > WIN // 2:  # every line searched ends the game: the margin is a bound
+        margin = abs(margin_of(int(value)))
+        return f" (found by force: you {'win' if value > 0 else 'lose'} by at least {margin})"
     return f" (its estimate for you: {value:+.2g})"
 
 
