@@ -658,6 +658,15 @@ def shared_params(game: Variant) -> np.ndarray:
     return np.asarray(game.params)
 
 
+def read_only(table: np.ndarray) -> np.ndarray:
+    """A read-only view of a level's rows, wherever they are (in memory, memory-mapped from a
+    checkpoint, sent by a cluster's scheduler): numba compiles a function once for each
+    writability of its arrays, 10-25 s for ``_expand``."""
+    view = table.view()
+    view.flags.writeable = False
+    return view
+
+
 def start_level(game: Variant, count: int = 1) -> _Level:
     """Level 0: the start position, reached ``count`` times (none if the game is over)."""
     layout = key_layout(game)
@@ -701,8 +710,9 @@ def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
             last = _batch_end(children, first, last, game.max_moves, batch)
         grown = clock()
         phases["grow"] += grown - began
-        _expand(shared_params(game), parents.table, first, last, word_of, shift_of, mask_of, n_words,
-                game.board_size, keep, children.table, chunk_totals, chunk_new, flags)
+        _expand(shared_params(game), read_only(parents.table), first, last, word_of, shift_of,
+                mask_of, n_words, game.board_size, keep, children.table, chunk_totals,
+                chunk_new, flags)
         _add_chunk_totals(chunk_totals, totals, flags)
         _check(flags, words)
         children.fill += int(chunk_new.sum())
