@@ -181,7 +181,7 @@ def compile_once_between_processes() -> None:
 
     def compile_once(self, sig):
         index = getattr(getattr(self._cache, "_cache_file", None), "_index_path", None)
-        if index is None or not _sharing_compiles:  # not cached on disk: nothing to share
+        if index is None or not _sharing_compiles:  # not cached on disk, or kept apart
             return compile_here(self, sig)
         with global_compiler_lock:  # one compile at a time in this process, as numba does
             name = hashlib.sha1(str(sig).encode()).hexdigest()[:16]
@@ -226,6 +226,9 @@ def _compile_lock(path: str):
                     locked = False
                     break
                 time.sleep(0.02)
+            except OSError:  # a file system without locks: compiled here, as numba does
+                locked = False
+                break
         _HELD.add(path)
         try:
             yield
