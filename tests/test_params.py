@@ -74,7 +74,6 @@ def test_a_search_is_compiled_for_the_game_it_plays():
     assert int(state.variant.params[0]) in games
 
 
-
 LOOK_AHEAD = """
 import sys
 import numpy as np

@@ -145,20 +145,48 @@ def lock_cache_files() -> None:
 
 @contextlib.contextmanager
 def _index_lock(index_path: str, exclusive: bool):
-    """A lock on ``index_path``'s lock file (none where the system has no ``flock``, or the
-    folder cannot take the file: numba then works as it does alone)."""
+    """A lock on ``index_path``'s lock file."""
+    with _file_lock(index_path + ".lock", exclusive):
+        yield
+
+
+@contextlib.contextmanager
+def _file_lock(path: str, exclusive: bool = True, wait: float | None = None):
+    """An flock on ``path`` between processes, waiting at most ``wait`` seconds (None: as
+    long as it takes); yields whether it is held. Not held where the system has no
+    ``flock``, the folder cannot take the file or the time ran out: numba then works as it
+    does alone."""
     try:
         import fcntl
-        handle = open(index_path + ".lock", "a+b")  # noqa: SIM115 - closed below
+        handle = open(path, "a+b")  # noqa: SIM115 - closed below
     except (ImportError, OSError):
-        yield
+        yield False
         return
     with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        held = _flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH, wait)
         try:
-            yield
+            yield held
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            if held:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _flock(handle, kind: int, wait: float | None) -> bool:
+    """Take ``kind`` of lock on ``handle``: whether it was taken within ``wait`` seconds."""
+    import fcntl
+    import time
+
+    deadline = None if wait is None else time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(handle, kind if deadline is None else kind | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        except OSError:  # a file system without locks
+            return False
 
 
 def compile_once_between_processes() -> None:
@@ -206,36 +234,12 @@ def _compile_lock(path: str):
     if path in _HELD:
         yield
         return
-    try:
-        import fcntl
-        handle = open(path, "a+b")  # noqa: SIM115 - closed below
-    except (ImportError, OSError):
-        yield
-        return
-    import time
-
-    with handle:
-        deadline = time.monotonic() + COMPILE_WAIT
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                locked = True
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    locked = False
-                    break
-                time.sleep(0.02)
-            except OSError:  # a file system without locks: compiled here, as numba does
-                locked = False
-                break
+    with _file_lock(path, wait=COMPILE_WAIT):
         _HELD.add(path)
         try:
             yield
         finally:
             _HELD.discard(path)
-            if locked:
-                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 KEPT_VERSIONS = 3  # the kernels of the last versions compiled are kept (about 50 MB each)
