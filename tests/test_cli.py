@@ -142,7 +142,7 @@ def test_a_hint_that_searched_to_the_end_says_a_forced_result_in_words():
     from mancalab.terminal import _value_words
 
     start = mancalab.variant("kalah", pits=3, seeds=2).start()
-    adviser = players.player("alphabeta:time=0.5", "kalah")
+    adviser = players.player("alphabeta:depth=40", "kalah")  # to the end: not timed
     adviser.choose(start)
     assert _value_words(adviser.last_info) == " (found by force: you win by at least 4)"
     lost = mancalab.variant("kalah", pits=2, seeds=2).start()  # -2 with perfect play
