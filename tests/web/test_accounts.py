@@ -254,5 +254,7 @@ def test_the_computer_thinks_within_its_clock(app):
                 break
             time.sleep(0.05)
         spent = 10 - view["clock"]["remaining"][1]
-        assert 0 < spent < 10 / 40 + 0.5  # a fortieth of its time, and the hand-over
+        # a fortieth of its time, and the hand-over (0.85 s once on a loaded machine); far
+        # below the third of its clock a budget gone wrong would take
+        assert 0 < spent < 10 / 40 + 1.0
         assert view["result"] is None
