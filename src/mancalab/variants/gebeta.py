@@ -38,7 +38,7 @@ GAME_ID = 0  # params[0], see mancalab.kernels
 P_LAP_LIMIT = 1  # params[1]: the lap limit (50 in the reference program)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_mask(params, board):
     """The mover's non-empty homes."""
     if board[STATUS] != ONGOING:
@@ -90,7 +90,7 @@ def _finish(board, player, trace):
     board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play(params, board, move, trace=None):
     """Play the legal move ``move`` in place (noting each change in ``trace``, see sowing)."""
     mover = board[TO_MOVE]

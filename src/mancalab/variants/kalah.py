@@ -43,7 +43,7 @@ FAIR_BOARDS = 254
 MAX_PITS = 30  # the legal moves of any position fit core.MAX_MOVES
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_mask(params, board):
     """The mover's non-empty pits."""
     if board[-1] != ONGOING:
@@ -78,7 +78,7 @@ def _apply_end_rule(params, board, trace):
         _sweep(board, m, trace)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play(params, board, move, trace=None):
     """Sow one lap from ``move`` (skipping the opponent's store), capture, extra turn, end.
     Each change is noted in ``trace`` (see mancalab.sowing)."""

@@ -59,7 +59,7 @@ def _moves(board, n, player):
     return nonempty_pits(board, player * n, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_mask(params, board):
     """The mover's non-empty houses; only those that feed an empty opponent."""
     if board[-1] != ONGOING:
@@ -110,7 +110,7 @@ def _capture(board, n, mover, last, trace):
         note(trace, BANK, board, store, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play(params, board, move, trace=None):
     """Sow one lap from ``move`` (skipping the emptied house), capture, pass the turn, end.
     Each change is noted in ``trace`` (see mancalab.sowing)."""
