@@ -253,13 +253,19 @@ def test_urubugu_players_arrange_their_beads_first(server, context):
 
 @pytest.mark.parametrize("game", mancalab.variants())
 def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, context, game):
+    """With the system's reduce-motion setting, as here, the answers are shown at once (the
+    seed-by-seed moves are the play screen's tests)."""
     page = context.new_page()
+    page.emulate_media(reduced_motion="reduce")
     page.goto(server)
     wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
     page.check(f"input[name=game][value={game}]")
     with page.expect_response(lambda r: f"/api/exercises/{game}/landing/" in r.url) as shown:
         page.click("#home-exercises")
     wait_until(lambda: playable(page), what="an exercise")
+    page.evaluate("""() => { window.moved = false; new MutationObserver(() => {
+        window.moved ||= document.body.classList.contains('animating'); })
+        .observe(document.body, {attributes: true}); }""")
     assert f"exercises={game}" in page.evaluate("location.search")
     assert page.locator(".hole.suggested").count() == 1  # the move shown, ringed
     way = shown.value.json()["direction"]  # an arrow the way it sows (none for one seed)
@@ -287,6 +293,7 @@ def test_exercises_ask_where_a_move_lands_and_which_move_does_what(server, conte
     wait_until(lambda: page.is_visible("#exercise-next"), what="the answer played")
     assert page.locator("#exercise-board .hole.best").count() >= 1
     assert "out of 2" in page.inner_text("#exercise-score")
+    assert not page.evaluate("window.moved")  # no seed was moved step by step
     page.click("#exercise-back")
     wait_until(lambda: page.is_visible("#home"), what="the home page")
 

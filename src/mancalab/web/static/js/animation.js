@@ -4,13 +4,15 @@
 // sets the time a step (a long relay goes faster: a move takes at most MAX_MOVE_MS, and a
 // move with more queued behind it, as a turn of relays and extra turns is, runs at full
 // speed so that the turn's last move is the one shown at the pace); Skip ends it. A move too
-// long to send step by step changes the holes at once.
+// long to send step by step changes the holes at once, and so does every move where the
+// visitor asked for less motion (the system's reduce-motion setting).
 import {drawSeeds, el} from "./board.js";
 import {t} from "./texts.js";
 
 const MAX_MOVE_MS = 4000;
 const RUSH_MS = 8;  // a step's time while more moves wait to be shown
 let running = null;  // the animation shown now: {timer, finish}
+const STILL = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
 export function animating() {
   return running !== null;
@@ -26,7 +28,7 @@ export function skip() {
 // beside the board changed (Gebeta's families); ``hand``: the element that says the seeds in
 // hand. Resolves when the move has been shown.
 export function animate(svg, place, before, after, {pace, hand, onScore, rush = () => false}) {
-  if (!pace) return Promise.resolve();
+  if (!pace || STILL?.matches) return Promise.resolve();
   skip();  // one animation at a time: one still running ends where it was going
   const steps = after.sowing || changedHoles(before, after);
   const delay = Math.max(RUSH_MS, Math.min(pace, MAX_MOVE_MS / Math.max(1, steps.length)));
