@@ -869,7 +869,8 @@ def test_a_capture_puzzle_asks_for_the_move_that_captures_the_most(server, brows
     from mancalab.analysis.teach import puzzles
 
     game = next(g for g in puzzles.GAMES if mancalab.variant(g).puzzles == "capture")
-    page = browser.new_page(bypass_csp=True, viewport={"width": 390, "height": 844})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 390, "height": 844},
+                            reduced_motion="reduce")  # answers shown at once
     page.goto(f"{server}/?puzzles={game}")
     wait_until(lambda: playable(page), what="a capture puzzle")
     assert "captures the most" in page.inner_text("#puzzle-task")
@@ -895,7 +896,7 @@ def test_a_capture_puzzle_asks_for_the_move_that_captures_the_most(server, brows
 def test_a_puzzle_is_solved_the_best_move_played_and_the_rating_follows(server, browser):
     from mancalab.analysis.teach import puzzles
 
-    page = browser.new_page(bypass_csp=True)
+    page = browser.new_page(bypass_csp=True, reduced_motion="reduce")  # answers at once
     page.goto(server)
     page.check("input[name=game][value=kalah]")
     page.click("#home-puzzles")
