@@ -17,16 +17,13 @@ from mancalab.analysis.solving import book as books, graph, repeating, retrograd
 from mancalab.analysis.solving.files import DatabaseError
 from mancalab.analysis.solving.ranking import pits_of, unrank
 
+from .test_solve import board_margin, played
+
 GAMES = {"gebeta": 4, "gabata": 1}  # seeds a point of value takes at most
 
 
 def margin(state, player):
     a, b = state.score
-    return a - b if player == 0 else b - a
-
-
-def _board_margin(variant, board, player):
-    a, b = variant.score_of(board)
     return a - b if player == 0 else b - a
 
 
@@ -44,12 +41,11 @@ def fixed_point(root):
         board = queue.pop()
         mover = board[-2]
         for move in variant.legal_moves_of(board):
-            child = board.copy()
-            variant.kernels.play(variant.params, child, move)
+            child = played(variant, board, move)
             source.append(index[board.tobytes()])
             if child[-1] != ONGOING:
                 kind.append(0), target.append(0)
-                end.append(_board_margin(variant, child, mover))
+                end.append(board_margin(variant, child, mover))
                 continue
             key = child.tobytes()
             if key not in index:
@@ -61,7 +57,7 @@ def fixed_point(root):
     order = np.argsort(source, kind="stable")
     source, kind, target, end = (np.array(a)[order] for a in (source, kind, target, end))
     starts = np.flatnonzero(np.r_[True, source[1:] != source[:-1]])
-    base = np.array([_board_margin(variant, b, b[-2]) for b in boards])
+    base = np.array([board_margin(variant, b, b[-2]) for b in boards])
     seeds = np.array([int(b[:variant.n_cells].sum()) - sum(variant.score_of(b))
                       for b in boards]) // unit
     low, high = base - seeds, base + seeds

@@ -18,10 +18,17 @@ RULES = [dict(empty_capture=ec, end_rule=end) for ec in (True, False)
          for end in ("side_empty", "no_move")]
 
 
-def _margin(variant, board, player):
-    """The final margin of an ended board for ``player``."""
+def board_margin(variant, board, player):
+    """The margin of ``board`` (its scores so far) for ``player``."""
     a, b = variant.score_of(board)
     return a - b if player == 0 else b - a
+
+
+def played(variant, board, move):
+    """The board after ``move``, played by the game's own rule kernel (no State)."""
+    child = board.copy()
+    variant.kernels.play(variant.params, child, move)
+    return child
 
 
 def _negamax(variant, board, memo):
@@ -33,10 +40,9 @@ def _negamax(variant, board, memo):
         return memo[key]
     best = None
     for move in variant.legal_moves_of(board):
-        child = board.copy()
-        variant.kernels.play(variant.params, child, move)
+        child = played(variant, board, move)
         if child[-1] != ONGOING:
-            v = _margin(variant, child, board[-2])
+            v = board_margin(variant, child, board[-2])
         else:
             v = _negamax(variant, child, memo)
             v = v if child[-2] == board[-2] else -v
@@ -52,7 +58,7 @@ def brute(state):
     """The final margin for the player to move under perfect play: plain negamax over the
     game's rules, memoised on positions (no bounds, no database)."""
     if state.is_over:
-        return _margin(state.variant, state.board, state.to_move)
+        return board_margin(state.variant, state.board, state.to_move)
     return _negamax(state.variant, state.board, _MEMOS.setdefault(state.variant.key, {}))
 
 
