@@ -502,16 +502,20 @@ class Variant:
 class State:
     """An immutable, hashable position of one variant."""
 
-    __slots__ = ("variant", "_board", "_key")
+    __slots__ = ("variant", "_board", "_writable", "_key")
 
     def __init__(self, variant: Variant, board: np.ndarray) -> None:
         self._own(variant, np.array(board, dtype=np.int64))
 
     def _own(self, variant: Variant, board: np.ndarray) -> None:
-        """Take ``board`` (a fresh int64 array no one else holds) as this state's."""
-        board.setflags(write=False)
+        """Take ``board`` (a fresh int64 array no one else holds) as this state's: shown
+        read-only (``_board``), handed to the kernels as it is (``_writable``, never
+        changed): a read-only array is another type to numba, and every kernel Python calls
+        would be compiled twice, for it and for the searches' boards."""
         self.variant = variant
-        self._board = board
+        self._writable = board
+        self._board = board.view()
+        self._board.setflags(write=False)
         self._key = (variant.key, board.tobytes())
 
     @classmethod
@@ -536,19 +540,19 @@ class State:
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.variant.outcome_of(self._board)
+        return self.variant.outcome_of(self._writable)
 
     @property
     def score(self) -> tuple[int, int]:
         """The score so far in player order (families, or seeds in store)."""
-        return self.variant.score_of(self._board)
+        return self.variant.score_of(self._writable)
 
     @property
     def material(self) -> tuple[int, int]:
         """What each player has short of the game's end, in player order: the score, except in
         3-row Gabata, where it is the seeds held (store plus own holes), as the stores are
         emptied at every reload. Players and the arena weigh positions by it."""
-        return self.variant.material_of(self._board)
+        return self.variant.material_of(self._writable)
 
     @property
     def extra(self) -> dict[str, Any]:
@@ -560,7 +564,7 @@ class State:
         return int(self._board[-1]) != ONGOING
 
     def legal_moves(self) -> list[int]:
-        return self.variant.legal_moves_of(self._board)
+        return self.variant.legal_moves_of(self._writable)
 
     def stopped(self) -> State:
         """This position ended now by the game's rule for endless play (``Kernels.stop``)."""
@@ -589,7 +593,7 @@ class State:
         return read_trace(trace, self.variant.n_cells)
 
     def _check_legal(self, move: int) -> None:
-        if not self.variant.is_legal_on(self._board, move):
+        if not self.variant.is_legal_on(self._writable, move):
             legal = self.legal_moves()
             if self.is_over:
                 raise IllegalMoveError(f"the game is over; no move {move!r} can be played")

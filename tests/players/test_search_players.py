@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mancalab
-from mancalab.search import ABORTED, INFINITY, NODE_LIMIT, WIN, evaluate, margin_of, negamax
+from mancalab.search import (ABORTED, INFINITY, NODE_LIMIT, NODES, WIN, evaluate, margin_of,
+                             negamax)
 from mancalab.players.classic import classic_values
 from mancalab.players.greedy import greedy_values
 
@@ -159,6 +160,24 @@ def test_alphabeta_to_the_end_gives_the_final_margin_of_perfect_play(pits, seeds
     move, value = _search(state, 200, table_bits=16)
     assert margin_of(value) == brute(state)
     assert move_value(state, move) == margin_of(value)  # the move chosen has that value
+
+
+def test_a_search_to_the_end_is_kept_for_any_depth():
+    """What a search settled without meeting a horizon is the game's own value: a later
+    search, at any depth, takes it from the table (a small solve's transpositions come at
+    other plies): searched again one ply deeper, only the root is expanded."""
+    state = mancalab.variant("kalah", pits=3, seeds=2).start()
+    tables = (np.zeros(1 << 16, np.uint64), np.zeros((1 << 16, 5), np.int64),
+              np.zeros(64, np.int64))
+    found = []
+    for depth in (200, 201):
+        stats = np.zeros(4, dtype=np.int64)
+        stats[NODE_LIMIT] = 1 << 60
+        value, _ = negamax(state.variant.params, state.board.copy(), depth, -INFINITY,
+                           INFINITY, *tables, stats)
+        found.append((int(value), int(stats[NODES])))
+    assert found[0][0] == found[1][0]
+    assert found[0][1] > 100 and found[1][1] == 1 + len(state.legal_moves())
 
 
 def test_extra_turn_is_not_a_ply_for_the_opponent():

@@ -230,7 +230,7 @@ class Oware(SeedStores, Variant):
             raise IllegalMoveError("the game is over")
         if state.cells[house] == 0:
             raise IllegalMoveError(f"house {token} is empty: choose a house with seeds")
-        if not state.variant.is_legal_on(state._board, house):
+        if house not in state.legal_moves():
             raise IllegalMoveError(f"house {token} does not reach the other row, which is "
                                    "empty: a move must give the opponent seeds")
         return house

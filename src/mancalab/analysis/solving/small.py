@@ -1,9 +1,9 @@
 """Small games solved by the alpha-beta search to their end, without a solver of their own.
 
 A game of a few seeds (Kalah(4,3): 24) is searched to its end by the players' alpha-beta
-(``mancalab.search``) in about a second (its moves on every core), and that search compiles in
-about four seconds for one game; Kalah's own solver and its endgame database take ten seconds
-each to compile.
+(``mancalab.search``) in about half a second (its moves on every core), and that search
+compiles in about two seconds for one game; Kalah's own solver and its endgame database take
+ten seconds each to compile.
 So ``solve`` on a small position asks the search first: every move's child is searched to
 the end (no horizon reached, within a node budget), which makes each move's value exact. A
 position the budget does not cover (or one whose positions can repeat: a search to the end
