@@ -76,10 +76,11 @@ def _sweep(board, n, trace):
     board[-1] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _apply_end_rule(params, board, trace):
     """More than half the seeds, or half each, ends the game; so does a mover who cannot
-    feed. Either way the board is swept."""
+    feed. Either way the board is swept. One compiled function for ``play`` and ``settle``
+    (inlined into both, numba compiled it twice)."""
     n = params[P_HOUSES]
     half = n * params[P_SEEDS]
     a, b = board[2 * n], board[2 * n + 1]
@@ -144,7 +145,7 @@ def score(params, board, player):
 def settle(params, board):
     """A position given directly that already meets an end rule is swept at once."""
     if board[-1] == ONGOING:
-        _apply_end_rule(params, board, None)
+        _apply_end_rule(params, board, None)  # typed as play passes it: compiled once
 
 
 @njit(cache=True)
