@@ -17,7 +17,9 @@ under this file's name, so that numba caches it here like the functions written 
 
 The run-time switch holds its own inlined copy of each game's ``legal_mask`` and ``play``
 (numba ``inline="always"``, from the one source): a call per move there made the tree
-statistics 7-13% slower. A game's own ``params`` call the game's compiled kernel, the same
+statistics 7-13% slower. The switch itself is a function of its own, compiled once whatever
+calls it: inlined into the chooser, it was compiled again in every compiling context (twice
+for the tree's parallel loop, 8 s). A game's own ``params`` call the game's compiled kernel, the same
 one Python calls (``State.play``), so it is compiled once for both: inlining it into every
 caller cost each of them the whole rule's compile again (a first small solve 1.5 s of 9),
 and playouts and searches run as fast through the call.
@@ -34,7 +36,7 @@ from .core import ONGOING
 from .params import GameParamsType
 from .variants import VARIANTS
 
-# name, arguments, inlined into its caller
+# name, arguments, each game's kernel inlined into the run-time switch
 SWITCHED = (("legal_mask", "params, board", True), ("play", "params, board, move", True),
             ("settle", "params, board", False), ("score", "params, board, player", False),
             ("material", "params, board, player", False))
@@ -54,8 +56,7 @@ def switch_source(games: dict) -> tuple[str, dict]:
     ``_<game>_<kernel>``)."""
     lines, names = [], {}
     for kernel, arguments, inline in SWITCHED:
-        lines += ['@njit(cache=True, inline="always")' if inline else "@njit(cache=True)",
-                  f"def _any_{kernel}({arguments}):", "    game = params[0]"]
+        lines += ["@njit(cache=True)", f"def _any_{kernel}({arguments}):", "    game = params[0]"]
         for name, cls in games.items():
             own = own_kernel(cls, kernel)
             names[f"_{name}_{kernel}"] = njit(inline="always")(own.py_func) if inline else own
@@ -79,22 +80,27 @@ def _build_switch() -> dict:
 
 def _chooser(kernel: str, arguments: str, inline: bool):
     """The kernel as Python and compiled code call it: a game's own kernel for a game's
-    ``params``, the run-time switch for any other array."""
+    ``params`` (through a small function of its own), the run-time switch for any other array
+    (called straight from the caller: one call a move, as in the tree statistics)."""
     run_time_switch = _switch[f"_any_{kernel}"]
     by_game = {int(cls.game_id): own_kernel(cls, kernel) for cls in VARIANTS.values()}
     namespace = {"by_game": by_game, "run_time_switch": run_time_switch,
                  "GameParamsType": GameParamsType}
     exec(f"def call({arguments}):\n"
          f"    return by_game.get(getattr(params, 'game', None), run_time_switch)({arguments})\n"
-         f"def choose({arguments}):\n"
-         f"    function = by_game[params.game] if isinstance(params, GameParamsType) "
-         f"else run_time_switch\n"
-         f"    return lambda {arguments}: function({arguments})\n", namespace)
+         f"def for_game({arguments}):\n"
+         f"    if isinstance(params, GameParamsType):\n"
+         f"        function = by_game[params.game]\n"
+         f"        return lambda {arguments}: function({arguments})\n"
+         f"def for_any({arguments}):\n"
+         f"    if not isinstance(params, GameParamsType):\n"
+         f"        return lambda {arguments}: run_time_switch({arguments})\n", namespace)
     call = namespace["call"]
     call.__name__ = call.__qualname__ = kernel
     call.__module__ = __name__
     call.__doc__ = DOCS[kernel]
-    overload(call, inline="never")(namespace["choose"])
+    overload(call, inline="never")(namespace["for_game"])
+    overload(call, inline="always")(namespace["for_any"])
     return call
 
 
