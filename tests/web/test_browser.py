@@ -1253,7 +1253,9 @@ def test_quick_pairing_brings_two_guests_into_one_game_that_others_can_watch(ser
     pages[1].click("#quick button >> nth=1")  # the same clock: the waiting seek is taken
     for page in pages:
         page.wait_for_selector("#play:not([hidden])", timeout=15_000)
-    mover = next(p for p in pages if playable(p))
+    # The board is shown before its legal moves arrive from the server: wait for them.
+    mover = wait_until(lambda: next((p for p in pages if playable(p)), None),
+                       what="the first mover's legal moves")
     mover.click(f".hole[data-cell='{playable(mover)[0]}']")
     watcher = browser.new_context().new_page()
     watcher.goto(server)
