@@ -18,11 +18,10 @@ under this file's name, so that numba caches it here like the functions written 
 The run-time switch holds its own inlined copy of each game's ``legal_mask`` and ``play``
 (numba ``inline="always"``, from the one source): a call per move there made the tree
 statistics 7-13% slower. The switch itself is a function of its own, compiled once whatever
-calls it: inlined into the chooser, it was compiled again in every compiling context (twice
-for the tree's parallel loop, 8 s). A game's own ``params`` call the game's compiled kernel, the same
-one Python calls (``State.play``), so it is compiled once for both: inlining it into every
-caller cost each of them the whole rule's compile again (a first small solve 1.5 s of 9),
-and playouts and searches run as fast through the call.
+calls it (inlined into a caller, it would be compiled again in every compiling context). A
+game's own ``params`` call the game's compiled kernel, the same one Python calls
+(``State.play``), so it is compiled once for both; playouts and searches run as fast through
+the call as with the rule inlined into each of them.
 """
 
 from __future__ import annotations
@@ -78,7 +77,7 @@ def _build_switch() -> dict:
     return namespace
 
 
-def _chooser(kernel: str, arguments: str, inline: bool):
+def _chooser(kernel: str, arguments: str):
     """The kernel as Python and compiled code call it: a game's own kernel for a game's
     ``params`` (through a small function of its own), the run-time switch for any other array
     (called straight from the caller: one call a move, as in the tree statistics)."""
@@ -105,7 +104,8 @@ def _chooser(kernel: str, arguments: str, inline: bool):
 
 
 _switch = _build_switch()
-legal_mask, play, settle, score, material = (_chooser(*switched) for switched in SWITCHED)
+legal_mask, play, settle, score, material = (_chooser(kernel, arguments)
+                                             for kernel, arguments, _ in SWITCHED)
 
 
 @njit(cache=True)
