@@ -321,9 +321,12 @@ def compile_one(task: str) -> str:
     from .variants import variant
 
     name, _, game = task.partition(":")
-    if not game:  # play and score
-        state = variant(task).start()
-        state.play(state.legal_moves()[0]).material  # noqa: B018
+    if not game:  # play, score and the rule for endless play (a player may propose to end)
+        start = variant(task).start()
+        state = start.play(start.legal_moves()[0])
+        state.material  # noqa: B018
+        if state.variant.kernels.stop is not None and not state.is_over:
+            state.stopped()
         return task
     start = variant(game).start()
     if name == SOWING:  # the traced play a page animates: compiled apart, beside the rules
