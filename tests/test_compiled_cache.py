@@ -18,6 +18,23 @@ def test_the_cache_is_named_after_the_kernel_sources_only():
     assert _cache.source_digest() == _cache.source_digest()
 
 
+def test_the_cache_is_warm_only_after_a_whole_warm_up(monkeypatch, tmp_path):
+    """One game's kernels in the cache (a game played, a warm-up cut short) do not make it
+    warm: the rest would be compiled inside the first moves and hints, under their caps."""
+    compiled = []
+    monkeypatch.setattr(_cache, "kernel_folder", lambda: tmp_path / "kernels")
+    monkeypatch.setattr(_cache, "compile_one", compiled.append)
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "kalah.play-1.py311.nbi").write_bytes(b"")
+    assert not _cache.is_warm()
+    _cache.warm_up(["kalah"])
+    _cache.warm_up(players=False)
+    assert not _cache.is_warm() and "kalah" in compiled
+    _cache.warm_up()
+    assert _cache.is_warm()
+    assert {task for task in compiled if ":" not in task} == set(mancalab.variants())
+
+
 def test_compiling_is_shared_by_processes_and_told_as_it_goes(monkeypatch):
     told = []
     monkeypatch.setattr(_cache, "is_warm", lambda: False)  # as on a first start

@@ -256,11 +256,15 @@ def prune(keep: int, folders=None) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+WARMED = "warmed-up"  # a file in the kernel folder: every game's rules and searches compiled
+
+
 def is_warm() -> bool:
-    """Whether compiled kernels are in the cache already (False on a first start, when
-    compiling the rules takes a while: worth a word on the screen)."""
-    folder = kernel_folder()
-    return folder.is_dir() and next(folder.rglob("*.nbi"), None) is not None
+    """Whether a whole warm-up (every game's rules and searches) has been compiled into the
+    cache (False on a first start, when compiling takes a while: worth a word on the
+    screen). Some kernels in the cache are not enough: after one game played, or a warm-up
+    cut short, the rest would be compiled inside the first moves and hints."""
+    return (kernel_folder() / WARMED).is_file()
 
 
 @contextlib.contextmanager
@@ -359,6 +363,10 @@ def warm_up(games: list[str] | None = None, players: bool = True,
         compile_one(task)
         if on_step and (done == total or not shared):
             on_step(done, total, task)
+    if set(games) >= set(variants()) and players:
+        folder = kernel_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / WARMED).touch()
 
 
 class Plan:

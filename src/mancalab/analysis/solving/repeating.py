@@ -33,7 +33,10 @@ def warm_up(game: str = "gabata") -> None:
     search now (compiled once a game: ``mancalab.params``)."""
     variant = make_variant(game)
     seeds, cells = WARM_UP[game]
-    solve(variant.state(cells, 0), database=build(variant, seeds))
+    state, database = variant.state(cells, 0), build(variant, seeds)
+    solve(state, database=database)
+    # the walk closes this position alone; the perfect player asks the proof search too
+    questions.Asker(state, database, None).proves(0, 0, quick=True, max_nodes=100)
 
 
 def _edge_bounds(graph: Graph, database: Database | None, j: int,
