@@ -98,3 +98,14 @@ def test_gabata_start_is_won_by_every_marble():
 def test_a_margin_too_wide_for_its_nodes_is_refused():
     with pytest.raises(ValueError, match="margins"):
         proof.ask(mancalab.variant("gabata"), np.full(12, 4), 200)
+
+
+def test_the_warm_up_compiles_the_proof_search_the_perfect_player_asks():
+    """Else a first expert move or hint in Gabata compiles it (seconds) inside its cap."""
+    from mancalab.analysis.solving import repeating
+    from mancalab.params import GameParamsType
+
+    repeating.warm_up("gabata")
+    games = {signature[0].game for signature in proof.search.signatures
+             if isinstance(signature[0], GameParamsType)}
+    assert int(mancalab.variant("gabata").params[0]) in games
