@@ -95,6 +95,20 @@ def test_gabata_start_is_won_by_every_marble():
     assert found.answer == proof.PROVEN and found.nodes < 100_000
 
 
+def test_the_node_budget_ends_a_search_before_its_table_fills():
+    """A question's table is sized by its node budget (a small question touches little
+    memory): the budget runs out first, never the table, and the answer is the same."""
+    variant = mancalab.variant("gabata")
+    database = retrograde.build(variant, 6)
+    pits = graph.mover_view(variant.start())
+    whole = proof.ask(variant, pits, 48, database)
+    for budget in (1_000, 3_000, whole.nodes - 1):
+        cut = proof.ask(variant, pits, 48, database, max_nodes=budget)
+        assert (cut.answer, cut.nodes, cut.table_full) == (proof.UNKNOWN, budget, False)
+    exact = proof.ask(variant, pits, 48, database, max_nodes=whole.nodes)
+    assert (exact.answer, exact.nodes) == (proof.PROVEN, whole.nodes)
+
+
 def test_a_margin_too_wide_for_its_nodes_is_refused():
     with pytest.raises(ValueError, match="margins"):
         proof.ask(mancalab.variant("gabata"), np.full(12, 4), 200)

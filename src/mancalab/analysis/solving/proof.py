@@ -248,8 +248,13 @@ class Question:
     table_full: bool = False
 
 
-def _table(memory: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    entries = 1 << max(10, (memory // ENTRY_BYTES).bit_length() - 1)
+def _table(memory: int, max_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A question's table: what ``memory`` holds, but no more than twice the entries its
+    node budget can fill (one a node): a small question does not touch (and zero) pages
+    of a big table all over, which cost more than its search."""
+    fits = (memory // ENTRY_BYTES).bit_length() - 1
+    needed = (2 * (max_nodes + 2) - 1).bit_length()
+    entries = 1 << max(10, min(fits, needed))
     return (np.zeros(entries, dtype=np.uint64), np.zeros(entries, dtype=np.int8),
             np.zeros(entries, dtype=np.int32))
 
@@ -277,7 +282,7 @@ def ask(variant: Variant, pits, target: int, database: Database | None = None, *
         timer = threading.Timer(max(0.0, time), halt.__setitem__, (LIMIT, 0))
         timer.daemon = True
         timer.start()
-    keys, status, depths = _table(memory)
+    keys, status, depths = _table(memory, max_nodes)
     counters = np.zeros(4, dtype=np.int64)
     try:
         answer = search(variant.params, slots_of(variant), root, prover, target, unit,

@@ -5,12 +5,20 @@ Kalah's databases and the retrograde databases of Gebeta and Gabata."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
 
 def binomials(n: int) -> np.ndarray:
-    """``C[a, b]`` for a, b < n, as int64 (exact while they fit: C(130, 12) < 2^63)."""
+    """``C[a, b]`` for a, b < n, as int64 (exact while they fit: C(130, 12) < 2^63): a copy
+    of a table built once per size, as every graph walk and proof question asks for one."""
+    return _pascal(n).copy()
+
+
+@functools.lru_cache(maxsize=32)
+def _pascal(n: int) -> np.ndarray:
     table = np.zeros((n, n), dtype=np.int64)
     for a in range(n):
         table[a, 0] = 1
