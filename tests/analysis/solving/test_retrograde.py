@@ -57,9 +57,11 @@ def fixed_point(root):
     order = np.argsort(source, kind="stable")
     source, kind, target, end = (np.array(a)[order] for a in (source, kind, target, end))
     starts = np.flatnonzero(np.r_[True, source[1:] != source[:-1]])
-    base = np.array([board_margin(variant, b, b[-2]) for b in boards])
-    seeds = np.array([int(b[:variant.n_cells].sum()) - sum(variant.score_of(b))
-                      for b in boards]) // unit
+    scores = np.array([variant.score_of(b) for b in boards])
+    stacked = np.array(boards)
+    movers, cells = stacked[:, -2], stacked[:, :variant.n_cells]
+    base = np.where(movers == 0, 1, -1) * (scores[:, 0] - scores[:, 1])
+    seeds = (cells.sum(axis=1) - scores.sum(axis=1)) // unit
     low, high = base - seeds, base + seeds
     while True:
         best_low = np.maximum.reduceat(
