@@ -108,6 +108,24 @@ def test_values_and_every_moves_value_equal_brute_force(rules, size):
                                          if low == result.value]
 
 
+def test_a_solvers_table_grows_with_the_positions_asked_within_its_size():
+    """An endgame's solve takes a table for its seeds, not the one made for the start."""
+    from mancalab.analysis.solving import kalah
+
+    variant = mancalab.variant("kalah", pits=4, seeds=3)
+    solver = solving.Solver(variant, None)
+    assert (solver.table_bits, solver.most_bits) == (kalah.FIRST_TABLE_BITS, 20)
+    assert solver.memory == 16 << 20  # the budget counts the size it may grow to
+    endgame = variant.state([0, 2, 0, 1, 10, 1, 0, 0, 2, 8], 0)
+    result = solving.solve(endgame, moves=True, solver=solver)
+    assert result.exact and result.value == brute(endgame)
+    assert solver.table_bits == kalah.FIRST_TABLE_BITS
+    start, small = variant.start(), solving.Solver(variant, None, table_bits=12)
+    grown, kept = (solving.solve(start, moves=True, solver=one) for one in (solver, small))
+    assert (solver.table_bits, small.table_bits) == (20, 12)
+    assert grown.exact and (grown.value, grown.moves) == (kept.value, kept.moves)
+
+
 @pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("size", [(2, 3), (3, 2), (3, 3), (4, 2)])
 def test_a_small_game_searched_to_its_end_has_every_moves_value(rules, size):

@@ -65,6 +65,7 @@ BUSY_MARKS = 1 << 16  # the slots of the marks by which threads working on one t
 LARGE_GAME_SEEDS = 48  # games with more seeds than Kalah(6,4) take LARGE_TABLE_MEMORY
 LARGE_TABLE_MEMORY = 4 << 30  # Kalah(6,5) searches billions of nodes; a table too small for
 # a search multiplies its nodes (docs/solving.md)
+FIRST_TABLE_BITS = 16  # a solver's first table (1 MiB), grown with the positions asked
 TABLE_MEMORY = 1 << 30  # the largest table a solver takes otherwise (bytes), at most a quarter
 # of the memory available: 2^26 entries, the fastest size measured for Kalah(6,4)
 
@@ -472,7 +473,8 @@ class Solver:
         if table_bits is None:
             table_bits = table_bits_for(min(table_memory(variant.total_seeds),
                                             available_memory() // 4), variant.total_seeds)
-        self.table = new_table(table_bits)
+        self.most_bits = table_bits
+        self.table = new_table(min(table_bits, FIRST_TABLE_BITS))
         self.use(database)
         warm_up()
         self.threads = max(1, threads if threads is not None else min(2, os.cpu_count() or 1))
@@ -493,10 +495,23 @@ class Solver:
 
     @property
     def memory(self) -> int:
-        """Bytes of the table and the database (at most: a table's pages are taken when
-        first used)."""
-        return int(self.table.nbytes) + (0 if self.database is None
-                                         else self.database.nbytes)
+        """Bytes of the table and the database (at most: the table grows to its full size
+        with the positions asked, and its pages are taken when first used)."""
+        return (16 << self.most_bits) + (0 if self.database is None else self.database.nbytes)
+
+    def fit_table(self, seeds: int) -> None:
+        """Grow the table to what a position of ``seeds`` in play can use (``table_bits_for``),
+        within the solver's size: a first solve of an endgame does not take (and zero) the
+        huge pages of a table made for the start, 1 GiB for Kalah(6,4) (1.6 s of system
+        time), and a process that solves only endgames keeps a small one."""
+        wanted = min(self.most_bits, max(10, 12 + seeds // 3))
+        with self._lock:
+            if wanted > self.table_bits:
+                self.table = new_table(wanted)  # what the old one held is searched again
+
+    @property
+    def table_bits(self) -> int:
+        return int(self.table.shape[0] * self.table.shape[1] // 2).bit_length() - 1
 
     def close(self) -> None:
         """Let the threads go; the tables go with the last reference."""
@@ -575,6 +590,7 @@ class Solver:
         """One null-window test, on every thread with ``parallel`` (the first to answer
         stops the others; ``expect_fail``: the answer expected, where the threads split
         the work); (None, -1) when its budget ran out or it was stopped."""
+        self.fit_table(int(pits.sum()))
         workers = self.threads if parallel and pits.sum() >= SPLIT_FROM_SEEDS else 1
         limit = (np.iinfo(np.int64).max if deadline is None
                  else max(1000, int((deadline - _time.perf_counter()) * self.rate)))
