@@ -39,6 +39,8 @@ def test_playing_the_computer_asks_no_names(args, names):
     result = run(["play", "gebeta", *args], "quit\n")
     assert result.exit_code == 0 and "Name of player" not in result.stdout, result.stdout
     assert f"{names[0]} (A)" in result.stdout and f"{names[1]} (B)" in result.stdout
+    seat = "AB"[names.index("You")] if "You" in names else None
+    assert seat is None or f"You ({seat}) have 0 families." in result.stdout
 
 
 def test_a_finished_game_is_saved_reviewed_and_played_again(tmp_path):

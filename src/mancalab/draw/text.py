@@ -59,7 +59,8 @@ def scores(state: State, names: tuple[str, str]) -> Text:
     if extra:
         text.append(extra + "\n", style="bold")
     for player in (0, 1):
-        text.append(f"{names[player]} ({'AB'[player]}) has {score[player]} {noun}.\n",
+        verb = "have" if names[player] == "You" else "has"  # the person playing the computer
+        text.append(f"{names[player]} ({'AB'[player]}) {verb} {score[player]} {noun}.\n",
                     style="bold" if player == state.to_move else "")
     text.rstrip()
     return text
