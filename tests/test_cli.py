@@ -67,6 +67,20 @@ def test_board_is_drawn_from_the_movers_side():
     assert "Ann (A) has 0 families." in out
 
 
+@pytest.mark.parametrize("seat", ["--a", "--b"])
+def test_playing_the_computer_the_board_stays_on_the_persons_side(seat):
+    """Every board, the computer's turns too, has the person's row at the bottom, each row
+    named in its owner's notation (the computer's moves can be found on it)."""
+    out = run(["play", "gebeta", seat, "Computer", "--bot", "random:seed=1"],
+              "a\nb\nquit\n").stdout
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    drawn = [line.split()[0] for line in lines if line.startswith(("You |", "Computer |"))]
+    assert len(drawn) >= 8 and drawn == ["Computer", "You"] * (len(drawn) // 2), drawn
+    assert "Computer plays" in out
+    labels = [line for line in lines if line in ("A B C D E F", "F E D C B A")]
+    assert len(labels) == len(drawn)  # both rows labelled
+
+
 def test_empty_home_message_keeps_the_game():
     out = run(["play", "gebeta", "--a", "Ann", "--b", "Bo"], "a\nd\nquit\n").stdout
     assert "home D is empty" in out

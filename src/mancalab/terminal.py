@@ -131,6 +131,13 @@ class TerminalGame:
     def is_computer(self, player: int) -> bool:
         return self.names[player] == COMPUTER
 
+    @property
+    def viewer(self) -> int | None:
+        """The person's seat when they play the computer: the board stays on their side
+        (two people at one screen: the mover's side, as the original Gebeta program)."""
+        people = [seat for seat in (0, 1) if not self.is_computer(seat)]
+        return people[0] if len(people) == 1 else None
+
     def run(self) -> bool:
         """Play until the game ends and the person is done with it (True: they want a new
         game) or stops (EndSession)."""
@@ -140,7 +147,7 @@ class TerminalGame:
         while True:
             while self.record.state.outcome is None:
                 self.console.print()
-                self.console.print(render.position(self.record))
+                self.console.print(render.position(self.record, self.viewer))
                 if self.record.at_cap:  # no move is taken: the game can only be ended
                     self.console.print(f"The game has reached its cap of "
                                        f"{self.record.variant.move_cap:,} moves; it ends by the "
@@ -152,7 +159,7 @@ class TerminalGame:
                     self.human_turn()
                 self._autosave()
             self.console.print()
-            self.console.print(render.position(self.record))
+            self.console.print(render.position(self.record, self.viewer))
             self.console.print(render.result(self.record.state.outcome, self.names,
                                              self.record.termination))
             if self.save_to:

@@ -28,13 +28,17 @@ def _row_owner_name(row: list[Cell | None], names: tuple[str, str]) -> str:
     return names[owners.pop()] if len(owners) == 1 else ""
 
 
-def board(state: State, names: tuple[str, str], last_move: int | None = None) -> Group:
+def board(state: State, names: tuple[str, str], last_move: int | None = None,
+          viewer: int | None = None) -> Group:
     """The board as the player to move sees it, their side at the bottom; under each row the
-    notation of the mover's holes in it. Their holes are green, the opponent's cyan."""
-    viewer = state.to_move
+    notation of the mover's holes in it. Their holes are green, the opponent's cyan. A fixed
+    ``viewer`` (a person playing the computer) sees it from their side on every turn, each
+    row in its owner's notation (the computer's moves are named in its own)."""
+    fixed = viewer is not None
+    viewer = state.to_move if viewer is None else viewer
     marks = {last_move} if last_move is not None else set()
     lines = []
-    for row in rows(state, viewer):
+    for row in rows(state, viewer, each_owner=fixed):
         label = _row_owner_name(row, names)
         text = Text(f"{label[:NAME_WIDTH]:<{NAME_WIDTH}} ")
         for cell in row:
@@ -66,11 +70,12 @@ def scores(state: State, names: tuple[str, str]) -> Text:
     return text
 
 
-def position(record: GameRecord) -> Group:
-    """The whole screen of one turn: families, board, log, whose turn and the move number."""
+def position(record: GameRecord, viewer: int | None = None) -> Group:
+    """The whole screen of one turn: families, board, log, whose turn and the move number;
+    the board from ``viewer``'s side (default: the mover's)."""
     state = record.state
     last = record.moves[-1] if record.moves else None
-    parts = [scores(state, record.names), board(state, record.names, last)]
+    parts = [scores(state, record.names), board(state, record.names, last, viewer)]
     log = record.log()
     shown = log if len(log) <= 40 else ["…"] + log[-40:]
     parts.append(Text("Moves: " + (" ".join(shown) if log else "none yet"), style="dim"))
