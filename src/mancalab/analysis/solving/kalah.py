@@ -500,17 +500,18 @@ class Solver:
         return (16 << self.most_bits) + (0 if self.database is None else self.database.nbytes)
 
     def fit_table(self, seeds: int) -> None:
-        """Grow the table to what a position of ``seeds`` in play can use (``table_bits_for``),
-        within the solver's size: a first solve of an endgame does not take (and zero) the
-        huge pages of a table made for the start, 1 GiB for Kalah(6,4) (1.6 s of system
-        time), and a process that solves only endgames keeps a small one."""
-        wanted = min(self.most_bits, max(10, 12 + seeds // 3))
+        """Grow the table to what a position of ``seeds`` in play can use, within the
+        solver's size: a first solve of an endgame does not take (and zero) the huge pages
+        of a table made for the start, 1 GiB for Kalah(6,4), and a process that solves
+        only endgames keeps a small one."""
+        wanted = min(self.most_bits, table_bits_for(16 << self.most_bits, seeds))
         with self._lock:
             if wanted > self.table_bits:
                 self.table = new_table(wanted)  # what the old one held is searched again
 
     @property
     def table_bits(self) -> int:
+        """The table's size now: 2^table_bits entries."""
         return int(self.table.shape[0] * self.table.shape[1] // 2).bit_length() - 1
 
     def close(self) -> None:
