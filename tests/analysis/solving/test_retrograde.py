@@ -269,6 +269,23 @@ def endless_positions(seeds=7):
         yield variant.state(cells, 0)
 
 
+@pytest.mark.parametrize("game, seeds", [("gebeta", 24), ("gabata", 18)])
+def test_a_players_short_walk_finds_the_whole_solves_value_and_best_moves(game, seeds):
+    """The perfect player's solve (``exact_only``) walks at most ``PLAYER_WALK`` positions
+    and asks the proof search the rest: where it is exact, it is the whole solve's answer."""
+    variant = mancalab.variant(game)
+    rng, compared, bigger = random.Random(5), 0, 0
+    for _ in range(4):
+        state = random_position(variant, seeds, rng)
+        whole = solving.solve(state, moves=True, build=False)
+        short = solving.solve(state, moves=True, build=False, exact_only=True)
+        bigger += whole.nodes > repeating.PLAYER_WALK  # the short walk was cut there
+        if short.exact:
+            compared += 1
+            assert (short.value, short.best_moves) == (whole.value, whole.best_moves), state
+    assert compared >= 3 and bigger >= 2
+
+
 def test_the_perfect_player_plays_the_best_bounds_where_endless_play_decides(tmp_path,
                                                                              monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

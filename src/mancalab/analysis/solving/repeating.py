@@ -21,6 +21,9 @@ from .retrograde import (END, NODE, NODE_SAME, NONE, NOT_OVER, PITS, STORED, STO
 
 
 WALK_FIRST = 2_000_000  # positions walked before the proof search takes over (about 170 MB)
+# a player's (``exact_only``): its moves are timed, and the proof search answers most of what a
+# bigger walk would, sooner (a bigger walk takes the time it is given before any question)
+PLAYER_WALK = 50_000
 
 
 # per game: a position a little above the smallest database (its seeds, the position's cells)
@@ -107,7 +110,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     on the rule for endless play. ``exact_only``: a walk cut short is not settled (its
     bounds are the widest) and no whole walk follows the questions (a player that only uses
     exact values, within its time). A position the start's book holds is looked up there
-    instead of walked."""
+    instead of walked; a player's walk (``exact_only``) stops at ``PLAYER_WALK``."""
     started = _time.perf_counter()
     variant = state.variant
     database = database or database_for(variant, build)
@@ -115,7 +118,8 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     graph = book_graph(variant, book, database, mover_view(state)) if book else None
     capped = graph is None
     if graph is None:
-        graph = walk(state, time, database, cancel, exact_only, parallel, WALK_FIRST)
+        graph = walk(state, time, database, cancel, exact_only, parallel,
+                     PLAYER_WALK if exact_only else WALK_FIRST)
     capped = capped and graph.expanded < graph.count and not exact_only
     result, moves_apart = _from_graph(state, graph, database, moves)
     if on_bounds:
