@@ -37,6 +37,7 @@ from .variants import variant as make_variant
 DATE = re.compile(r"\?|(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})")
 RESULTS = ("A", "B", "D", "T", "*")
 NAME_LENGTH = 40
+YOU = "You"  # the person's name when they play the computer (no name asked)
 MAX_RECORD_BYTES = 1 << 20  # a record file larger than this is refused, not read whole
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 

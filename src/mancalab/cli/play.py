@@ -10,7 +10,7 @@ from rich.table import Table
 
 from .._cache import is_warm, warm_up
 from ..players import player as make_player
-from ..records import GameRecord, check_name
+from ..records import YOU, GameRecord, check_name
 from ..variants import variant as make_variant
 from ..variants import variants as variant_names
 from ..terminal import (COMPUTER, EndSession, TerminalGame, ask_names, ask_setting, replay,
@@ -69,7 +69,6 @@ def play(
 
 
 DEFAULT_BOT = "mcts"
-YOU = "You"
 
 
 def _given_names(a: str | None, b: str | None, bot_given: bool) -> tuple[str | None, ...]:

@@ -7,7 +7,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ..core import Outcome, State
-from ..records import GameRecord
+from ..records import YOU, GameRecord
 from . import Cell, rows
 
 NAME_WIDTH = 12
@@ -63,7 +63,7 @@ def scores(state: State, names: tuple[str, str]) -> Text:
     if extra:
         text.append(extra + "\n", style="bold")
     for player in (0, 1):
-        verb = "have" if names[player] == "You" else "has"  # the person playing the computer
+        verb = "have" if names[player] == YOU else "has"
         text.append(f"{names[player]} ({'AB'[player]}) {verb} {score[player]} {noun}.\n",
                     style="bold" if player == state.to_move else "")
     text.rstrip()

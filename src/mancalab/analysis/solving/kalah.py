@@ -157,6 +157,11 @@ def new_table(bits: int) -> np.ndarray:
     return large_zeros((1 << max(bits - 2, 0), 2 * BUCKET), np.uint64)
 
 
+def table_bytes(bits: int) -> int:
+    """The bytes of ``new_table(bits)``."""
+    return 16 << bits
+
+
 @dataclass(frozen=True)
 class Budget:
     """The memory the solvers of a process may take, in bytes: each solver's table at most
@@ -194,7 +199,7 @@ def table_bits_for(memory: int, seeds: int = 1000) -> int:
     (a Solver gives at most ``table_memory(seeds)``; a big table costs its page faults: 2^27
     entries make a solve of Kalah(3,2) 0.9 s instead of 2 ms)."""
     bits = 10
-    while (2 << bits) * 16 <= memory and bits < min(32, 12 + seeds // 3):
+    while table_bytes(bits + 1) <= memory and bits < min(32, 12 + seeds // 3):
         bits += 1
     return bits
 
@@ -497,14 +502,15 @@ class Solver:
     def memory(self) -> int:
         """Bytes of the table and the database (at most: the table grows to its full size
         with the positions asked, and its pages are taken when first used)."""
-        return (16 << self.most_bits) + (0 if self.database is None else self.database.nbytes)
+        return table_bytes(self.most_bits) + (0 if self.database is None
+                                              else self.database.nbytes)
 
     def fit_table(self, seeds: int) -> None:
         """Grow the table to what a position of ``seeds`` in play can use, within the
         solver's size: a first solve of an endgame does not take (and zero) the huge pages
         of a table made for the start, 1 GiB for Kalah(6,4), and a process that solves
         only endgames keeps a small one."""
-        wanted = min(self.most_bits, table_bits_for(16 << self.most_bits, seeds))
+        wanted = min(self.most_bits, table_bits_for(table_bytes(self.most_bits), seeds))
         with self._lock:
             if wanted > self.table_bits:
                 self.table = new_table(wanted)  # what the old one held is searched again
