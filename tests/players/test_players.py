@@ -1,5 +1,7 @@
 """Players: spec strings, reproducible seeds, legal choices, MCTS finding the obvious move."""
 
+import time
+
 import pytest
 
 import mancalab
@@ -36,10 +38,35 @@ def test_every_player_takes_a_seed(name):
     ("mcts:time=soon", "option 'time'"),
     ("mcts:time", "key=value"),
     ("random:seed=x", "option 'seed'"),
+    ("perfect:turn=-1", "option 'turn'"),
 ])
 def test_bad_specs(spec, words):
     with pytest.raises(UnknownOptionError, match=words):
         mancalab.player(spec)
+
+
+def test_a_turn_of_several_moves_shares_the_turns_time():
+    """With ``turn``, a move that goes on with the player's turn (its extra move) gets half of
+    what the turn has left, and at least ``MIN_SHARE`` of its time once the turn is spent; a
+    new turn (the opponent moved) gets the whole ``time`` again; without ``turn``, every move
+    does."""
+    from mancalab.players.perfect import MIN_SHARE
+
+    start = mancalab.variant("gabata").start()
+    extra = start.legal_moves()[2]  # its last marble in the mover's deposit: it moves again
+    again = start.play(extra)
+    assert again.to_move == start.to_move
+    perfect = mancalab.player("perfect:time=1,turn=2")
+    assert perfect._budget(start) == 1
+    perfect._played(start, extra, time.perf_counter() - 1)  # the turn's first move took 1 s
+    assert perfect._budget(again) == pytest.approx(0.5, abs=0.01)
+    perfect._played(again, again.legal_moves()[0], time.perf_counter() - 1)  # spent: 2 s
+    beyond = again.play(again.legal_moves()[0])
+    assert perfect._budget(beyond) == pytest.approx(MIN_SHARE, abs=0.001)
+    assert perfect._budget(start.play(start.legal_moves()[0])) == 1  # another turn
+    unlimited = mancalab.player("perfect:time=1")
+    unlimited._played(start, extra, time.perf_counter() - 5)
+    assert unlimited._budget(again) == 1
 
 
 def _game(pa, pb, limit=400):

@@ -7,6 +7,10 @@ solver yet (Urubugu, 3-row Gabata), it plays the fallback player's move (``fallb
 alpha-beta, or MCTS on ``threads`` cores, the stronger on Gebeta) in the time left and says
 so: ``last_info["exact"]`` is False and ``last_info["fallback"]`` names the reason.
 
+With ``turn`` a whole turn, its extra moves included, takes at most about that long: a move
+that goes on with the turn gets half of what the turn has left (Gabata's level: a turn there
+can be ten moves and more, the person having none, and the person waits for all of them).
+
 In Gebeta and Gabata a solved position can still have no exact value: where neither player
 can force the game to end, the value depends on the rule for endless play and the solver
 gives final bounds. The player then plays a move with the best guaranteed value (lower
@@ -42,6 +46,7 @@ from .base import Player, new_seed, seed_option
 from .mcts import MCTSPlayer
 
 FALLBACKS = {"alphabeta": AlphaBetaPlayer, "mcts": MCTSPlayer}
+MIN_SHARE = 0.05  # of a move's time: the least a move of a turn short of time gets
 
 
 class PerfectPlayer(Player):
@@ -49,6 +54,9 @@ class PerfectPlayer(Player):
     thinks_by_clock = True
     option_specs = {
         "time": Option(2.0, real, lambda v: v > 0, "seconds a move, above 0"),
+        "turn": Option(0.0, real, lambda v: v >= 0,
+                       "seconds a whole turn takes at most, its extra moves included "
+                       "(0: no limit)"),
         "seed": seed_option("breaks ties among equally good moves"),
         "fallback": Option("alphabeta", str, lambda v: v in FALLBACKS,
                            "the player of a position not solved in time: alphabeta or mcts"),
@@ -70,6 +78,8 @@ class PerfectPlayer(Player):
         self._seen: Counter = Counter()  # the positions of this game: before and after a move
         self._in_play = None  # seeds in play at the last move: more begin a new game
         self._known = None  # (state, settled analysis) proven before: played from, not solved
+        self._turn_at = None  # where this player's last move left the game
+        self._turn_spent = 0.0  # seconds spent on the turn going on
 
     def know(self, state: State, answer: dict | None) -> None:
         """Play ``state`` from ``answer``, a settled analysis of it proven before (a server
@@ -148,8 +158,25 @@ class PerfectPlayer(Player):
         fewest = min(seen.values())
         return [m for m in moves if seen[m] == fewest]
 
-    def _played(self, state: State, move: int) -> int:
-        self._remember(state.play(move))
+    def _budget(self, state: State) -> float:
+        """This move's seconds: ``time`` (capped), and with ``turn`` at most what the turn
+        has left: the whole of it for a turn's first move, half of it for a move that goes
+        on with the turn (``state`` is where this player's last move left the game: an
+        extra move, or the opponent had none), and never less than ``MIN_SHARE`` of ``time``."""
+        seconds = self.capped(self.options["time"])
+        if state != self._turn_at:
+            self._turn_spent = 0.0
+        turn = self.options["turn"]
+        if not turn:
+            return seconds
+        left = turn - self._turn_spent
+        return max(seconds * MIN_SHARE, min(seconds, left / 2 if self._turn_spent else left))
+
+    def _played(self, state: State, move: int, started: float) -> int:
+        """``move``, counted in this game's positions and in the turn's time."""
+        self._turn_at = state.play(move)
+        self._turn_spent += time.perf_counter() - started
+        self._remember(self._turn_at)
         return move
 
     def _traps(self, result, moves: list[int]) -> list[int]:
@@ -198,7 +225,7 @@ class PerfectPlayer(Player):
             raise MancalabError("the game is over: there is no move to choose")
         started = time.perf_counter()
         self._remember(state)
-        budget = self.capped(self.options["time"])
+        budget = self._budget(state)
         known, self._known = self._known, None
         if known is not None and known[0] == state:
             best = [cell for cell in known[1]["best_cells"] if cell in legal]
@@ -207,7 +234,7 @@ class PerfectPlayer(Player):
                 self.last_info = {"value": known[1]["value"], "exact": True,
                                   "best": [state.move_name(m) for m in best],
                                   "seconds": time.perf_counter() - started}
-                return self._played(state, move)
+                return self._played(state, move, started)
         reason = solving.unsolvable(state.variant)
         if reason is None and not solver_compiled(state.variant):
             reason = "the exact solver is still being compiled"
@@ -220,14 +247,14 @@ class PerfectPlayer(Player):
                 self.last_info = {"value": result.value, "exact": True,
                                   "best": result.best_move_names, "nodes": result.nodes,
                                   "seconds": time.perf_counter() - started}
-                return self._played(state, move)
+                return self._played(state, move, started)
             if result.endless:
                 return self._played(state, self._choose_by_bounds(state, result, budget,
-                                                                  started))
+                                                                  started), started)
             reason = (f"not solved in {budget / 2:g} s (the value is between "
                       f"{result.lower:+d} and {result.upper:+d})")
         move = self._ready_fallback(budget, started).choose(state)
         self.last_info = {**self.fallback.last_info, "exact": False,
                           "fallback": f"{self.options['fallback']}: {reason}",
                           "seconds": time.perf_counter() - started}
-        return self._played(state, move)
+        return self._played(state, move, started)

@@ -141,7 +141,7 @@ class Gabata(Variant):
     game_id = GAME_ID
     lessons = ("sow", "deposit", "extra_turn")
     levels = {"hard": "mcts:time=0.1",
-              "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"}
+              "expert": "perfect:time=1,turn=2,fallback=mcts,threads=2,traps=false"}
     title = "Gabata (Ethiopia, 2x6 with deposits)"
     n_cells = 14
     max_moves = 6
