@@ -114,18 +114,23 @@ def first_moves(server: Server, game: str) -> list[dict]:
     return rows
 
 
-def hint_seconds(server: Server, game: dict) -> float:
-    """Seconds a hint takes, asked again after a pause where the server's hint rate (a
-    client's hints a minute) refuses it: a person does not ask sixty a minute."""
+def ask_patiently(server: Server, path: str, body: dict) -> tuple[dict, float]:
+    """The server's answer and the seconds the request it accepted took, asked again after a
+    pause where the server's rate for searches (a client's hints and reviews a minute)
+    refuses it: a person does not ask sixty a minute."""
     while True:
         began = time.perf_counter()
         try:
-            server.ask(f"/api/games/{game['id']}/hint", {"token": game["token"]})
-            return time.perf_counter() - began
+            return server.ask(path, body), time.perf_counter() - began
         except urllib.error.HTTPError as error:
             if error.code != 429:
                 raise
             time.sleep(5)
+
+
+def hint_seconds(server: Server, game: dict) -> float:
+    """Seconds a hint takes."""
+    return ask_patiently(server, f"/api/games/{game['id']}/hint", {"token": game["token"]})[1]
 
 
 def replies_and_hints(server: Server, game: str, count: int, rng: random.Random) -> list[dict]:
@@ -173,9 +178,9 @@ def review(server: Server, game: str, rng: random.Random, moves: int = 40) -> di
         state = server.ask(f"/api/games/{created['id']}/moves",
                            {"token": created["token"], "move": rng.choice(state["legal"]),
                             "ply": state["ply"]})
-    began = time.perf_counter()
     path = f"/api/games/{created['id']}/review"
-    answer = server.ask(path, {"token": created["token"]})
+    answer, asking = ask_patiently(server, path, {"token": created["token"]})
+    began = time.perf_counter() - asking
     while answer["appraised"] < answer["positions"]:
         time.sleep(0.2)
         answer = server.ask(f"{path}?token={created['token']}")
