@@ -518,7 +518,7 @@ class Solver:
     @property
     def table_bits(self) -> int:
         """The table's size now: 2^table_bits entries."""
-        return int(self.table.shape[0] * self.table.shape[1] // 2).bit_length() - 1
+        return (int(self.table.nbytes) // table_bytes(0)).bit_length() - 1
 
     def close(self) -> None:
         """Let the threads go; the tables go with the last reference."""
