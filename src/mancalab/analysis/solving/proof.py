@@ -119,10 +119,22 @@ def _expand(params, slots, key, prover, target, unit, big_binom, stored_seeds, o
             return -1, won, repeated if not won else FREE_DEPTH
     if count == 0:  # every move settled the other way
         return -1, not provers_move, repeated if provers_move else FREE_DEPTH
-    order = np.argsort(scores[:count], kind="mergesort")
-    sorted_keys = kid_keys[:count][order]
-    kid_keys[:count] = sorted_keys
+    _sort_children(kid_keys, scores, count)
     return count, False, repeated
+
+
+@njit(cache=True, inline="always")
+def _sort_children(kid_keys, scores, count):
+    """Order the first ``count`` children by score, ties kept in move order: an insertion
+    sort of at most six (``np.argsort`` and a slice assignment compiled numba's sort and its
+    shape-mismatch message into the search, 4.5 s of a first compile)."""
+    for i in range(1, count):
+        key, score = kid_keys[i], scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] > score:
+            kid_keys[j + 1], scores[j + 1] = kid_keys[j], scores[j]
+            j -= 1
+        kid_keys[j + 1], scores[j + 1] = key, score
 
 
 @njit(cache=True, nogil=True)
