@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ... import kernels
 from ...cluster import each
 from .journal import Journal
 from .metrics import wilson
@@ -134,8 +135,8 @@ def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, 
         f[F_NEXT] = x + 1
         nodes += 1
         board = boards[d + 1]
-        board[:] = boards[d]
-        scratch[:] = f
+        kernels.copy_into(board, boards[d])
+        kernels.copy_into(scratch, f)
         hole = f[F_HOLE]
         cell = HOLE_CELL[p, hole]
         scratch[F_UNDECIDED] = f[F_UNDECIDED] & ~(1 << hole)
@@ -168,7 +169,7 @@ def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, 
                 return FOUND, nodes, counted, lost
         elif outcome == 2:
             g = frames[d + 1]
-            g[:] = scratch
+            kernels.copy_into(g, scratch)
             g[F_NEXT] = 0
             g[F_LAST_X] = beads_each
             g[F_FIRST] = 0
@@ -411,7 +412,7 @@ def _sample_wipeouts(params, base, hole, need, beads_each, samples, seed):
             cell = HOLE_CELL[0, h]
             if (hole > 0 and h != hole) or drawn[cell] < need:
                 continue
-            board[:] = drawn
+            kernels.copy_into(board, drawn)
             play_move(params, board, cell)
             if beads(board, 1) == 0:
                 wins += 1
@@ -428,7 +429,7 @@ def _draw(bar, base, board):
     for j in range(slots - HOLES + 1, slots):
         t = np.random.randint(0, j + 1)
         bar[j if bar[t] else t] = True
-    board[:] = base
+    kernels.copy_into(board, base)
     h = 1
     for k in range(slots):
         if bar[k]:

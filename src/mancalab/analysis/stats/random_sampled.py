@@ -22,7 +22,7 @@ def _random_games(params, start, n_games, max_plies, out):
     """
     board = np.empty_like(start)
     for _ in range(n_games):
-        board[:] = start
+        kernels.copy_into(board, start)
         out[6] += kernels.random_moves(params, board, max_plies)
         out[board[-1]] += 1  # status codes 1..4 index the results, 0 counts unfinished games
         out[5] += kernels.margin(params, board)
