@@ -14,7 +14,9 @@ the children need no pass of their own to be sorted by the part of the table the
 
 The helpers of the inner loop (packing, hashing, inserting, the switch over the games,
 Gebeta's sowing) are inlined: a call with arrays as arguments costs more than the work (an
-insert made as a call took 4 times as long as inlined). Where the time goes: the README,
+insert made as a call took 4 times as long as inlined). Their rare paths (a carry into a
+further word, the children left at a chunk's end) are calls: each inlined copy is compiled
+again, and the expansion's first compile took 21 s with them inlined against 15 s. Where the time goes: the README,
 "Game-tree statistics".
 
 The next level is read straight from the table (no copying out), and the last level asked for
@@ -172,12 +174,19 @@ def _home(h, n_rows):
 @njit(cache=True, inline="always")
 def add_total(totals, slot, counts, c, words, flags):
     """totals[slot] += the ``words`` low words of ``counts[c]``, carried through every word of
-    the total (the overflow flag is raised past its last word)."""
+    the total (the overflow flag is raised past its last word). The rare carry is a call:
+    inlined, its loop was compiled again at every one of the expansion's four totals."""
     before = totals[slot, 0]
     totals[slot, 0] = before + counts[c, 0]
     carry = np.uint64(1) if totals[slot, 0] < before else EMPTY
     if words == 1 and carry == EMPTY:  # nearly always: one word, no carry
         return
+    _carry_total(totals, slot, counts, c, words, flags, carry)
+
+
+@njit(cache=True)
+def _carry_total(totals, slot, counts, c, words, flags, carry):
+    """The words of ``add_total`` above the first, with the first word's ``carry``."""
     for w in range(1, totals.shape[1]):
         if w >= words and carry == EMPTY:
             return
@@ -279,11 +288,22 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
                     for w in range(words):
                         counts[slot, w] = count[0, w]
                     played += 1
-        for waiting in range(max(0, played - AHEAD), played):
-            slot = waiting & (AHEAD - 1)
-            new += _insert_counted(table, hashes[slot], keys, slot, n_words, counts, slot,
-                                   words, flags)
+        new += _insert_waiting(table, hashes, keys, n_words, counts, words, flags,
+                               max(0, played - AHEAD), played)
         chunk_new[chunk] = new
+
+
+@njit(cache=True)
+def _insert_waiting(table, hashes, keys, n_words, counts, words, flags, first, last):
+    """Insert the children still waiting at the end of a chunk (those played ``first`` to
+    ``last``); the rows added. A call, once a chunk: the insert inlined a second time
+    into the expansion cost seconds of its compile."""
+    new = 0
+    for waiting in range(first, last):
+        slot = waiting & (AHEAD - 1)
+        new += _insert_counted(table, hashes[slot], keys, slot, n_words, counts, slot, words,
+                               flags)
+    return new
 
 
 @njit(cache=True, inline="always")
@@ -332,7 +352,7 @@ def _insert(table, h, keys, k, n_words, counts, c, in_use):
                 for w in range(1, n_words):
                     table[row, w] = keys[k, w]
                 if words > 1:
-                    return _add_multiplicity(table, row, n_words, counts, c, 1)
+                    return _add_words(table, row, n_words, counts, c, 1)
                 store_release(table, row, n_words, counts[c, 0])
                 return 1
         if held == word and _rest_equal(table, row, keys, k, n_words):
@@ -371,6 +391,13 @@ def _add_multiplicity(table, row, n_words, counts, c, added):
         if before + count == EMPTY:  # never leave 0: others wait on it
             store_release(table, row, n_words, ~EMPTY)
         return -1
+    return _add_words(table, row, n_words, counts, c, added)
+
+
+@njit(cache=True)
+def _add_words(table, row, n_words, counts, c, added):
+    """``_add_multiplicity`` where the multiplicity has several words (deep levels only): a
+    call, so that the expansion's compile does not carry the loop at each insert."""
     carry = EMPTY
     for w in range(table.shape[1] - n_words):
         add = counts[c, w] + carry
