@@ -126,8 +126,8 @@ def _expand(params, slots, key, prover, target, unit, big_binom, stored_seeds, o
 @njit(cache=True, inline="always")
 def _sort_children(kid_keys, scores, count):
     """Order the first ``count`` children by score, ties kept in move order: an insertion
-    sort of at most six (``np.argsort`` and a slice assignment compiled numba's sort and its
-    shape-mismatch message into the search, 4.5 s of a first compile)."""
+    sort of at most six, not ``np.argsort`` and a slice assignment, which would compile
+    numba's sort and its shape-mismatch message into every game's search (seconds)."""
     for i in range(1, count):
         key, score = kid_keys[i], scores[i]
         j = i - 1

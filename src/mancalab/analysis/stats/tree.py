@@ -15,8 +15,8 @@ the children need no pass of their own to be sorted by the part of the table the
 The helpers of the inner loop (packing, hashing, inserting, the switch over the games,
 Gebeta's sowing) are inlined: a call with arrays as arguments costs more than the work (an
 insert made as a call took 4 times as long as inlined). Their rare paths (a carry into a
-further word, the children left at a chunk's end) are calls: each inlined copy is compiled
-again, and the expansion's first compile took 21 s with them inlined against 15 s. Where the time goes: the README,
+further word, the children left at a chunk's end) are calls: each inlined copy would be
+compiled again, seconds of the expansion's first compile. Where the time goes: the README,
 "Game-tree statistics".
 
 The next level is read straight from the table (no copying out), and the last level asked for
@@ -297,7 +297,7 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
 def _insert_waiting(table, hashes, keys, n_words, counts, words, flags, first, last):
     """Insert the children still waiting at the end of a chunk (those played ``first`` to
     ``last``); the rows added. A call, once a chunk: the insert inlined a second time
-    into the expansion cost seconds of its compile."""
+    into the expansion would cost seconds of its compile."""
     new = 0
     for waiting in range(first, last):
         slot = waiting & (AHEAD - 1)
