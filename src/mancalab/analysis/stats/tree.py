@@ -175,7 +175,7 @@ def _home(h, n_rows):
 def add_total(totals, slot, counts, c, words, flags):
     """totals[slot] += the ``words`` low words of ``counts[c]``, carried through every word of
     the total (the overflow flag is raised past its last word). The rare carry is a call:
-    inlined, its loop was compiled again at every one of the expansion's four totals."""
+    inlined, its loop would be compiled again at each of the expansion's four totals."""
     before = totals[slot, 0]
     totals[slot, 0] = before + counts[c, 0]
     carry = np.uint64(1) if totals[slot, 0] < before else EMPTY
