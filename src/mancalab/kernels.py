@@ -31,6 +31,7 @@ from numba import njit
 from numba.extending import overload
 
 from . import movemask
+from .borrow import borrowed
 from .core import ONGOING
 from .params import GameParamsType
 from .variants import VARIANTS
@@ -139,6 +140,7 @@ def seed_rng(seed):
 def random_moves(params, board, max_plies):
     """Play uniformly random legal moves in place until the game ends or ``max_plies`` moves
     have been played; return how many were played."""
+    params, board = borrowed(params), borrowed(board)
     plies = 0
     while board[-1] == ONGOING and plies < max_plies:
         legal = legal_mask(params, board)

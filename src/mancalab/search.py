@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from . import kernels, movemask
+from .borrow import borrowed
 from .core import DRAW, ONGOING, TIMEOUT, WIN_0, State
 
 WIN = 1_000_000  # a won game's value, plus the final margin
@@ -145,6 +146,10 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
     Written with an explicit stack of frames (one per ply), not recursion: numba cannot load
     a cached recursive function safely (numba issue 6061).
     """
+    params, root, tt_key = borrowed(params), borrowed(root), borrowed(tt_key)
+    tt_data, history, stats = borrowed(tt_data), borrowed(history), borrowed(stats)
+    boards, moves = borrowed(boards), borrowed(moves)
+    frame, found = borrowed(frame), borrowed(found)
     kernels.copy_into(boards[0], root)
     frame[0, ALPHA], frame[0, BETA] = alpha, beta
     ply = 0

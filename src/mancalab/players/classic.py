@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from .. import kernels, movemask
+from ..borrow import borrowed
 from ..core import ONGOING, Option, State, real, whole
 from .base import Player, seed_option
 
@@ -31,6 +32,7 @@ def leaf_extreme(params, root, plies, player, minimize, work):
     turns below ``root`` (a finished game is a leaf); -1 when the moves played, counted in
     ``work[DONE]``, pass ``work[LIMIT]``. A depth-first walk with an explicit stack: numba
     cannot load a cached recursive function safely (numba issue 6061)."""
+    params, root, work = borrowed(params), borrowed(root), borrowed(work)
     boards = np.empty((plies + 1, root.shape[0]), dtype=np.int64)
     untried = np.zeros(plies + 1, dtype=np.uint64)  # the moves still to try at each ply
     if plies == 0 or root[-1] != ONGOING:

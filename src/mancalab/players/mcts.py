@@ -20,6 +20,7 @@ from numba import njit
 from ..core import MAX_MOVES, ONGOING, WIN_0, WIN_1, MancalabError, Option, State, real, whole
 from ..variants.common import bool_option
 from .. import kernels, movemask
+from ..borrow import borrowed
 from .base import Player, new_seed, seed_option
 
 
@@ -88,15 +89,20 @@ def _prove(node, boards, first_child, n_legal, n_expanded, proven):
 @njit(cache=True, nogil=True)
 def run_iterations(params, boards, first_child, n_legal,
                    n_expanded, parent, move, visits, total, n_nodes, iterations, c, proven,
-                   solver):
+                   solver, moves, scratch):
     """Run up to ``iterations`` MCTS iterations; stop early when the arrays are nearly full
-    or (``solver``) when the root is proven.
+    or (``solver``) when the root is proven. ``moves`` (MAX_MOVES) and ``scratch`` (a board)
+    are work space, made by the caller so that they are lent too (``mancalab.borrow``).
 
     Returns (new node count, iterations done).
     """
+    params, boards, first_child, n_legal = (borrowed(params), borrowed(boards),
+                                            borrowed(first_child), borrowed(n_legal))
+    n_expanded, parent, move, visits = (borrowed(n_expanded), borrowed(parent),
+                                        borrowed(move), borrowed(visits))
+    total, proven, moves, scratch = (borrowed(total), borrowed(proven), borrowed(moves),
+                                     borrowed(scratch))
     capacity = boards.shape[0]
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    scratch = np.empty(boards.shape[1], dtype=np.int64)
     done = 0
     while done < iterations and n_nodes + MAX_MOVES <= capacity:
         if solver and proven[0] != 0:
@@ -151,6 +157,8 @@ class SearchTree:
         self.visits = np.zeros(capacity, dtype=np.int64)
         self.total = np.zeros(capacity, dtype=np.float64)
         self.proven = np.zeros(capacity, dtype=np.int8)
+        self.moves = np.empty(MAX_MOVES, dtype=np.int64)  # work space of the iterations
+        self.scratch = np.empty(width, dtype=np.int64)
         self.boards[0] = root_board
         self.n_nodes = 1
 
@@ -168,7 +176,7 @@ class SearchTree:
         self.n_nodes, done = run_iterations(
             variant.params, self.boards, self.first_child,
             self.n_legal, self.n_expanded, self.parent, self.move, self.visits, self.total,
-            self.n_nodes, iterations, c, self.proven, solver)
+            self.n_nodes, iterations, c, self.proven, solver, self.moves, self.scratch)
         return done
 
     @property
@@ -195,7 +203,7 @@ def warm_up(state: State | None = None) -> None:
     tree = SearchTree(state.board, capacity=2 * MAX_MOVES)
     run_iterations(state.variant.params, tree.boards, tree.first_child, tree.n_legal,
                    tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0,
-                   tree.proven, True)
+                   tree.proven, True, tree.moves, tree.scratch)
 
 
 class MCTSPlayer(Player):

@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from ... import kernels
+from ...borrow import borrowed
 from ...cluster import each
 from .journal import Journal
 from .metrics import wilson
@@ -104,6 +105,8 @@ def search(params, boards, frames, depth, p, first_hole, beads_each, max_nodes, 
     Returns (status, nodes, settings that win, settings that do not). The first
     counter-setting found goes to ``found`` (counts by hole number 1..16, ``found[0]`` set
     to 1 once it holds one)."""
+    params, boards, frames = borrowed(params), borrowed(boards), borrowed(frames)
+    found = borrowed(found)
     need = 1 if params[P_SINGLETONS] == 1 else 2
     nodes = 0
     counted = 0
@@ -397,6 +400,7 @@ def _sample_wipeouts(params, base, hole, need, beads_each, samples, seed):
     """Of ``samples`` settings T drawn uniformly, how many take every opposing bead in the
     first turn (the game's own move): played from ``hole``, among the settings with at least
     ``need`` beads there; or (``hole`` 0) among all settings, from any hole they can play."""
+    params, base = borrowed(params), borrowed(base)
     np.random.seed(seed)
     extra = need if hole > 0 else 0
     slots = beads_each - extra + HOLES - 1

@@ -30,6 +30,7 @@ from typing import Callable
 import numpy as np
 from numba import njit, prange
 
+from ...borrow import borrowed
 from ...core import ONGOING, MancalabError, Variant
 from ...memory import available_memory, large_zeros
 from ...prefetch import prefetch_row
@@ -86,6 +87,7 @@ def _solve_range(params, seeds, values, binom, first, last):
     The positions are one loop rather than a call each: numba takes a reference (an atomic
     count) on every array a compiled function is given, about a tenth of the build's time
     when each position was a call (perf)."""
+    params, values, binom = borrowed(params), borrowed(values), borrowed(binom)
     m = params[kalah.P_PITS]
     n = 2 * m
     depth_cap = seeds * m + 2  # each quiet move lowers the distance to the stores

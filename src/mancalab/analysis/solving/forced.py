@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from ... import kernels, movemask
+from ...borrow import borrowed
 from ...core import ONGOING, State
 from .results import (ABORTED, LIMIT, NODES, Cancel, SolveResult, hashes, settle_moves, spent,
                       timed)
@@ -98,6 +99,7 @@ def forced(params, root, player, depth, total, table, stats):
     or nothing is forced). ``total``: the seeds or beads in the game (|margin| <= total).
     ``stats[ABORTED]`` is set when the node budget ``stats[LIMIT]`` runs out (the answer is
     then meaningless)."""
+    params, root, table, stats = borrowed(params), borrowed(root), borrowed(table), borrowed(stats)
     size = root.shape[0]
     width = WIDTH
     mask = np.uint64(table.shape[0] - 1)

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from ... import kernels
+from ...borrow import borrowed
 from ...core import State, Variant
 from ...memory import available_memory
 from .ranking import binomials, rank
@@ -55,6 +56,11 @@ def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, 
     """Walk the positions ``root`` can reach above the database breadth first, at most
     ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table.
     Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
+    params, slots, root = borrowed(params), borrowed(slots), borrowed(root)
+    big_binom, offsets, binom = borrowed(big_binom), borrowed(offsets), borrowed(binom)
+    keys, ids, node_pits = borrowed(keys), borrowed(ids), borrowed(node_pits)
+    kinds, targets, gains, low = borrowed(kinds), borrowed(targets), borrowed(gains), borrowed(low)
+    high, fixed, halt = borrowed(high), borrowed(fixed), borrowed(halt)
     pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers(slots)
     count = 1
     kernels.copy_into(node_pits[0], root)

@@ -45,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from ... import kernels
+from ...borrow import borrowed
 from ...core import State, Variant
 from ...memory import available_memory, large_zeros
 from ...prefetch import prefetch_row
@@ -224,6 +225,8 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
     reference (an atomic count) on every array a helper is given, and a helper that returns
     from several places keeps them — some twenty arrays a node, about a tenth of the
     search's time (perf). The single-exit helpers it calls show no such cost."""
+    params, root, db, binom = borrowed(params), borrowed(root), borrowed(db), borrowed(binom)
+    table, stats, busy = borrowed(table), borrowed(stats), borrowed(busy)
     m = params[kalah.P_PITS]
     n = 2 * m
     mask = np.uint64(table.shape[0] - 1)

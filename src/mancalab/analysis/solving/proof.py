@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ...borrow import borrowed
 from ...core import Variant
 from .graph import _slot
 from .ranking import rank
@@ -147,6 +148,10 @@ def search(params, slots, root, prover, target, unit, big_binom, stored_seeds, o
     keeps every failure, also one that rested on a repetition above it: each node is then
     searched once, a proof is still a proof, but a failure proves nothing (a position
     failed on one path may be won on another)."""
+    params, slots, big_binom = borrowed(params), borrowed(slots), borrowed(big_binom)
+    offsets, binom, stored_low = borrowed(offsets), borrowed(binom), borrowed(stored_low)
+    stored_high, keys, status = borrowed(stored_high), borrowed(keys), borrowed(status)
+    depths, halt, counters = borrowed(depths), borrowed(halt), borrowed(counters)
     capacity = keys.shape[0]
     bufs = move_buffers(slots)
     kid_keys = np.zeros((MAX_DEPTH, 6), dtype=np.uint64)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+from ...borrow import borrowed
 from ...core import Variant
 from ...memory import available_memory
 from .ranking import binomials, chunk_range, rank, unrank, pits_of
@@ -109,6 +110,10 @@ def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom
             stored_low, stored_high, count, head, table, ids, node_keys, children, halt):
     """Walk on from node ``head`` of ``count`` (node 0 is the root), breadth first, until the
     tables are full or ``halt[LIMIT]`` is 0. Returns (nodes, expanded)."""
+    params, slots, big_binom = borrowed(params), borrowed(slots), borrowed(big_binom)
+    offsets, binom, stored_low = borrowed(offsets), borrowed(binom), borrowed(stored_low)
+    stored_high, table, ids = borrowed(stored_high), borrowed(table), borrowed(ids)
+    node_keys, children, halt = borrowed(node_keys), borrowed(children), borrowed(halt)
     capacity = node_keys.shape[0]
     pits, board, kid_pits, kid_seeds, kinds, gains = move_buffers(slots)
     bars = np.empty(PITS - 1, dtype=np.int64)

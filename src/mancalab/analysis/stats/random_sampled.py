@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from ... import kernels
+from ...borrow import borrowed
 from ...core import DRAW, TIMEOUT, WIN_0, WIN_1, State
 
 
@@ -20,6 +21,7 @@ def _random_games(params, start, n_games, max_plies, out):
 
     A game still going after ``max_plies`` moves is stopped and counted in ``out[0]``.
     """
+    params, start, out = borrowed(params), borrowed(start), borrowed(out)
     board = np.empty_like(start)
     for _ in range(n_games):
         kernels.copy_into(board, start)
