@@ -11,6 +11,11 @@ import pytest
 
 import mancalab  # noqa: F401 - names numba's cache folder (mancalab._cache)
 
+# numba loads SciPy's BLAS when it first compiles or loads a kernel (SciPy comes with
+# OpenSpiel), and OpenBLAS starts a thread a core that spins for a while: 0.2 CPU-s in each of
+# the suite's processes, for a library mancalab never calls. Set before any of them loads it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # One compiled cache for the whole session, worker processes and commands included: a test
 # that moves XDG_CACHE_HOME (for a fresh database folder) must not move the kernels too.
 os.environ.setdefault("NUMBA_CACHE_DIR", numba.config.CACHE_DIR)
