@@ -235,7 +235,7 @@ def number_of(words) -> int:
 
 @njit(cache=True, parallel=True)
 def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, board_size,
-            keep, table, chunk_totals, chunk_new, flags):
+            keep, table, chunk_totals, chunk_new, flags, boards, keys_waiting, counts_waiting):
     """Play every move of the parent rows first..last-1 (empty rows have none). Each chunk
     adds its turns and finished games to its own totals, ``chunk_totals[chunk]``. When
     ``keep``, every going-on child is inserted into ``table`` (all threads at once, see
@@ -245,12 +245,13 @@ def _expand(params, parents, first, last, word_of, shift_of, mask_of, n_words, b
     per_chunk = (last - first + CHUNKS - 1) // CHUNKS
     n_rows = table.shape[0]
     for chunk in prange(CHUNKS):
-        board = np.empty(board_size, dtype=np.int64)
-        child = np.empty(board_size, dtype=np.int64)
-        keys = np.empty((AHEAD, n_words), dtype=np.uint64)  # the children waiting to go in
-        counts = np.zeros((AHEAD, COUNT_WORDS), dtype=np.uint64)  # words above a parent's: 0
+        board, child = boards[chunk, 0], boards[chunk, 1]
+        keys = keys_waiting[chunk]  # the children waiting to go in
+        counts = counts_waiting[chunk, :AHEAD]  # words above a parent's: 0
+        count = counts_waiting[chunk, AHEAD:]  # the parent's multiplicity
+        counts[:, :] = 0
+        count[:, :] = 0
         hashes = np.empty(AHEAD, dtype=np.uint64)
-        count = np.zeros((1, COUNT_WORDS), dtype=np.uint64)  # the parent's multiplicity
         words = parents.shape[1] - n_words
         totals = chunk_totals[chunk]
         totals[:] = 0
@@ -727,6 +728,7 @@ def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
     children = _Level(n_words, expected if keep else 0, words)
     batch = max(1, min(batch, n_rows))
     chunk_totals = np.zeros((CHUNKS, N_TOTALS, totals.shape[1]), dtype=np.uint64)
+    boards, keys_waiting, counts_waiting = _chunk_work(game.board_size, n_words)
     chunk_new = np.zeros(CHUNKS, dtype=np.int64)
     flags = np.zeros(2, dtype=np.int64)
     peak, first = 0, 0
@@ -739,7 +741,7 @@ def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
         phases["grow"] += grown - began
         _expand(shared_params(game), read_only(parents.table), first, last, word_of, shift_of,
                 mask_of, n_words, game.board_size, keep, children.table, chunk_totals,
-                chunk_new, flags)
+                chunk_new, flags, boards, keys_waiting, counts_waiting)
         _add_chunk_totals(chunk_totals, totals, flags)
         _check(flags, words)
         children.fill += int(chunk_new.sum())
@@ -748,6 +750,16 @@ def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
         progress(last, n_rows, children.positions)
         first = last
     return children, peak
+
+
+def _chunk_work(board_size: int, n_words: int) -> tuple[np.ndarray, ...]:
+    """Each chunk's work space in ``_expand``: its board and child, the keys of the children
+    waiting to go in, their multiplicities (AHEAD rows) and the parent's (one row). Made here
+    rather than in the parallel loop: an array the loop allocates has an owner, whose
+    reference numba counts atomically at every kernel call (``mancalab.borrow``)."""
+    return (np.empty((CHUNKS, 2, board_size), dtype=np.int64),
+            np.empty((CHUNKS, AHEAD, n_words), dtype=np.uint64),
+            np.zeros((CHUNKS, AHEAD + 1, COUNT_WORDS), dtype=np.uint64))
 
 
 def _batch_end(children: _Level, first: int, last: int, max_children: int, batch: int) -> int:
