@@ -99,27 +99,26 @@ def forced(params, root, player, depth, total, table, stats):
     or nothing is forced). ``total``: the seeds or beads in the game (|margin| <= total).
     ``stats[ABORTED]`` is set when the node budget ``stats[LIMIT]`` runs out (the answer is
     then meaningless)."""
+    size, width = root.shape[0], WIDTH
+    work = (np.empty((depth + 1, size), dtype=np.int64),
+            np.empty((depth + 1, width, size), dtype=np.int64),
+            np.empty((3, depth + 1, width + 1), dtype=np.int64),
+            np.zeros((9, depth + 1), dtype=np.int64), np.empty(depth + 1, dtype=np.uint64),
+            np.empty(depth + 1, dtype=np.bool_), np.empty(width, dtype=np.int64))
+    return _forced(params, root, player, depth, total, table, stats, work)
+
+
+@njit(cache=True)
+def _forced(params, root, player, depth, total, table, stats, work):
+    """``forced`` in the work space ``forced`` made, every array lent (``mancalab.borrow``)."""
     params, root, table, stats = borrowed(params), borrowed(root), borrowed(table), borrowed(stats)
-    size = root.shape[0]
-    width = WIDTH
+    boards, kids, per_kid, per_ply, checks, maxing, estimate = borrowed(work)
+    kid_value, kid_move, order = per_kid[0], per_kid[1], per_kid[2]
+    n_kids, next_kid, alpha, beta = per_ply[0], per_ply[1], per_ply[2], per_ply[3]
+    alpha0, beta0 = per_ply[4], per_ply[5]  # the window the node was entered with
+    best, best_move, slots = per_ply[6], per_ply[7], per_ply[8]
+    size, width = root.shape[0], WIDTH
     mask = np.uint64(table.shape[0] - 1)
-    boards = np.empty((depth + 1, size), dtype=np.int64)
-    kids = np.empty((depth + 1, width, size), dtype=np.int64)
-    kid_value = np.empty((depth + 1, width + 1), dtype=np.int64)
-    kid_move = np.empty((depth + 1, width + 1), dtype=np.int64)
-    order = np.empty((depth + 1, width + 1), dtype=np.int64)
-    n_kids = np.zeros(depth + 1, dtype=np.int64)
-    next_kid = np.zeros(depth + 1, dtype=np.int64)
-    alpha = np.empty(depth + 1, dtype=np.int64)
-    beta = np.empty(depth + 1, dtype=np.int64)
-    alpha0 = np.empty(depth + 1, dtype=np.int64)  # the window the node was entered with
-    beta0 = np.empty(depth + 1, dtype=np.int64)
-    best = np.empty(depth + 1, dtype=np.int64)
-    best_move = np.empty(depth + 1, dtype=np.int64)
-    slots = np.empty(depth + 1, dtype=np.int64)
-    checks = np.empty(depth + 1, dtype=np.uint64)
-    maxing = np.empty(depth + 1, dtype=np.bool_)
-    estimate = np.empty(width, dtype=np.int64)
     kernels.copy_into(boards[0], root)
     alpha[0], beta[0] = -BIG - 1, total + 1
     ply = 0

@@ -148,19 +148,25 @@ def search(params, slots, root, prover, target, unit, big_binom, stored_seeds, o
     keeps every failure, also one that rested on a repetition above it: each node is then
     searched once, a proof is still a proof, but a failure proves nothing (a position
     failed on one path may be won on another)."""
+    work = (np.zeros((MAX_DEPTH, 6), dtype=np.uint64), np.zeros(6, dtype=np.int64),
+            np.zeros((4, MAX_DEPTH), dtype=np.int64), np.zeros(MAX_DEPTH, dtype=np.bool_))
+    return _search(params, slots, root, prover, target, unit, big_binom, stored_seeds, offsets,
+                   binom, stored_low, stored_high, keys, status, depths, max_nodes, quick,
+                   halt, counters, move_buffers(slots), work)
+
+
+@njit(cache=True)
+def _search(params, slots, root, prover, target, unit, big_binom, stored_seeds, offsets,
+            binom, stored_low, stored_high, keys, status, depths, max_nodes, quick, halt,
+            counters, bufs, work):
+    """``search`` in the work space ``search`` made, every array lent (``mancalab.borrow``)."""
     params, slots, big_binom = borrowed(params), borrowed(slots), borrowed(big_binom)
     offsets, binom, stored_low = borrowed(offsets), borrowed(binom), borrowed(stored_low)
     stored_high, keys, status = borrowed(stored_high), borrowed(keys), borrowed(status)
     depths, halt, counters = borrowed(depths), borrowed(halt), borrowed(counters)
+    bufs, (kid_keys, scores, frames, provers_move) = borrowed(bufs), borrowed(work)
+    counts, nexts, slots_at, repeats = frames[0], frames[1], frames[2], frames[3]
     capacity = keys.shape[0]
-    bufs = move_buffers(slots)
-    kid_keys = np.zeros((MAX_DEPTH, 6), dtype=np.uint64)
-    scores = np.zeros(6, dtype=np.int64)
-    counts = np.zeros(MAX_DEPTH, dtype=np.int64)
-    nexts = np.zeros(MAX_DEPTH, dtype=np.int64)
-    slots_at = np.zeros(MAX_DEPTH, dtype=np.int64)
-    repeats = np.zeros(MAX_DEPTH, dtype=np.int64)
-    provers_move = np.zeros(MAX_DEPTH, dtype=np.bool_)
     filled = counters[FILLED]
     s = _find(keys, root)
     if keys[s] == root and (status[s] == WON or status[s] == LOST):
