@@ -222,39 +222,42 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
     ``expect_fail`` (the root's expected answer): the type flips with the mover.
 
     A node's own work is written out here rather than in one helper: numba's inliner takes a
-    reference (an atomic count) on every array a helper is given, and a helper that returns
-    from several places keeps them — some twenty arrays a node, about a tenth of the
-    search's time (perf). The single-exit helpers it calls show no such cost."""
+    reference on every array a helper is given, and a helper that returns from several
+    places keeps them — some twenty arrays a node (each an atomic count unless the array is
+    lent, ``mancalab.borrow``). The single-exit helpers it calls show no such cost."""
+    m = params[kalah.P_PITS]
+    n = 2 * m
+    work = (np.zeros(MAX_PLY, dtype=np.bool_), np.empty((MAX_PLY, n), dtype=np.int64),
+            np.empty((MAX_PLY, m, n), dtype=np.int64), np.empty((4, MAX_PLY, m), dtype=np.int64),
+            np.empty((MAX_PLY, m), dtype=np.bool_), np.empty((MAX_PLY, m), dtype=np.uint64),
+            np.empty(m, dtype=np.int64), np.empty((MAX_PLY, 2 * m), dtype=np.int64),
+            np.zeros((7, MAX_PLY), dtype=np.int64), np.zeros(MAX_PLY, dtype=np.uint64),
+            np.empty(n + 4, dtype=np.int64), np.empty(n, dtype=np.int64),
+            np.empty(n, dtype=np.int64))
+    return _test_in(params, root, gamma, db, binom, db_seeds, table, stats, busy, me,
+                    expect_fail, work)
+
+
+@njit(cache=True)
+def _test_in(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expect_fail,
+             work):
+    """``test`` in the work space ``test`` made, every array lent (``mancalab.borrow``)."""
     params, root, db, binom = borrowed(params), borrowed(root), borrowed(db), borrowed(binom)
     table, stats, busy = borrowed(table), borrowed(stats), borrowed(busy)
+    (all_node, pits, kids, per_kid, kid_again, kid_check, kid_est, order, per_ply, checks,
+     board, here, kid) = borrowed(work)
+    # all_node: expected to fail, every child searched; order: a child put off is again + m;
+    # kid_slot: a bucket, or the database index; here: the node's pits; started: the node
+    # count when each ply began
+    kid_gain, kid_move, kid_left, kid_slot = per_kid[0], per_kid[1], per_kid[2], per_kid[3]
+    gam, n_kids, next_kid, best = per_ply[0], per_ply[1], per_ply[2], per_ply[3]
+    best_move, slots, started = per_ply[4], per_ply[5], per_ply[6]
     m = params[kalah.P_PITS]
     n = 2 * m
     mask = np.uint64(table.shape[0] - 1)
     marks = np.uint64(busy.shape[1] - 1)
     busy[me, :] = 0
-    all_node = np.zeros(MAX_PLY, dtype=np.bool_)  # expected to fail: every child searched
     all_node[0] = expect_fail
-    pits = np.empty((MAX_PLY, n), dtype=np.int64)
-    gam = np.empty(MAX_PLY, dtype=np.int64)
-    kids = np.empty((MAX_PLY, m, n), dtype=np.int64)
-    kid_gain = np.empty((MAX_PLY, m), dtype=np.int64)
-    kid_again = np.empty((MAX_PLY, m), dtype=np.bool_)
-    kid_move = np.empty((MAX_PLY, m), dtype=np.int64)
-    kid_left = np.empty((MAX_PLY, m), dtype=np.int64)
-    kid_slot = np.empty((MAX_PLY, m), dtype=np.int64)  # a bucket, or the database index
-    kid_check = np.empty((MAX_PLY, m), dtype=np.uint64)
-    kid_est = np.empty(m, dtype=np.int64)
-    order = np.empty((MAX_PLY, 2 * m), dtype=np.int64)  # a child put off: again, + m
-    n_kids = np.zeros(MAX_PLY, dtype=np.int64)
-    next_kid = np.zeros(MAX_PLY, dtype=np.int64)
-    best = np.zeros(MAX_PLY, dtype=np.int64)
-    best_move = np.zeros(MAX_PLY, dtype=np.int64)
-    slots = np.zeros(MAX_PLY, dtype=np.int64)
-    checks = np.zeros(MAX_PLY, dtype=np.uint64)
-    started = np.zeros(MAX_PLY, dtype=np.int64)  # the node count when each ply began
-    board = np.empty(n + 4, dtype=np.int64)
-    here = np.empty(n, dtype=np.int64)  # the node's pits
-    kid = np.empty(n, dtype=np.int64)
     kernels.copy_into(pits[0], root)
     gam[0] = gamma
     h1, checks[0] = hashes(root)
