@@ -120,6 +120,6 @@ def test_the_warm_up_compiles_the_proof_search_the_perfect_player_asks():
     from mancalab.params import GameParamsType
 
     repeating.warm_up("gabata")
-    games = {signature[0].game for signature in proof.search.signatures
+    games = {signature[0].game for signature in proof._search.signatures
              if isinstance(signature[0], GameParamsType)}
     assert int(mancalab.variant("gabata").params[0]) in games

@@ -92,7 +92,6 @@ def _margin(params, board, player):
     return margin if player == 0 else -margin
 
 
-@njit(cache=True, nogil=True)
 def forced(params, root, player, depth, total, table, stats):
     """The best margin ``player`` forces from ``root`` (going on) within ``depth`` plies,
     ``-BIG`` if none, and the move that forces it at the root (-1 if ``player`` is not to move
@@ -108,9 +107,10 @@ def forced(params, root, player, depth, total, table, stats):
     return _forced(params, root, player, depth, total, table, stats, work)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _forced(params, root, player, depth, total, table, stats, work):
-    """``forced`` in the work space ``forced`` made, every array lent (``mancalab.borrow``)."""
+    """``forced``'s loop in the work space ``forced`` makes in Python (no allocation compiled
+    here), every array lent (``mancalab.borrow``)."""
     params, root, table, stats = borrowed(params), borrowed(root), borrowed(table), borrowed(stats)
     boards, kids, per_kid, per_ply, checks, maxing, estimate = borrowed(work)
     kid_value, kid_move, order = per_kid[0], per_kid[1], per_kid[2]

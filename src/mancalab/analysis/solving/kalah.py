@@ -205,7 +205,6 @@ def table_bits_for(memory: int, seeds: int = 1000) -> int:
     return bits
 
 
-@njit(cache=True, nogil=True)
 def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expect_fail):
     """Is g(``root``) >= ``gamma``? Returns (v, best move): v >= gamma and g >= v, or
     v < gamma and g <= v. The move is one proven to reach v when v >= gamma, -1 otherwise
@@ -238,10 +237,11 @@ def test(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expec
                     expect_fail, work)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _test_in(params, root, gamma, db, binom, db_seeds, table, stats, busy, me, expect_fail,
              work):
-    """``test`` in the work space ``test`` made, every array lent (``mancalab.borrow``)."""
+    """``test``'s loop in the work space ``test`` makes in Python (no allocation compiled
+    here), every array lent (``mancalab.borrow``)."""
     params, root, db, binom = borrowed(params), borrowed(root), borrowed(db), borrowed(binom)
     table, stats, busy = borrowed(table), borrowed(stats), borrowed(busy)
     (all_node, pits, kids, per_kid, kid_again, kid_check, kid_est, order, per_ply, checks,

@@ -138,7 +138,6 @@ def _sort_children(kid_keys, scores, count):
         kid_keys[j + 1], scores[j + 1] = key, score
 
 
-@njit(cache=True, nogil=True)
 def search(params, slots, root, prover, target, unit, big_binom, stored_seeds, offsets, binom,
            stored_low, stored_high, keys, status, depths, max_nodes, quick, halt, counters):
     """Whether the prover (0: A, 1: B) can force the question's answer from node ``root``:
@@ -155,11 +154,12 @@ def search(params, slots, root, prover, target, unit, big_binom, stored_seeds, o
                    halt, counters, move_buffers(slots), work)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(params, slots, root, prover, target, unit, big_binom, stored_seeds, offsets,
             binom, stored_low, stored_high, keys, status, depths, max_nodes, quick, halt,
             counters, bufs, work):
-    """``search`` in the work space ``search`` made, every array lent (``mancalab.borrow``)."""
+    """``search``'s loop in the work space ``search`` makes in Python (no allocation compiled
+    here), every array lent (``mancalab.borrow``)."""
     params, slots, big_binom = borrowed(params), borrowed(slots), borrowed(big_binom)
     offsets, binom, stored_low = borrowed(offsets), borrowed(binom), borrowed(stored_low)
     stored_high, keys, status = borrowed(stored_high), borrowed(keys), borrowed(status)
