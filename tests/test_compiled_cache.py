@@ -50,7 +50,7 @@ def test_a_kernel_is_compiled_meanwhile_only_when_the_cache_lacks_it(monkeypatch
     from mancalab.analysis.solving import kalah
 
     kalah.warm_up()
-    assert _cache.is_compiled("kalah.test") and not _cache.is_compiled("kalah.no_such_kernel")
+    assert _cache.is_compiled("kalah._test_in") and not _cache.is_compiled("kalah.no_such_kernel")
     started = []
     monkeypatch.setattr("multiprocessing.context.SpawnProcess.start",
                         lambda process: started.append(process))

@@ -288,12 +288,12 @@ def compiled_meanwhile(task: str | None):
 
 def is_compiled(prefix: str) -> bool:
     """Whether the cache holds a kernel whose file name starts with ``prefix`` (e.g.
-    ``kalah.test``: the module's name and the function's)."""
+    ``kalah._test_in``: the module's name and the function's)."""
     folder = kernel_folder()
     return folder.is_dir() and next(folder.rglob(f"{prefix}-*.nbi"), None) is not None
 
 
-COMPILED_BY = {"solve": "kalah.test"}  # a task's kernel that says it was compiled
+COMPILED_BY = {"solve": "kalah._test_in"}  # a task's kernel that says it was compiled
 PLAYERS_SEARCHES = ("alphabeta", "mcts", "classic")  # every game's
 SEARCHES = PLAYERS_SEARCHES + tuple(SOLVER_SEARCHES.values())
 SOWING = "sowing"  # a game's traced play (``State.sowing``), a task of its own
