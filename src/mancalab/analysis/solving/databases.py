@@ -78,7 +78,7 @@ def child_of(params, board, child):
 
 
 @njit(cache=True, nogil=True)
-def _solve_range(params, seeds, values, binom, first, last):
+def _solve_range(params, seeds, values, binom, first, last, rows):
     """Fill in the entries of ranks ``first``..``last``-1 among those with ``seeds`` seeds,
     and every entry of the same level they need first: for each, a depth-first pass with
     an explicit stack (numba cannot cache a recursive function), each frame one position
@@ -86,15 +86,15 @@ def _solve_range(params, seeds, values, binom, first, last):
     entries (``prefetch_row``), so their cache misses overlap; then it reads them.
     The positions are one loop rather than a call each: numba takes a reference (an atomic
     count) on every array a compiled function is given, about a tenth of the build's time
-    when each position was a call (perf)."""
-    params, values, binom = borrowed(params), borrowed(values), borrowed(binom)
+    when each position was a call (perf). ``rows``: the slice's bars, board, position and
+    child, each a row (``_rows``), lent: the rules' kernels are called with them."""
+    params, values, binom, rows = (borrowed(params), borrowed(values), borrowed(binom),
+                                   borrowed(rows))
     m = params[kalah.P_PITS]
     n = 2 * m
     depth_cap = seeds * m + 2  # each quiet move lowers the distance to the stores
-    bars = np.empty(n - 1, dtype=np.int64)
-    board = np.empty(2 * m + 4, dtype=np.int64)
-    here = np.empty(n, dtype=np.int64)  # the frame's position (rows are not sliced: a
-    child = np.empty(n, dtype=np.int64)  # view would take a reference too)
+    bars, board = rows[0, :n - 1], rows[1]
+    here, child = rows[2, :n], rows[3, :n]  # the frame's position (the stack is not sliced)
     stack_pits = np.empty((depth_cap, n), dtype=np.int64)
     stack_move = np.empty(depth_cap, dtype=np.int64)
     stack_best = np.empty(depth_cap, dtype=np.int64)
@@ -170,17 +170,24 @@ def _solve_range(params, seeds, values, binom, first, last):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def build_level(params, seeds, values, binom, begin, end, chunks, progress):
+def build_level(params, seeds, values, binom, begin, end, chunks, progress, rows):
     """Compute the entries of ranks ``begin``..``end``-1 among those with exactly ``seeds``
     seeds (the lower levels are done; entries of the same level they need are computed on
     the way), in ``chunks`` slices shared among the threads; ``progress[0]`` counts the
-    slices done. Two threads may meet at one entry: both write the same value."""
+    slices done. Two threads may meet at one entry: both write the same value. ``rows``
+    (``rows_for``): each slice's work rows, made outside the parallel loop, where an array
+    has no owner to count at every call of a rule (``mancalab.borrow``)."""
     for chunk in prange(chunks):
         first, last = chunk_range(chunk, chunks, begin, end)
         if first >= last:
             continue
-        _solve_range(params, seeds, values, binom, first, last)
+        _solve_range(params, seeds, values, binom, first, last, rows[chunk])
         progress[0] += 1
+
+
+def rows_for(variant: Variant, chunks: int) -> np.ndarray:
+    """Work rows for ``build_level``'s ``chunks`` slices: four of a board's length each."""
+    return np.empty((chunks, 4, 2 * variant.options["pits"] + 4), dtype=np.int64)
 
 
 def _rules(variant: Variant) -> dict:
@@ -253,7 +260,8 @@ def build(variant: Variant, seeds: int, *, jobs: int | None = None,
             count = int(binom[level + n - 1, n - 1])
             chunks = max(1, min(4096, count // 2048))
             progress = np.zeros(1, dtype=np.int64)
-            build_level(variant.params, level, values, binom, 0, count, chunks, progress)
+            build_level(variant.params, level, values, binom, 0, count, chunks, progress,
+                        rows_for(variant, chunks))
             if on_progress:
                 on_progress(level, count, count)
     finally:

@@ -48,7 +48,7 @@ def build_slice(options: dict, seeds: int, level: int, begin: int, end: int,
                 filled.add(below)
         chunks = max(1, min(4096, (end - begin) // 2048, 64 * get_num_threads()))
         databases.build_level(variant.params, level, values, binom, begin, end, chunks,
-                              np.zeros(1, dtype=np.int64))
+                              np.zeros(1, dtype=np.int64), databases.rows_for(variant, chunks))
         start = databases.level_start(binom, level, n)
         return values[start + begin:start + end].copy()
 
