@@ -87,7 +87,7 @@ def _solve_range(params, seeds, values, binom, first, last, rows):
     The positions are one loop rather than a call each: numba takes a reference (an atomic
     count) on every array a compiled function is given, about a tenth of the build's time
     when each position was a call (perf). ``rows``: the slice's bars, board, position and
-    child, each a row (``_rows``), lent: the rules' kernels are called with them."""
+    child, each a row (``rows_for``), lent: the rules' kernels are called with them."""
     params, values, binom, rows = (borrowed(params), borrowed(values), borrowed(binom),
                                    borrowed(rows))
     m = params[kalah.P_PITS]
