@@ -84,10 +84,10 @@ def _solve_range(params, seeds, values, binom, first, last, rows):
     an explicit stack (numba cannot cache a recursive function), each frame one position
     and the move it is at. A frame first plays every move and asks for the children's
     entries (``prefetch_row``), so their cache misses overlap; then it reads them.
-    The positions are one loop rather than a call each: numba takes a reference (an atomic
-    count) on every array a compiled function is given, about a tenth of the build's time
-    when each position was a call (perf). ``rows``: the slice's bars, board, position and
-    child, each a row (``rows_for``), lent: the rules' kernels are called with them."""
+    The positions are one loop rather than a call each: numba takes a reference on every
+    array a compiled function is given (an atomic count unless the array is lent).
+    ``rows``: the slice's bars, board, position and child, each a row (``rows_for``), lent:
+    the rules' kernels are called with them."""
     params, values, binom, rows = (borrowed(params), borrowed(values), borrowed(binom),
                                    borrowed(rows))
     m = params[kalah.P_PITS]
@@ -187,7 +187,7 @@ def build_level(params, seeds, values, binom, begin, end, chunks, progress, rows
 
 def rows_for(variant: Variant, chunks: int) -> np.ndarray:
     """Work rows for ``build_level``'s ``chunks`` slices: four of a board's length each."""
-    return np.empty((chunks, 4, 2 * variant.options["pits"] + 4), dtype=np.int64)
+    return np.empty((chunks, 4, variant.board_size), dtype=np.int64)
 
 
 def _rules(variant: Variant) -> dict:
