@@ -189,7 +189,8 @@ def write_pdf(made: list[Question], path: str | Path, paper: str = "a4",
                 top = 0.93 - slot * ROW
                 state, move = question.state, question.move
                 score = state.score
-                draw(state, (figure, (0.04, top - ROW * 0.92, 0.52, ROW * 0.85)), state.to_move, {move} if move is not None else set(),
+                place = (figure, (0.04, top - ROW * 0.92, 0.52, ROW * 0.85))
+                draw(state, place, state.to_move, {move} if move is not None else set(),
                      all_labels=True, title=f"A {score[0]} · B {score[1]}", label_size=10,
                      way=direction(state, move) if question.kind == "landing" else ())
                 figure.text(0.6, top - 0.02, f"{question.number}. " + _wrapped(question.text),
@@ -220,8 +221,9 @@ def _key_page(made: list[Question], size: tuple[float, float], title: str):
     for slot, question in enumerate(made):
         left, top = 0.05 + 0.48 * (slot % 2), 0.93 - 0.15 * (slot // 2)
         marks = {question.move} if question.move is not None else set()
-        draw(question.state, (key, (left, top - 0.12, 0.28, 0.11)), question.state.to_move, marks, all_labels=True,
-             title=f"{question.number}.", answers=set(question.answer_cells))
+        draw(question.state, (key, (left, top - 0.12, 0.28, 0.11)), question.state.to_move,
+             marks, all_labels=True, title=f"{question.number}.",
+             answers=set(question.answer_cells))
         key.text(left + 0.29, top - 0.04, _wrapped(question.answer, 16), fontsize=10, va="top")
     return key
 
