@@ -52,16 +52,17 @@ def graph_key(pits, seeds, big_binom):
 
 @njit(cache=True, nogil=True)
 def explore(params, slots, root, big_binom, stored_seeds, offsets, binom, unit, capacity,
-            keys, ids, node_pits, kinds, targets, gains, low, high, fixed, halt):
+            keys, ids, node_pits, kinds, targets, gains, low, high, fixed, halt, work):
     """Walk the positions ``root`` can reach above the database breadth first, at most
     ``capacity`` of them, until ``halt[LIMIT]`` is 0 (``Cancel``): their edge table.
-    Returns (positions, expanded); the positions not expanded are fixed at [-B, +B]."""
+    Returns (positions, expanded); the positions not expanded are fixed at [-B, +B].
+    ``work``: the caller's ``move_buffers`` (lent here: ``mancalab.borrow``)."""
     params, slots, root = borrowed(params), borrowed(slots), borrowed(root)
     big_binom, offsets, binom = borrowed(big_binom), borrowed(offsets), borrowed(binom)
     keys, ids, node_pits = borrowed(keys), borrowed(ids), borrowed(node_pits)
     kinds, targets, gains, low = borrowed(kinds), borrowed(targets), borrowed(gains), borrowed(low)
     high, fixed, halt = borrowed(high), borrowed(fixed), borrowed(halt)
-    pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers(slots)
+    pits, board, kid_pits, kid_seeds, move_kinds, move_gains = borrowed(work)
     count = 1
     kernels.copy_into(node_pits[0], root)
     head = 0
@@ -170,11 +171,12 @@ def walk_from(variant: Variant, pits: np.ndarray, database: Database | None, cap
         stored_seeds, offsets, binom = -1, np.full(1, -1, dtype=np.int64), binomials(PITS + 1)
     else:
         stored_seeds, offsets, binom = database.seeds, database.offsets, database.binom
+    slots = slots_of(variant)
     found.count, found.expanded = explore(
-        variant.params, slots_of(variant), pits, binomials(total_seeds(variant) + PITS + 1),
+        variant.params, slots, pits, binomials(total_seeds(variant) + PITS + 1),
         stored_seeds, offsets, binom, layout_of(variant).unit, capacity, found.keys, found.ids,
         found.node_pits, found.kinds, found.targets, found.gains, found.low, found.high,
-        found.fixed, halt)
+        found.fixed, halt, move_buffers(slots))
     return found
 
 

@@ -115,6 +115,18 @@ def move_buffers(slots):
             np.empty(6, dtype=np.int64), np.empty(6, dtype=np.int64))
 
 
+def walk_buffers(slots: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``move_buffers`` and bars (a rank's digits): the work space of a walk over ranks,
+    made by its caller and lent by its loop (``mancalab.borrow``)."""
+    return move_buffers(slots) + (np.zeros(PITS - 1, dtype=np.int64),)
+
+
+def chunk_buffers(slots: np.ndarray, chunks: int) -> tuple[np.ndarray, ...]:
+    """``walk_buffers`` for each of a parallel loop's ``chunks``, a row each."""
+    return tuple(np.zeros((chunks, *part.shape), dtype=part.dtype)
+                 for part in walk_buffers(slots))
+
+
 @njit(cache=True)
 def _moves(params, slots, pits, board, kinds, gains, kid_pits, kid_seeds):
     """Play every move of ``pits``: per move its kind (NONE, END, NODE or NODE_SAME), the
@@ -250,16 +262,20 @@ def plan(variant: Variant, seeds: int) -> tuple[np.ndarray, np.ndarray, int]:
 
 @njit(cache=True, parallel=True, nogil=True)
 def level_edges(params, slots, level, count, binom, offsets, kinds, targets, gains, low, high,
-                fixed, stored_low, stored_high, unit, chunks):
+                fixed, stored_low, stored_high, unit, chunks, work):
     """The moves of every position with ``level`` seeds (ranks 0..count-1): same-level
-    children by rank, lower ones by their database index; positions over are fixed."""
+    children by rank, lower ones by their database index; positions over are fixed.
+    ``work`` (``chunk_buffers``): each chunk's work space, made outside the parallel loop,
+    where an array it made would have an owner counted at every call (``mancalab.borrow``)."""
     bound = level // unit
+    all_pits, all_boards, all_kid_pits, all_kid_seeds, all_kinds, all_gains, all_bars = work
     for chunk in prange(chunks):
         first, last = chunk_range(chunk, chunks, 0, count)
         if first >= last:
             continue
-        bars = np.empty(PITS - 1, dtype=np.int64)
-        pits, board, kid_pits, kid_seeds, move_kinds, move_gains = move_buffers(slots)
+        pits, board, kid_pits = all_pits[chunk], all_boards[chunk], all_kid_pits[chunk]
+        kid_seeds, move_kinds = all_kid_seeds[chunk], all_kinds[chunk]
+        move_gains, bars = all_gains[chunk], all_bars[chunk]
         unrank(first, level, PITS, binom, bars)
         for r in range(first, last):
             pits_of(bars, level, pits)
@@ -327,7 +343,8 @@ def build(variant: Variant, seeds: int,
         part_low, part_high = low[begin:begin + count], high[begin:begin + count]
         chunks = max(1, min(4096, count // 2048))
         level_edges(variant.params, slots, level, count, binom, offsets, kinds, targets, gains,
-                    part_low, part_high, fixed, low, high, layout.unit, chunks)
+                    part_low, part_high, fixed, low, high, layout.unit, chunks,
+                    chunk_buffers(slots, chunks))
         settle_bounds(kinds, targets, gains, part_low, part_high, fixed, low, high)
         if on_progress:
             on_progress(level, count, count)

@@ -42,7 +42,7 @@ from .ranking import binomials, chunk_range, rank, unrank, pits_of
 from .graph import find_or_add
 from .results import LIMIT
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,
-                         move_buffers, slots_of, total_seeds)
+                         slots_of, total_seeds, walk_buffers)
 
 # a child that is not a node: the answer it gives
 YES, NO, YES_UNDER_U, NO_MOVE, UNEXPANDED = -1, -2, -3, -4, -5
@@ -107,16 +107,16 @@ def child_answer(side, d, seeds, pits, unit, target, stored_seeds, offsets, bino
 
 @njit(cache=True, nogil=True)
 def explore(params, slots, target, unit, big_binom, stored_seeds, offsets, binom,
-            stored_low, stored_high, count, head, table, ids, node_keys, children, halt):
+            stored_low, stored_high, count, head, table, ids, node_keys, children, halt, work):
     """Walk on from node ``head`` of ``count`` (node 0 is the root), breadth first, until the
-    tables are full or ``halt[LIMIT]`` is 0. Returns (nodes, expanded)."""
+    tables are full or ``halt[LIMIT]`` is 0. Returns (nodes, expanded). ``work``: the
+    caller's ``walk_buffers`` (lent here: ``mancalab.borrow``)."""
     params, slots, big_binom = borrowed(params), borrowed(slots), borrowed(big_binom)
     offsets, binom, stored_low = borrowed(offsets), borrowed(binom), borrowed(stored_low)
     stored_high, table, ids = borrowed(stored_high), borrowed(table), borrowed(ids)
     node_keys, children, halt = borrowed(node_keys), borrowed(children), borrowed(halt)
     capacity = node_keys.shape[0]
-    pits, board, kid_pits, kid_seeds, kinds, gains = move_buffers(slots)
-    bars = np.empty(PITS - 1, dtype=np.int64)
+    pits, board, kid_pits, kid_seeds, kinds, gains, bars = borrowed(work)
     while head < count and halt[LIMIT] != 0:
         if count + 6 > capacity:
             break
@@ -278,6 +278,8 @@ def at_least(variant: Variant, pits, target: int, database: Database | None = No
         timer.start()
     try:
         size = min(capacity, 1 << 16)  # grown as the walk needs: fresh memory is slow
+        cells = slots_of(variant)  # (``slots`` below: the hash table's)
+        work = walk_buffers(cells)
         node_keys = np.zeros(size, dtype=np.uint64)
         children = np.zeros((size, 6), dtype=np.int32)
         node_keys[0] = root_key(pits, side, banked, big_binom)
@@ -288,9 +290,9 @@ def at_least(variant: Variant, pits, target: int, database: Database | None = No
             ids = np.zeros(slots, dtype=np.int32)
             rehash(node_keys, count, table, ids)
             count, expanded = explore(
-                variant.params, slots_of(variant), target, unit, big_binom, stored_seeds,
+                variant.params, cells, target, unit, big_binom, stored_seeds,
                 offsets, binom, stored_low, stored_high, count, expanded, table, ids,
-                node_keys, children, halt)
+                node_keys, children, halt, work)
             if expanded == count or halt[LIMIT] == 0 or size == capacity:
                 break
             size = min(capacity, 2 * size)
