@@ -203,7 +203,7 @@ class Kalah(SeedStores, Variant):
     examples = ({"pits": 4, "seeds": 3, "empty_capture": False, "end_rule": "no_move"},
                 {"board": 12})
     levels = {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
-              "expert": "perfect:time=1"}
+              "expert": "perfect:time=1,turn=2"}
     title = "Kalah (FairKalah rules)"
     score_noun = "seeds in store"
     solver = "search"
