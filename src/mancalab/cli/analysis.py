@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -14,13 +15,25 @@ from rich.table import Table
 from ..core import MancalabError
 from ..records import GameRecord
 from ..variants import variant as make_variant
-from .._cache import compiled_meanwhile
+from .._cache import compiled_meanwhile, is_compiled
 from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
-                     errors, fail, parse_bytes, parse_options, position_of, print_figures)
+                     errors, fail, parse_bytes, parse_options, position_of, print_figures,
+                     saying)
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
 MAX_ESTIMATE = 10**9  # settings drawn a stratum: 1.7e10 plays, about two hours on two cores
+
+
+def _tree_compiled(variant) -> None:
+    """Compile (or load) the tree's kernels before its levels are timed, with a word on a
+    first run (about 20 s on two cores): else level 1's seconds are the compiler's."""
+    from ..analysis.stats.tree import warm_up
+
+    first = not is_compiled("tree._expand")
+    with saying("Compiling the game-tree counting (first run only, about 20 s)...") if first \
+            else contextlib.nullcontext():
+        warm_up(variant)
 
 
 @app.command()
@@ -61,6 +74,8 @@ def tree(
             os.makedirs(checkpoint, exist_ok=True)
         except OSError as error:
             fail(f"cannot keep levels in {checkpoint}: {error.strerror or error}")
+    if cluster is None:
+        _tree_compiled(variant)
     with Progress(TextColumn("level {task.fields[level]:>2}"), BarColumn(),
                   TextColumn("{task.percentage:>5.1f}%"),
                   TextColumn("{task.fields[positions]:>24}"), TimeElapsedColumn(),

@@ -30,6 +30,18 @@ ClusterAddress = Annotated[Optional[str], typer.Option(
     help="run on the workers of this Dask scheduler, e.g. tcp://host:8786")]
 
 
+@contextlib.contextmanager
+def saying(message: str):
+    """A spinner with ``message`` while the block runs (compiling on a first run): said once
+    instead where the output is not a terminal (a log has no spinner)."""
+    if not console.is_terminal:
+        console.print(message)
+        yield
+        return
+    with console.status(message):
+        yield
+
+
 def fail(message: str, code: int = 2) -> None:
     errors.print(f"[bold red]mancalab:[/] {message}", soft_wrap=True)  # one line, any width
     raise typer.Exit(code)

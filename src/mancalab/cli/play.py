@@ -15,7 +15,7 @@ from ..variants import variant as make_variant
 from ..variants import variants as variant_names
 from ..terminal import (COMPUTER, EndSession, TerminalGame, ask_names, ask_setting, replay,
                         review_table)
-from .common import GameOptions, app, console, fail, parse_options
+from .common import GameOptions, app, console, fail, parse_options, saying
 
 
 @app.command()
@@ -102,10 +102,7 @@ def preparing():
     if is_warm():
         yield
         return
-    message = "Preparing the rules (first start only, up to a minute)..."
-    if not console.is_terminal:  # no spinner in a log: say it once
-        console.print(message)
-    with console.status(message):
+    with saying("Preparing the rules (first start only, up to a minute)..."):
         yield
 
 

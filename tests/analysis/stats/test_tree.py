@@ -225,6 +225,24 @@ def test_cli_writes_the_reference_file(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.parametrize("compiled", [False, True])
+def test_cli_compiles_before_it_times_level_1(monkeypatch, compiled):
+    """The tree's kernels are compiled (or loaded) before the levels are timed, with a word
+    on a first run: level 1's seconds are not the compiler's."""
+    from mancalab.cli import analysis
+
+    order = []
+    warm_up, stats = tree.warm_up, tree.tree_stats
+    monkeypatch.setattr(analysis, "is_compiled", lambda prefix: compiled)
+    monkeypatch.setattr(tree, "warm_up", lambda game: order.append("warm-up") or warm_up(game))
+    monkeypatch.setattr(tree, "tree_stats",
+                        lambda *args, **kw: order.append("levels") or stats(*args, **kw))
+    result = CliRunner().invoke(app, ["tree", "gebeta", "--depth", "4"])
+    assert result.exit_code == 0, result.output
+    assert order[0] == "warm-up" and order.count("warm-up") == 1 and order[-1] == "levels"
+    assert ("first run only" in result.output) is not compiled
+
+
 @pytest.mark.parametrize("args", [["--depth", "0"], ["--depth", "3", "--out", "/nonexistent/r.csv"],
                                   ["--depth", "x"], ["--depth", "3", "--jobs", "0"]])
 def test_cli_bad_input_exits_2(args, tmp_path):
