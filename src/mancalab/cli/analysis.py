@@ -16,9 +16,9 @@ from ..core import MancalabError
 from ..records import GameRecord
 from ..variants import variant as make_variant
 from .._cache import compiled_meanwhile, is_compiled
-from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors, console,
-                     errors, fail, parse_bytes, parse_options, position_of, print_figures,
-                     saying)
+from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors,
+                     compiling_said, compiling_timed, console, errors, fail, parse_bytes,
+                     parse_options, position_of, print_figures, saying)
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
@@ -210,7 +210,7 @@ def solve(
              f"{state.variant.name} is solved exactly without it")
     out = errors if json_out else console
     started = clock.perf_counter()
-    with out.status("Preparing the solver...") as status:
+    with compiling_timed() as compiling, out.status("Preparing the solver...") as status:
         def building(level: int, done: int, total: int) -> None:
             status.update(f"Building the endgame database: {level} seeds done")
 
@@ -256,14 +256,14 @@ def solve(
         console.print(f"  {result.move_names[move]}: "
                       f"{solving.describe_bounds(lower, upper, result.endless)}")
     if result.depth is not None:
-        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (forced ends searched "
-                      f"{result.depth} moves deep).")
+        how = f"forced ends searched {result.depth} moves deep"
     elif result.database_seeds is None:
-        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (searched to the end: "
-                      "a small game).")
+        how = "searched to the end: a small game"
     else:
-        console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s (endgame database: "
-                      f"{result.database_seeds} seeds).")
+        how = f"endgame database: {result.database_seeds} seeds"
+    said = compiling_said(compiling[0])
+    console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s ({how}"
+                  f"{'; ' + said if said else ''}).")
 
 
 @app.command("random-play")
@@ -298,7 +298,8 @@ def random_play(
                           f"Passed on the chances of the {positions:,} positions of {seeds} "
                           f"seeds in play ({seconds:.0f} s so far)")
 
-        found = solve_random_play(state, on_level=told, memory=budget)
+        with compiling_timed() as compiling:
+            found = solve_random_play(state, on_level=told, memory=budget)
     chances = found.for_players()
     if json_out:
         print(json.dumps({**chances, "margins": found.margins,
@@ -311,7 +312,9 @@ def random_play(
                   [[key, f"{chances[key]:.12f}"] for key in ("A wins", "B wins", "draws",
                                                              "timeouts")]
                   + [["moves (expected)", f"{found.moves:.6f}"]])
-    console.print(f"{found.positions:,} positions, {found.how}, {found.seconds:.1f} s.")
+    said = compiling_said(compiling[0])
+    console.print(f"{found.positions:,} positions, {found.how}, {found.seconds:.1f} s"
+                  f"{' (' + said + ')' if said else ''}.")
 
 
 @app.command()

@@ -175,3 +175,33 @@ def test_the_command_prints_the_chances_and_refuses_bad_values():
                  ["random-play", "gebeta", "--position", "1,2,x"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and "Traceback" not in result.output, args
+
+
+@pytest.mark.parametrize("compiled_here", [0.0, 0.3])
+def test_the_command_names_a_first_runs_compiling_apart(monkeypatch, compiled_here):
+    """The seconds the command prints say how much of them numba spent compiling (a first
+    run's), and nothing of it when nothing was compiled."""
+    import time
+
+    from numba.core import event
+    from typer.testing import CliRunner
+
+    from mancalab.analysis.stats import random_exact
+    from mancalab.cli import app
+
+    solve = random_exact.solve_random_play
+
+    def compiling_first(*args, **kwargs):
+        if compiled_here:  # what numba tells of a compile, timed by its listeners
+            with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (),
+                                                            "return_type": None}):
+                time.sleep(compiled_here)
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(random_exact, "solve_random_play", compiling_first)
+    result = CliRunner().invoke(app, ["random-play", "kalah", "-o", "pits=2", "-o", "seeds=2"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert ("s of it compiling: a first run" in said) == bool(compiled_here), said
+    if compiled_here:
+        assert f"({compiled_here:.1f} s of it compiling" in said
