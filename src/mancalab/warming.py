@@ -6,6 +6,9 @@ player can ask without importing it back (no import cycle).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
+
 # a search kind's warm-up task by the game's ``Variant.solver``
 SOLVER_SEARCHES = {"search": "solve", "retrograde": "retrograde", "forced": "forced"}
 
@@ -19,3 +22,15 @@ def solver_compiled(variant) -> bool:
     solver = SOLVER_SEARCHES.get(variant.solver or "")
     event = running.done.get(f"{solver}:{variant.name}") if running and solver else None
     return event is None or event.is_set()
+
+
+@contextlib.contextmanager
+def compiling_timed() -> Iterator[Callable[[], float]]:
+    """Yields a function telling the seconds numba has spent compiling (or loading compiled
+    code) in this process since the block began, during and after it (numba's event API): a
+    first run's, which a timing names apart instead of passing it off as the work."""
+    from numba.core.event import TimingListener, install_listener
+
+    listener = TimingListener()
+    with install_listener("numba:compile", listener):
+        yield lambda: listener.duration if listener.done else 0.0

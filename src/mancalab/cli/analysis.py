@@ -16,9 +16,10 @@ from ..core import MancalabError
 from ..records import GameRecord
 from ..variants import variant as make_variant
 from .._cache import compiled_meanwhile, is_compiled
+from ..warming import compiling_timed
 from .common import (ClusterAddress, GameOptions, app, check_cluster, cluster_errors,
-                     compiling_said, compiling_timed, console, errors, fail, parse_bytes,
-                     parse_options, position_of, print_figures, saying)
+                     compiling_said, console, errors, fail, parse_bytes, parse_options,
+                     position_of, print_figures, saying)
 
 
 MAX_TREE_DEPTH = 1000  # far past any level that fits in memory (the tree stops there first)
@@ -261,7 +262,7 @@ def solve(
         how = "searched to the end: a small game"
     else:
         how = f"endgame database: {result.database_seeds} seeds"
-    said = compiling_said(compiling[0])
+    said = compiling_said(compiling())
     console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s ({how}"
                   f"{'; ' + said if said else ''}).")
 
@@ -312,7 +313,7 @@ def random_play(
                   [[key, f"{chances[key]:.12f}"] for key in ("A wins", "B wins", "draws",
                                                              "timeouts")]
                   + [["moves (expected)", f"{found.moves:.6f}"]])
-    said = compiling_said(compiling[0])
+    said = compiling_said(compiling())
     console.print(f"{found.positions:,} positions, {found.how}, {found.seconds:.1f} s"
                   f"{' (' + said + ')' if said else ''}.")
 

@@ -42,18 +42,6 @@ def saying(message: str):
         yield
 
 
-@contextlib.contextmanager
-def compiling_timed():
-    """Yields a list whose one number is, after the block, the seconds numba compiled in
-    this process during it (numba's event API): a first run's, which a command's timing
-    names apart instead of passing it off as the work."""
-    from numba.core.event import install_timer
-
-    spent = [0.0]
-    with install_timer("numba:compile", lambda seconds: spent.__setitem__(0, seconds)):
-        yield spent
-
-
 def compiling_said(seconds: float) -> str:
     """``N s of it compiling: a first run`` when there was any to speak of, else ``""``."""
     return f"{seconds:.1f} s of it compiling: a first run" if seconds >= 0.05 else ""

@@ -243,6 +243,30 @@ def test_cli_compiles_before_it_times_level_1(monkeypatch, compiled):
     assert ("first run only" in result.output) is not compiled
 
 
+def test_a_levels_seconds_leave_its_compiling_out_and_its_details_name_it(monkeypatch):
+    """numba compiling inside a level (a first run's) is not counted as its work: its
+    seconds leave it out, its details say how long it took; a level with none says none."""
+    import time
+
+    from numba.core import event
+
+    expand, calls = tree._expand, []
+
+    def compiling_once(*args):
+        if not calls:  # what numba tells of a compile, timed by its listeners
+            with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (),
+                                                            "return_type": None}):
+                time.sleep(0.5)
+        calls.append(1)
+        return expand(*args)
+
+    tree.warm_up("gebeta")
+    monkeypatch.setattr(tree, "_expand", compiling_once)
+    first, second = tree_stats("gebeta", 2)
+    assert 0.5 <= first.details["compiling"] < 1.0 and first.seconds < 0.4
+    assert "compiling" not in second.details and len(calls) == 2
+
+
 @pytest.mark.parametrize("args", [["--depth", "0"], ["--depth", "3", "--out", "/nonexistent/r.csv"],
                                   ["--depth", "x"], ["--depth", "3", "--jobs", "0"]])
 def test_cli_bad_input_exits_2(args, tmp_path):

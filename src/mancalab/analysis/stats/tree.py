@@ -45,6 +45,7 @@ from ...memory import available_memory
 from ...prefetch import prefetch_row
 from ...variants import gebeta
 from ...variants import variant as make_variant
+from ...warming import compiling_timed
 
 # Totals slots, in the order of the reference file's columns where possible.
 TURNS, GAMES, AGENCY, A_WINS, B_WINS, DRAWS, TIMEOUTS = range(7)
@@ -78,8 +79,9 @@ class TreeRow(NamedTuple):
     # the last level asked for: it is counted, never stored; ask one level deeper for it)
     seconds: float  # time spent on this level
     peak_bytes: int  # memory held by this level's tables at its peak
-    details: dict | None = None  # seconds spent expanding, merging and growing tables;
-    # on a cluster, the bytes moved between workers and their peak memory
+    details: dict | None = None  # seconds spent expanding, merging and growing tables, and
+    # compiling on a first run (left out of ``seconds``); on a cluster, the bytes moved
+    # between workers and their peak memory
 
     def csv(self) -> str:
         return ", ".join(str(v) for v in (self.turns, self.level, self.games, self.agency,
@@ -628,38 +630,43 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     jobs = max(1, min(jobs or threads_before, threads_before))
     set_num_threads(jobs)
     try:
-        for level in range(len(rows) + 1, depth + 1):
-            started = time.perf_counter()
-            keep = level < depth
-            words = count_words(sequences, game)
-            expected = int(level_table.positions * growth) + 16 if keep else 0
-            need = (expected / TARGET_LOAD) * (n_words + words) * 8 + level_table.nbytes
-            if keep and need > 0.8 * available_memory():
-                raise TreeMemoryError(
-                    f"level {level} would need about {need / 2**30:.1f} GiB of memory (about "
-                    f"{expected:,} positions: the last level grew {growth:.2f} times), more "
-                    f"than the {available_memory() / 2**30:.1f} GiB available here; levels "
-                    f"1..{level - 1} are done", rows)
-            phases = dict.fromkeys(PHASES, 0.0)
-            level_table, peak = _expand_level(
-                game, layout, level_table, batch, expected, keep, words, totals,
-                lambda done, total, found, at=level: on_progress and on_progress(at, done, total,
-                                                                                 found),
-                phases)
-            counts = [number_of(total) for total in totals]
-            sequences = counts[TURNS] - (rows[-1].turns if rows else 0)
-            positions = level_table.positions if keep else None
-            row = TreeRow(level, *counts, positions,
-                          time.perf_counter() - started, peak,
-                          {k: round(v, 3) for k, v in phases.items()})
-            if keep:
-                growth = max(1.0, positions / max(1, before)) * 1.05
-                before = positions
-            rows.append(row)
-            if keep and kept:
-                kept.save(rows, level_table)
-            if on_level:
-                on_level(row)
+        with compiling_timed() as compiled:
+            def clock() -> float:  # stops while numba compiles: a level times the work
+                return time.perf_counter() - compiled()
+
+            for level in range(len(rows) + 1, depth + 1):
+                started, compiled_before = clock(), compiled()
+                keep = level < depth
+                words = count_words(sequences, game)
+                expected = int(level_table.positions * growth) + 16 if keep else 0
+                need = (expected / TARGET_LOAD) * (n_words + words) * 8 + level_table.nbytes
+                if keep and need > 0.8 * available_memory():
+                    raise TreeMemoryError(
+                        f"level {level} would need about {need / 2**30:.1f} GiB of memory (about "
+                        f"{expected:,} positions: the last level grew {growth:.2f} times), more "
+                        f"than the {available_memory() / 2**30:.1f} GiB available here; levels "
+                        f"1..{level - 1} are done", rows)
+                phases = dict.fromkeys(PHASES, 0.0)
+                level_table, peak = _expand_level(
+                    game, layout, level_table, batch, expected, keep, words, totals,
+                    lambda done, total, found, at=level:
+                        on_progress and on_progress(at, done, total, found),
+                    phases, clock)
+                counts = [number_of(total) for total in totals]
+                sequences = counts[TURNS] - (rows[-1].turns if rows else 0)
+                positions = level_table.positions if keep else None
+                details = {k: round(v, 3) for k, v in phases.items()}
+                if compiled() - compiled_before >= 0.001:
+                    details["compiling"] = round(compiled() - compiled_before, 3)
+                row = TreeRow(level, *counts, positions, clock() - started, peak, details)
+                if keep:
+                    growth = max(1.0, positions / max(1, before)) * 1.05
+                    before = positions
+                rows.append(row)
+                if keep and kept:
+                    kept.save(rows, level_table)
+                if on_level:
+                    on_level(row)
     finally:
         set_num_threads(threads_before)
     return rows
@@ -716,13 +723,12 @@ def _going_on(rows: list[TreeRow], growth: float) -> tuple[int, float, int]:
 
 
 def _expand_level(game, layout, parents, batch, expected, keep, words, totals,
-                  progress, phases=None) -> tuple[_Level, int]:
+                  progress, phases=None, clock=time.perf_counter) -> tuple[_Level, int]:
     """Expand every position of one level (``parents.table``: rows of key words and a
     multiplicity); the next level (empty unless ``keep``; multiplicities of ``words`` words),
     its totals added to ``totals`` (N_TOTALS rows of words), and the bytes held at the peak.
-    ``phases`` (a dict) gets the seconds spent in each phase added."""
+    ``phases`` (a dict) gets the seconds spent in each phase added, as ``clock`` tells them."""
     phases = dict.fromkeys(PHASES, 0.0) if phases is None else phases
-    clock = time.perf_counter
     word_of, shift_of, mask_of, n_words = layout
     n_rows = len(parents.table)
     children = _Level(n_words, expected if keep else 0, words)
