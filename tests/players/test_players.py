@@ -47,10 +47,10 @@ def test_bad_specs(spec, words):
 
 def test_a_turn_of_several_moves_shares_the_turns_time():
     """With ``turn``, a move that goes on with the player's turn (its extra move) gets half of
-    what the turn has left, and at least ``MIN_SHARE`` of its time once the turn is spent; a
-    new turn (the opponent moved) gets the whole ``time`` again; without ``turn``, every move
-    does."""
-    from mancalab.players.perfect import MIN_SHARE
+    what the turn has left, and at least ``MIN_SHARE`` of its time, ``LAST_SHARE`` once the
+    turn has less than that left; a new turn (the opponent moved) gets the whole ``time``
+    again; without ``turn``, every move does."""
+    from mancalab.players.perfect import LAST_SHARE, MIN_SHARE
 
     start = mancalab.variant("gabata").start()
     extra = start.legal_moves()[2]  # its last marble in the mover's deposit: it moves again
@@ -60,9 +60,12 @@ def test_a_turn_of_several_moves_shares_the_turns_time():
     assert perfect._budget(start) == 1
     perfect._played(start, extra, time.perf_counter() - 1)  # the turn's first move took 1 s
     assert perfect._budget(again) == pytest.approx(0.5, abs=0.01)
-    perfect._played(again, again.legal_moves()[0], time.perf_counter() - 1)  # spent: 2 s
+    perfect._played(again, again.legal_moves()[0], time.perf_counter() - 0.92)  # 0.08 left
     beyond = again.play(again.legal_moves()[0])
     assert perfect._budget(beyond) == pytest.approx(MIN_SHARE, abs=0.001)
+    perfect._played(beyond, beyond.legal_moves()[0], time.perf_counter() - 0.08)  # all spent
+    last = beyond.play(beyond.legal_moves()[0])
+    assert perfect._budget(last) == pytest.approx(LAST_SHARE, abs=0.001)
     assert perfect._budget(start.play(start.legal_moves()[0])) == 1  # another turn
     unlimited = mancalab.player("perfect:time=1")
     unlimited._played(start, extra, time.perf_counter() - 5)
