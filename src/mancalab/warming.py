@@ -1,7 +1,8 @@
-"""What the running warm-up (``mancalab._cache``) has compiled, for the code it compiles.
+"""What the running warm-up (``mancalab._cache``) has compiled, for the code it compiles,
+and how long numba compiled in a block, for the timings that leave a first run's compiling out.
 
 Kept apart from ``_cache``, which imports the players to compile their searches, so that a
-player can ask without importing it back (no import cycle).
+player or an analysis can ask without importing it back (no import cycle).
 """
 
 from __future__ import annotations
