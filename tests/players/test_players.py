@@ -119,6 +119,31 @@ def test_mcts_by_time_honours_the_budget():
     assert p.last_info["seconds"] < 1.0 and p.last_info["playouts"] > 0
 
 
+def test_a_full_tree_stops_where_growing_it_would_pass_the_deadline(monkeypatch):
+    """A search by time whose tree is out of room stops rather than grow it when the
+    doubling (twice the last one's time) would end past the deadline: the second doubling
+    of a tree whose doublings take 0.3 s is not started with 0.5 s left of 0.8."""
+    from mancalab.players import mcts
+
+    grows, grow, init = [], SearchTree.grow, SearchTree.__init__
+
+    def slow_grow(tree):
+        grow(tree)
+        time.sleep(0.3)
+        tree.grown_in += 0.3
+        grows.append(tree.boards.shape[0])
+
+    monkeypatch.setattr(SearchTree, "__init__",
+                        lambda tree, board: init(tree, board, capacity=2 * mcts.MAX_MOVES + 1))
+    monkeypatch.setattr(SearchTree, "grow", slow_grow)
+    player = mancalab.player("mcts:time=0.8,seed=1")
+    start = mancalab.variant("gabata").start()
+    tree, done = player._search(start, 1, time.perf_counter() + 0.8, 0)
+    assert len(grows) == 1 and done > 0
+    assert tree.room_seconds() >= 0.6
+    assert SearchTree(start.board).room_seconds() == 0  # room left: nothing to make
+
+
 def test_players_refuse_finished_games():
     over = g.state([0] * 6 + [1, 0, 0, 0, 0, 3, 5, 6], to_move=0)
     for spec in ("random", "mcts:playouts=10"):

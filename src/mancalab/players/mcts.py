@@ -161,14 +161,23 @@ class SearchTree:
         self.scratch = np.empty(width, dtype=np.int64)
         self.boards[0] = root_board
         self.n_nodes = 1
+        self.grown_in = 0.0  # seconds the last doubling took
 
     def grow(self) -> None:
+        started = time.perf_counter()
         for name in ("boards", "first_child", "n_legal", "n_expanded", "parent", "move",
                      "visits", "total", "proven"):
             old = getattr(self, name)
             new = np.zeros((2 * old.shape[0],) + old.shape[1:], dtype=old.dtype)
             new[: old.shape[0]] = old
             setattr(self, name, new)
+        self.grown_in = time.perf_counter() - started
+
+    def room_seconds(self) -> float:
+        """About the seconds that making room for the next iterations takes: none while
+        there is room, else twice the last doubling's (the next copies twice as much; a tree
+        of half a million nodes took 0.13 s to double)."""
+        return 0.0 if self.n_nodes + MAX_MOVES <= self.boards.shape[0] else 2 * self.grown_in
 
     def run(self, variant, iterations: int, c: float, solver: bool = False) -> int:
         if self.n_nodes + MAX_MOVES > self.boards.shape[0]:
@@ -268,7 +277,7 @@ class MCTSPlayer(Player):
         done = 0
         while not tree.solved and (done == 0 or (  # one batch at least: a move needs it
                 (not playouts or done < playouts) and not self.stopped
-                and time.perf_counter() < deadline)):
+                and time.perf_counter() + tree.room_seconds() < deadline)):
             done += tree.run(state.variant, min(self.batch, playouts - done) if playouts
                              else self.batch, c, solver)
         return tree, done
