@@ -173,14 +173,19 @@ class SearchTree:
             setattr(self, name, new)
         self.grown_in = time.perf_counter() - started
 
+    @property
+    def full(self) -> bool:
+        """No room for another node's children."""
+        return self.n_nodes + MAX_MOVES > self.boards.shape[0]
+
     def room_seconds(self) -> float:
         """About the seconds that making room for the next iterations takes: none while
-        there is room, else twice the last doubling's (the next copies twice as much; a tree
-        of half a million nodes took 0.13 s to double)."""
-        return 0.0 if self.n_nodes + MAX_MOVES <= self.boards.shape[0] else 2 * self.grown_in
+        there is room, else twice the last doubling's (the next copies twice as much; about
+        0.13 s for half a million nodes)."""
+        return 2 * self.grown_in if self.full else 0.0
 
     def run(self, variant, iterations: int, c: float, solver: bool = False) -> int:
-        if self.n_nodes + MAX_MOVES > self.boards.shape[0]:
+        if self.full:
             self.grow()
         self.n_nodes, done = run_iterations(
             variant.params, self.boards, self.first_child,

@@ -164,8 +164,8 @@ class PerfectPlayer(Player):
         has left: the whole of it for a turn's first move, half of it for a move that goes
         on with the turn (``state`` is where this player's last move left the game: an
         extra move, or the opponent had none), and never less than ``MIN_SHARE`` of ``time``,
-        or ``LAST_SHARE`` once the turn has less than that left (a Gabata turn of twenty
-        moves went 0.4 s over its time at ``MIN_SHARE`` a move)."""
+        or ``LAST_SHARE`` once the turn has less than that left (at ``MIN_SHARE`` a move, a
+        Gabata turn of twenty moves runs 0.4 s past its time)."""
         seconds = self.capped(self.options["time"])
         if state != self._turn_at:
             self._turn_spent = 0.0

@@ -656,8 +656,9 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                 sequences = counts[TURNS] - (rows[-1].turns if rows else 0)
                 positions = level_table.positions if keep else None
                 details = {k: round(v, 3) for k, v in phases.items()}
-                if compiled() - compiled_before >= 0.001:
-                    details["compiling"] = round(compiled() - compiled_before, 3)
+                compiling = compiled() - compiled_before
+                if compiling >= 0.001:
+                    details["compiling"] = round(compiling, 3)
                 row = TreeRow(level, *counts, positions, clock() - started, peak, details)
                 if keep:
                     growth = max(1.0, positions / max(1, before)) * 1.05
