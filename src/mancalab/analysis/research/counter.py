@@ -330,7 +330,9 @@ def search_setting(game: Urubugu, s: list[int], beads_each: int, time_limit: flo
             possible -= int(lost)
             if found[0] == 1 and not had_one:
                 answer.move, answer.setting = move, [int(c) for c in found[1:]]
+                verifying = time.perf_counter()
                 _verify(game, s, answer)
+                started += time.perf_counter() - verifying  # the search's time, not the check's
             if counted:
                 answer.counts_by_move[move] = answer.counts_by_move.get(move, 0) + int(counted)
                 total += int(counted)
