@@ -27,8 +27,9 @@ MAX_ESTIMATE = 10**9  # settings drawn a stratum: 1.7e10 plays, about two hours 
 
 
 def _tree_compiled(variant) -> None:
-    """Compile (or load) the tree's kernels before its levels are timed, with a word on a
-    first run (about 20 s on two cores): else level 1's seconds are the compiler's."""
+    """Compile (or load) the tree's kernels before the levels start, with a word on a first
+    run (about 20 s on two cores) rather than a progress bar standing at level 1 meanwhile
+    (``tree_stats`` leaves the compiling out of a level's seconds either way)."""
     from ..analysis.stats.tree import warm_up
 
     first = not is_compiled("tree._expand")
