@@ -93,6 +93,45 @@ def test_a_body_at_the_floor_rate_still_has_a_deadline(db):
         held.close()
 
 
+def _pipelined_reader_that_never_reads(address: str, requests: int = 30) -> socket.socket:
+    held = socket.socket()
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    host, port = address.removeprefix("http://").split(":")
+    held.connect((host, int(port)))
+    held.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" * requests)
+    return held
+
+
+def test_a_client_that_never_reads_its_answers_is_cut_and_uncounted(db):
+    from mancalab.web.serving import GuardedProtocol
+
+    with serving(db, Limits(**FAST, write_seconds=3.0)) as address:
+        held = [_pipelined_reader_that_never_reads(address) for _ in range(4)]
+        time.sleep(1.0)
+        assert GuardedProtocol.open_total >= 4  # counted while their answers wait
+        started = time.monotonic()
+        while GuardedProtocol.open_total and time.monotonic() - started < 15:
+            time.sleep(0.2)
+        assert GuardedProtocol.open_total == 0, "a reader that never reads is still counted"
+        assert time.monotonic() - started < 6
+        for one in held:
+            one.close()
+
+
+def test_a_client_reading_slowly_but_steadily_gets_its_answers(db):
+    with serving(db, Limits(**FAST, write_seconds=20.0, write_rate=1024)) as address:
+        held = _pipelined_reader_that_never_reads(address, requests=3)
+        held.settimeout(10)
+        answers = b""
+        while answers.count(b"HTTP/1.1 200") < 3 or not answers.rstrip().endswith(b"}"):
+            chunk = held.recv(32768)  # a few KiB every 0.1 s: behind, over the floor rate
+            assert chunk, "the server cut a client that reads"
+            answers += chunk
+            time.sleep(0.1)
+        held.close()
+        assert answers.count(b"HTTP/1.1 200") == 3
+
+
 def test_a_body_in_pieces_within_the_rate_is_answered(db):
     import json
 

@@ -2,9 +2,11 @@
 server's open files, its memory or its time: a cap on connections in all and from one client
 (an address, an IPv6 /64), a quarter of them kept for clients holding few, a deadline for a
 request's head and one for its body with a floor on the body's rate (a connection that sends
-half a request, or a body a byte at a time, is cut), a short keep-alive, a small websocket
-frame refused by the protocol before it is read whole, and forwarded addresses believed only
-from the proxies the operator names."""
+half a request, or a body a byte at a time, is cut), the same for what the server writes (a
+client that does not read its answers is cut, and no longer counted), a short keep-alive, a
+small websocket frame refused by the protocol before it is read whole, websockets pinged and
+dropped when they do not answer, and forwarded addresses believed only from the proxies the
+operator names."""
 
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ from .thinking import Limits
 
 BODY_GRACE = 1.0  # seconds of a body before its rate is checked
 BODY_TICK = 1.0  # seconds between two checks of a body's progress
+WRITE_TICK = 1.0  # seconds between two checks that the client takes what is written to it
+WRITE_GRACE = 1.0  # seconds the writes may stand still before their rate is checked
+PING_SECONDS = 20.0  # a websocket is pinged this often, and dropped when its pong is this late
 CUT = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain\r\ncontent-length: 47\r\n"
        b"connection: close\r\n\r\nthe request did not arrive in time; send again\n")
 FULL = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nretry-after: 5\r\n"
@@ -30,8 +35,9 @@ FULL = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nretry-
 
 class GuardedProtocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with the caps on connections (``admits``), a deadline for
-    each request's head, and a deadline and a floor rate for its body. A websocket, once
-    upgraded, is counted by the app (``Limits.client_sockets``, ``Limits.sockets``)."""
+    each request's head, a deadline and a floor rate for its body, and the same for the
+    client's reading of what is written to it. A websocket, once upgraded, is counted by the
+    app (``Limits.client_sockets``, ``Limits.sockets``)."""
 
     limits = Limits()
     trusted = _TrustedHosts([])  # proxies whose connections carry many clients
@@ -57,6 +63,8 @@ class GuardedProtocol(H11Protocol):
         self._counted = True
         GuardedProtocol.open_by_client[self._key] += 1
         GuardedProtocol.open_total += 1
+        self._owed_since = self._owed_bytes = None
+        self._write_timer = self.loop.call_later(WRITE_TICK, self._write_tick)
         self._await_head(self.scope)
 
     # ----- the head: it must arrive within head_seconds ---------------------------------
@@ -111,6 +119,30 @@ class GuardedProtocol(H11Protocol):
         else:
             self._arm(BODY_TICK, self._body_tick)
 
+    # ----- the writes: taken within write_seconds, never slower than write_rate -----------
+    def _write_tick(self) -> None:
+        """Cut a client that leaves what is written to it unread: the bytes waiting to be
+        sent must all go within ``write_seconds``, at ``write_rate`` or faster after the
+        first ``WRITE_GRACE`` seconds. The cut drops the bytes (``abort``): a plain close
+        would wait for them for ever, and the connection would stay counted."""
+        self._write_timer = None
+        waiting = self.transport.get_write_buffer_size()
+        now = time.monotonic()
+        if waiting == 0:
+            self._owed_since = None
+        elif self._owed_since is None:
+            self._owed_since, self._owed_bytes = now, waiting
+        else:
+            self._owed_bytes = max(self._owed_bytes, waiting)  # the most owed: a new answer
+            elapsed = now - self._owed_since
+            taken = self._owed_bytes - waiting
+            if elapsed > self.limits.write_seconds or (
+                    elapsed > WRITE_GRACE and
+                    taken < self.limits.write_rate * (elapsed - WRITE_GRACE)):
+                self.transport.abort()
+                return
+        self._write_timer = self.loop.call_later(WRITE_TICK, self._write_tick)
+
     def on_response_complete(self) -> None:
         answered = self.scope
         super().on_response_complete()  # may start a pipelined request
@@ -139,12 +171,19 @@ class GuardedProtocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event) -> None:
         self._cancel_timer()
+        self._cancel_write_timer()
         self._phase = "socket"
         self._uncount()
         super().handle_websocket_upgrade(event)
 
+    def _cancel_write_timer(self) -> None:
+        if getattr(self, "_write_timer", None) is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+
     def connection_lost(self, exc) -> None:
         self._cancel_timer()
+        self._cancel_write_timer()
         self._uncount()
         super().connection_lost(exc)
 
@@ -177,6 +216,8 @@ def config(application, host: str, port: int, limits: Limits) -> uvicorn.Config:
     return uvicorn.Config(application, host=host, port=port, log_level="warning",
                           http=GuardedProtocol, ws="websockets-sansio",
                           ws_max_size=limits.ws_frame_bytes,
+                          # a websocket that does not answer a ping (it does not read) goes
+                          ws_ping_interval=PING_SECONDS, ws_ping_timeout=PING_SECONDS,
                           # the HTTP connections are capped above, the websockets by the app:
                           # uvicorn's own 503 is the last guard over both
                           limit_concurrency=limits.connections + limits.sockets,

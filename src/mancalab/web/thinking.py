@@ -106,6 +106,8 @@ class Limits:
     head_seconds: float = 10.0  # a request's head must arrive within this, or it is closed
     body_seconds: float = 20.0  # a request's body must arrive within this after its head
     body_rate: int = 1024  # bytes a second a body must keep up after its first second
+    write_seconds: float = 20.0  # what the server writes must be taken within this
+    write_rate: int = 1024  # bytes a second a client must take what it is sent, once behind
     keep_alive: int = 5  # seconds an idle connection is kept open
     head_bytes: int = 16 * 1024  # the largest request head
     ws_frame_bytes: int = 4096  # the largest websocket message (a move is a few dozen)
@@ -133,11 +135,11 @@ class Limits:
             value = getattr(self, name)
             if not 1 <= value <= 100_000:
                 raise MancalabError(f"{name} must be 1..100000, got {value}")
-        for name in ("load_moves", "client_games", "db_bytes", "body_rate"):
+        for name in ("load_moves", "client_games", "db_bytes", "body_rate", "write_rate"):
             value = getattr(self, name)
             if not 1 <= value <= 1 << 50:
                 raise MancalabError(f"{name} must be 1..{1 << 50}, got {value}")
-        for name in ("body_seconds", "head_seconds"):
+        for name in ("body_seconds", "head_seconds", "write_seconds"):
             if not 0 < getattr(self, name) <= 3600:
                 raise MancalabError(f"{name} must be above 0 and at most 3600 seconds, got "
                                     f"{getattr(self, name)}")
