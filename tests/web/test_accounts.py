@@ -117,6 +117,28 @@ def test_a_visitor_cannot_fill_the_lobby(app):
         assert visitor.delete(f"/api/seeks/{first}").status_code == 403  # no secret
 
 
+def test_taken_seeks_leave_the_lobby_and_its_bounds(monkeypatch):
+    """Issue 82: 500 seek+accept pairs filled the lobby with taken seeks, and every new seek
+    got 429. A taken seek now leaves the lobby at once; its seeker learns the game for a
+    minute."""
+    from mancalab.web import lobby
+    from mancalab.web.thinking import Limits
+
+    hall = lobby.Lobby(Limits(seeks=5, client_seeks=3))
+    for i in range(20):  # from 20 addresses, each seek taken at once
+        seek = hall.add(lobby.Seek(f"s{i}", "kalah", {}, False, "random", f"Guest {i}", None,
+                                   f"127.0.0.{i}"))
+        hall.check_taker(seek, None)
+        hall.take(seek, f"game{i}", "token")
+    assert hall.open() == [] and len(hall.taken) == 5  # at most as many as open seeks
+    assert hall.add(lobby.Seek("new", "kalah", {}, False, "random", "Guest", None, "x"))
+    assert hall.get("s19").game_id == "game19"  # the seeker learns the game
+    later = lobby.time.time() + lobby.TAKEN_SECONDS + 1
+    monkeypatch.setattr(lobby.time, "time", lambda: later)
+    hall.sweep()
+    assert "s19" not in hall.taken and [s.id for s in hall.open()] == ["new"]
+
+
 def test_the_clock_charges_moves_adds_increments_and_flags():
     from mancalab.web.clocks import Clock
 

@@ -2,7 +2,9 @@
 and anyone else may accept; accepting one starts an online game for both.
 
 Seeks live in memory (a seek is a person waiting now: after a restart they seek again),
-bounded in all and per client address or account, and expire when nobody takes them.
+bounded in all and per client address or account, and expire when nobody takes them. A seek
+leaves the lobby when it is taken: it is kept aside for ``TAKEN_SECONDS`` for its seeker to
+learn the game, and counts toward no bound meanwhile, so taken seeks cannot fill the lobby.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from .thinking import Limits
 
 COLORS = ("first", "second", "random")
 SEEK_SECONDS = 30 * 60  # an open seek nobody takes goes after this
-TAKEN_SECONDS = 10 * 60  # a taken seek is kept this long for its seeker to learn the game
+TAKEN_SECONDS = 60  # a taken seek is kept this long for its seeker to learn the game (the
+# seeker's page asks every few seconds)
 
 
 @dataclass
@@ -34,6 +37,7 @@ class Seek:
     created: float = field(default_factory=time.time)
     game_id: str | None = None  # once taken: the game, and the seeker's token in it
     token: str | None = None
+    taken_at: float | None = None
 
     def public(self) -> dict:
         return {"id": self.id, "game": self.game, "options": self.options,
@@ -47,7 +51,8 @@ class Seek:
 class Lobby:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.seeks: dict[str, Seek] = {}
+        self.seeks: dict[str, Seek] = {}  # the open seeks
+        self.taken: dict[str, Seek] = {}  # the seeks taken in the last TAKEN_SECONDS
 
     def add(self, seek: Seek) -> Seek:
         """Open ``seek``; BusyError beyond the lobby's or the seeker's bound."""
@@ -63,10 +68,12 @@ class Lobby:
         return seek
 
     def open(self) -> list[Seek]:
-        return [seek for seek in self.seeks.values() if seek.game_id is None]
+        return list(self.seeks.values())
 
     def get(self, seek_id: str) -> Seek:
-        seek = self.seeks.get(seek_id) if len(seek_id) <= 40 else None
+        seek = None
+        if len(seek_id) <= 40:
+            seek = self.seeks.get(seek_id) or self.taken.get(seek_id)
         if seek is None:
             raise NotFoundError(f"no seek {seek_id[:40]!r} (taken long ago, cancelled or "
                                 "expired)")
@@ -91,9 +98,21 @@ class Lobby:
             raise ConflictError("this seek was taken already")
         del self.seeks[seek_id]
 
+    def take(self, seek: Seek, game_id: str, token: str) -> None:
+        """``seek`` was taken: its game (and the seeker's token in it) kept aside for the
+        seeker to learn, out of the lobby and of every bound. At most as many taken seeks
+        are kept as the lobby holds open ones (the oldest go first)."""
+        seek.game_id, seek.token, seek.taken_at = game_id, token, time.time()
+        self.seeks.pop(seek.id, None)
+        self.taken[seek.id] = seek
+        while len(self.taken) > self.limits.seeks:
+            del self.taken[next(iter(self.taken))]
+
     def sweep(self) -> None:
         now = time.time()
         for seek_id, seek in list(self.seeks.items()):
-            age = now - seek.created
-            if age > (SEEK_SECONDS if seek.game_id is None else SEEK_SECONDS + TAKEN_SECONDS):
+            if now - seek.created > SEEK_SECONDS:
                 del self.seeks[seek_id]
+        for seek_id, seek in list(self.taken.items()):
+            if now - seek.taken_at > TAKEN_SECONDS:
+                del self.taken[seek_id]

@@ -94,6 +94,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         account = logged_in(hub, request)
         hub.lobby.check_taker(found, account)
         check_live(account)
+        check_live(found.account)  # the seeker may have started other games meanwhile
         seeker_seat = {"first": 0, "second": 1}.get(found.color, random.randint(0, 1))
         names = [found.by, account or guest()]
         accounts = [found.account, account]
@@ -108,7 +109,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         room.accounts, room.rated = accounts, found.rated
         if found.clock is not None:
             room.clock = Clock(*found.clock)
-        found.game_id, found.token = room.id, room.tokens[seeker_seat]
+        hub.lobby.take(found, room.id, room.tokens[seeker_seat])
         answer = created_view(hub, room, 1 - seeker_seat)
         answer.pop("links", None)  # the seeker's token is theirs alone
         return {**answer, "seat": 1 - seeker_seat}
