@@ -164,7 +164,8 @@ def check_names(names) -> tuple[str, str]:
 
 
 TERMINATIONS = ("repetition", "agreement")  # ends by the rule for endless play
-FORFEITS = ("resign", "time")  # ends where one player loses whatever the board says
+FORFEITS = ("resign", "time", "abort")  # ends where one player loses whatever the board
+# says; an aborted game (on a server, before both players moved) is written as a draw
 
 
 @dataclass
@@ -245,9 +246,11 @@ class GameRecord:
     def forfeit(self, loser: int, termination: str = "resign", draw: bool = False) -> State:
         """``loser`` loses now (resigns, or runs out of time), the board as it is: the game's
         last position with the other player the winner (``draw``: a draw instead, for a side
-        out of time whose opponent could not win)."""
+        out of time whose opponent could not win, and for an aborted game)."""
         if termination not in FORFEITS:
             raise RecordError(f"a player loses by {' or '.join(FORFEITS)}, not {termination!r}")
+        if termination == "abort" and not draw:
+            raise RecordError("an aborted game has no winner: it is written as a draw")
         if loser not in (0, 1):
             raise RecordError(f"the player who loses is 0 or 1, not {loser!r}")
         if self.state.is_over:
@@ -425,11 +428,12 @@ class GameRecord:
                                   f"{termination!r}")
             if termination in FORFEITS:
                 winner = result or headers.get("Result", (0, None))[1]
-                drawn = termination == "time" and winner == "D"
-                if not (winner in ("A", "B") or drawn) or record.state.is_over:
+                drawn = termination in ("time", "abort") and winner == "D"
+                if not (winner in ("A", "B") or drawn) or record.state.is_over or \
+                        (termination == "abort" and not drawn):
                     raise RecordError(f"line {line}: a game lost by {termination} needs the "
-                                      "winner as its result (A or B; on time D too) and moves "
-                                      "that do not end it")
+                                      "winner as its result (A or B; on time D too; D for an "
+                                      "aborted game) and moves that do not end it")
                 loser = record.state.to_move if drawn else "AB".index(winner) ^ 1
                 record.forfeit(loser, termination, draw=drawn)
             elif record.termination != termination:

@@ -87,6 +87,8 @@ def test_two_players_meet_in_the_lobby_play_rated_and_are_rated(app):
         assert moved.status_code == 200
         assert ada.post(f"/api/games/{game['id']}/undo",
                         json={"token": mine["token"]}).status_code == 409  # rated: none
+        assert bob.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
+                                                                "move": 9}).status_code == 200
         assert guest.post(f"/api/games/{game['id']}/resign", json={}).status_code == 403
         resigned_at = time.time()
         ended = ada.post(f"/api/games/{game['id']}/resign", json={"token": mine["token"]})
@@ -139,6 +141,122 @@ def test_taken_seeks_leave_the_lobby_and_its_bounds(monkeypatch):
     assert "s19" not in hall.taken and [s.id for s in hall.open()] == ["new"]
 
 
+def _rated_game(seeker, taker, clock=None):
+    """A rated Kalah game from a seek of ``seeker`` taken by ``taker``: (game, seeker's
+    token, taker's token); the seeker moves first."""
+    body = {"game": "kalah", "rated": True, "color": "first"}
+    if clock:
+        body["clock"] = clock
+    seek = seeker.post("/api/seeks", json=body).json()
+    game = taker.post(f"/api/seeks/{seek['id']}/accept").json()
+    mine = seeker.get(f"/api/seeks/{seek['id']}", params={"secret": seek["secret"]}).json()
+    return game, mine["token"], game["token"]
+
+
+def test_games_ended_before_both_moved_are_not_rated_and_may_be_aborted(app):
+    """Issue 82: 15 rated games resigned at once by a second account took a rating from 1500
+    to 1870. A game ended before both players moved is not rated; either player may abort it
+    (no result), and not once both have moved."""
+    with TestClient(app) as ada, TestClient(app) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        for _ in range(3):
+            game, _, bobs = _rated_game(ada, bob)
+            assert game["state"]["abortable"] and game["state"]["first_move_by"] is not None
+            ended = bob.post(f"/api/games/{game['id']}/resign", json={"token": bobs}).json()
+            assert ended["result"]["winner"] == 0
+        assert ada.get("/api/players/Ada").json()["ratings"] == {}  # not rated
+        game, adas, bobs = _rated_game(ada, bob)
+        assert ada.post(f"/api/games/{game['id']}/moves", json={"token": adas,
+                                                               "move": 0}).status_code == 200
+        assert bob.post(f"/api/games/{game['id']}/abort", json={}).status_code == 403
+        aborted = bob.post(f"/api/games/{game['id']}/abort", json={"token": bobs}).json()
+        assert aborted["result"]["termination"] == "abort" and aborted["result"]["winner"] \
+            is None and aborted["result"]["aborted_by"] == 1
+        assert '[Termination "abort"]' in bob.get(f"/api/games/{game['id']}/record").text
+        game, adas, bobs = _rated_game(ada, bob)
+        for token, move in ((adas, 0), (bobs, 7)):
+            assert ada.post(f"/api/games/{game['id']}/moves",
+                            json={"token": token, "move": move}).status_code == 200
+        assert not ada.get(f"/api/games/{game['id']}").json()["abortable"]
+        assert ada.post(f"/api/games/{game['id']}/abort",
+                        json={"token": adas}).json()["code"] == "no_abort"
+        bob.post(f"/api/games/{game['id']}/resign", json={"token": bobs})
+        assert ada.get("/api/players/Ada").json()["ratings"]["kalah"]["games"] == 1
+
+
+def test_a_first_move_not_made_in_time_aborts_the_game(app, monkeypatch):
+    """Issue 82: a game whose first player never moved lasted for ever (and held an arena).
+    On a clock the first move comes within 30 s (each player's first), or the game is
+    aborted by the server, with nobody sending anything."""
+    import time
+
+    from mancalab.web import rooms
+
+    monkeypatch.setattr(rooms, "FIRST_MOVE_SECONDS", 0.5)
+    with TestClient(app) as ada, TestClient(app) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game, adas, bobs = _rated_game(ada, bob, {"base": 180, "increment": 2})
+        assert ada.post(f"/api/games/{game['id']}/moves", json={"token": adas,
+                                                               "move": 0}).status_code == 200
+        time.sleep(0.3)  # Ada's move gave Bob his own half second
+        assert ada.get(f"/api/games/{game['id']}").json()["result"] is None
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            view = ada.get(f"/api/games/{game['id']}").json()
+            if view["result"]:
+                break
+            time.sleep(0.05)
+        assert view["result"]["termination"] == "abort" and view["result"]["aborted_by"] is None
+        assert view["clock"]["running"] is None and ada.get("/api/players/Bob").json()[
+            "ratings"] == {}
+
+
+def test_password_hashing_has_its_own_bounded_queue():
+    """Issue 82: 10 addresses x 20 wrong log-ins queued Argon2 work without bound in the
+    pool shared with record loading (a real log-in took 32-68 s). Hashing now has its own
+    threads, one waiting hash a client, a bounded queue (429 beyond), and a hash whose client
+    left is not computed."""
+    import asyncio
+    import threading
+
+    from mancalab.web.accounts import ClientGone, Hashing
+    from mancalab.web.errors import BusyError
+
+    release, done = threading.Event(), []
+
+    def slow(name):
+        release.wait(5)
+        done.append(name)
+        return name
+
+    async def never_gone():
+        await asyncio.sleep(3600)
+
+    async def left():
+        return {"type": "http.disconnect"}
+
+    async def flood():
+        hashing = Hashing(queue=3, per_client=1)
+        first = asyncio.ensure_future(hashing.run("a", never_gone, slow, "a1"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(BusyError, match="being checked already"):
+            await hashing.run("a", never_gone, slow, "a2")
+        second = asyncio.ensure_future(hashing.run("b", never_gone, slow, "b1"))
+        third = asyncio.ensure_future(hashing.run("c", left, slow, "c1"))  # will have left
+        await asyncio.sleep(0.05)
+        with pytest.raises(BusyError, match="many passwords"):
+            await hashing.run("d", never_gone, slow, "d1")
+        release.set()
+        assert await first == "a1" and await second == "b1"
+        with pytest.raises(ClientGone):
+            await third
+        assert "c1" not in done and await hashing.run("d", never_gone, slow, "d1") == "d1"
+
+    asyncio.run(flood())
+
+
 def test_the_clock_charges_moves_adds_increments_and_flags():
     from mancalab.web.clocks import Clock
 
@@ -159,6 +277,11 @@ def clocked_game(ada, bob, base, rated=True):
     moved = ada.post(f"/api/games/{game['id']}/moves", json={"token": mine["token"],
                                                              "move": 0})  # untimed
     assert moved.status_code == 200, moved.text
+    # Bob's token sent through Ada's client, whose event loop lasts (the clock's timer runs
+    # on the loop of the request that starts it)
+    replied = ada.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
+                                                               "move": 7})  # Ada's time runs
+    assert replied.status_code == 200, replied.text
     return game, mine["token"]
 
 
@@ -171,12 +294,12 @@ def test_a_player_loses_on_time_while_nobody_sends_anything(app):
         sign_up(bob, "Bob")
         game, _ = clocked_game(ada, bob, base=2)
         view = bob.get(f"/api/games/{game['id']}").json()
-        deadline = time.time() + view["clock"]["remaining"][1]
-        assert view["clock"]["running"] == 1 and 0 < view["clock"]["remaining"][1] <= 2
+        deadline = time.time() + view["clock"]["remaining"][0]
+        assert view["clock"]["running"] == 0 and 0 < view["clock"]["remaining"][0] <= 2
         time.sleep(max(0.0, deadline - time.time()) + 0.5)
         over = bob.get(f"/api/games/{game['id']}").json()
-        assert over["result"]["termination"] == "time" and over["result"]["winner"] == 0
-        assert over["clock"]["flagged"] == 1 and over["clock"]["remaining"][1] == 0
+        assert over["result"]["termination"] == "time" and over["result"]["winner"] == 1
+        assert over["clock"]["flagged"] == 0 and over["clock"]["remaining"][0] == 0
         assert abs(over["clock"]["ended_at"] - deadline) < 0.25  # when time ran out
         assert over["result"]["ended_at"] == over["clock"]["ended_at"]
         assert bob.post(f"/api/games/{game['id']}/moves", json={"token": game["token"],
@@ -193,7 +316,7 @@ def test_a_clock_that_ran_out_while_the_server_was_down_ends_when_it_ran_out(tmp
         sign_up(ada, "Ada")
         sign_up(bob, "Bob")
         game, _ = clocked_game(ada, bob, base=2, rated=False)
-        deadline = bob.get(f"/api/games/{game['id']}").json()["clock"]["remaining"][1] + \
+        deadline = bob.get(f"/api/games/{game['id']}").json()["clock"]["remaining"][0] + \
             time.time()
     time.sleep(2.5)  # the server is stopped meanwhile
     with TestClient(create_app(db)) as again:
@@ -243,6 +366,61 @@ def test_an_arena_of_four_runs_to_its_end_with_correct_standings(app):
                                                                       reverse=True)
         assert view["winner"] == "Abena"  # her name comes first: she won every game
         assert first.post(f"/api/arenas/{arena['id']}/join").status_code == 409  # over
+
+
+def test_an_arena_whose_game_nobody_starts_still_ends_at_its_time(app, monkeypatch):
+    """Issue 82: a paired game in which nobody moved kept its arena from finishing (19
+    accounts held all 20 arena slots). The game is aborted when its first move does not
+    come, the player who did not move is withdrawn, and the arena ends at its time."""
+    import time
+
+    from mancalab.web import rooms
+
+    monkeypatch.setattr(rooms, "FIRST_MOVE_SECONDS", 0.3)
+    with TestClient(app) as ama, TestClient(app) as kofi:
+        sign_up(ama, "Ama")
+        sign_up(kofi, "Kofi")
+        arena = ama.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                              "seconds": 2}).json()
+        for client in (ama, kofi):
+            assert client.post(f"/api/arenas/{arena['id']}/join").status_code == 200
+        paired = ama.get(f"/api/arenas/{arena['id']}").json()
+        assert paired["games"] == 1
+        time.sleep(1.0)
+        view = ama.get(f"/api/arenas/{arena['id']}").json()
+        rows = {row["name"]: row for row in view["standings"]}
+        assert [row["games"] for row in rows.values()] == [0, 0]  # counted for nobody
+        assert sorted(row["present"] for row in rows.values()) == [False, True]
+        assert ama.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                             "seconds": 2}).status_code == 409  # hers runs
+        time.sleep(1.2)
+        view = ama.get(f"/api/arenas/{arena['id']}").json()
+        assert view["finished"] and not view["running"]
+        assert ama.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                             "seconds": 2}).status_code == 201
+
+
+def test_arena_pairings_keep_to_an_accounts_games_and_allowance(tmp_path):
+    """Issue 82: arena games skipped every new-game allowance (530 games in 20 s) and one
+    account sat in 18 arena games at once. Each pairing is charged to both accounts, and an
+    account at its limit is withdrawn rather than paired."""
+    from mancalab.web.thinking import Limits
+
+    app = create_app(tmp_path / "games.sqlite3", Limits(client_games=1))
+    with TestClient(app) as ama, TestClient(app) as kofi, TestClient(app) as esi:
+        for client, name in ((ama, "Ama"), (kofi, "Kofi"), (esi, "Esi")):
+            sign_up(client, name)
+        arena = ama.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                              "seconds": 60}).json()
+        for client in (ama, kofi):
+            client.post(f"/api/arenas/{arena['id']}/join")
+        me = ama.get(f"/api/arenas/{arena['id']}").json()["me"]
+        ama.post(f"/api/games/{me['game_id']}/resign", json={"token": me["token"]})
+        esi.post(f"/api/arenas/{arena['id']}/join")  # Ama and Kofi have had their one game
+        view = ama.get(f"/api/arenas/{arena['id']}").json()
+        assert view["games"] == 1
+        assert {row["name"]: row["present"] for row in view["standings"]} == {
+            "Ama": False, "Kofi": False, "Esi": True}
 
 
 def test_a_correspondence_clock_gives_each_move_its_days():

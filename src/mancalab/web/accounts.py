@@ -9,11 +9,14 @@ once when the game ends.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import sqlite3
 import threading
 import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -21,13 +24,71 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from ..analysis.compete.glicko import PROVISIONAL, Rating, after_game
 from ..core import MancalabError
 from ..records import check_name
-from .errors import ConflictError, NotAllowedError, NotFoundError, UnauthorizedError
+from .errors import BusyError, ConflictError, NotAllowedError, NotFoundError, \
+    UnauthorizedError
 
 PASSWORD_LENGTHS = (8, 200)  # a longer one would only cost hashing time
 SESSIONS_KEPT = 10  # sessions an account keeps (devices); the oldest go
 RESERVED = {"computer", "anonymous", "a", "b"}
 HASHER = PasswordHasher()  # Argon2id, RFC 9106's low-memory choice: 64 MiB and ~50 ms a hash
-HASHING = threading.BoundedSemaphore(2)  # hashes at once: at most 128 MiB however many log in
+HASHING_THREADS = 2  # hashes at once: at most 128 MiB however many log in
+HASHING = threading.BoundedSemaphore(HASHING_THREADS)
+
+
+class ClientGone(Exception):
+    """The client left before its password was hashed: nothing is answered."""
+
+
+class Hashing:
+    """Password hashing off the event loop, in threads of its own (so a flood of log-ins
+    never delays the work of asyncio's shared pool, such as loading records), with a
+    bounded queue: at most ``queue`` hashes waiting or running (BusyError, a 429, beyond)
+    and at most ``per_client`` from one client, so that many addresses each at their
+    per-minute rate wait behind a real log-in for a few hashes at most. A hash whose client
+    has gone by its turn is not computed (``ClientGone``)."""
+
+    def __init__(self, queue: int = 32, per_client: int = 1) -> None:
+        self.queue, self.per_client = queue, per_client
+        self.pool = ThreadPoolExecutor(HASHING_THREADS, thread_name_prefix="mancalab-hash")
+        self._lock = threading.Lock()
+        self._waiting = 0
+        self._by_client: Counter = Counter()
+
+    async def run(self, client: str | None, receive, work, *args):
+        """``work(*args)`` in a hashing thread for ``client``; ``receive`` is the request's
+        (its disconnect message says the client has gone)."""
+        with self._lock:
+            if self._by_client[client] >= self.per_client:
+                raise BusyError("a password from your address is being checked already: wait "
+                                "for its answer")
+            if self._waiting >= self.queue:
+                raise BusyError("the server is checking many passwords; try again in a few "
+                                "seconds")
+            self._waiting += 1
+            self._by_client[client] += 1
+        gone = threading.Event()
+        watcher = asyncio.ensure_future(_until_gone(receive, gone))
+        try:
+            return await asyncio.wrap_future(self.pool.submit(_unless_gone, gone, work, *args))
+        finally:
+            watcher.cancel()
+            with self._lock:
+                self._waiting -= 1
+                self._by_client[client] -= 1
+                if self._by_client[client] <= 0:
+                    del self._by_client[client]
+
+
+async def _until_gone(receive, gone: threading.Event) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    gone.set()
+
+
+def _unless_gone(gone: threading.Event, work, *args):
+    if gone.is_set():
+        raise ClientGone
+    return work(*args)
 
 
 def digest(token: str) -> str:

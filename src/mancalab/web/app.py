@@ -27,6 +27,7 @@ from slowapi.errors import RateLimitExceeded
 from ..analysis import solving
 from ..analysis.solving.preparation import Step
 from ..core import MancalabError, MancalabFailure
+from .accounts import ClientGone
 from .clients import scope_client
 from .errors import said
 from .store import Store
@@ -119,6 +120,10 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
         return JSONResponse({"detail": [{"loc": list(e.get("loc", ())), "msg": str(e["msg"]),
                                          "type": str(e["type"])} for e in error.errors()]},
                             status_code=422)
+
+    @app.exception_handler(ClientGone)
+    async def gone(request: Request, error: ClientGone) -> JSONResponse:
+        return JSONResponse({"detail": "the client left"}, status_code=499)  # read by nobody
 
     @app.exception_handler(RecursionError)
     async def too_deep(request: Request, error: RecursionError) -> JSONResponse:

@@ -6,6 +6,12 @@ Simpler than lichess: no streak bonus and no berserk; a waiting player is paired
 waiting player nearest in score, not the one just played when another waits; ties are broken
 by wins, then by fewer games. Arenas live in memory (a restart ends them), bounded in number
 and in players.
+
+An arena pairs until its time is over, whatever its games are doing; a game still going then
+counts when it ends (its clock and the first-move rule bound how long: a game nobody starts
+is aborted within 30 s), and the standings are final once the last one has. An aborted game
+counts for nobody, and the player who did not move is paired no more (they may join again).
+Only running arenas count toward ``ARENAS`` and toward a maker's one.
 """
 
 from __future__ import annotations
@@ -71,13 +77,20 @@ class Arena:
                 "winner": table[0]["name"] if self.finished and table and table[0]["games"]
                 else None, "games": len(self.games)}
 
-    def pairs(self) -> list[tuple[Entrant, Entrant]]:
+    def pairs(self, may_play=lambda name: True) -> list[tuple[Entrant, Entrant]]:
         """Who plays whom now: the waiting players by score, each with the nearest in score
         who was not their last opponent when another is waiting; the first seat to the one
-        who had it less."""
+        who had it less. A waiting player for whom ``may_play(name)`` is False (asked once
+        each, in order, until a partner is found) is withdrawn."""
         if not self.running:
             return []
-        waiting = [e for e in self.standings() if e.present and e.playing is None]
+        waiting = []
+        for entrant in self.standings():
+            if entrant.present and entrant.playing is None:
+                if may_play(entrant.name):
+                    waiting.append(entrant)
+                else:
+                    entrant.present = False
         found = []
         while len(waiting) >= 2:
             first = waiting.pop(0)
@@ -101,13 +114,24 @@ class Arena:
             entrant.playing = entrant.token = None
 
 
+    def abandon(self, game_id: str, seats: list[str], idle: int) -> None:
+        """The game ``game_id`` between ``seats`` was aborted: it counts for nobody, and the
+        player of seat ``idle``, who did not move, is withdrawn."""
+        for seat, name in enumerate(seats):
+            entrant = self.entrants.get(name)
+            if entrant is not None and entrant.playing == game_id:
+                entrant.playing = entrant.token = None
+                if seat == idle:
+                    entrant.present = False
+
+
 class Arenas:
     def __init__(self) -> None:
         self.arenas: dict[str, Arena] = {}
 
     def open(self, arena: Arena) -> Arena:
         self.sweep()
-        live = [a for a in self.arenas.values() if not a.finished]
+        live = [a for a in self.arenas.values() if a.running]
         if len(live) >= ARENAS:
             raise BusyError(f"at most {ARENAS} arenas at once; join one")
         if any(a.by == arena.by for a in live):

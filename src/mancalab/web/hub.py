@@ -21,7 +21,7 @@ from ..analysis import solving
 from ..analysis.solving.preparation import Step, is_settled
 from ..players import Player
 from .clients import Allowance
-from .accounts import Accounts
+from .accounts import Accounts, Hashing
 from .arenas import Arena, Arenas
 from .clocks import Clock
 from .lobby import Lobby
@@ -51,6 +51,7 @@ class Hub:
         self.store = store
         self.limits = limits
         self.accounts = Accounts(store)
+        self.hashing = Hashing(limits.hash_queue)
         self.lobby = Lobby(limits)
         self.arenas = Arenas()
         self.timers: dict[str, asyncio.Task] = {}  # a game's clock timer, by game
@@ -71,12 +72,13 @@ class Hub:
         self.games_made = Allowance(limits.client_games, 24 * 3600)  # by client
         self.moves_loaded = Allowance(limits.load_moves, 3600)  # by client
 
-    def charge(self, moves: int = 0) -> None:
+    def charge(self, moves: int = 0, account: str | None = None) -> None:
         """Count a new game (and the ``moves`` of a loaded record) against the client's
-        allowances and the disk: BusyError or FullError, and nothing counted, beyond them."""
+        allowances (``account``'s, for a game the server makes for it: an arena's) and the
+        disk: BusyError or FullError, and nothing counted, beyond them."""
         if self.store.size() > self.limits.db_bytes:
             raise FullError("the server's storage for games is full; try again later")
-        client = CLIENT.get()
+        client = CLIENT.get() if account is None else f"account {account}"
         charges = [(self.moves_loaded, moves, "moves of loaded records"),
                    (self.games_made, 1, "new games")]
         for allowance, amount, what in charges:  # every one checked before any is spent
@@ -170,11 +172,14 @@ class Hub:
             return
         clock = room.clock
         room.ended_at = clock.ended_at if clock is not None and clock.ended_at else time.time()
+        room.first_move_by = None
         room.save(self.store)
 
     def _rate(self, room: Room) -> None:
-        """Both accounts' ratings after a rated game's end, once (the room remembers)."""
-        if not room.rated or room.rated_done or room.record is None:
+        """Both accounts' ratings after a rated game's end, once (the room remembers). A game
+        that ended before both players moved (aborted, or resigned at once) is not rated:
+        two accounts of one person cannot pass rating points by resigning at once."""
+        if not room.rated or room.rated_done or room.record is None or not room.both_moved():
             return
         outcome = room.record.state.outcome
         if outcome is None:
@@ -185,21 +190,23 @@ class Hub:
         room.save(self.store)
 
     def _time(self, room: Room) -> None:
-        """Keep one timer for a game whose clock runs: it ends the game on time at the
-        running side's deadline, whether or not anybody sends anything."""
+        """Keep one timer for a game with a deadline: it ends the game on time at the running
+        side's deadline, or aborts it when a first move has not come in time
+        (``Room.first_move_by``), whether or not anybody sends anything."""
         timer = self.timers.pop(room.id, None)
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
-        if room.clock is not None and room.clock.running is not None and \
-                not room.record.state.is_over:
-            task = asyncio.get_running_loop().create_task(self._flag_at(room))
+        if room.await_first_move():
+            room.save(self.store)
+        if _deadline(room) is not None:
+            task = asyncio.get_running_loop().create_task(self._at_deadline(room))
             self.timers[room.id] = task
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-    async def _flag_at(self, room: Room) -> None:
+    async def _at_deadline(self, room: Room) -> None:
         while True:
-            deadline = room.clock.deadline()
+            deadline = _deadline(room)
             if deadline is None:
                 return
             wait = deadline - time.time()
@@ -207,16 +214,21 @@ class Hub:
                 await asyncio.sleep(wait)
                 continue
             async with self.lock(room.id):
-                if room.clock.deadline() is None or room.clock.deadline() > time.time():
+                deadline = _deadline(room)
+                if deadline is None or deadline > time.time():
                     continue  # a move came first
-                room.flag(self.store)
+                if not room.both_moved():  # a first move not made: no result
+                    room.abort(self.store, None, by_server=True)
+                else:
+                    room.flag(self.store)
             self.timers.pop(room.id, None)
             self.after_change(room)
             return
 
     def resume_clocks(self) -> None:
-        """After a start: every game whose clock was running goes on (or ends on time at the
-        moment its time ran out, if that was while the server was stopped)."""
+        """After a start: every game whose clock was running or whose first move was awaited
+        goes on (or ends at the moment its time ran out, if that was while the server was
+        stopped)."""
         for game_id in self.store.running_clocks():
             self._time(self.room(game_id))
 
@@ -227,15 +239,29 @@ class Hub:
         arena = self.arenas.arenas.get(room.arena)
         if arena is None:
             return
-        outcome = room.record.state.outcome
-        arena.finish(room.id, room.accounts,
-                     0.5 if outcome.winner is None else float(outcome.winner == 0))
+        if room.aborted:  # no result; the player who did not move is paired no more
+            arena.abandon(room.id, room.accounts, room.record.state.to_move)
+        else:
+            outcome = room.record.state.outcome
+            arena.finish(room.id, room.accounts,
+                         0.5 if outcome.winner is None else float(outcome.winner == 0))
         self.pair(arena)
 
+    def _may_pair(self, name: str) -> bool:
+        """Whether an arena may start a game for ``name`` now: within the games an account
+        may have going on and its allowance of new games, and room on disk (one who may not
+        is withdrawn from the arena; they may join again)."""
+        return self.live_games(name) < self.limits.account_games and \
+            not self.games_made.wait(f"account {name}", 1) and \
+            self.store.size() <= self.limits.db_bytes
+
     def pair(self, arena: Arena) -> None:
-        """Start a game for every pair of the arena's waiting players."""
-        for first, second in arena.pairs():
+        """Start a game for every pair of the arena's waiting players, each game charged to
+        both players' accounts like any new game."""
+        for first, second in arena.pairs(self._may_pair):
             names = [first.name, second.name]
+            for name in names:
+                self.charge(account=name)
             room = Room.create(arena.game, dict(arena.options), "online", names=names,
                                helpers=False)
             room.accounts, room.rated, room.arena = names, arena.rated, arena.id
@@ -564,6 +590,16 @@ class Hub:
         while True:
             await asyncio.sleep(pause)
             self.sweep()
+
+
+def _deadline(room: Room) -> float | None:
+    """The next moment a game ends by itself: its running clock's flag, or the abort of a
+    first move not made (whichever comes first), or None."""
+    if room.record is None or room.record.state.is_over:
+        return None
+    clock = room.clock.deadline() if room.clock is not None else None
+    found = [d for d in (clock, room.first_move_by) if d is not None]
+    return min(found) if found else None
 
 
 def _check_helpers(room: Room) -> None:

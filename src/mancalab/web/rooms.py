@@ -25,6 +25,8 @@ from .thinking import READY
 MODES = ("local", "computer", "online")
 COMPUTER = "Computer"
 SOWING_STEPS = 3000  # a longer move (a relay can go on for thousands) is shown at once
+FIRST_MOVE_SECONDS = 30.0  # on a Fischer clock, each player's first move comes within this
+UNTIMED_FIRST_MOVE = 24 * 3600.0  # in a rated game without a clock
 
 
 def new_token() -> str:
@@ -63,6 +65,10 @@ class Room:
     rated: bool = False  # the result changes both accounts' ratings (no take-backs)
     rated_done: bool = False  # the ratings were updated for the result
     resigned: int | None = None  # the seat that resigned
+    aborted: bool = False  # ended before both players moved, with no result
+    aborted_by: int | None = None  # the seat that aborted it (None: nobody moved in time)
+    first_move_by: float | None = None  # when the player to move must have made their first
+    # move, or the game is aborted (online games on a clock, rated or in an arena)
     clock: Clock | None = None  # a Fischer clock kept by the server (web.clocks)
     arena: str | None = None  # the arena the game is part of
     ended_at: float | None = None  # when the game ended (seconds since the epoch)
@@ -153,6 +159,8 @@ class Room:
                 "end_request": self.end_request, "agreed": self.agreed,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
+                "aborted": self.aborted, "aborted_by": self.aborted_by,
+                "first_move_by": self.first_move_by,
                 "clock": None if self.clock is None else self.clock.stored(),
                 "arena": self.arena, "ended_at": self.ended_at}
 
@@ -168,6 +176,8 @@ class Room:
                 record.end("agreement")
             if fields.get("resigned") is not None and not record.state.is_over:
                 record.forfeit(fields["resigned"])
+            if fields.get("aborted") and not record.state.is_over:
+                record.forfeit(record.state.to_move, "abort", draw=True)
         clock = Clock.of(fields.pop("clock", None))
         room = cls(id=stored.id, created=stored.created, record=record, clock=clock, **fields)
         if clock is not None and clock.flagged is not None and not record.state.is_over:
@@ -258,6 +268,10 @@ class Room:
             self.save(store)
         if self.undo_request is not None or self.end_request is not None:
             self.undo_request = self.end_request = None  # a move answers both requests
+            self.save(store)
+        if self.first_move_by is not None:  # the next player's first move is awaited, or none
+            over = self.record.state.is_over or self.both_moved()
+            self.first_move_by = None if over else now + self.first_move_seconds()
             self.save(store)
         self.version += 1
         return move
@@ -350,6 +364,65 @@ class Room:
             self.clock.stop()
         self.save(store)
         self.record.forfeit(seat)
+        self.version += 1
+
+    # ----- the first moves: a game nobody starts is aborted, with no result ----------------
+    def both_moved(self) -> bool:
+        """Whether each player has made a move (an extra turn is not the other's move)."""
+        if self.record is None:
+            return False
+        states, first = self.record.states, self.record.states[0].to_move
+        return any(states[i].to_move != first for i in range(1, self.ply))
+
+    def watches_first_moves(self) -> bool:
+        """Whether a player who does not make their first move in time aborts the game: an
+        online game on a clock, rated or in an arena (lichess's rule)."""
+        return self.mode == "online" and (self.clock is not None or self.rated
+                                          or self.arena is not None)
+
+    def first_move_seconds(self) -> float:
+        """The time for a first move: ``FIRST_MOVE_SECONDS`` on a Fischer clock, a move's time
+        on a correspondence clock, a day without a clock."""
+        if self.clock is None:
+            return UNTIMED_FIRST_MOVE
+        return float(self.clock.base) if self.clock.per_move else FIRST_MOVE_SECONDS
+
+    def await_first_move(self, now: float | None = None) -> bool:
+        """Start the wait for the first move where the game watches it; True when it did (the
+        caller saves the room)."""
+        if self.first_move_by is not None or not self.watches_first_moves() or \
+                self.record is None or self.record.state.is_over or self.both_moved():
+            return False
+        self.first_move_by = (time.time() if now is None else now) + self.first_move_seconds()
+        return True
+
+    def abort(self, store: Store, token: str | None, by_server: bool = False) -> None:
+        """End the game with no result before both players have moved: a player asks
+        (``token``; not in an arena, whose games are aborted only when a first move does not
+        come), or the server when the first move's time is over (``by_server``)."""
+        seat = None
+        if not by_server:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise NotAllowedError("this token holds no seat in the game (spectators only "
+                                      "watch)", code="no_seat")
+            if self.arena is not None:
+                raise ConflictError("an arena game is not aborted: play or resign",
+                                    code="no_abort")
+        if self.mode != "online":
+            raise ConflictError("only a game between two people online is aborted; resign "
+                                "or start a new game", code="no_abort")
+        if self.record is None or self.record.state.is_over:
+            raise ConflictError("the game is not going on")
+        if self.both_moved():
+            raise ConflictError("both players have moved: the game can no longer be aborted",
+                                code="no_abort")
+        self.aborted, self.aborted_by, self.first_move_by = True, seat, None
+        self.undo_request = self.end_request = None
+        if self.clock is not None:
+            self.clock.stop()
+        self.save(store)
+        self.record.forfeit(self.record.state.to_move, "abort", draw=True)
         self.version += 1
 
     def flag(self, store: Store) -> int:
@@ -473,7 +546,12 @@ class Room:
                and self.record is not None and not self.record.state.is_over else None,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
                "helpers": self.helpers, "rematch": None, "accounts": self.accounts,
-               "rated": self.rated, "arena": self.arena}
+               "rated": self.rated, "arena": self.arena, "first_move_by": self.first_move_by,
+               "first_move_left": None if self.first_move_by is None
+               else round(max(0.0, self.first_move_by - time.time()), 1),
+               "abortable": self.mode == "online" and self.arena is None
+               and self.record is not None and not self.record.state.is_over
+               and not self.both_moved()}
         if self.record is None:
             variant = make_variant(self.game, **self.options)
             out.update(board_view(variant.start()), started=False, moves=[])
@@ -486,6 +564,8 @@ class Room:
         if out["result"] is not None:  # ended by a repetition, agreement, resignation, time
             out["result"]["termination"] = self.record.termination
             out["result"]["ended_at"] = self.ended_at
+            if self.aborted:
+                out["result"]["aborted_by"] = self.aborted_by
         if self.clock is not None:
             out["clock"] = self.clock.view()
         return out

@@ -136,9 +136,11 @@ class Store:
         self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
 
     def running_clocks(self) -> list[str]:
-        """The games whose clock is running (to be resumed after a start)."""
+        """The games whose clock is running or whose first move is awaited (to be resumed
+        after a start)."""
         return [game_id for (game_id,) in self.db.execute(
-            "SELECT id FROM games WHERE json_extract(room, '$.clock.running') IS NOT NULL")]
+            "SELECT id FROM games WHERE json_extract(room, '$.clock.running') IS NOT NULL "
+            "OR json_extract(room, '$.first_move_by') IS NOT NULL")]
 
     def load(self, game_id: str) -> StoredGame | None:
         row = self.db.execute("SELECT id, created, start_record, room FROM games WHERE id = ?",

@@ -82,6 +82,7 @@ class Limits:
     hint_rate: str = "60/minute"  # hints per client address
     account_rate: str = "5/hour"  # accounts made per client address
     login_rate: str = "20/minute"  # log-ins (and password changes) per client address
+    hash_queue: int = 32  # passwords waiting to be hashed (one a client); beyond, a 429
     seeks: int = 500  # open seeks in the lobby
     client_seeks: int = 3  # open seeks of one client address or account
     account_games: int = 20  # games going on in which one account holds a seat
@@ -130,7 +131,7 @@ class Limits:
             raise MancalabError(f"hint_think must be above 0 and at most 3600 seconds, "
                                 f"got {self.hint_think}")
         for name in ("searches", "queue", "watchers", "players_kept", "reviews", "connections",
-                     "client_connections", "client_sockets", "share_connections", "sockets",
+                     "client_connections", "client_sockets", "share_connections", "sockets", "hash_queue",
                      "client_reviews", "review_positions"):
             value = getattr(self, name)
             if not 1 <= value <= 100_000:

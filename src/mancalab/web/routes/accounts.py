@@ -7,13 +7,13 @@ when a browser sends one, is this host), so a page of another site cannot act fo
 
 from __future__ import annotations
 
-import asyncio
 from typing import Literal
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
 
 from ..accounts import check_account_name, require
+from ..clients import scope_client
 from ..hub import Hub
 from ..errors import ConflictError, NotAllowedError, UnauthorizedError
 from ..schemas import GAMES, Confirmation, Credentials, PasswordChange
@@ -50,11 +50,15 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     """The routes of accounts and ratings, for the app of ``hub``."""
     router = APIRouter()
 
-    async def checked(name: str, password: str) -> str:
+    async def hashed(request: Request, work, *args):
+        """``work(*args)`` (a password's hash or check) in the hashing threads, in turn."""
+        return await hub.hashing.run(scope_client(request.scope), request.receive, work, *args)
+
+    async def checked(request: Request, name: str, password: str) -> str:
         """The account's name when ``password`` is its password (hashing off the loop)."""
         found = hub.accounts.canonical(name)
         stored = hub.accounts.stored_hash(found) if found else None
-        if not await asyncio.to_thread(hub.accounts.verify, stored, password) or found is None:
+        if not await hashed(request, hub.accounts.verify, stored, password) or found is None:
             raise UnauthorizedError("wrong name or password")
         return found
 
@@ -64,14 +68,14 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         name = check_account_name(body.name)
         if hub.accounts.canonical(name) is not None:
             raise ConflictError(f"the name {name!r} is taken")
-        hashed = await asyncio.to_thread(hub.accounts.hash, body.password)
-        _set_cookie(request, response, hub.accounts.create(name, hashed))
+        made = await hashed(request, hub.accounts.hash, body.password)
+        _set_cookie(request, response, hub.accounts.create(name, made))
         return {"name": name}
 
     @router.post("/api/session", summary="Log in: the session cookie is set")
     @rates.logins
     async def log_in(request: Request, response: Response, body: Credentials) -> dict:
-        name = await checked(body.name, body.password)
+        name = await checked(request, body.name, body.password)
         _set_cookie(request, response, hub.accounts.new_session(name))
         return {"name": name}
 
@@ -89,16 +93,16 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.post("/api/session/password", summary="Change the password (other sessions end)")
     @rates.logins
     async def change_password(request: Request, body: PasswordChange) -> dict:
-        name = await checked(require(logged_in(hub, request)), body.old)
-        hashed = await asyncio.to_thread(hub.accounts.hash, body.new)
-        hub.accounts.set_hash(name, hashed, keep=session_token(request))
+        name = await checked(request, require(logged_in(hub, request)), body.old)
+        made = await hashed(request, hub.accounts.hash, body.new)
+        hub.accounts.set_hash(name, made, keep=session_token(request))
         return {"name": name}
 
     @router.post("/api/accounts/delete", summary="Delete the account and its personal data "
                                                  "(sessions, ratings); its games stay")
     @rates.logins
     async def delete_account(request: Request, response: Response, body: Confirmation) -> dict:
-        name = await checked(require(logged_in(hub, request)), body.password)
+        name = await checked(request, require(logged_in(hub, request)), body.password)
         hub.accounts.delete(name)
         response.delete_cookie(COOKIE, path="/")
         return {"deleted": name}

@@ -108,6 +108,13 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return await hub.change(game_id, body.token,
                                 lambda room: room.resign(hub.store, body.token))
 
+    @router.post("/api/games/{game_id}/abort", summary="Online, before both players have "
+                                                    "moved: end the game with no result "
+                                                    "(not rated; not in an arena)")
+    async def abort(game_id: str, body: Token) -> dict:
+        return await hub.change(game_id, body.token,
+                                lambda room: room.abort(hub.store, body.token))
+
     @router.post("/api/games/{game_id}/decline",
               summary="Online: refuse the other player's request to take back or to end")
     async def decline(game_id: str, body: Token) -> dict:

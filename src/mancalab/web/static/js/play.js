@@ -259,6 +259,19 @@ function tickClocks() {
 
 setInterval(tickClocks, 200);
 
+// The time left for a first move (the server aborts the game when it is over).
+let firstMoveSeen = null;
+
+function tickFirstMove() {
+  const note = $("first-move");
+  note.hidden = !firstMoveSeen;
+  if (note.hidden) return;
+  const left = firstMoveSeen.left - (performance.now() - firstMoveSeen.at) / 1000;
+  note.textContent = t("first_move_left", {seconds: Math.max(0, Math.ceil(left))});
+}
+
+setInterval(tickFirstMove, 500);
+
 function drawStatus(state) {
   const shownNames = names(state);
   let status;
@@ -298,6 +311,7 @@ function waitingFor(state) {
 }
 
 function resultTitle(state) {
+  if (state.result.termination === "abort") return t("end_title_abort");
   return winnerText(state) +
     (state.result.termination ? ` · ${t("ended_" + state.result.termination)}` : "");
 }
@@ -578,7 +592,13 @@ function drawControls(state) {
   const alone = friendAway(state);  // online, the friend not come yet: nothing to ask them
   $("undo").hidden = !seated || !state.started || Boolean(state.result) || alone;
   $("end-game").hidden = !seated || !state.started || Boolean(state.result) || alone;
-  $("resign").hidden = !seated || !state.started || Boolean(state.result) || state.local;
+  const abortable = seated && state.abortable && !state.result;
+  $("resign").hidden = !seated || !state.started || Boolean(state.result) || state.local ||
+    abortable;
+  $("abort").hidden = !abortable;
+  firstMoveSeen = state.first_move_left != null && !state.result && !state.local ? {
+    left: state.first_move_left, at: performance.now()} : null;
+  tickFirstMove();
   if (state.rated || state.clock) $("undo").hidden = true;  // no take-backs there
   $("hint").hidden = !seated || !state.helpers || Boolean(state.result) || !state.started;
   const info = catalogue.games[state.game];
@@ -611,7 +631,8 @@ function showEnd(state) {
   sound("end");
   const shownNames = names(state);
   const kind = state.result.kind;
-  $("end-title").textContent = kind === "win" ? winnerText(state)
+  $("end-title").textContent = state.result.termination === "abort" ? t("end_title_abort")
+    : kind === "win" ? winnerText(state)
     : t(kind === "draw" ? "end_title_draw" : "end_title_timeout");
   $("end-score").textContent = `${shownNames[0]} ${state.score[0]} – ${state.score[1]} ${shownNames[1]}`;
   const why = state.result.termination ? `reason_${state.result.termination}`
@@ -782,6 +803,7 @@ function wireControls() {
   landing.wireSwitch($("previews"), () => render(game));
   $("undo").onclick = () => post("undo");
   $("resign").onclick = () => { if (confirm(t("resign_confirm"))) post("resign"); };
+  $("abort").onclick = () => { if (confirm(t("abort_confirm"))) post("abort"); };
   $("end-game").onclick = () => {
     const asked = {local: "end_confirm_local", computer: "end_confirm_computer"}[game.mode];
     if (asked && !confirm(t(asked))) return;  // a mistaken tap does not end the game
