@@ -55,6 +55,70 @@ def test_accounts_sessions_and_their_refusals(app):
         assert ada.get("/api/session").json() == {"name": None}
 
 
+@pytest.mark.parametrize("name", [
+    "C\u043emputer",  # a Cyrillic o
+    "\u2102omputer",  # a double-struck C
+    "COMPUTER", "Guest 0042", "guest42", "G\u03c5est 7",  # a Greek upsilon
+    "Expert", "\u3164\u3164",  # two Hangul fillers
+    "\u2800", "Ada\u200bBekele",  # a blank Braille pattern, a zero-width space
+    "e" + "\u0301" * 3,  # three combining marks on one letter
+    "Abebe \u0411\u0438\u043a\u0438\u043b\u0430",  # Latin and Cyrillic
+    "!!!",
+])
+def test_names_that_look_like_others_or_nothing_are_refused(app, name):
+    """Issue 82: "Cоmputer" with a Cyrillic о, "Guest 0042", two U+3164, U+2800 and 39
+    combining marks were accepted as names."""
+    with TestClient(app) as visitor:
+        made = visitor.post("/api/accounts", json={"name": name, "password": "a good password"})
+        assert made.status_code == 400, made.text
+
+
+def test_names_are_one_account_whatever_their_case_or_look_alikes(tmp_path):
+    from mancalab.web.thinking import Limits
+
+    app = create_app(tmp_path / "games.sqlite3", Limits(account_rate="100/hour"))
+    with TestClient(app) as visitor:
+        for name in ("Ṭäẞ", "ጌታቸው", "Абебе", "José", "Ama Serwaa", "山田花子"):
+            sign_up(TestClient(app), name)
+        taken = [("ṭÄSS", 409), ("ṬÄẞ", 409), ("\u0410\u0431\u0435\u0431\u0435", 409),
+                 ("Jose\u0301", 409), ("ama serwaa", 409), ("AmaSerwaa", 409)]
+        for name, status in taken:
+            made = visitor.post("/api/accounts", json={"name": name,
+                                                       "password": "a good password"})
+            assert made.status_code == status, (name, made.text)
+        logged = visitor.post("/api/session", json={"name": "JOSE\u0301",
+                                                    "password": "a good password"})
+        assert logged.json() == {"name": "José"}
+
+
+@pytest.mark.parametrize("password", ["password", "12345678", "qwertyuiop", "iloveyou"])
+def test_the_most_guessed_passwords_are_refused(app, password):
+    with TestClient(app) as visitor:
+        made = visitor.post("/api/accounts", json={"name": "Kofi", "password": password})
+        assert made.status_code == 400 and "guesser" in made.json()["detail"]
+        made = visitor.post("/api/accounts", json={"name": "Kofi", "password": "Kofi" * 3})
+        assert made.status_code == 400  # the name itself
+
+
+def test_a_deleted_account_resigns_its_games_and_its_name_is_not_given_again(app):
+    """Issue 82: a loser who deleted the account denied the winner the rating change, and a
+    new account of the same name inherited the old one's arena seat and results."""
+    with TestClient(app) as ada, TestClient(app) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game, adas, bobs = _rated_game(ada, bob)
+        for token, move in ((adas, 0), (bobs, 7)):
+            ada.post(f"/api/games/{game['id']}/moves", json={"token": token, "move": move})
+        assert bob.post("/api/accounts/delete",
+                        json={"password": "a good password"}).status_code == 200
+        view = ada.get(f"/api/games/{game['id']}").json()
+        assert view["result"]["termination"] == "resign" and view["result"]["winner"] == 0
+        assert ada.get("/api/players/Ada").json()["ratings"]["kalah"]["games"] == 1
+        again = TestClient(app).post("/api/accounts", json={"name": "bob",
+                                                             "password": "a good password"})
+        assert again.status_code == 409
+
+
 def test_two_players_meet_in_the_lobby_play_rated_and_are_rated(app):
     import time
 

@@ -23,13 +23,11 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..analysis.compete.glicko import PROVISIONAL, Rating, after_game
 from ..core import MancalabError
-from ..records import check_name
+from .names import PASSWORD_LENGTHS, check_account_name, key_digest
 from .errors import BusyError, ConflictError, NotAllowedError, NotFoundError, \
     UnauthorizedError
 
-PASSWORD_LENGTHS = (8, 200)  # a longer one would only cost hashing time
 SESSIONS_KEPT = 10  # sessions an account keeps (devices); the oldest go
-RESERVED = {"computer", "anonymous", "a", "b"}
 HASHER = PasswordHasher()  # Argon2id, RFC 9106's low-memory choice: 64 MiB and ~50 ms a hash
 HASHING_THREADS = 2  # hashes at once: at most 128 MiB however many log in
 HASHING = threading.BoundedSemaphore(HASHING_THREADS)
@@ -95,27 +93,22 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def check_account_name(name: object) -> str:
-    """An account's name: a player's name (``records.check_name``) that is not reserved."""
-    name = check_name(name)
-    if name.lower() in RESERVED:
-        raise MancalabError(f"the name {name!r} is reserved: choose another")
-    return name
-
-
-def check_password(password: object) -> str:
-    low, high = PASSWORD_LENGTHS
-    if not isinstance(password, str) or not low <= len(password) <= high:
-        raise MancalabError(f"a password has {low} to {high} characters")
-    return password
-
-
 class Accounts:
     """The accounts of one server (in its ``Store``); hashing is slow on purpose:
     call ``hash``/``verify`` in a worker thread."""
 
     def __init__(self, store) -> None:
         self.store = store
+        self._keys_for_older_accounts()
+
+    def _keys_for_older_accounts(self) -> None:
+        """Accounts made before names had keys get theirs (the first of two look-alikes
+        keeps the key; the other still logs in by its exact name)."""
+        for (name,) in self.db.execute("SELECT name FROM accounts WHERE name NOT IN (SELECT "
+                                       "name FROM account_keys WHERE name IS NOT NULL)"
+                                       ).fetchall():
+            self.db.execute("INSERT OR IGNORE INTO account_keys VALUES (?, ?, ?)",
+                            (key_digest(name), name, time.time()))
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -124,7 +117,9 @@ class Accounts:
     # ----- accounts and sessions (the hashing in a thread, the rest on the event loop) --
     @staticmethod
     def hash(password: str) -> str:
-        password = check_password(password)
+        low, high = PASSWORD_LENGTHS
+        if not isinstance(password, str) or not low <= len(password) <= high:
+            raise MancalabError(f"a password has {low} to {high} characters")
         with HASHING:
             return HASHER.hash(password)
 
@@ -147,9 +142,15 @@ class Accounts:
         """A new account (``name`` checked, ``hashed`` from ``hash``) and its first session."""
         name = check_account_name(name)
         try:
-            self.db.execute("INSERT INTO accounts VALUES (?, ?, ?)", (name, hashed, time.time()))
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute("INSERT INTO accounts VALUES (?, ?, ?)",
+                                (name, hashed, time.time()))
+                self.db.execute("INSERT INTO account_keys VALUES (?, ?, ?)",
+                                (key_digest(name), name, time.time()))
         except sqlite3.IntegrityError:
-            raise ConflictError(f"the name {name!r} is taken") from None
+            raise ConflictError(f"the name {name!r} is taken (or one that looks the same)"
+                                ) from None
         return self.new_session(name)
 
     def new_session(self, name: str) -> str:
@@ -170,9 +171,21 @@ class Accounts:
         return None if row is None else row[0]
 
     def canonical(self, name: str) -> str | None:
-        """The account's name as it was registered (names are compared without case)."""
-        row = self.db.execute("SELECT name FROM accounts WHERE name = ?", (name,)).fetchone()
+        """The account's name as it was registered (names are compared by their keys: case
+        and look-alikes aside), or None."""
+        row = self.db.execute("SELECT name FROM account_keys WHERE key = ?",
+                              (key_digest(name),)).fetchone()
+        if row is None:  # an older account whose look-alike had the key first
+            row = self.db.execute("SELECT name FROM accounts WHERE name = ?",
+                                  (name,)).fetchone()
         return None if row is None else row[0]
+
+    def held(self, name: str) -> bool:
+        """Whether ``name`` (or a look-alike) is taken, or was a deleted account's: a
+        deleted account's name is not given to anybody else."""
+        return self.db.execute("SELECT 1 FROM account_keys WHERE key = ?",
+                               (key_digest(name),)).fetchone() is not None or \
+            self.canonical(name) is not None
 
     def end_session(self, token: str | None) -> None:
         if token:
@@ -186,7 +199,8 @@ class Accounts:
 
     def delete(self, name: str) -> None:
         """The account and its personal data (sessions, ratings, rating history) go; the games
-        played stay, as records do."""
+        played stay, as records do, and so does the digest of the name's key, so that the
+        name is never another's."""
         self.db.execute("DELETE FROM accounts WHERE name = ?", (name,))
 
     # ----- ratings ------------------------------------------------------------------

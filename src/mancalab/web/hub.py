@@ -274,6 +274,22 @@ class Hub:
             first.firsts += 1
             self.after_change(room)
 
+    async def forget(self, account: str) -> None:
+        """Delete ``account``: first its games going on are resigned (rated as any
+        resignation: a loser cannot take the winner's rating change away by leaving) and it
+        leaves every arena; then its personal data go (``Accounts.delete``)."""
+        for game_id in self.store.live_games_of(account):
+            room = self.room(game_id)
+            seats = [seat for seat, name in enumerate(room.accounts) if name == account]
+            if room.record is None or room.record.state.is_over or not seats:
+                continue
+            await self.change(game_id, room.tokens[seats[0]],
+                              lambda r, token=room.tokens[seats[0]]: r.resign(self.store, token))
+        for arena in self.arenas.arenas.values():
+            if account in arena.entrants:
+                arena.entrants[account].present = False
+        self.accounts.delete(account)
+
     def live_games(self, account: str) -> int:
         """The games going on in which ``account`` holds a seat (of those in memory: a game
         being played is)."""

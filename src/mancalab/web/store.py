@@ -32,6 +32,11 @@ CREATE TABLE IF NOT EXISTS accounts (
     hash TEXT NOT NULL,         -- Argon2id (argon2-cffi)
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS account_keys (
+    key TEXT PRIMARY KEY,       -- SHA-256 of the name's look-alike key (web.names.name_key)
+    name TEXT REFERENCES accounts(name) ON DELETE SET NULL,  -- NULL: deleted, held back
+    since REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS sessions (
     digest TEXT PRIMARY KEY,    -- SHA-256 of the session cookie: the cookie itself is not kept
     name TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
@@ -134,6 +139,13 @@ class Store:
     def remove_moves_from(self, game_id: str, ply: int) -> None:
         """Undo: forget the moves from number ``ply`` on."""
         self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+
+    def live_games_of(self, account: str) -> list[str]:
+        """The games not ended in which ``account`` holds a seat."""
+        return [game_id for (game_id,) in self.db.execute(
+            "SELECT id FROM games WHERE json_extract(room, '$.ended_at') IS NULL AND "
+            "(json_extract(room, '$.accounts[0]') = ? OR json_extract(room, '$.accounts[1]') "
+            "= ?)", (account, account))]
 
     def running_clocks(self) -> list[str]:
         """The games whose clock is running or whose first move is awaited (to be resumed

@@ -12,8 +12,9 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
 
-from ..accounts import check_account_name, require
+from ..accounts import require
 from ..clients import scope_client
+from ..names import check_account_name, check_password
 from ..hub import Hub
 from ..errors import ConflictError, NotAllowedError, UnauthorizedError
 from ..schemas import GAMES, Confirmation, Credentials, PasswordChange
@@ -66,8 +67,9 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @rates.accounts
     async def create_account(request: Request, response: Response, body: Credentials) -> dict:
         name = check_account_name(body.name)
-        if hub.accounts.canonical(name) is not None:
-            raise ConflictError(f"the name {name!r} is taken")
+        if hub.accounts.held(name):
+            raise ConflictError(f"the name {name!r} is taken (or one that looks the same)")
+        check_password(body.password, name)
         made = await hashed(request, hub.accounts.hash, body.password)
         _set_cookie(request, response, hub.accounts.create(name, made))
         return {"name": name}
@@ -94,16 +96,19 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @rates.logins
     async def change_password(request: Request, body: PasswordChange) -> dict:
         name = await checked(request, require(logged_in(hub, request)), body.old)
+        check_password(body.new, name)
         made = await hashed(request, hub.accounts.hash, body.new)
         hub.accounts.set_hash(name, made, keep=session_token(request))
         return {"name": name}
 
     @router.post("/api/accounts/delete", summary="Delete the account and its personal data "
-                                                 "(sessions, ratings); its games stay")
+                                                 "(sessions, ratings); its games going on "
+                                                 "are resigned first, its games stay, and "
+                                                 "its name is not given to anybody else")
     @rates.logins
     async def delete_account(request: Request, response: Response, body: Confirmation) -> dict:
         name = await checked(request, require(logged_in(hub, request)), body.password)
-        hub.accounts.delete(name)
+        await hub.forget(name)
         response.delete_cookie(COOKIE, path="/")
         return {"deleted": name}
 
