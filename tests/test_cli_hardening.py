@@ -93,10 +93,33 @@ def test_serve_says_a_busy_port_first():
 
 
 @pytest.mark.parametrize("args", [["serve", "--max-think", "inf"], ["serve", "--searches", "0"],
-                                  ["serve", "--create-rate", "lots"]])
+                                  ["serve", "--create-rate", "lots"],
+                                  ["serve", "--limit", "login_rate=lots"],
+                                  ["serve", "--limit", "account_rate=0/hour"],
+                                  ["serve", "--limit", "write_seconds=0"]])
 def test_serve_refuses_bad_limits(args):
     result = run(args)
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_every_limit_of_the_readme_table_is_settable():
+    """Issue 82: account_rate and login_rate were named in docs/web.md and refused by
+    --limit. Every limit the README's table names with --limit is one it takes."""
+    import re
+    from pathlib import Path
+
+    import dataclasses
+
+    from mancalab.cli.serve import _other_limits
+    from mancalab.web.thinking import Limits
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    named = set(re.findall(r"`(?:--limit )?(\w+)=(?:N|S|BYTES|RATE)`", readme))
+    assert {"account_rate", "login_rate", "write_seconds", "hash_queue"} <= named
+    kinds = {f.name: f.type for f in dataclasses.fields(Limits)}
+    for name in named:
+        value = "5/hour" if kinds[name] == "str" else "7"
+        assert name in _other_limits([f"{name}={value}"])
 
 
 @pytest.mark.parametrize("args, words", [

@@ -18,7 +18,10 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db)) as test_client:
+    """The app as a program plays it: faster than the moves a person's address may send."""
+    from mancalab.web.thinking import Limits
+
+    with TestClient(create_app(db, Limits(move_rate="10000/second"))) as test_client:
         yield test_client
 
 

@@ -543,7 +543,7 @@ def test_the_small_things(db):
 def test_a_big_websocket_frame_is_refused_by_the_protocol(db):
     import contextlib
 
-    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     from .conftest import serving
@@ -562,8 +562,10 @@ def test_a_big_websocket_frame_is_refused_by_the_protocol(db):
         with contextlib.ExitStack() as stack:
             for _ in range(Limits.client_sockets):
                 stack.enter_context(connect(url)).recv(timeout=5)
-            with pytest.raises(InvalidStatus):  # refused before it is accepted
-                connect(url)
+            with connect(url) as refused:  # closed with its reason's code, which a page reads
+                with pytest.raises(ConnectionClosed) as closed:
+                    refused.recv(timeout=5)
+                assert closed.value.rcvd.code == 4429
         with connect(url) as socket:  # the others closed: room again
             assert json.loads(socket.recv(timeout=5))["type"] == "state"
 

@@ -127,7 +127,8 @@ def _other_limits(pairs: list[str]) -> dict:
     from ..web.thinking import Limits
 
     fields = {f.name: f for f in dataclasses.fields(Limits)
-              if f.type in ("int", "float") and f.name not in ("max_think", "searches")}
+              if f.type in ("int", "float") and f.name not in ("max_think", "searches")
+              or f.name.endswith("_rate") and f.type == "str"}
     chosen = {}
     for pair in pairs:
         name, eq, text = pair.partition("=")
@@ -135,6 +136,9 @@ def _other_limits(pairs: list[str]) -> dict:
         if not eq or name not in fields:
             fail(f"bad --limit {pair!r}: write NAME=VALUE with NAME one of "
                  f"{', '.join(sorted(fields))}")
+        if fields[name].type == "str":  # a rate: so many per period
+            chosen[name] = _rate(name, text.strip())
+            continue
         kind = int if fields[name].type == "int" else float
         try:
             value = kind(text.strip())
@@ -145,6 +149,19 @@ def _other_limits(pairs: list[str]) -> dict:
             fail(f"--limit {name} must be above 0 and finite, got {text!r}")
         chosen[name] = value
     return chosen
+
+
+def _rate(name: str, text: str) -> str:
+    """A rate limit's text (``30/minute``, ``5 per hour``), checked as the server reads it."""
+    from limits import parse
+
+    try:
+        item = parse(text)
+    except ValueError:
+        item = None
+    if item is None or not 0 < item.amount <= 1 << 40:
+        fail(f"--limit {name} must be a rate such as 30/minute or 5/hour, got {text!r}")
+    return text
 
 
 def _named_players(pairs: list[str]) -> dict[str, str]:

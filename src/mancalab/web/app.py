@@ -133,7 +133,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     searches = limiter.shared_limit(limits.hint_rate, scope="searches")
     rates = Rates(new_games, searches,
                   limiter.shared_limit(limits.account_rate, scope="new accounts"),
-                  limiter.shared_limit(limits.login_rate, scope="log-ins"))
+                  limiter.shared_limit(limits.login_rate, scope="log-ins"),
+                  limiter.shared_limit(limits.move_rate, scope="moves"))
     for area in (catalogue, games, advice, learning, live, accounts, lobby, arenas):
         app.include_router(area.router(hub, limits, rates))
 

@@ -39,6 +39,7 @@ REVIEW_UNWATCHED = 20.0  # seconds: a review nobody asks about (the page asks ev
 CONTINUATION_MOVES = 6  # a best continuation's moves at most
 CONTINUATION_SECONDS = 0.5  # a continuation's move where no exact appraisal is kept
 APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
+SEND_SECONDS = 5.0  # a watcher's socket that takes no update for this long is dropped
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
 
@@ -62,6 +63,7 @@ class Hub:
         self.tasks: set[asyncio.Task] = set()
         self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
         self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
+        self.sending: dict[WebSocket, str | None] = {}  # sockets being sent to: the next text
         self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
         self.preparation: Preparation | None = None  # exact play's files, built meanwhile
         self.reviews: dict[str, asyncio.Task] = {}  # the games whose positions are appraised
@@ -71,6 +73,7 @@ class Hub:
         self.appraised: OrderedDict[str, review.Appraisal] = OrderedDict()  # by position
         self.games_made = Allowance(limits.client_games, 24 * 3600)  # by client
         self.moves_loaded = Allowance(limits.load_moves, 3600)  # by client
+        self.updates_sent = Allowance(limits.game_updates, 1.0, clients=10_000)  # by game
 
     def charge(self, moves: int = 0, account: str | None = None) -> None:
         """Count a new game (and the ``moves`` of a loaded record) against the client's
@@ -93,6 +96,16 @@ class Hub:
         for allowance, amount, _ in charges:
             if amount:
                 allowance.take(client, amount)
+
+    def pace(self, game_id: str) -> None:
+        """Count a move sent to ``game_id`` by the updates it will send (one a watcher):
+        BusyError beyond ``game_updates`` a second, so that moves cannot be pushed to many
+        watchers faster than anybody watches them."""
+        cost = min(self.limits.game_updates, max(1, len(self.watchers.get(game_id, ()))))
+        if self.updates_sent.take(game_id, cost):
+            raise BusyError(f"too many moves a second in this game for its "
+                            f"{len(self.watchers.get(game_id, ()))} watchers: at most "
+                            f"{self.limits.game_updates} updates a second")
 
     def room(self, game_id: str) -> Room:
         """The game ``game_id``, loaded from the store if it is not in memory. Called on the
@@ -133,8 +146,30 @@ class Hub:
             if seat not in texts:
                 texts[seat] = json.dumps({"type": "state",
                                           "state": room.view(token, shared)})
-        await asyncio.gather(*(send_quietly(socket, texts[room.seat_of(token)])
+        await asyncio.gather(*(self._send_latest(room.id, socket, texts[room.seat_of(token)])
                                for socket, token in watchers))
+
+    async def _send_latest(self, game_id: str, socket: WebSocket, text: str) -> None:
+        """Send a view to one watcher, at most one send at a time and one waiting (a newer
+        view replaces the waiting one: it says everything the older said), so a socket
+        that does not read holds two texts at most; one that takes no text for
+        ``SEND_SECONDS`` is dropped."""
+        if socket in self.sending:
+            self.sending[socket] = text
+            return
+        self.sending[socket] = None
+        try:
+            while text is not None:
+                try:
+                    await asyncio.wait_for(socket.send_text(text), timeout=SEND_SECONDS)
+                except Exception:  # noqa: BLE001 - closed, or not reading: dropped
+                    for watcher in [w for w in self.watchers.get(game_id, ()) if w[0] is socket]:
+                        self.watchers[game_id].discard(watcher)
+                    self._spawn(_close(socket, 1008, "the page did not read its updates"))
+                    return
+                text, self.sending[socket] = self.sending[socket], None
+        finally:
+            self.sending.pop(socket, None)
 
     def presence(self, room: Room) -> dict:
         """Whether each seat has a page open on the game (a websocket holding its token)
@@ -636,6 +671,11 @@ def _free(room: Room) -> None:
     if room.player is not None:
         room.player.close()
         room.player = None
+
+
+async def _close(socket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.close(code=code, reason=reason), timeout=1)
 
 
 async def send_quietly(socket: WebSocket, text: str) -> None:

@@ -83,6 +83,9 @@ class Limits:
     account_rate: str = "5/hour"  # accounts made per client address
     login_rate: str = "20/minute"  # log-ins (and password changes) per client address
     hash_queue: int = 32  # passwords waiting to be hashed (one a client); beyond, a 429
+    move_rate: str = "100/second"  # moves sent over HTTP per client address
+    game_updates: int = 200  # updates a second the moves of one game may send: a move sends
+    # one to each watcher (at least one), so a game watched by 64 takes 3 moves a second
     seeks: int = 500  # open seeks in the lobby
     client_seeks: int = 3  # open seeks of one client address or account
     account_games: int = 20  # games going on in which one account holds a seat
@@ -132,6 +135,7 @@ class Limits:
                                 f"got {self.hint_think}")
         for name in ("searches", "queue", "watchers", "players_kept", "reviews", "connections",
                      "client_connections", "client_sockets", "share_connections", "sockets", "hash_queue",
+                     "game_updates",
                      "client_reviews", "review_positions"):
             value = getattr(self, name)
             if not 1 <= value <= 100_000:

@@ -10,9 +10,10 @@ from typing import Callable, NamedTuple
 
 class Rates(NamedTuple):
     """The rate limits shared by routes: new games (and seeks), searches (hints, analyses,
-    reviews), new accounts, and log-ins (and what checks a password)."""
+    reviews), new accounts, log-ins (and what checks a password), and moves over HTTP."""
 
     new_games: Callable
     searches: Callable
     accounts: Callable
     logins: Callable
+    moves: Callable

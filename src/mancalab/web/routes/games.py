@@ -83,7 +83,9 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return {"ply": ply, "state": board_view(record.states[ply]), "sowing": steps}
 
     @router.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
-    async def play(game_id: str, body: Move) -> dict:
+    @rates.moves
+    async def play(request: Request, game_id: str, body: Move) -> dict:
+        hub.pace(game_id)
         return await hub.change(game_id, body.token,
                                 lambda room: room.play(hub.store, body.token, body.move, body.ply))
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import time
+from collections import deque
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ...core import MancalabError
-from ..clients import Allowance, admits, scope_client
-from ..errors import NotFoundError
+from ..clients import admits, scope_client
+from ..errors import BusyError, NotFoundError
 from ..rooms import Room
 from ..thinking import Limits
 from ..hub import Hub
@@ -25,41 +28,47 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
 
     @router.websocket("/api/games/{game_id}/ws")
     async def live(socket: WebSocket, game_id: str, token: str | None = None) -> None:
+        # refusals are closes after the handshake, so the page reads their codes (a refused
+        # handshake is a bare 403 to a browser)
         try:
             room = hub.room(game_id)
         except NotFoundError:
-            await socket.close(code=4404, reason="no such game")
+            await _refuse(socket, 4404, "no such game")
             return
         if not _same_origin(socket):
-            await socket.close(code=4403, reason="a page of another site may not connect")
+            await _refuse(socket, 4403, "a page of another site may not connect")
             return
+        seated = room.seat_of(token) is not None
         watchers = hub.watchers.setdefault(game_id, set())
-        if len(watchers) >= limits.watchers:
-            await socket.close(code=4429, reason="too many watchers of this game")
-            return
         client = scope_client(socket.scope)
+        if len(watchers) >= limits.watchers and not (seated and _shed(hub, game_id)):
+            await _refuse(socket, 4429, "too many watchers of this game")
+            return
         if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
-                      limits.sockets, limits.client_sockets, limits.share_connections):
-            await socket.close(code=4429, reason="too many live connections from one address")
+                      limits.sockets, limits.client_sockets, limits.share_connections) and \
+                not (seated and _room_for_player(hub, client, limits)):
+            await _refuse(socket, 4429, "too many live connections from one address")
             return
         hub.sockets_by_client[client] += 1
         await socket.accept()
         watcher = (socket, token)
         watchers.add(watcher)
-        seated = room.mode == "online" and room.seat_of(token) is not None
+        seated = room.mode == "online" and seated
         try:
             await socket.send_json({"type": "state", "state": hub.view(room, token)})
             if seated:  # the others see who is here
                 hub._spawn(hub.broadcast(room, skip=socket))
-            sent = Allowance(WS_MESSAGES, WS_SECONDS)
+            recent: deque[float] = deque(maxlen=WS_MESSAGES)
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                if sent.take(None, 1):
+                now = time.monotonic()
+                if len(recent) == WS_MESSAGES and now - recent[0] < WS_SECONDS:
                     await socket.close(code=1008, reason=f"more than {WS_MESSAGES} messages in "
                                                          f"{WS_SECONDS:g} s")
                     break
+                recent.append(now)
                 await _answer(hub, room, socket, token, message.get("text"))
         except WebSocketDisconnect:
             pass
@@ -75,6 +84,40 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     return router
 
 
+async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
+    await socket.accept()
+    await socket.close(code=code, reason=reason)
+
+
+def _shed(hub: Hub, game_id: str | None = None, client: str | None = None) -> bool:
+    """Close one spectator's socket to make room for a player's: of ``game_id``'s watchers,
+    or of ``client``'s, or any. True when one was found (its count drops as it closes)."""
+    for found in ([game_id] if game_id else list(hub.watchers)):
+        room = hub.rooms.get(found)
+        for socket, token in list(hub.watchers.get(found, ())):
+            if room is not None and room.seat_of(token) is not None:
+                continue
+            if client is not None and scope_client(socket.scope) != client:
+                continue
+            hub.watchers[found].discard((socket, token))
+            hub._spawn(_close_quietly(socket, 4429, "room made for a player"))
+            return True
+    return False
+
+
+def _room_for_player(hub: Hub, client: str | None, limits: Limits) -> bool:
+    """Shed a spectator's socket for a player's: one of the player's own address when it
+    holds its most, else one of the address holding the most sockets that has one."""
+    if hub.sockets_by_client[client] >= limits.client_sockets:
+        return _shed(hub, client=client)
+    return any(_shed(hub, client=other) for other, _ in hub.sockets_by_client.most_common())
+
+
+async def _close_quietly(socket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.close(code=code, reason=reason), timeout=5)
+
+
 def _same_origin(socket: WebSocket) -> bool:
     """Whether a websocket comes from this server's own page (or from a program, which sends
     no Origin): a page of another site must not act with a visitor's link."""
@@ -84,8 +127,8 @@ def _same_origin(socket: WebSocket) -> bool:
 
 
 WS_MESSAGE = 1000  # characters: a move message is a few dozen
-WS_MESSAGES, WS_SECONDS = 60, 10.0  # messages a websocket may send in that time (a person
-# plays a move a second at most); beyond, it is closed
+WS_MESSAGES, WS_SECONDS = 60, 10.0  # messages a websocket may send in any such time (a
+# person plays a move a second at most); the 61st within 10 s closes it
 
 
 async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
@@ -107,10 +150,11 @@ async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
             raise MancalabError("the move must be a cell index (a whole number) or its name")
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int) or ply < 0):
             raise MancalabError("ply must be a whole number >= 0")
+        hub.pace(room.id)
         async with hub.lock(room.id):
             move = room.play(hub.store, token, move, ply)
             ply = room.ply
-    except (MancalabError, ValueError, TypeError, RecursionError) as error:
+    except (MancalabError, BusyError, ValueError, TypeError, RecursionError) as error:
         reason = "the message is nested too deeply" if isinstance(error, RecursionError) \
             else str(error)
         await send_quietly(socket, json.dumps({"type": "error", "message": reason}))

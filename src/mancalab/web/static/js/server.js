@@ -14,13 +14,20 @@ export async function api(path, body) {
 }
 
 // Follow game ``id`` live: ``onState(state)`` for every state, ``onError(text)`` for a
-// refused message, ``onLine(connected)`` when the connection drops or comes back.
+// refused message, ``onLine(connected)`` when the connection drops or comes back. A socket
+// the server refuses says why by its close code: no such game (4404) or another site's page
+// (4403) end the following; a full server (4429) is followed by asking for the game every
+// few seconds until a socket is admitted again.
+const POLL_MS = 5000, FULL_RETRY_MS = 30000;
+
 export function live(id, token, {onState, onError, onLine}) {
   let socket = null;
   let closed = false;
+  let polling = null;
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const poll = () => api(`/api/games/${id}${query}`).then(onState).catch(() => {});
   const open = (attempt) => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = token ? `?token=${encodeURIComponent(token)}` : "";
     socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws${query}`);
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
@@ -30,11 +37,17 @@ export function live(id, token, {onState, onError, onLine}) {
     socket.onopen = () => { attempt = 0; onLine(true); };
     socket.onclose = (event) => {
       if (closed) return;
-      if (event.code === 4404) { onError(event.reason); return; }
+      if (event.code === 4404 || event.code === 4403) { onError(event.reason); return; }
+      if (event.code === 4429) {
+        if (!polling) { poll(); polling = setInterval(poll, POLL_MS); }
+        setTimeout(() => { if (!closed) open(0); }, FULL_RETRY_MS);
+        return;
+      }
       onLine(false);
       setTimeout(() => open(attempt + 1), Math.min(5000, 250 * 2 ** attempt));
     };
+    socket.addEventListener("open", () => { clearInterval(polling); polling = null; });
   };
   open(0);
-  return {close: () => { closed = true; socket.close(); }};
+  return {close: () => { closed = true; clearInterval(polling); socket.close(); }};
 }
