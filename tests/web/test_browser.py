@@ -1200,6 +1200,14 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
     wait_until(lambda: kofi.inner_text(".clock.running") != first, seconds=5,
                what="the clock counting down")
     assert not ama.is_visible("#undo")  # a rated game has no take-backs
+    # before both have moved: Abort, not Resign, and the first move's countdown
+    assert kofi.is_visible("#abort") and not kofi.is_visible("#resign")
+    assert "30" in kofi.inner_text("#first-move") or "29" in kofi.inner_text("#first-move")
+    kofi.screenshot(path=str(ARTIFACTS / "abort-first-move.png"))
+    wait_until(lambda: playable(kofi), what="Kofi's turn")
+    kofi.click(f".hole[data-cell='{playable(kofi)[0]}']")
+    wait_until(lambda: kofi.is_visible("#resign"), what="Resign once both have moved")
+    assert not kofi.is_visible("#abort") and not kofi.is_visible("#first-move")
     kofi.once("dialog", lambda dialog: dialog.accept())
     kofi.click("#resign")
     for page in pages:
