@@ -27,6 +27,18 @@ slowest answer another visitor (from 127.0.0.2) got to a GET of their own game m
 12. lobby: 40 addresses each open 5 seeks (3 an address are kept);
 13. preparing: a second server started with its preparation on an empty cache, killed with
    SIGKILL once its preparing process runs: whether that process is gone 5 s later.
+The online-play surface (issue 82; the probes in hostile_play.py):
+14. readers: a server of 100 connections, 12 addresses x 32 connections that pipeline 30
+   GET /openapi.json each and never read: a newcomer's answers after 2 s and after 25 s;
+15. taken seeks: 500 seek+accept pairs from 40 addresses, then a new seek;
+16. first move: a rated 3+2 game nobody starts: when and how it ends;
+17. farm: 15 rated games between two accounts of one person, resigned at once: the rating;
+18. stuck arena: two accounts paired in a 40-second arena who never move;
+19. log-in flood: 10 addresses x 20 wrong log-ins at once, a real log-in and a record load
+   from other addresses meanwhile;
+20. socket slots: 130 addresses x 4 idle spectator sockets, then a new game's own player;
+21. silent sockets: 64 sockets that never read on a game whose moves go on for 20 s;
+22. move flood: one address sends moves as fast as it can to a game 64 sockets watch.
 Each row has the server's memory, threads and child processes before and after, and the
 other visitor's slowest answer and its count of failed reads. Prints a row per probe, then
 one JSON line.
@@ -45,6 +57,7 @@ import threading
 import time
 from pathlib import Path
 
+import hostile_play
 import websockets
 from _report import report
 from bench_web import free_port, start_server
@@ -440,7 +453,7 @@ def main() -> None:
     server = start_server(port, db, "--max-think", str(args.max_think),  # the per-address
                           "--limit", "client_sockets=16", "--limit", "client_connections=32",
                           "--limit", "client_games=500", "--limit", "load_moves=20000",
-                          "--create-rate", "30/minute")
+                          "--create-rate", "30/minute", "--limit", "account_rate=1000/hour")
     probes = [("frames", lambda: asyncio.run(frames(port))),
               ("solvers", lambda: solvers(port)),
               ("threads", lambda: threads(port, server.pid)),
@@ -455,7 +468,16 @@ def main() -> None:
               ("lobby", lambda: lobby(port)),
               ("worksheets", lambda: worksheets(port)),
               ("continuations", lambda: continuations(port)),
-              ("preparing", preparing)]
+              ("preparing", preparing),
+              ("readers", hostile_play.readers),
+              ("taken seeks", lambda: hostile_play.taken_seeks(port)),
+              ("first move", lambda: hostile_play.first_move(port)),
+              ("farm", lambda: hostile_play.farm(port)),
+              ("stuck arena", lambda: hostile_play.stuck_arena(port)),
+              ("log-in flood", lambda: hostile_play.login_flood(port)),
+              ("socket slots", lambda: hostile_play.socket_slots(port)),
+              ("silent sockets", lambda: hostile_play.silent_sockets(port)),
+              ("move flood", lambda: hostile_play.move_flood(port))]
     if args.only:
         probes = [probe for probe in probes if probe[0] in args.only]
     rows = []

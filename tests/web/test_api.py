@@ -104,6 +104,28 @@ def test_errors_a_player_meets_carry_a_code_the_page_says_in_its_language(client
             "helpers_off", "computer_thinking", "server_busy", "too_many")), language
 
 
+def test_every_code_the_server_sends_has_its_words_in_every_language(client):
+    """Issue 83: the lobby, accounts and arenas sent their English text in every language.
+    Every ``code=`` the server's sources raise is said by the page in all four languages."""
+    import re
+    from pathlib import Path
+
+    import mancalab.web
+
+    sources = Path(mancalab.web.__file__).parent
+    codes = {code for path in sources.rglob("*.py")
+             for code in re.findall(r'code="(\w+)"', path.read_text())}
+    assert {"too_many_seeks", "rated_needs_account", "wrong_password", "name_unclear",
+            "weak_password", "arena_over", "no_abort"} <= codes
+    for language in ("en", "fr", "rn", "am"):
+        words = client.get(f"/static/i18n/{language}.json").json()
+        assert sorted(code for code in codes if f"error_{code}" not in words) == [], language
+    guest = client.post("/api/seeks", json={"game": "kalah", "rated": True}).json()
+    assert guest["code"] == "rated_needs_account"
+    weak = client.post("/api/accounts", json={"name": "Kofi", "password": "password"}).json()
+    assert weak["code"] == "weak_password"
+
+
 def test_bad_moves_are_refused_and_change_nothing(client):
     game = create(client, game="kalah", mode="online")
     mine, theirs = game["token"], game["links"]["invite"].split("token=")[1]

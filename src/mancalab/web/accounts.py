@@ -58,10 +58,10 @@ class Hashing:
         with self._lock:
             if self._by_client[client] >= self.per_client:
                 raise BusyError("a password from your address is being checked already: wait "
-                                "for its answer")
+                                "for its answer", code="password_busy")
             if self._waiting >= self.queue:
                 raise BusyError("the server is checking many passwords; try again in a few "
-                                "seconds")
+                                "seconds", code="password_busy")
             self._waiting += 1
             self._by_client[client] += 1
         gone = threading.Event()
@@ -149,8 +149,8 @@ class Accounts:
                 self.db.execute("INSERT INTO account_keys VALUES (?, ?, ?)",
                                 (key_digest(name), name, time.time()))
         except sqlite3.IntegrityError:
-            raise ConflictError(f"the name {name!r} is taken (or one that looks the same)"
-                                ) from None
+            raise ConflictError(f"the name {name!r} is taken (or one that looks the same)",
+                                code="name_taken", name=name) from None
         return self.new_session(name)
 
     def new_session(self, name: str) -> str:
@@ -266,7 +266,8 @@ def _shown(rating: Rating, games: int) -> dict:
 
 def require(name: str | None) -> str:
     if name is None:
-        raise UnauthorizedError("log in first (an account is needed for this)")
+        raise UnauthorizedError("log in first (an account is needed for this)",
+                                code="log_in_first")
     return name
 
 

@@ -133,9 +133,10 @@ class Arenas:
         self.sweep()
         live = [a for a in self.arenas.values() if a.running]
         if len(live) >= ARENAS:
-            raise BusyError(f"at most {ARENAS} arenas at once; join one")
+            raise BusyError(f"at most {ARENAS} arenas at once; join one", code="too_many_arenas",
+                            count=ARENAS)
         if any(a.by == arena.by for a in live):
-            raise ConflictError("you have an arena going on already")
+            raise ConflictError("you have an arena going on already", code="arena_running")
         arena.id = secrets.token_urlsafe(6)
         self.arenas[arena.id] = arena
         return arena
@@ -148,13 +149,14 @@ class Arenas:
 
     def join(self, arena: Arena, name: str) -> None:
         if not arena.running:
-            raise ConflictError("the arena is over")
+            raise ConflictError("the arena is over", code="arena_over")
         entrant = arena.entrants.get(name)
         if entrant is not None:
             entrant.present = True
             return
         if len(arena.entrants) >= PLAYERS:
-            raise BusyError(f"the arena is full ({PLAYERS} players)")
+            raise BusyError(f"the arena is full ({PLAYERS} players)", code="arena_full",
+                            count=PLAYERS)
         arena.entrants[name] = Entrant(name)
 
     def leave(self, arena: Arena, name: str) -> None:

@@ -22,6 +22,12 @@ class Said:
         self.values = values
 
 
+class InvalidError(Said, MancalabError):
+    """Bad input the page says in its own words (a name, a password)."""
+
+    status = 400
+
+
 class NotAllowedError(Said, MancalabError):
     """A token that does not hold the seat."""
 

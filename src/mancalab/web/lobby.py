@@ -61,9 +61,10 @@ class Lobby:
                 or s.client == seek.client]
         if len(mine) >= self.limits.client_seeks:
             raise BusyError(f"at most {self.limits.client_seeks} open seeks each: cancel one "
-                            "or wait for a player")
+                            "or wait for a player", code="too_many_seeks",
+                            count=self.limits.client_seeks)
         if len(self.seeks) >= self.limits.seeks:
-            raise BusyError("the lobby is full; try again later")
+            raise BusyError("the lobby is full; try again later", code="lobby_full")
         self.seeks[seek.id] = seek
         return seek
 
@@ -76,7 +77,7 @@ class Lobby:
             seek = self.seeks.get(seek_id) or self.taken.get(seek_id)
         if seek is None:
             raise NotFoundError(f"no seek {seek_id[:40]!r} (taken long ago, cancelled or "
-                                "expired)")
+                                "expired)", code="no_seek")
         return seek
 
     def check_taker(self, seek: Seek, account: str | None) -> None:
@@ -84,11 +85,12 @@ class Lobby:
         not told apart by address: a classroom behind one address plays within itself (a
         page does not offer its own seek)."""
         if seek.game_id is not None:
-            raise ConflictError("this seek was taken already")
+            raise ConflictError("this seek was taken already", code="seek_taken")
         if account is not None and account == seek.account:
-            raise ConflictError("this is your own seek")
+            raise ConflictError("this is your own seek", code="own_seek")
         if seek.rated and account is None:
-            raise NotAllowedError("a rated game needs an account: log in to take this seek")
+            raise NotAllowedError("a rated game needs an account: log in to take this seek",
+                                  code="rated_needs_account")
 
     def cancel(self, seek_id: str, secret: str | None) -> None:
         seek = self.get(seek_id)

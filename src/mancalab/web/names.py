@@ -22,6 +22,7 @@ import re
 import unicodedata
 
 from ..core import MancalabError
+from .errors import InvalidError
 from ..players import LEVELS
 from ..records import check_name
 
@@ -79,21 +80,22 @@ def check_account_name(name: object) -> str:
     text = " ".join(text.split())  # one space between words, as shown
     hidden = [c for c in text if _invisible(c)]
     if hidden:
-        raise MancalabError(f"a name must not hold invisible characters (it holds "
-                            f"U+{ord(hidden[0]):04X})")
+        raise InvalidError(f"a name must not hold invisible characters (it holds "
+                           f"U+{ord(hidden[0]):04X})", code="name_unclear")
     if not any(unicodedata.category(c)[0] in "LN" for c in text):
-        raise MancalabError("a name needs at least one letter or digit")
+        raise InvalidError("a name needs at least one letter or digit", code="name_unclear")
     run = 0
     for char in unicodedata.normalize("NFD", text):  # an accented letter's accent counts
         run = run + 1 if unicodedata.combining(char) or unicodedata.category(char) == "Me" \
             else 0
         if run > MARKS:
-            raise MancalabError(f"a name has at most {MARKS} accents or marks on a letter")
+            raise InvalidError(f"a name has at most {MARKS} accents or marks on a letter",
+                               code="name_unclear")
     _one_script(text)
     key = name_key(text)
     if key in RESERVED or GUEST.fullmatch(key):
-        raise MancalabError(f"the name {text!r} is reserved (or looks like a reserved word): "
-                            "choose another")
+        raise InvalidError(f"the name {text!r} is reserved (or looks like a reserved word): "
+                           "choose another", code="name_reserved", name=text)
     return text
 
 
@@ -102,8 +104,9 @@ def _one_script(text: str) -> None:
 
     scripts = categories.unique_aliases(text) - {"COMMON", "INHERITED"}
     if len(scripts) > 1 and not any(scripts <= together for together in SCRIPTS_TOGETHER):
-        raise MancalabError(f"a name is written in one script, not {len(scripts)} "
-                            f"({', '.join(sorted(s.title() for s in scripts))})")
+        raise InvalidError(f"a name is written in one script, not {len(scripts)} "
+                           f"({', '.join(sorted(s.title() for s in scripts))})",
+                           code="name_unclear")
 
 
 def check_password(password: object, name: str | None = None) -> str:
@@ -115,8 +118,8 @@ def check_password(password: object, name: str | None = None) -> str:
     if not isinstance(password, str) or not low <= len(password) <= high:
         raise MancalabError(f"a password has {low} to {high} characters")
     if zxcvbn(password[:100], user_inputs=[name] if name else [])["score"] < WEAKEST_PASSWORD:
-        raise MancalabError("this password is among the first a guesser tries: choose a "
-                            "longer one, a few words for instance")
+        raise InvalidError("this password is among the first a guesser tries: choose a "
+                           "longer one, a few words for instance", code="weak_password")
     return password
 
 

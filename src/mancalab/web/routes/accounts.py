@@ -60,7 +60,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         found = hub.accounts.canonical(name)
         stored = hub.accounts.stored_hash(found) if found else None
         if not await hashed(request, hub.accounts.verify, stored, password) or found is None:
-            raise UnauthorizedError("wrong name or password")
+            raise UnauthorizedError("wrong name or password", code="wrong_password")
         return found
 
     @router.post("/api/accounts", status_code=201, summary="Make an account (and log in)")
@@ -68,7 +68,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def create_account(request: Request, response: Response, body: Credentials) -> dict:
         name = check_account_name(body.name)
         if hub.accounts.held(name):
-            raise ConflictError(f"the name {name!r} is taken (or one that looks the same)")
+            raise ConflictError(f"the name {name!r} is taken (or one that looks the same)",
+                                code="name_taken", name=name)
         check_password(body.password, name)
         made = await hashed(request, hub.accounts.hash, body.password)
         _set_cookie(request, response, hub.accounts.create(name, made))

@@ -35,7 +35,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     def check_live(account: str | None) -> None:
         if account is not None and hub.live_games(account) >= limits.account_games:
             raise BusyError(f"at most {limits.account_games} games going on at once: finish "
-                            "one first")
+                            "one first", code="too_many_games", count=limits.account_games)
 
     @router.post("/api/seeks", status_code=201, summary="Open a seek in the lobby; keep the "
                                                         "secret to learn the game or cancel")
@@ -43,7 +43,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def seek(request: Request, body: NewSeek) -> dict:
         account = logged_in(hub, request)
         if body.rated and account is None:
-            raise NotAllowedError("a rated game needs an account: log in first")
+            raise NotAllowedError("a rated game needs an account: log in first",
+                                  code="rated_needs_account")
         check_live(account)
         room = Room.create(body.game, body.options, "online")  # the game and options checked
         clock = None if body.clock is None else [body.clock.base, body.clock.increment,

@@ -24,7 +24,9 @@ async function send(path, method, body) {
   if (!response.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
       : data.detail;
-    throw new Error(detail || response.statusText);
+    // code and values: said in the reader's language (texts.js sayError)
+    throw Object.assign(new Error(detail || response.statusText),
+                        {status: response.status, code: data.code, values: data.values});
   }
   return data;
 }
