@@ -36,6 +36,8 @@ The online-play surface (issue 82; the probes in hostile_play.py):
 18. stuck arena: two accounts paired in a 40-second arena who never move;
 19. log-in flood: 10 addresses x 20 wrong log-ins at once, a real log-in and a record load
    from other addresses meanwhile;
+19a. arena games: two accounts in an arena, one resigning each game as soon as it is paired;
+19b. names: look-alike and invisible names, the most guessed passwords, a deleted name;
 20. socket slots: 130 addresses x 4 idle spectator sockets, then a new game's own player;
 21. silent sockets: 64 sockets that never read on a game whose moves go on for 20 s;
 22. move flood: one address sends moves as fast as it can to a game 64 sockets watch.
@@ -475,6 +477,8 @@ def main() -> None:
               ("farm", lambda: hostile_play.farm(port)),
               ("stuck arena", lambda: hostile_play.stuck_arena(port)),
               ("log-in flood", lambda: hostile_play.login_flood(port)),
+              ("arena games", lambda: hostile_play.arena_games(port)),
+              ("names", lambda: hostile_play.names(port)),
               ("socket slots", lambda: hostile_play.socket_slots(port)),
               ("silent sockets", lambda: hostile_play.silent_sockets(port)),
               ("move flood", lambda: hostile_play.move_flood(port))]

@@ -189,6 +189,53 @@ def stuck_arena(port: int) -> str:
     return "arena not finished after 120 s"
 
 
+def arena_games(port: int, seconds: float = 30.0) -> str:
+    """Two accounts in an arena, the one to resign resigning every game as soon as it is
+    paired, for ``seconds``: games made, and whether the pairings stop at the accounts'
+    allowance of new games (``client_games``)."""
+    cookies = [account(port, name, f"127.0.19.{1 + i}") for i, name in
+               enumerate(("Churn", "Churner"))]
+    arena = ask(port, "POST", "/api/arenas", {"game": "kalah", "clock": {"base": 60},
+                                              "seconds": 600}, "127.0.19.1", cookies[0])[1]
+    for i, cookie in enumerate(cookies):
+        ask(port, "POST", f"/api/arenas/{arena['id']}/join", {}, f"127.0.19.{1 + i}", cookie)
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        me = ask(port, "GET", f"/api/arenas/{arena['id']}", source="127.0.19.1",
+                 cookie=cookies[0])[1]["me"]
+        if not me["present"] or not me["game_id"]:
+            break
+        ask(port, "POST", f"/api/games/{me['game_id']}/resign", {"token": me["token"]},
+            "127.0.19.1", cookies[0])
+    view = ask(port, "GET", f"/api/arenas/{arena['id']}")[1]
+    present = [row["present"] for row in view["standings"]]
+    return (f"{view['games']} games in {time.monotonic() - started:.1f} s; players still "
+            f"paired: {present.count(True)} of 2")
+
+
+def names(port: int) -> str:
+    """Look-alike and invisible names, the most guessed passwords, and a deleted account's
+    name taken again: how many the server accepts."""
+    tried = ["C\u043emputer", "\u2102omputer", "Guest 0042", "G\u03c5est 7", "\u3164\u3164",
+             "\u2800", "e" + "\u0301" * 39, "Ada\u200bBekele", "EXPERT",
+             "Abebe \u0411\u0438\u043a\u0438\u043b\u0430"]
+    accepted = [name for i, name in enumerate(tried)
+                if ask(port, "POST", "/api/accounts", {"name": name,
+                                                       "password": "a long password"},
+                       f"127.0.20.{1 + i}")[0] == 201]
+    weak = sum(ask(port, "POST", "/api/accounts", {"name": f"Weak{i}", "password": password},
+                   f"127.0.20.{50 + i}")[0] == 201
+               for i, password in enumerate(("password", "12345678", "qwertyuiop")))
+    cookie = account(port, "Leaving", "127.0.20.100")
+    ask(port, "POST", "/api/accounts/delete", {"password": "a long password"}, "127.0.20.100",
+        cookie)
+    again = ask(port, "POST", "/api/accounts", {"name": "leaving",
+                                                "password": "a long password"},
+                "127.0.20.101")[0]
+    return (f"{len(accepted)} of {len(tried)} look-alike or invisible names accepted, "
+            f"{weak} of 3 most-guessed passwords; a deleted account's name again: {again}")
+
+
 # ----- finding 6: a log-in flood ----------------------------------------------------------------
 def login_flood(port: int) -> str:
     """10 addresses x 20 wrong log-ins at once (their per-minute allowance), while another

@@ -487,6 +487,28 @@ def test_arena_pairings_keep_to_an_accounts_games_and_allowance(tmp_path):
             "Ama": False, "Kofi": False, "Esi": True}
 
 
+def test_arena_pairings_keep_to_the_create_rate(tmp_path):
+    """Issue 82: 530 arena games in 20 s from 2 addresses. An account is paired at most at
+    the create rate, as the games a client makes."""
+    from mancalab.web.thinking import Limits
+
+    app = create_app(tmp_path / "games.sqlite3", Limits(create_rate="3/minute"))
+    with TestClient(app) as ama, TestClient(app) as kofi:
+        sign_up(ama, "Ama")
+        sign_up(kofi, "Kofi")
+        arena = ama.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                              "seconds": 60}).json()
+        for client in (ama, kofi):
+            client.post(f"/api/arenas/{arena['id']}/join")
+        for _ in range(5):
+            me = ama.get(f"/api/arenas/{arena['id']}").json()["me"]
+            if not me["game_id"]:
+                break
+            ama.post(f"/api/games/{me['game_id']}/resign", json={"token": me["token"]})
+        view = ama.get(f"/api/arenas/{arena['id']}").json()
+        assert view["games"] == 3 and not any(row["present"] for row in view["standings"])
+
+
 def test_a_correspondence_clock_gives_each_move_its_days():
     from mancalab.web.clocks import Clock
 

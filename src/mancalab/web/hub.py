@@ -74,6 +74,8 @@ class Hub:
         self.games_made = Allowance(limits.client_games, 24 * 3600)  # by client
         self.moves_loaded = Allowance(limits.load_moves, 3600)  # by client
         self.updates_sent = Allowance(limits.game_updates, 1.0, clients=10_000)  # by game
+        self.pairings = _allowance_of(limits.create_rate)  # arena games, by account: at
+        # the create rate, as the games a client makes
 
     def charge(self, moves: int = 0, account: str | None = None) -> None:
         """Count a new game (and the ``moves`` of a loaded record) against the client's
@@ -284,11 +286,11 @@ class Hub:
 
     def _may_pair(self, name: str) -> bool:
         """Whether an arena may start a game for ``name`` now: within the games an account
-        may have going on and its allowance of new games, and room on disk (one who may not
-        is withdrawn from the arena; they may join again)."""
+        may have going on, its allowance of new games (a day's, and the create rate), and
+        room on disk (one who may not is withdrawn from the arena; they may join again)."""
         return self.live_games(name) < self.limits.account_games and \
             not self.games_made.wait(f"account {name}", 1) and \
-            self.store.size() <= self.limits.db_bytes
+            not self.pairings.wait(name, 1) and self.store.size() <= self.limits.db_bytes
 
     def pair(self, arena: Arena) -> None:
         """Start a game for every pair of the arena's waiting players, each game charged to
@@ -297,6 +299,7 @@ class Hub:
             names = [first.name, second.name]
             for name in names:
                 self.charge(account=name)
+                self.pairings.take(name, 1)
             room = Room.create(arena.game, dict(arena.options), "online", names=names,
                                helpers=False)
             room.accounts, room.rated, room.arena = names, arena.rated, arena.id
@@ -641,6 +644,14 @@ class Hub:
         while True:
             await asyncio.sleep(pause)
             self.sweep()
+
+
+def _allowance_of(rate: str) -> Allowance:
+    """An allowance of ``rate`` ("30/minute"), as the rate limiter reads it."""
+    from limits import parse
+
+    item = parse(rate)
+    return Allowance(item.amount, item.get_expiry())
 
 
 def _deadline(room: Room) -> float | None:
