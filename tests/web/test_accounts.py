@@ -321,6 +321,48 @@ def test_password_hashing_has_its_own_bounded_queue():
     asyncio.run(flood())
 
 
+def test_friends_games_are_not_listed_to_watch(app):
+    """Issue 83: private friend games appeared in the public "being played now" list, with
+    names. Only games from the lobby and arenas are listed."""
+    with TestClient(app) as ada, TestClient(app) as bob:
+        friends = ada.post("/api/games", json={"game": "kalah", "mode": "online",
+                                                "names": ["Mum", "Dad"]}).json()
+        ada.post(f"/api/games/{friends['id']}/moves", json={"token": friends["token"],
+                                                            "move": 0})
+        seek = ada.post("/api/seeks", json={"game": "kalah", "color": "first"}).json()
+        public = bob.post(f"/api/seeks/{seek['id']}/accept").json()
+        mine = ada.get(f"/api/seeks/{seek['id']}", params={"secret": seek["secret"]}).json()
+        ada.post(f"/api/games/{public['id']}/moves", json={"token": mine["token"], "move": 0})
+        assert [game["id"] for game in bob.get("/api/live").json()["games"]] == [public["id"]]
+
+
+def test_a_rematch_keeps_the_terms_and_may_be_declined(app):
+    """Issue 83: a rematch of a rated 3+2 game was casual and had no clock, and the other
+    player could only ignore it. It keeps the clock and the rating, the seats swapped, and
+    the other player is offered it and may decline (its game is then aborted)."""
+    with TestClient(app) as ada, TestClient(app) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game, adas, bobs = _rated_game(ada, bob, {"base": 180, "increment": 2})
+        for token, move in ((adas, 0), (bobs, 7)):
+            ada.post(f"/api/games/{game['id']}/moves", json={"token": token, "move": move})
+        ada.post(f"/api/games/{game['id']}/resign", json={"token": adas})
+        again = ada.post(f"/api/games/{game['id']}/rematch", json={"token": adas}).json()
+        state = again["state"]
+        assert state["rated"] and state["names"] == ["Bob", "Ada"] and \
+            state["accounts"] == ["Bob", "Ada"]
+        assert state["clock"]["base"] == 180 and state["clock"]["increment"] == 2
+        offered = bob.get(f"/api/games/{game['id']}", params={"token": bobs}).json()["rematch"]
+        assert offered["by"] == 0 and offered["id"] == again["id"] and not offered["declined"]
+        assert ada.post(f"/api/games/{game['id']}/rematch/decline",
+                        json={"token": adas}).status_code == 409  # she asked
+        bob.post(f"/api/games/{game['id']}/rematch/decline", json={"token": bobs})
+        seen = ada.get(f"/api/games/{game['id']}", params={"token": adas}).json()["rematch"]
+        assert seen["declined"]
+        ended = ada.get(f"/api/games/{again['id']}").json()["result"]
+        assert ended["termination"] == "abort" and ended["aborted_by"] == 0  # Bob's seat
+
+
 def test_the_clock_charges_moves_adds_increments_and_flags():
     from mancalab.web.clocks import Clock
 

@@ -1212,6 +1212,17 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
     kofi.click("#resign")
     for page in pages:
         wait_until(lambda p=page: p.is_visible("#end-dialog"), what="the end")
+    # a rematch on the same terms, offered to the other wherever she is on the page
+    finished = api_state(server, ama)["id"]
+    ama.click("#end-close")
+    kofi.click("#end-rematch")
+    wait_until(lambda: ama.is_visible("#rematch-offer"), what="the rematch offered")
+    assert "Kofi" in ama.inner_text("#rematch-text")
+    ama.screenshot(path=str(ARTIFACTS / "rematch-offer.png"))
+    ama.click("#rematch-accept")
+    wait_until(lambda: api_state(server, ama)["id"] != finished, what="the rematch opened")
+    again = api_state(server, ama)
+    assert again["rated"] and again["clock"]["base"] == 180 and again["names"] == ["Kofi", "Ama"]
     for page, gained in ((ama, True), (kofi, False)):
         page.goto(server)
         page.click("#my-profile")

@@ -303,6 +303,7 @@ class Hub:
             room = Room.create(arena.game, dict(arena.options), "online", names=names,
                                helpers=False)
             room.accounts, room.rated, room.arena = names, arena.rated, arena.id
+            room.public = True
             room.clock = Clock(*arena.clock)
             self.add(room)
             arena.games.append(room.id)

@@ -71,6 +71,8 @@ class Room:
     # move, or the game is aborted (online games on a clock, rated or in an arena)
     clock: Clock | None = None  # a Fischer clock kept by the server (web.clocks)
     arena: str | None = None  # the arena the game is part of
+    public: bool = False  # listed to watch (games from the lobby and arenas; a friend's
+    # game is private: only its links lead to it)
     ended_at: float | None = None  # when the game ended (seconds since the epoch)
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
@@ -162,7 +164,7 @@ class Room:
                 "aborted": self.aborted, "aborted_by": self.aborted_by,
                 "first_move_by": self.first_move_by,
                 "clock": None if self.clock is None else self.clock.stored(),
-                "arena": self.arena, "ended_at": self.ended_at}
+                "arena": self.arena, "ended_at": self.ended_at, "public": self.public}
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -457,9 +459,11 @@ class Room:
         self.version += 1
 
     def new_rematch(self, token: str | None) -> Room:
-        """The next game between the same players with the same rules, the seats swapped (the
-        one who played second moves first); this room remembers it, so that the other player
-        finds it. MancalabError before the game has ended or when it has one already."""
+        """The next game between the same players on the same terms (rules, clock, rated or
+        casual), the seats swapped (the one who played second moves first); this room
+        remembers it and who asked, so that the other player is offered it. MancalabError
+        before the game has ended, when it has one already, or in an arena (which pairs its
+        players itself)."""
         seat = self.seat_of(token)
         if seat is None:
             raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
@@ -468,6 +472,9 @@ class Room:
             raise ConflictError("a rematch follows a finished game")
         if self.rematch is not None:
             raise ConflictError("this game has its rematch already")
+        if self.arena is not None:
+            raise ConflictError("an arena pairs its players again by itself",
+                                code="arena_rematch")
         if self.mode == "computer":  # the person takes the other seat
             human = 1 - self.bot_seat
             room = Room.create(self.game, dict(self.options), self.mode, bot=self.bot,
@@ -478,9 +485,28 @@ class Room:
             room = Room.create(self.game, dict(self.options), self.mode,
                                names=self.names[::-1], helpers=self.helpers)
             tokens = [room.tokens[1], room.tokens[0]]
-        self.rematch = {"id": room.id, "tokens": tokens}
+            room.accounts, room.rated, room.public = self.accounts[::-1], self.rated, \
+                self.public
+            if self.clock is not None:
+                room.clock = Clock(self.clock.base, self.clock.increment, self.clock.per_move)
+        self.rematch = {"id": room.id, "tokens": tokens, "by": seat, "declined": False}
         self.version += 1
         return room
+
+    def decline_rematch(self, store: Store, token: str | None) -> str:
+        """The player who did not ask declines the rematch: the asker is told, and the id of
+        the rematch (for the server to abort it) is answered."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
+                                  code="no_seat")
+        if self.rematch is None or self.rematch.get("by") in (None, seat) or \
+                self.rematch.get("declined"):
+            raise ConflictError("there is no rematch offered to you")
+        self.rematch["declined"] = True
+        self.save(store)
+        self.version += 1
+        return self.rematch["id"]
 
     def switch(self, store: Store, token: str | None) -> None:
         """The person takes the computer's side and the computer theirs."""
@@ -531,7 +557,9 @@ class Room:
         seat = self.seat_of(token)
         out = {**(shared or self.shared_view()), "seat": seat}
         if self.rematch is not None and seat is not None:
-            out["rematch"] = {"id": self.rematch["id"], "token": self.rematch["tokens"][seat]}
+            out["rematch"] = {"id": self.rematch["id"], "token": self.rematch["tokens"][seat],
+                              "by": self.rematch.get("by"),
+                              "declined": self.rematch.get("declined", False)}
         return out
 
     def shared_view(self) -> dict:

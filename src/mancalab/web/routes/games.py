@@ -123,6 +123,22 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return await hub.change(game_id, body.token,
                                 lambda room: room.decline(hub.store, body.token))
 
+    @router.post("/api/games/{game_id}/rematch/decline",
+                 summary="Decline the rematch the other player offered (its game is aborted)")
+    async def decline_rematch(game_id: str, body: Token) -> dict:
+        old = hub.room(game_id)
+        async with hub.lock(game_id):
+            next_id = old.decline_rematch(hub.store, body.token)
+        offered = hub.room(next_id)
+        theirs = old.rematch["tokens"][old.seat_of(body.token)]  # the decliner's seat there
+        async with hub.lock(next_id):
+            if offered.record is not None and not offered.record.state.is_over and \
+                    not offered.both_moved():
+                offered.abort(hub.store, theirs)  # the asker's page says who declined
+        hub.after_change(offered)
+        hub.after_change(old)
+        return hub.view(old, body.token)
+
     @router.post("/api/games/{game_id}/rematch", status_code=201,
               summary="The next game between the same players, seats swapped")
     @new_games

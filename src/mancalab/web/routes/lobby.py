@@ -60,9 +60,10 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         found = sorted(hub.lobby.open(), key=lambda s: s.created, reverse=True)
         return {"seeks": [s.public() for s in found]}
 
-    @router.get("/api/live", summary="Online games being played now, to watch (newest first)")
+    @router.get("/api/live", summary="Games from the lobby and arenas being played now, to "
+                                     "watch (newest first; a friend's game is not listed)")
     async def live_games() -> dict:
-        going = [room for room in hub.rooms.values() if room.mode == "online"
+        going = [room for room in hub.rooms.values() if room.mode == "online" and room.public
                  and room.record is not None and not room.record.state.is_over
                  and room.ply > 0]
         going.sort(key=lambda room: room.created, reverse=True)
@@ -107,7 +108,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         hub.charge()
         room = Room.create(found.game, found.options, "online", names=names,
                            human_seat=1 - seeker_seat, helpers=False)
-        room.accounts, room.rated = accounts, found.rated
+        room.accounts, room.rated, room.public = accounts, found.rated, True
         if found.clock is not None:
             room.clock = Clock(*found.clock)
         hub.lobby.take(found, room.id, room.tokens[seeker_seat])

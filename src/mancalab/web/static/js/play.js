@@ -173,6 +173,7 @@ function render(state) {
   drawMoves(state);
   drawSetup(state);
   drawControls(state);
+  drawRematch(state);
   drawLosses(state);
   announce(state);
   if (!state.animatingMove) {
@@ -637,10 +638,32 @@ function showEnd(state) {
   $("end-score").textContent = `${shownNames[0]} ${state.score[0]} – ${state.score[1]} ${shownNames[1]}`;
   const why = state.result.termination ? `reason_${state.result.termination}`
     : kind === "timeout" ? "reason_timeout" : "reason_over";
-  $("end-reason").textContent = t(why);
+  const by = state.result.aborted_by;
+  $("end-reason").textContent = by != null && by !== state.seat
+    ? t("reason_abort_by", {name: shownNames[by]}) : t(why);
   $("end-rematch").textContent = t(state.rematch ? "play_rematch" : "rematch");
   $("end-rematch").hidden = state.seat === null;
   if (!dialog.open) dialog.showModal();
+}
+
+// A rematch offered online: shown to the other player wherever they are on the page (a
+// banner over the board and a line in the end dialog), accepted or declined in one tap; the
+// asker sees that it waits, or that it was declined.
+function drawRematch(state) {
+  const offer = state.rematch;
+  const mine = offer && offer.by === state.seat;
+  const shown = state.mode === "online" && state.seat !== null && Boolean(state.result) &&
+    Boolean(offer) && (mine || !offer.declined);
+  $("rematch-offer").hidden = !shown;
+  $("end-rematch-note").textContent = "";
+  if (!shown) return;
+  const other = names(state)[1 - state.seat];
+  const text = !mine ? t("rematch_offered", {name: other})
+    : t(offer.declined ? "rematch_declined" : "rematch_waiting", {name: other});
+  $("rematch-text").textContent = text;
+  $("end-rematch-note").textContent = text;
+  $("rematch-accept").hidden = $("rematch-decline").hidden = mine;
+  if (mine) $("end-rematch").hidden = true;
 }
 
 async function rematch() {
@@ -845,6 +868,8 @@ function wireControls() {
     else if (event.key === "Escape" && reviewing !== null) endReview();
   });
   $("end-rematch").onclick = rematch;
+  $("rematch-accept").onclick = rematch;
+  $("rematch-decline").onclick = () => post("rematch/decline");
   $("end-close").onclick = () => $("end-dialog").close();
   $("share-invite").onclick = () => navigator.share?.({url: $("invite-link").value,
                                                        title: gameName(game.game)});
