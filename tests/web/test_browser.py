@@ -1212,6 +1212,11 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
     kofi.click("#resign")
     for page in pages:
         wait_until(lambda p=page: p.is_visible("#end-dialog"), what="the end")
+    # who ended it and what it did to the ratings
+    assert "Kofi resigned" in ama.inner_text("#end-reason")
+    wait_until(lambda: "Ama 1500 → " in ama.inner_text("#end-ratings"), what="the ratings")
+    assert "(+" in ama.inner_text("#end-ratings") and "(−" in ama.inner_text("#end-ratings")
+    ama.screenshot(path=str(ARTIFACTS / "end-rated.png"))
     # a rematch on the same terms, offered to the other wherever she is on the page
     finished = api_state(server, ama)["id"]
     ama.click("#end-close")

@@ -209,11 +209,13 @@ class Accounts:
                               "WHERE name = ? AND game = ?", (name, game)).fetchone()
         return (Rating(), 0) if row is None else (Rating(*row[:3]), row[3])
 
-    def rate(self, game_id: str, game: str, names: list[str], score_first: float) -> None:
+    def rate(self, game_id: str, game: str, names: list[str],
+             score_first: float) -> list[list[float]] | None:
         """Both players' ratings after the game ``game_id`` (``score_first``: the first
-        seat's score), in one transaction; a game already rated is not rated again."""
+        seat's score), in one transaction: [before, after] for each seat (None when an
+        account is gone)."""
         if any(self.canonical(name) is None for name in names):
-            return  # an account deleted meanwhile: its personal data are gone
+            return None  # an account deleted meanwhile: its personal data are gone
         (first, played_first), (second, played_second) = (self.rating(n, game) for n in names)
         new = after_game(first, second, score_first)
         now = time.time()
@@ -230,6 +232,8 @@ class Accounts:
                                 "deviation = excluded.deviation, volatility = "
                                 "excluded.volatility, games = excluded.games",
                                 (name, game, *rating, played + 1))
+        return [[round(first.rating, 1), round(new[0].rating, 1)],
+                [round(second.rating, 1), round(new[1].rating, 1)]]
 
     def profile(self, name: str, recent: int = 20) -> dict:
         """A player's ratings by game, each game's rating history, and recent rated games."""

@@ -222,7 +222,7 @@ class Hub:
         if outcome is None:
             return
         score = 0.5 if outcome.winner is None else float(outcome.winner == 0)
-        self.accounts.rate(room.id, room.game, room.accounts, score)
+        room.rating_change = self.accounts.rate(room.id, room.game, room.accounts, score)
         room.rated_done = True
         room.save(self.store)
 

@@ -64,6 +64,7 @@ class Room:
     accounts: list[str | None] = field(default_factory=lambda: [None, None])  # by seat
     rated: bool = False  # the result changes both accounts' ratings (no take-backs)
     rated_done: bool = False  # the ratings were updated for the result
+    rating_change: list | None = None  # [before, after] of each seat's rating, once rated
     resigned: int | None = None  # the seat that resigned
     aborted: bool = False  # ended before both players moved, with no result
     aborted_by: int | None = None  # the seat that aborted it (None: nobody moved in time)
@@ -161,6 +162,7 @@ class Room:
                 "end_request": self.end_request, "agreed": self.agreed,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
+                "rating_change": self.rating_change,
                 "aborted": self.aborted, "aborted_by": self.aborted_by,
                 "first_move_by": self.first_move_by,
                 "clock": None if self.clock is None else self.clock.stored(),
@@ -594,6 +596,12 @@ class Room:
             out["result"]["ended_at"] = self.ended_at
             if self.aborted:
                 out["result"]["aborted_by"] = self.aborted_by
+            if self.resigned is not None:
+                out["result"]["resigned"] = self.resigned
+            if self.clock is not None and self.clock.flagged is not None:
+                out["result"]["flagged"] = self.clock.flagged
+        if self.rating_change is not None:
+            out["rating_change"] = self.rating_change
         if self.clock is not None:
             out["clock"] = self.clock.view()
         return out

@@ -627,6 +627,7 @@ function showEnd(state) {
   if (state.rematch && state.rematch.id && dialog.open) {
     $("end-rematch").textContent = t("play_rematch");
   }
+  drawRatingChange(state, names(state));  // it may come with a later message
   if (endShown === state.id) return;
   endShown = state.id;
   sound("end");
@@ -638,12 +639,33 @@ function showEnd(state) {
   $("end-score").textContent = `${shownNames[0]} ${state.score[0]} – ${state.score[1]} ${shownNames[1]}`;
   const why = state.result.termination ? `reason_${state.result.termination}`
     : kind === "timeout" ? "reason_timeout" : "reason_over";
-  const by = state.result.aborted_by;
-  $("end-reason").textContent = by != null && by !== state.seat
-    ? t("reason_abort_by", {name: shownNames[by]}) : t(why);
+  $("end-reason").textContent = endReason(state, why, shownNames);
   $("end-rematch").textContent = t(state.rematch ? "play_rematch" : "rematch");
   $("end-rematch").hidden = state.seat === null;
   if (!dialog.open) dialog.showModal();
+}
+
+// Why the game ended, naming who resigned, ran out of time or aborted it.
+function endReason(state, why, shownNames) {
+  const {aborted_by: aborted, resigned, flagged} = state.result;
+  if (aborted != null && aborted !== state.seat) {
+    return t("reason_abort_by", {name: shownNames[aborted]});
+  }
+  if (resigned != null && !state.local) return t("reason_resign_by", {name: shownNames[resigned]});
+  if (flagged != null) return t("reason_time_by", {name: shownNames[flagged]});
+  return t(why);
+}
+
+// A rated game's rating change for each player: "Ama 1500 → 1662 (+162)".
+function drawRatingChange(state, shownNames) {
+  const change = state.rating_change;
+  $("end-ratings").hidden = !change;
+  if (!change) return;
+  $("end-ratings").textContent = change.map(([before, after], seat) => {
+    const delta = Math.round(after) - Math.round(before);
+    return `${shownNames[seat]} ${Math.round(before)} → ${Math.round(after)} ` +
+      `(${delta >= 0 ? "+" : "−"}${Math.abs(delta)})`;
+  }).join(" · ");
 }
 
 // A rematch offered online: shown to the other player wherever they are on the page (a
