@@ -597,6 +597,16 @@ def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
         holes = wait_until(lambda: playable(first), what="the first move")
         first.click(f"[data-cell='{holes[0]}']")
         wait_until(lambda: moves_shown(second) == 1, what="the move on the other page")
+        # "your move" in the tab's title and icon, and first in the home page's games
+        wait_until(lambda: second.title().startswith("● "), what="the other's tab title")
+        assert first.title() == "mancalab" and "svg" in second.get_attribute(
+            "link[rel=icon]", "href")
+        home = guest.new_page()
+        home.goto(server)
+        wait_until(lambda: home.locator("#my-games-list .your-move").count() == 1,
+                   what="the game waiting in My games")
+        assert home.title() == "(1) mancalab"
+        home.close()
         first.click("#undo")  # asks; the other page offers Accept and Decline
         wait_until(lambda: second.is_visible("#request-decline"), what="the request")
         second.click("#request-decline")

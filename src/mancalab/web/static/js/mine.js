@@ -31,13 +31,21 @@ export async function showMyGames() {
       return [game, await api(`/api/games/${game.id}?token=${encodeURIComponent(game.token)}`)];
     } catch { return [game, null]; }
   }));
-  list.replaceChildren(...rows.filter(([, state]) => state).map(([game, state]) => {
+  // the games waiting for this player's move first, correspondence (a day a move) first
+  const waits = (state) => state.mode === "online" && state.seat !== null && state.started &&
+    !state.result && state.to_move === state.seat;
+  const urgency = ([, state]) => (waits(state) ? (state.clock?.per_move ? 0 : 1) : 2);
+  const shown = rows.filter(([, state]) => state).sort((a, b) => urgency(a) - urgency(b));
+  const waiting = shown.filter(([, state]) => waits(state)).length;
+  document.title = waiting ? `(${waiting}) mancalab` : "mancalab";
+  list.replaceChildren(...shown.map(([game, state]) => {
     const item = document.createElement("li");
     const seat = state.seat;
     const opponent = state.local ? t("mode_local")
       : state.mode === "computer" ? `${t("computer")} (${state.bot})`
       : state.names[seat === null ? 1 : 1 - seat];
-    const standing = !state.result ? t("game_running", {count: state.ply})
+    const standing = waits(state) ? t("your_turn")
+      : !state.result ? t("game_running", {count: state.ply})
       : state.result.kind === "win"
         ? (state.result.winner === seat && !state.local ? t("you_win")
            : t("wins", {name: state.names[state.result.winner]}))
@@ -45,8 +53,8 @@ export async function showMyGames() {
     const link = Object.assign(document.createElement("a"), {
       href: `/?game=${game.id}&token=${encodeURIComponent(game.token)}`,
       textContent: `${t(`game_${state.game}`)} · ${opponent}`});
-    const status = Object.assign(document.createElement("span"), {className: "standing",
-                                                                  textContent: standing});
+    const status = Object.assign(document.createElement("span"), {
+      className: waits(state) ? "standing your-move" : "standing", textContent: standing});
     const remove = Object.assign(document.createElement("button"), {type: "button",
                                                                     textContent: t("remove")});
     remove.setAttribute("aria-label", `${t("remove")}: ${link.textContent}`);

@@ -174,6 +174,7 @@ function render(state) {
   drawSetup(state);
   drawControls(state);
   drawRematch(state);
+  tellYourMove(state);
   drawLosses(state);
   announce(state);
   if (!state.animatingMove) {
@@ -668,6 +669,44 @@ function drawRatingChange(state, shownNames) {
   }).join(" · ");
 }
 
+// "Your move", for a game against a person online: the tab's title and icon say it, and a
+// notification does when the page is hidden and the player asked for them (correspondence
+// games are played this way: nobody watches a tab for a day).
+const ICON_IDLE = "data:,";
+const ICON_MOVE = "data:image/svg+xml," + encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>" +
+  "<circle cx='8' cy='8' r='7' fill='#1f7a4d'/></svg>");
+let toldPly = null;
+
+function yourMove(state) {
+  return state.mode === "online" && state.seat !== null && state.started && !state.result &&
+    state.to_move === state.seat;
+}
+
+function tellYourMove(state) {
+  const mine = yourMove(state);
+  document.title = mine ? `● ${t("your_turn")} · mancalab` : "mancalab";
+  document.querySelector("link[rel=icon]").href = mine ? ICON_MOVE : ICON_IDLE;
+  $("notify-row").hidden = state.mode !== "online" || state.seat === null ||
+    !("Notification" in window);
+  $("notify-move").checked = localStorage.getItem("mancalab.notify") === "on" &&
+    "Notification" in window && Notification.permission === "granted";
+  if (!mine || toldPly === `${state.id}:${state.ply}`) return;
+  toldPly = `${state.id}:${state.ply}`;
+  if (document.hidden && $("notify-move").checked) {
+    new Notification(t("your_turn"), {body: `${t(`game_${state.game}`)} · ${
+      names(state)[1 - state.seat]}`, tag: state.id});
+  }
+}
+
+async function askToNotify() {
+  const wanted = $("notify-move").checked;
+  if (wanted && Notification.permission !== "granted") {
+    $("notify-move").checked = await Notification.requestPermission() === "granted";
+  }
+  localStorage.setItem("mancalab.notify", $("notify-move").checked ? "on" : "off");
+}
+
 // A rematch offered online: shown to the other player wherever they are on the page (a
 // banner over the board and a line in the end dialog), accepted or declined in one tap; the
 // asker sees that it waits, or that it was declined.
@@ -891,6 +930,7 @@ function wireControls() {
   });
   $("end-rematch").onclick = rematch;
   $("rematch-accept").onclick = rematch;
+  $("notify-move").onchange = askToNotify;
   $("rematch-decline").onclick = () => post("rematch/decline");
   $("end-close").onclick = () => $("end-dialog").close();
   $("share-invite").onclick = () => navigator.share?.({url: $("invite-link").value,
