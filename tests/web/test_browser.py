@@ -565,6 +565,11 @@ def test_every_game_at_a_phone_and_a_desktop_width(server, browser, game, width,
 def test_a_finished_game_shows_the_score_and_offers_a_rematch(server, browser):
     page = browser.new_page(bypass_csp=True)
     new_game(page, server, "kalah", "computer", {"pits": 1, "seeds": 1}, bot="random")
+    # the level menu speaks to families: what a player does, the engine only in its detail
+    shown = page.eval_on_selector_all("#level option", "els => els.map(e => e.textContent)")
+    assert shown and not any(word in text for text in shown
+                             for word in ("MCTS", "greedy", "lpha-", "program"))
+    assert "MCTS" in page.eval_on_selector("#level option[value=mcts]", "e => e.title")
     page.click("[data-cell='0']")  # Kalah(1,1): one move ends the game
     wait_until(lambda: page.is_visible("#end-dialog"), what="the end dialog")
     final = api_state(server, page)

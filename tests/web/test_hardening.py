@@ -357,6 +357,18 @@ def test_answers_carry_the_security_headers(client):
         assert "default-src 'self'" in headers["content-security-policy"]
 
 
+def test_text_goes_compressed_to_a_browser_that_takes_it(client):
+    """Issue 83: static files went without compression (a cold home page about 300 KB)."""
+    for url in ("/", "/static/js/play.js", "/static/i18n/am.json"):
+        plain = client.get(url, headers={"Accept-Encoding": "identity"})
+        request = client.build_request("GET", url, headers={"Accept-Encoding": "gzip"})
+        packed = client.send(request, stream=True)
+        sent = sum(len(chunk) for chunk in packed.iter_raw())
+        packed.close()
+        assert packed.headers["content-encoding"] == "gzip"
+        assert "x-frame-options" in packed.headers and sent < len(plain.content) / 2, url
+
+
 # ----- round 2: options that scale a move's work, processes, threads, queues ----------
 LAP_OPTIONS = [(name, option) for name, game in VARIANTS.items() if name in BUILT_IN
                for option in game.option_specs if option in ("lap_limit", "max_laps")]

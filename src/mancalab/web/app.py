@@ -16,6 +16,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from starlette.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
@@ -87,7 +88,10 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     app.state.hub = hub
     app.state.solvers = solvers  # the solvers' budget while it runs (its lifespan)
     app.state.limiter = limiter
-    app.add_middleware(RequestGuard, limit=limits.body_bytes)
+    # text goes compressed to a browser that takes it (a school's slow link: the page's
+    # scripts, texts and the API's answers shrink to about a quarter)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(RequestGuard, limit=limits.body_bytes)  # the outermost: first to read
 
     async def answer(request: Request, error: MancalabError | MancalabFailure) -> JSONResponse:
         """Bad input (a 4xx) or a failure (a 5xx, 429), each error's own ``status``, with

@@ -7,8 +7,9 @@ import {currentLanguage, plural, sayError, t, translatePage} from "./texts.js";
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
 
-// A level or a player as people say it: the five levels, mancalab's players by what they are
-// (the original programs' bots by their programs), an operator's engine by its name.
+// A level or a player as people say it: the five levels, mancalab's players by what they do
+// (the engine's name, e.g. the original program's bot, in the option's detail), an
+// operator's engine by its name.
 export function levelName(name) {
   for (const key of [`level_${name}`, `player_${name}`]) {
     const text = t(key);
@@ -108,7 +109,12 @@ export function fillLevels(select) {
   select.replaceChildren();
   for (const level of Object.keys(catalogue.levels)) select.add(new Option(levelName(level), level));
   const others = Object.assign(document.createElement("optgroup"), {label: t("players_other")});
-  for (const name of catalogue.players) others.append(new Option(levelName(name), name));
+  for (const name of catalogue.players) {
+    const option = new Option(levelName(name), name);
+    const detail = t(`player_${name}_detail`);  // the engine's own name, for those who ask
+    if (detail !== `player_${name}_detail`) option.title = detail;
+    others.append(option);
+  }
   if (others.childElementCount) select.append(others);
   select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : "medium";
 }
