@@ -1134,7 +1134,7 @@ def test_the_level_menu_names_people_levels_and_other_players_in_words(server, c
     # the language box acts once the page has its texts and games (a busy machine is slow)
     wait_until(lambda: page.locator("input[name=game]").count() > 0, what="the new-game form")
     page.select_option("#language", language)
-    expected = "Recherche alpha-bêta" if language == "fr" else "Alpha-beta search"
+    expected = "Calcule loin (fort)" if language == "fr" else "Thinks far ahead (strong)"
 
     def options():
         return page.eval_on_selector_all("#bot option", "els => els.map(e => e.textContent)")
@@ -1143,6 +1143,8 @@ def test_the_level_menu_names_people_levels_and_other_players_in_words(server, c
     raw = {"random", "greedy", "classic", "mcts", "alphabeta", "perfect"}
     assert not raw & set(options()), options()  # no engine's bare name
     assert page.locator("#bot optgroup").count() == 1
+    detail = page.eval_on_selector("#bot option[value=alphabeta]", "e => e.title")
+    assert detail == ("Recherche alpha-bêta" if language == "fr" else "Alpha-beta search")
 
 
 @pytest.mark.parametrize("language, said", [
