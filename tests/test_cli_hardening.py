@@ -92,6 +92,24 @@ def test_serve_says_a_busy_port_first():
     assert "serving at" not in result.output
 
 
+def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path):
+    """Issue 84: two serve processes on one --db file split the world (one's moves refused as
+    stale by the other). The second is refused, naming the first."""
+    import fcntl
+
+    db = tmp_path / "games.sqlite3"
+    with open(f"{db}.lock", "a+") as first:
+        fcntl.flock(first, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        first.write("pid 4242")
+        first.flush()
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        result = run(["serve", "--port", str(port), "--db", str(db)])
+    assert result.exit_code == 2 and "pid 4242" in result.output, result.output
+    assert "serving at" not in result.output
+
+
 @pytest.mark.parametrize("args", [["serve", "--max-think", "inf"], ["serve", "--searches", "0"],
                                   ["serve", "--create-rate", "lots"],
                                   ["serve", "--limit", "login_rate=lots"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Annotated, Optional
 
@@ -76,6 +77,7 @@ def serve(
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     path = db or str(default_db_path())
+    held = _serve_alone(path)  # noqa: F841 - held until the process ends
     warm = is_warm()
     progress = None if warm else WarmUpProgress()
     try:
@@ -149,6 +151,37 @@ def _other_limits(pairs: list[str]) -> dict:
             fail(f"--limit {name} must be above 0 and finite, got {text!r}")
         chosen[name] = value
     return chosen
+
+
+def _serve_alone(path: str):
+    """Hold the lock beside the games' SQLite file for as long as this process serves it:
+    a second server on the same file would keep its own copy of every game in memory and
+    refuse the first one's moves as stale, so it is refused. Several processes serving one
+    world need a shared database (docs/web.md)."""
+    import fcntl
+    from pathlib import Path
+
+    if path == ":memory:":
+        return None
+    lock_path = Path(f"{path}.lock")
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        held = open(lock_path, "a+")  # noqa: SIM115 - kept open while the process serves
+    except OSError as error:
+        fail(f"cannot open the game database's lock {lock_path}: {error.strerror or error}")
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.seek(0)
+        other = held.read().strip() or "another process"
+        held.close()
+        fail(f"another mancalab server ({other}) is serving {path}: one process serves a "
+             "SQLite file (stop it, or give this one its own --db)")
+    held.seek(0)
+    held.truncate()
+    held.write(f"pid {os.getpid()}")
+    held.flush()
+    return held
 
 
 def _rate(name: str, text: str) -> str:
