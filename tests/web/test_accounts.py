@@ -363,6 +363,37 @@ def test_a_rematch_keeps_the_terms_and_may_be_declined(app):
         assert ended["termination"] == "abort" and ended["aborted_by"] == 0  # Bob's seat
 
 
+def test_seats_and_seeks_belong_to_the_account_on_every_device(app):
+    """Issue 84: a seek lived in the seeking tab's memory and a seat in the browser that took
+    it. The account's seeks and seats are reachable from any of its sessions."""
+    with TestClient(app) as phone, TestClient(app) as laptop, TestClient(app) as bob, \
+            TestClient(app) as guest:
+        sign_up(phone, "Ada")
+        laptop.post("/api/session", json={"name": "Ada", "password": "a good password"})
+        sign_up(bob, "Bob")
+        made = phone.post("/api/seeks", json={"game": "kalah", "color": "first"}).json()
+        mine = laptop.get("/api/session/seeks").json()["seeks"]
+        assert [(s["id"], s["secret"], s["game_id"]) for s in mine] == [
+            (made["id"], made["secret"], None)]
+        assert laptop.delete(f"/api/seeks/{made['id']}", params={
+            "secret": mine[0]["secret"]}).status_code == 200  # cancelled on the other device
+        made = phone.post("/api/seeks", json={"game": "kalah", "color": "first"}).json()
+        game = bob.post(f"/api/seeks/{made['id']}/accept").json()
+        taken = laptop.get("/api/session/seeks").json()["seeks"][0]
+        assert taken["game_id"] == game["id"]
+        assert phone.get("/api/session/seeks").json()["seeks"] == []  # given to one page
+        seat = laptop.get(f"/api/games/{game['id']}/seat").json()
+        assert seat == {"seat": 0, "token": taken["token"]}
+        assert laptop.post(f"/api/games/{game['id']}/moves", json={
+            "token": seat["token"], "move": 0}).status_code == 200
+        assert laptop.get("/api/session/games").json()["games"] == [
+            {"id": game["id"], "seat": 0, "token": seat["token"]}]
+        assert bob.get(f"/api/games/{game['id']}/seat").json()["seat"] == 1
+        assert guest.get(f"/api/games/{game['id']}/seat").status_code == 401
+        sign_up(guest, "Cy")
+        assert guest.get(f"/api/games/{game['id']}/seat").json()["code"] == "no_seat_here"
+
+
 def test_the_clock_charges_moves_adds_increments_and_flags():
     from mancalab.web.clocks import Clock
 

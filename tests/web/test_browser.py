@@ -1191,6 +1191,38 @@ def signed_up(browser, server, name, width, height):
     return page
 
 
+def test_a_seek_survives_a_reload_and_a_seat_follows_its_account_to_another_browser(
+        server, browser):
+    """Issue 84: a seek made, the page reloaded, the seek taken from another browser: the
+    seeker's page opens the game; logged in on a second browser, she plays it from there."""
+    ama, kofi = (signed_up(browser, server, name, 390, 844) for name in ("Abebe", "Tigist"))
+    ama.check("input[name=game][value=gebeta]")
+    ama.select_option("#seek-color", "first")
+    ama.click("#seek-form button[type=submit]")
+    wait_until(lambda: ama.is_visible("#seek-waiting"), what="the seek")
+    ama.reload()  # the seek is the account's, not the tab's
+    wait_until(lambda: ama.is_visible("#seek-waiting"), what="the seek after a reload")
+    kofi.reload()
+    wait_until(lambda: kofi.locator("#seeks-body button").count() == 1, what="the lobby")
+    kofi.click("#seeks-body button")
+    ama.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    game_id = api_state(server, ama)["id"]
+    laptop = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    laptop.goto(server)
+    wait_until(lambda: laptop.locator("input[name=game]").count() > 0, what="the page")
+    laptop.fill("#account-name", "Abebe")
+    laptop.fill("#account-password", "a long password")
+    laptop.click("#account button[type=submit]")
+    wait_until(lambda: laptop.is_visible("#account-in"), what="logged in")
+    wait_until(lambda: laptop.locator("#my-games-list li").count() == 1, what="My games")
+    laptop.goto(f"{server}/?game={game_id}")  # no token: the account's seat
+    wait_until(lambda: playable(laptop), what="her move on the second browser")
+    laptop.click(f".hole[data-cell='{playable(laptop)[0]}']")
+    wait_until(lambda: moves_shown(kofi) >= 1, what="the move on the opponent's page")
+    for page in (ama, kofi, laptop):
+        page.context.close()
+
+
 def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ratings(
         server, browser):
     """Two browsers make accounts, one seeks a rated Oware game with a clock, the other takes

@@ -38,6 +38,7 @@ class Seek:
     game_id: str | None = None  # once taken: the game, and the seeker's token in it
     token: str | None = None
     taken_at: float | None = None
+    delivered: bool = False  # a page of the seeker's was given the game
 
     def public(self) -> dict:
         return {"id": self.id, "game": self.game, "options": self.options,
@@ -109,6 +110,16 @@ class Lobby:
         self.taken[seek.id] = seek
         while len(self.taken) > self.limits.seeks:
             del self.taken[next(iter(self.taken))]
+
+    def of(self, account: str) -> list[Seek]:
+        """``account``'s seeks: the open ones, and those taken in the last ``TAKEN_SECONDS``
+        that none of its pages has opened yet (each is given once: marked delivered)."""
+        found = [seek for seek in self.seeks.values() if seek.account == account]
+        for seek in self.taken.values():
+            if seek.account == account and not seek.delivered:
+                seek.delivered = True
+                found.append(seek)
+        return found
 
     def sweep(self) -> None:
         now = time.time()

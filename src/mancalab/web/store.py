@@ -106,6 +106,9 @@ class Store:
                 if name not in have:
                     self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
         self.db.execute("CREATE INDEX IF NOT EXISTS analyses_by_client ON analyses(client, used)")
+        for seat in (0, 1):  # an account's games, found by its seats
+            self.db.execute(f"CREATE INDEX IF NOT EXISTS games_by_seat{seat} ON games("
+                            f"json_extract(room, '$.accounts[{seat}]'), created)")
 
     def size(self) -> int:
         """Bytes the games take on disk (the file and its write-ahead log)."""
@@ -139,6 +142,18 @@ class Store:
     def remove_moves_from(self, game_id: str, ply: int) -> None:
         """Undo: forget the moves from number ``ply`` on."""
         self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+
+    def games_of(self, account: str, count: int = 50) -> list[tuple[str, int, str]]:
+        """The newest ``count`` games in which ``account`` holds a seat: (id, seat, token)."""
+        found = []
+        for seat in (0, 1):
+            found += [(created, game_id, seat, json.loads(room)["tokens"][seat])
+                      for game_id, created, room in self.db.execute(
+                          f"SELECT id, created, room FROM games WHERE json_extract(room, "
+                          f"'$.accounts[{seat}]') = ? ORDER BY created DESC LIMIT ?",
+                          (account, count))]
+        found.sort(reverse=True)
+        return [(game_id, seat, token) for _, game_id, seat, token in found[:count]]
 
     def live_games_of(self, account: str) -> list[str]:
         """The games not ended in which ``account`` holds a seat."""

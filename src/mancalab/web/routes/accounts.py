@@ -16,7 +16,7 @@ from ..accounts import require
 from ..clients import scope_client
 from ..names import check_account_name, check_password
 from ..hub import Hub
-from ..errors import ConflictError, NotAllowedError, UnauthorizedError
+from ..errors import ConflictError, NotAllowedError, NotFoundError, UnauthorizedError
 from ..schemas import GAMES, Confirmation, Credentials, PasswordChange
 from ..thinking import Limits
 from . import Rates
@@ -112,6 +112,37 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         await hub.forget(name)
         response.delete_cookie(COOKIE, path="/")
         return {"deleted": name}
+
+    @router.get("/api/session/games", summary="The logged-in account's games, newest first: "
+                                              "each with its seat and the seat's token")
+    async def my_games(request: Request) -> dict:
+        name = logged_in(hub, request)  # a guest's session has none
+        if name is None:
+            return {"games": []}
+        return {"games": [{"id": game_id, "seat": seat, "token": token}
+                          for game_id, seat, token in hub.store.games_of(name)]}
+
+    @router.get("/api/session/seeks", summary="The logged-in account's seeks: open ones with "
+                                              "their secrets, and those just taken with the "
+                                              "game and the seat's token")
+    async def my_seeks(request: Request) -> dict:
+        name = logged_in(hub, request)
+        if name is None:
+            return {"seeks": []}
+        hub.lobby.sweep()
+        return {"seeks": [{**seek.public(), "secret": seek.secret, "game_id": seek.game_id,
+                           "token": seek.token} for seek in hub.lobby.of(name)]}
+
+    @router.get("/api/games/{game_id}/seat", summary="The seat the logged-in account holds in "
+                                                     "the game, with its token: a player "
+                                                     "reaches her game from any device")
+    async def my_seat(request: Request, game_id: str) -> dict:
+        name = require(logged_in(hub, request))
+        room = hub.room(game_id)
+        for seat, holder in enumerate(room.accounts):
+            if holder == name and room.tokens[seat] is not None:
+                return {"seat": seat, "token": room.tokens[seat]}
+        raise NotFoundError("your account holds no seat in this game", code="no_seat_here")
 
     @router.get("/api/players/{name}", summary="A player's ratings, rating history and recent "
                                                "rated games")

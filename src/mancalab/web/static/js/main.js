@@ -100,7 +100,9 @@ async function main() {
     showPuzzles(selectedGame(), backHome);
   };
   if (game) {
-    const token = params.get("token") || localStorage.getItem(`mancalab.token.${game}`);
+    // a link without a token: the logged-in player's own seat, from any device
+    const token = params.get("token") || localStorage.getItem(`mancalab.token.${game}`) ||
+      await api(`/api/games/${game}/seat`).then((seat) => seat.token).catch(() => null);
     remember(game, token);
     openGame(catalogue, game, token, {opened: openCreated});
   } else if (learning) {

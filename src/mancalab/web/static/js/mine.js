@@ -22,7 +22,20 @@ function forget(id) {
   localStorage.removeItem(`mancalab.token.${id}`);
 }
 
+// The logged-in account's games join this browser's (a player's seats are the account's:
+// her games on another device are hers here too).
+async function addAccountGames() {
+  let games = [];
+  try { games = (await api("/api/session/games")).games; } catch { return; }
+  const known = new Set(kept().map((game) => game.id));
+  for (const game of games.reverse()) {
+    if (!known.has(game.id)) remember(game.id, game.token);
+    localStorage.setItem(`mancalab.token.${game.id}`, game.token);
+  }
+}
+
 export async function showMyGames() {
+  await addAccountGames();
   const games = kept();
   const list = document.getElementById("my-games-list");
   document.getElementById("my-games").hidden = games.length === 0;

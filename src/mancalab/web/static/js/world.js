@@ -1,6 +1,7 @@
 // Playing with the world: an account (optional), the lobby's seeks, and player profiles.
 // The server decides everything (who may take a seek, ratings, clocks); this draws it.
 import {gameName, selectedGame} from "./home.js";
+import {showMyGames} from "./mine.js";
 import {api} from "./server.js";
 import {plural, sayError, t} from "./texts.js";
 
@@ -56,6 +57,8 @@ async function enter(path) {
     account = answer.name;
     $("account-password").value = "";
     showAccount();
+    showMyGames();  // the account's games join this browser's
+    refresh();  // and its seeks
   } catch (error) { $("world-error").textContent = sayError(error); }
 }
 
@@ -218,16 +221,48 @@ async function accept(seekId) {
   } catch (error) { $("world-error").textContent = sayError(error); refresh(); }
 }
 
+// The account's seeks are its own, on every page it has open: one made on another page (or
+// before a reload) is shown here and may be cancelled here, and one taken while no page
+// was open opens its game on the next page that asks.
+async function adoptMySeeks() {
+  if (!account) return false;
+  let mine = [];
+  try { mine = (await api("/api/session/seeks")).seeks; } catch { return false; }
+  const taken = mine.find((s) => s.game_id && !localStorage.getItem(`mancalab.seek.${s.id}`));
+  if (taken) {  // opened once, by the first of her pages to see it
+    localStorage.setItem(`mancalab.seek.${taken.id}`, taken.game_id);
+    open = null;
+    $("seek-waiting").hidden = true;
+    play(taken.game_id, taken.token);
+    return true;
+  }
+  const waiting = mine.find((s) => !s.game_id);
+  if (waiting && !open) {
+    open = {id: waiting.id, secret: waiting.secret};
+    $("seek-waiting-text").textContent = t("seeking", {game: gameName(waiting.game)});
+    $("seek-waiting").hidden = false;
+  }
+  return false;
+}
+
 async function refresh() {
+  if (await adoptMySeeks()) return;
   if (open) {  // taken? then the game starts for this browser too
     try {
       const mine = await api(`/api/seeks/${open.id}?secret=${encodeURIComponent(open.secret)}`);
-      if (mine.game_id) { const {game_id: id, token} = mine; open = null; play(id, token); return; }
+      if (mine.game_id) {
+        const {game_id: id, token} = mine;
+        localStorage.setItem(`mancalab.seek.${open.id}`, id);
+        open = null;
+        play(id, token);
+        return;
+      }
     } catch { open = null; $("seek-waiting").hidden = true; }
   }
   let seeks = [];
   try { seeks = (await api("/api/seeks")).seeks; } catch { return; }
-  const rows = seeks.filter((s) => !open || s.id !== open.id).map((s) => {
+  const rows = seeks.filter((s) => (!open || s.id !== open.id) && (!account || s.by !== account))
+    .map((s) => {
     const row = document.createElement("tr");
     const cells = [gameName(s.game), s.by, clockText(s.clock), t(s.rated ? "rated" : "casual")];
     row.append(...cells.map((text) => Object.assign(document.createElement("td"),
