@@ -394,6 +394,38 @@ def test_seats_and_seeks_belong_to_the_account_on_every_device(app):
         assert guest.get(f"/api/games/{game['id']}/seat").json()["code"] == "no_seat_here"
 
 
+def test_a_challenge_is_for_one_player_who_takes_it_or_declines_it(app):
+    """Issue 83: there was no way to play a particular person on a clock or rated. A
+    challenge is a seek for one account: only that player sees it and may take it, or
+    declines it saying why, and the challenger is told."""
+    with TestClient(app) as ada, TestClient(app) as bob, TestClient(app) as cy:
+        for client, name in ((ada, "Ada"), (bob, "Bob"), (cy, "Cy")):
+            sign_up(client, name)
+        terms = {"game": "oware", "rated": True, "color": "second",
+                 "clock": {"base": 300, "increment": 3}}
+        refused = [ada.post("/api/seeks", json={**terms, "to": "Nobody"}).json()["code"],
+                   ada.post("/api/seeks", json={**terms, "to": "ada"}).json()["code"],
+                   TestClient(app).post("/api/seeks", json={"game": "oware", "to": "Bob"}
+                                        ).status_code]
+        assert refused == ["no_player", "own_seek", 401]
+        made = ada.post("/api/seeks", json={**terms, "to": "bob"}).json()
+        assert made["seek"]["to"] == "Bob"
+        assert cy.get("/api/seeks").json()["seeks"] == []  # not in the lobby
+        assert cy.get("/api/session/challenges").json()["challenges"] == []
+        assert cy.post(f"/api/seeks/{made['id']}/accept").json()["code"] == "not_for_you"
+        mine = bob.get("/api/session/challenges").json()["challenges"]
+        assert [c["by"] for c in mine] == ["Ada"] and mine[0]["clock"]["base"] == 300
+        assert bob.post(f"/api/seeks/{made['id']}/decline", json={"reason": "later"}
+                        ).json() == {"declined": made["id"], "reason": "later"}
+        told = ada.get("/api/session/seeks").json()["seeks"]
+        assert [(s["to"], s["declined"]) for s in told] == [("Bob", "later")]
+        again = ada.post("/api/seeks", json={**terms, "to": "Bob"}).json()
+        game = bob.post(f"/api/seeks/{again['id']}/accept").json()
+        state = game["state"]
+        assert state["rated"] and state["names"] == ["Bob", "Ada"] and \
+            state["clock"]["increment"] == 3 and game["seat"] == 0
+
+
 def test_the_clock_charges_moves_adds_increments_and_flags():
     from mancalab.web.clocks import Clock
 

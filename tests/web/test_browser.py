@@ -1223,6 +1223,33 @@ def test_a_seek_survives_a_reload_and_a_seat_follows_its_account_to_another_brow
         page.context.close()
 
 
+def test_a_player_challenges_another_who_sees_it_live_and_takes_it(server, browser):
+    """Issue 83: a particular person on a clock, rated: the challenge reaches only them, in
+    their language, and taking it opens the game on both pages."""
+    ama, kofi = (signed_up(browser, server, name, width, height)
+                 for name, width, height in (("Esi", 1280, 800), ("Yaw", 390, 844)))
+    kofi.select_option("#language", "fr")
+    ama.check("input[name=game][value=oware]")
+    ama.select_option("#seek-clock", "2")
+    ama.check("#seek-rated")
+    ama.fill("#challenge-name", "yaw")
+    ama.click("#challenge-form button[type=submit]")
+    wait_until(lambda: "Yaw" in ama.inner_text("#seek-waiting-text"), what="the challenge")
+    wait_until(lambda: kofi.is_visible("#challenges"), what="the challenge on Yaw's page")
+    assert "Esi vous défie" in kofi.inner_text("#challenge-list")
+    assert no_sideways_scroll(kofi)
+    kofi.evaluate("window.scrollTo(0, 0)")  # at the top of the home page, where one looks
+    assert kofi.locator("#challenges").is_visible()
+    kofi.screenshot(path=str(ARTIFACTS / "challenge-390-fr.png"))
+    kofi.click("#challenge-list button.primary")
+    for page in (ama, kofi):
+        page.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    state = api_state(server, ama)
+    assert state["rated"] and state["clock"] and sorted(state["names"]) == ["Esi", "Yaw"]
+    for page in (ama, kofi):
+        page.context.close()
+
+
 def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ratings(
         server, browser):
     """Two browsers make accounts, one seeks a rated Oware game with a clock, the other takes

@@ -39,6 +39,8 @@ class Seek:
     token: str | None = None
     taken_at: float | None = None
     delivered: bool = False  # a page of the seeker's was given the game
+    to: str | None = None  # a challenge: the only account that sees it and may take it
+    declined: str | None = None  # a challenge declined: the reason
 
     def public(self) -> dict:
         return {"id": self.id, "game": self.game, "options": self.options,
@@ -46,7 +48,7 @@ class Seek:
                 "clock": None if self.clock is None else {
                     "base": self.clock[0], "increment": self.clock[1],
                     "per_move": self.clock[2]},
-                "created": self.created}
+                "created": self.created, "to": self.to, "declined": self.declined}
 
 
 class Lobby:
@@ -58,7 +60,7 @@ class Lobby:
     def add(self, seek: Seek) -> Seek:
         """Open ``seek``; BusyError beyond the lobby's or the seeker's bound."""
         self.sweep()
-        mine = [s for s in self.open() if (seek.account and s.account == seek.account)
+        mine = [s for s in self.seeks.values() if (seek.account and s.account == seek.account)
                 or s.client == seek.client]
         if len(mine) >= self.limits.client_seeks:
             raise BusyError(f"at most {self.limits.client_seeks} open seeks each: cancel one "
@@ -70,7 +72,8 @@ class Lobby:
         return seek
 
     def open(self) -> list[Seek]:
-        return list(self.seeks.values())
+        """The seeks anyone may take (challenges are for their addressee alone)."""
+        return [seek for seek in self.seeks.values() if seek.to is None]
 
     def get(self, seek_id: str) -> Seek:
         seek = None
@@ -89,6 +92,9 @@ class Lobby:
             raise ConflictError("this seek was taken already", code="seek_taken")
         if account is not None and account == seek.account:
             raise ConflictError("this is your own seek", code="own_seek")
+        if seek.to is not None and account != seek.to:
+            raise NotAllowedError(f"this challenge is for {seek.to}", code="not_for_you",
+                                  name=seek.to)
         if seek.rated and account is None:
             raise NotAllowedError("a rated game needs an account: log in to take this seek",
                                   code="rated_needs_account")
@@ -111,12 +117,29 @@ class Lobby:
         while len(self.taken) > self.limits.seeks:
             del self.taken[next(iter(self.taken))]
 
+    def challenges_to(self, account: str) -> list[Seek]:
+        """The open challenges for ``account``."""
+        return [seek for seek in self.seeks.values() if seek.to == account]
+
+    def decline(self, seek: Seek, account: str | None, reason: str) -> None:
+        """The addressee declines a challenge: it closes, and the challenger's pages are
+        told why (kept aside as a taken seek is)."""
+        if seek.to is None or account != seek.to:
+            raise NotAllowedError("only the player challenged may decline", code="not_for_you",
+                                  name=seek.to or "")
+        if seek.game_id is not None or seek.id not in self.seeks:
+            raise ConflictError("this seek was taken already", code="seek_taken")
+        seek.declined, seek.taken_at = reason, time.time()
+        del self.seeks[seek.id]
+        self.taken[seek.id] = seek
+
     def of(self, account: str) -> list[Seek]:
-        """``account``'s seeks: the open ones, and those taken in the last ``TAKEN_SECONDS``
-        that none of its pages has opened yet (each is given once: marked delivered)."""
+        """``account``'s seeks: the open ones, and those taken (or, a challenge, declined) in
+        the last ``TAKEN_SECONDS`` that none of its pages has been told of yet (each is told
+        once: marked delivered)."""
         found = [seek for seek in self.seeks.values() if seek.account == account]
         for seek in self.taken.values():
-            if seek.account == account and not seek.delivered:
+            if seek.account == account and not seek.delivered:  # taken, or declined
                 seek.delivered = True
                 found.append(seek)
         return found

@@ -175,6 +175,14 @@ class NewSeek(Body):
                                                  "(both need an account)")
     color: Literal["first", "second", "random"] = Field(
         "random", description="the seeker's seat: first (A, moves first), second or random")
+    to: Short | None = Field(None, description="a challenge: the account it is for (only "
+                                               "that player sees it and may take it)")
+
+
+class Decline(Body):
+    reason: Literal["generic", "later", "clock", "rated", "casual", "game"] = Field(
+        "generic", description="why: not now, later, another clock, rated, casual, another "
+                               "game")
 
 
 class NewArena(Body):

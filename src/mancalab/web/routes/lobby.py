@@ -12,9 +12,10 @@ from ..clients import scope_client
 from ..hub import Hub
 from ..clocks import Clock
 from ..lobby import Seek
-from ..errors import BusyError, NotAllowedError
+from ..accounts import require
+from ..errors import BusyError, ConflictError, NotAllowedError, NotFoundError
 from ..rooms import Room
-from ..schemas import NewSeek, Short
+from ..schemas import Decline, NewSeek, Short
 from ..thinking import Limits
 from . import Rates
 from .accounts import logged_in
@@ -45,13 +46,14 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         if body.rated and account is None:
             raise NotAllowedError("a rated game needs an account: log in first",
                                   code="rated_needs_account")
+        to = None if body.to is None else _challenged(require(account), body.to)
         check_live(account)
         room = Room.create(body.game, body.options, "online")  # the game and options checked
         clock = None if body.clock is None else [body.clock.base, body.clock.increment,
                                                  body.clock.per_move]
         opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
                                     body.rated, body.color, account or guest(), account,
-                                    scope_client(request.scope), clock))
+                                    scope_client(request.scope), clock, to=to))
         return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
 
     @router.get("/api/seeks", summary="The open seeks, newest first")
@@ -71,6 +73,29 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                            "ply": room.ply, "rated": room.rated,
                            "clock": None if room.clock is None else room.clock.view()}
                           for room in going[:LIVE_SHOWN]]}
+
+    def _challenged(account: str, name: str) -> str:
+        found = hub.accounts.canonical(name)
+        if found is None:
+            raise NotFoundError(f"no player {name[:40]!r}", code="no_player", name=name[:40])
+        if found == account:
+            raise ConflictError("you cannot challenge yourself", code="own_seek")
+        return found
+
+    @router.get("/api/session/challenges", summary="The challenges for the logged-in account "
+                                                   "(take one with /accept, or /decline it)")
+    async def challenges(request: Request) -> dict:
+        account = logged_in(hub, request)
+        hub.lobby.sweep()
+        found = [] if account is None else hub.lobby.challenges_to(account)
+        return {"challenges": [seek.public() for seek in found]}
+
+    @router.post("/api/seeks/{seek_id}/decline", summary="Decline a challenge, saying why "
+                                                         "(the challenger is told)")
+    async def decline(request: Request, seek_id: str, body: Decline) -> dict:
+        found = hub.lobby.get(seek_id)
+        hub.lobby.decline(found, logged_in(hub, request), body.reason)
+        return {"declined": seek_id, "reason": body.reason}
 
     @router.get("/api/seeks/{seek_id}", summary="A seek; with its secret, the game once taken")
     async def one_seek(seek_id: str, secret: Short | None = None) -> dict:

@@ -47,6 +47,8 @@ function showAccount() {
   $("account-who").textContent = account ? t("logged_in_as", {name: account}) : "";
   $("seek-rated").disabled = !account;
   if (!account) $("seek-rated").checked = false;
+  $("challenge-form").hidden = !account;
+  if (!account) $("challenges").hidden = true;
 }
 
 async function enter(path) {
@@ -147,19 +149,65 @@ async function openArena(event) {
   } catch (error) { $("world-error").textContent = sayError(error); }
 }
 
-async function seek(event) {
+async function seek(event, to = null) {
   if (event) event.preventDefault();
   $("world-error").textContent = "";
   const clock = CLOCKS[Number($("seek-clock").value)];
   try {
     const made = await send("/api/seeks", "POST", {
       game: selectedGame(), rated: $("seek-rated").checked, color: $("seek-color").value,
-      clock: clock ? {base: clock[0], increment: clock[1], per_move: Boolean(clock[2])} : null});
+      clock: clock ? {base: clock[0], increment: clock[1], per_move: Boolean(clock[2])} : null,
+      ...(to ? {to} : {})});
     open = {id: made.id, secret: made.secret};
-    $("seek-waiting-text").textContent = t("seeking", {game: gameName(made.seek.game)});
-    $("seek-waiting").hidden = false;
+    showWaiting(made.seek);
     refresh();
   } catch (error) { $("world-error").textContent = sayError(error); }
+}
+
+// A seek of this player's, waiting: for anybody, or (a challenge) for one player.
+function showWaiting(seekShown) {
+  $("seek-waiting-text").textContent = seekShown.to
+    ? t("challenge_waiting", {name: seekShown.to, game: gameName(seekShown.game)})
+    : t("seeking", {game: gameName(seekShown.game)});
+  $("seek-waiting").hidden = false;
+}
+
+// Challenges: a seek for one player (the seek form's game, clock, seat and rating), seen
+// live by that player alone, who takes it or declines it saying why.
+function challenge(event) {
+  event.preventDefault();
+  const name = $("challenge-name").value.trim();
+  if (name) seek(null, name);
+}
+
+const DECLINE_REASONS = ["generic", "later", "clock", "rated", "casual", "game"];
+
+async function refreshChallenges() {
+  if (!account) return;
+  let found = [];
+  try { found = (await api("/api/session/challenges")).challenges; } catch { return; }
+  $("challenges").hidden = found.length === 0;
+  $("challenge-list").replaceChildren(...found.map((c) => {
+    const item = document.createElement("li");
+    const terms = [gameName(c.game), clockText(c.clock), t(c.rated ? "rated" : "casual")];
+    const text = Object.assign(document.createElement("span"), {
+      textContent: t("challenged_by", {name: c.by, terms: terms.join(" · ")})});
+    const take = Object.assign(document.createElement("button"), {
+      type: "button", className: "primary", textContent: t("accept")});
+    take.onclick = () => accept(c.id);
+    const why = document.createElement("select");
+    why.setAttribute("aria-label", t("decline_why"));
+    for (const reason of DECLINE_REASONS) why.add(new Option(t(`decline_${reason}`), reason));
+    const refuse = Object.assign(document.createElement("button"), {
+      type: "button", textContent: t("decline")});
+    refuse.onclick = async () => {
+      try { await send(`/api/seeks/${c.id}/decline`, "POST", {reason: why.value}); }
+      catch (error) { $("world-error").textContent = sayError(error); }
+      refreshChallenges();
+    };
+    item.append(text, " ", take, " ", why, " ", refuse);
+    return item;
+  }));
 }
 
 // Quick pairing: take an open seek of the chosen game with this clock, or open one.
@@ -228,6 +276,12 @@ async function adoptMySeeks() {
   if (!account) return false;
   let mine = [];
   try { mine = (await api("/api/session/seeks")).seeks; } catch { return false; }
+  const declined = mine.find((s) => s.declined);
+  if (declined) {
+    if (open && open.id === declined.id) { open = null; $("seek-waiting").hidden = true; }
+    $("world-error").textContent = t("challenge_declined", {
+      name: declined.to, reason: t(`decline_${declined.declined}`)});
+  }
   const taken = mine.find((s) => s.game_id && !localStorage.getItem(`mancalab.seek.${s.id}`));
   if (taken) {  // opened once, by the first of her pages to see it
     localStorage.setItem(`mancalab.seek.${taken.id}`, taken.game_id);
@@ -236,17 +290,17 @@ async function adoptMySeeks() {
     play(taken.game_id, taken.token);
     return true;
   }
-  const waiting = mine.find((s) => !s.game_id);
+  const waiting = mine.find((s) => !s.game_id && !s.declined);
   if (waiting && !open) {
     open = {id: waiting.id, secret: waiting.secret};
-    $("seek-waiting-text").textContent = t("seeking", {game: gameName(waiting.game)});
-    $("seek-waiting").hidden = false;
+    showWaiting(waiting);
   }
   return false;
 }
 
 async function refresh() {
   if (await adoptMySeeks()) return;
+  refreshChallenges();
   if (open) {  // taken? then the game starts for this browser too
     try {
       const mine = await api(`/api/seeks/${open.id}?secret=${encodeURIComponent(open.secret)}`);
@@ -389,6 +443,7 @@ export function wireWorld() {
   $("leaderboard-close").onclick = () => $("leaderboard-dialog").close();
   $("profile-close").onclick = () => $("profile-dialog").close();
   $("seek-form").onsubmit = seek;
+  $("challenge-form").onsubmit = challenge;
   $("seek-cancel").onclick = cancel;
   $("arena-form").onsubmit = openArena;
   $("arena-leave").onclick = async () => {
