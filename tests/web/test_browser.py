@@ -1250,6 +1250,33 @@ def test_a_player_challenges_another_who_sees_it_live_and_takes_it(server, brows
         page.context.close()
 
 
+def test_the_lobby_and_a_long_name_fit_a_phone_in_kirundi(server, browser):
+    """Issue 83: Kirundi's lobby table overflowed a phone (420 px on 390), and a long
+    opponent's name pushed their clock onto its own line. The seeker's rating is shown
+    beside the name, in the lobby and in the game."""
+    long_name = "Ndayishimiye Nkurunziza Bizimana"
+    seeker, taker = (signed_up(browser, server, name, 390, 844)
+                     for name in (long_name, "Iradukunda"))
+    seeker.check("input[name=game][value=urubugu]")
+    seeker.select_option("#seek-clock", "3")
+    seeker.click("#seek-form button[type=submit]")
+    wait_until(lambda: seeker.is_visible("#seek-waiting"), what="the seek")
+    taker.select_option("#language", "rn")
+    taker.reload()
+    wait_until(lambda: taker.locator("#seeks-body button").count() == 1, what="the lobby")
+    assert "(1500?)" in taker.inner_text("#seeks-body") and no_sideways_scroll(taker)
+    taker.click("#seeks-body button")
+    taker.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    wait_until(lambda: taker.locator("#player-top .clock").count() == 1, what="the clocks")
+    taker.screenshot(path=str(ARTIFACTS / "long-name-390-rn.png"))
+    name_box = taker.locator("#player-top .name").bounding_box()
+    clock_box = taker.locator("#player-top .clock").bounding_box()
+    assert abs(name_box["y"] - clock_box["y"]) < name_box["height"]  # one line
+    assert taker.inner_text("#player-top .rating") == "1500?" and no_sideways_scroll(taker)
+    for page in (seeker, taker):
+        page.context.close()
+
+
 def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ratings(
         server, browser):
     """Two browsers make accounts, one seeks a rated Oware game with a clock, the other takes

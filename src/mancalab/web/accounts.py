@@ -235,6 +235,14 @@ class Accounts:
         return [[round(first.rating, 1), round(new[0].rating, 1)],
                 [round(second.rating, 1), round(new[1].rating, 1)]]
 
+    def shown_rating(self, name: str | None, game: str) -> str | None:
+        """``name``'s rating of ``game`` as shown beside the name ("1662", "1500?" while
+        provisional), or None for a guest."""
+        if name is None:
+            return None
+        rating, _ = self.rating(name, game)
+        return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
+
     def profile(self, name: str, recent: int = 20) -> dict:
         """A player's ratings by game, each game's rating history, and recent rated games."""
         found = self.canonical(name)

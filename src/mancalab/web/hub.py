@@ -304,6 +304,7 @@ class Hub:
                                helpers=False)
             room.accounts, room.rated, room.arena = names, arena.rated, arena.id
             room.public = True
+            room.ratings = [self.accounts.shown_rating(name, room.game) for name in names]
             room.clock = Clock(*arena.clock)
             self.add(room)
             arena.games.append(room.id)

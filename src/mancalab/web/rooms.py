@@ -65,6 +65,7 @@ class Room:
     rated: bool = False  # the result changes both accounts' ratings (no take-backs)
     rated_done: bool = False  # the ratings were updated for the result
     rating_change: list | None = None  # [before, after] of each seat's rating, once rated
+    ratings: list | None = None  # each seat's rating as shown when the game began (accounts)
     resigned: int | None = None  # the seat that resigned
     aborted: bool = False  # ended before both players moved, with no result
     aborted_by: int | None = None  # the seat that aborted it (None: nobody moved in time)
@@ -162,7 +163,7 @@ class Room:
                 "end_request": self.end_request, "agreed": self.agreed,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
-                "rating_change": self.rating_change,
+                "rating_change": self.rating_change, "ratings": self.ratings,
                 "aborted": self.aborted, "aborted_by": self.aborted_by,
                 "first_move_by": self.first_move_by,
                 "clock": None if self.clock is None else self.clock.stored(),
@@ -577,6 +578,7 @@ class Room:
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
                "helpers": self.helpers, "rematch": None, "accounts": self.accounts,
                "rated": self.rated, "arena": self.arena, "first_move_by": self.first_move_by,
+               "ratings": self.ratings,
                "first_move_left": None if self.first_move_by is None
                else round(max(0.0, self.first_move_by - time.time()), 1),
                "abortable": self.mode == "online" and self.arena is None

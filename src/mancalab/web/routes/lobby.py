@@ -60,7 +60,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def seeks() -> dict:
         hub.lobby.sweep()
         found = sorted(hub.lobby.open(), key=lambda s: s.created, reverse=True)
-        return {"seeks": [s.public() for s in found]}
+        return {"seeks": [{**s.public(), "rating": hub.accounts.shown_rating(s.account, s.game)}
+                          for s in found]}
 
     @router.get("/api/live", summary="Games from the lobby and arenas being played now, to "
                                      "watch (newest first; a friend's game is not listed)")
@@ -135,6 +136,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         room = Room.create(found.game, found.options, "online", names=names,
                            human_seat=1 - seeker_seat, helpers=False)
         room.accounts, room.rated, room.public = accounts, found.rated, True
+        room.ratings = [hub.accounts.shown_rating(name, room.game) for name in accounts]
         if found.clock is not None:
             room.clock = Clock(*found.clock)
         hub.lobby.take(found, room.id, room.tokens[seeker_seat])

@@ -209,13 +209,21 @@ function drawPlayers(state) {
     const dot = Object.assign(document.createElement("span"), {className: "dot"});
     const name = Object.assign(document.createElement("span"), {className: "name",
                                                                 textContent: shownNames[seat]});
-    element.append(dot, name);
+    // who plays: the part of the bar that gives way (a long name is cut short), so that
+    // the clock and the score keep their line on a phone
+    const who = Object.assign(document.createElement("span"), {className: "who"});
+    who.append(dot, name);
+    element.append(who);
+    if (state.ratings && state.ratings[seat]) {
+      who.append(Object.assign(document.createElement("span"), {
+        className: "rating", textContent: state.ratings[seat]}));
+    }
     if (state.mode === "online" && state.present) {
       const word = state.present[seat] ? "present_here"
         : state.came && state.came[seat] ? "present_left" : "present_away";
       const presence = Object.assign(document.createElement("span"), {className: "presence",
         textContent: `(${t(word)})`});
-      element.append(presence);
+      who.append(presence);
     }
     const score = Object.assign(document.createElement("span"), {className: "score",
       textContent: plural(`score_${state.game}`, state.score[seat])});

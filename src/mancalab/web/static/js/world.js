@@ -318,7 +318,8 @@ async function refresh() {
   const rows = seeks.filter((s) => (!open || s.id !== open.id) && (!account || s.by !== account))
     .map((s) => {
     const row = document.createElement("tr");
-    const cells = [gameName(s.game), s.by, clockText(s.clock), t(s.rated ? "rated" : "casual")];
+    const cells = [gameName(s.game), s.rating ? `${s.by} (${s.rating})` : s.by,
+                   clockText(s.clock), t(s.rated ? "rated" : "casual")];
     row.append(...cells.map((text) => Object.assign(document.createElement("td"),
                                                     {textContent: text})));
     const button = Object.assign(document.createElement("button"), {type: "button",
