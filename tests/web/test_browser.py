@@ -1285,11 +1285,13 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
     pages = [signed_up(browser, server, name, 1000, 900) for name in ("Ama", "Kofi")]
     ama, kofi = pages
     ama.check("input[name=game][value=oware]")
+    assert ama.input_value("#seek-game") == "oware"  # the seek form names its game
     ama.select_option("#seek-clock", "1")  # 3+2
     ama.select_option("#seek-color", "first")
     ama.check("#seek-rated")
     ama.click("#seek-form button[type=submit]")
     wait_until(lambda: ama.is_visible("#seek-waiting"), what="the seek")
+    wait_until(lambda: not ama.is_visible("#no-seeks"), what="no 'nobody is waiting'")
     kofi.reload()
     wait_until(lambda: kofi.locator("#seeks-body button").count() == 1, what="the lobby")
     assert "Ama" in kofi.inner_text("#seeks-body") and "3+2" in kofi.inner_text("#seeks-body")

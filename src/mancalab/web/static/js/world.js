@@ -155,7 +155,8 @@ async function seek(event, to = null) {
   const clock = CLOCKS[Number($("seek-clock").value)];
   try {
     const made = await send("/api/seeks", "POST", {
-      game: selectedGame(), rated: $("seek-rated").checked, color: $("seek-color").value,
+      game: $("seek-game").value || selectedGame(), rated: $("seek-rated").checked,
+      color: $("seek-color").value,
       clock: clock ? {base: clock[0], increment: clock[1], per_move: Boolean(clock[2])} : null,
       ...(to ? {to} : {})});
     open = {id: made.id, secret: made.secret};
@@ -333,7 +334,7 @@ async function refresh() {
   });
   $("seeks-body").replaceChildren(...rows);
   $("seeks").hidden = rows.length === 0;
-  $("no-seeks").hidden = rows.length > 0;
+  $("no-seeks").hidden = rows.length > 0 || Boolean(open);  // not while one waits
   refreshArenas();
   refreshLive();
 }
@@ -346,6 +347,7 @@ export function stopLobby() {
 // The world's part of the home page; ``opened(created)`` opens a game that started.
 export async function showWorld(opened) {
   openGame = opened;
+  fillSeekGames();
   fillClocks();
   fillQuick();
   try { account = (await api("/api/session")).name; } catch { account = null; }
@@ -355,7 +357,16 @@ export async function showWorld(opened) {
   polling = setInterval(() => { if (!$("home").hidden) refresh(); }, POLL);
 }
 
+// The seek form names its game (the card chosen far above it), and the two agree.
+function fillSeekGames() {
+  const select = $("seek-game");
+  const games = [...document.querySelectorAll("input[name=game]")].map((input) => input.value);
+  select.replaceChildren(...games.map((game) => new Option(gameName(game), game)));
+  select.value = selectedGame();
+}
+
 export function retranslateWorld() {
+  fillSeekGames();
   fillClocks();
   fillQuick();
   showAccount();
@@ -444,6 +455,13 @@ export function wireWorld() {
   $("leaderboard-close").onclick = () => $("leaderboard-dialog").close();
   $("profile-close").onclick = () => $("profile-dialog").close();
   $("seek-form").onsubmit = seek;
+  document.addEventListener("change", (event) => {
+    if (event.target.name === "game") $("seek-game").value = event.target.value;
+  });
+  $("seek-game").onchange = () => {
+    const card = document.querySelector(`input[name=game][value=${$("seek-game").value}]`);
+    if (card) { card.checked = true; card.dispatchEvent(new Event("change", {bubbles: true})); }
+  };
   $("challenge-form").onsubmit = challenge;
   $("seek-cancel").onclick = cancel;
   $("arena-form").onsubmit = openArena;
