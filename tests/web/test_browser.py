@@ -1340,12 +1340,17 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
         rating = int(page.inner_text("#profile-ratings td:nth-child(2)").rstrip("?"))
         assert (rating > 1500) == gained
         assert page.locator("#profile-charts svg polyline").count() == 1
+        assert page.locator("#profile-charts svg text").count() >= 2  # the chart's axes
+        recent = page.inner_text("#profile-recent")  # with the opponent and the date
+        assert ("Kofi" if gained else "Ama") in recent
+        page.screenshot(path=str(ARTIFACTS / f"profile-{'win' if gained else 'loss'}.png"))
         page.click("#profile-close")
         page.check("input[name=game][value=oware]")
-        page.click("#leaderboard-open")  # one game each: both still provisional, not listed
-        wait_until(lambda p=page: p.is_visible("#leaderboard-empty"), what="the leaderboard")
+        page.click("#leaderboard-open")  # one game each: both provisional, shown as such
+        wait_until(lambda p=page: p.locator("#leaderboard-list li").count() == 2,
+                   what="the leaderboard")
+        assert "?" in page.inner_text("#leaderboard-list")
         page.click("#leaderboard-close")
-        page.screenshot(path=str(ARTIFACTS / f"profile-{'win' if gained else 'loss'}.png"))
     for page in pages:
         page.context.close()
 

@@ -256,18 +256,21 @@ class Accounts:
                 "SELECT game, at, rating FROM rated_games WHERE name = ? ORDER BY at",
                 (found,)):
             history.setdefault(game, []).append([at, round(rating, 1)])
-        games = [{"id": game_id, "game": game, "score": score, "at": at} for
-                 game_id, game, score, at in self.db.execute(
-                     "SELECT game_id, game, score, at FROM rated_games WHERE name = ? "
-                     "ORDER BY at DESC LIMIT ?", (found, recent))]
+        games = [{"id": game_id, "game": game, "score": score, "at": at, "opponent": opponent}
+                 for game_id, game, score, at, opponent in self.db.execute(
+                     "SELECT mine.game_id, mine.game, mine.score, mine.at, other.name FROM "
+                     "rated_games AS mine LEFT JOIN rated_games AS other ON other.game_id = "
+                     "mine.game_id AND other.name != mine.name WHERE mine.name = ? "
+                     "ORDER BY mine.at DESC LIMIT ?", (found, recent))]
         return {"name": found, "ratings": ratings, "history": history, "recent": games}
 
     def leaderboard(self, game: str, count: int = 50) -> list[dict]:
-        """The best established ratings of ``game`` (provisional ones are not listed)."""
+        """The best ratings of ``game``: established ones first, then the provisional (shown
+        with their mark, not hidden: a new site has nothing else)."""
         return [{"name": name, **_shown(Rating(r, d, v), games)} for name, r, d, v, games in
                 self.db.execute("SELECT name, rating, deviation, volatility, games FROM "
-                                "ratings WHERE game = ? AND deviation <= ? ORDER BY rating "
-                                "DESC LIMIT ?", (game, PROVISIONAL, count))]
+                                "ratings WHERE game = ? ORDER BY deviation > ?, rating DESC "
+                                "LIMIT ?", (game, PROVISIONAL, count))]
 
 
 def _shown(rating: Rating, games: int) -> dict:

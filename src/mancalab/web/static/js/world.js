@@ -383,7 +383,8 @@ async function showLeaderboard() {
     const name = Object.assign(document.createElement("button"), {type: "button",
       className: "link", textContent: p.name});
     name.onclick = () => { $("leaderboard-dialog").close(); showProfile(p.name); };
-    item.append(name, ` ${Math.round(p.rating)} · ${plural("games_count", p.games)}`);
+    item.append(name, ` ${Math.round(p.rating)}${p.provisional ? "?" : ""} · ${
+      plural("games_count", p.games)}`);
     return item;
   }));
   $("leaderboard-empty").hidden = players.length > 0;
@@ -406,20 +407,27 @@ async function showProfile(name) {
     ([game, points]) => chart(game, points)));
   $("profile-recent").replaceChildren(...profile.recent.map((g) => {
     const item = document.createElement("li");
+    const result = t(g.score === 1 ? "won" : g.score === 0 ? "lost" : "draw");
     const link = Object.assign(document.createElement("a"), {href: `/?game=${g.id}`,
-      textContent: `${gameName(g.game)} · ${t(g.score === 1 ? "won" : g.score === 0 ? "lost" : "draw")}`});
+      textContent: `${gameName(g.game)} · ${result} · ${g.opponent || "?"} · ${day(g.at)}`});
     item.append(link);
     return item;
   }));
   $("profile-dialog").showModal();
 }
 
-// A game's rating history as a small SVG line (the rating after each rated game).
+// A date as the reader's language writes it.
+function day(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(document.documentElement.lang || undefined);
+}
+
+// A game's rating history as a small SVG line (the rating after each rated game), with the
+// lowest and highest ratings on its left and the first and last games' dates below.
 function chart(game, points) {
   const svgNS = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(svgNS, "svg");
-  const width = 300, height = 80;
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const width = 300, height = 80, left = 40, below = 16;
+  svg.setAttribute("viewBox", `${-left} 0 ${width + left + 8} ${height + below}`);
   svg.setAttribute("role", "img");
   const ratings = points.map(([, rating]) => rating);
   const low = Math.min(...ratings) - 10, high = Math.max(...ratings) + 10;
@@ -434,6 +442,22 @@ function chart(game, points) {
     dot.setAttribute("class", "rating-dot");
     return dot;
   }));
+  const label = (text, x0, y0, anchor) => {
+    const node = document.createElementNS(svgNS, "text");
+    for (const [name, value] of [["x", x0], ["y", y0], ["text-anchor", anchor]]) {
+      node.setAttribute(name, value);
+    }
+    node.setAttribute("class", "chart-label");
+    node.textContent = text;
+    return node;
+  };
+  const top = Math.max(...ratings), bottom = Math.min(...ratings);
+  svg.append(label(String(Math.round(top)), -6, y(top) + 4, "end"));
+  if (bottom !== top) svg.append(label(String(Math.round(bottom)), -6, y(bottom) + 4, "end"));
+  svg.append(label(day(points[0][0]), 0, height + below - 2, "start"));
+  if (points.length > 1) {
+    svg.append(label(day(points[points.length - 1][0]), width, height + below - 2, "end"));
+  }
   svg.setAttribute("aria-label", t("rating_history", {game: gameName(game),
                                                       ratings: ratings.join(", ")}));
   const figure = document.createElement("figure");
