@@ -1373,6 +1373,40 @@ def test_an_arena_opened_on_the_page_pairs_the_players_who_join(server, browser)
         page.context.close()
 
 
+def test_an_arena_has_a_page_of_its_own_and_its_next_game_opens_over_the_last(server,
+                                                                               browser):
+    """Issue 83: /?arena=ID showed the home page, the next game opened underneath the last
+    game's end dialog, and the list said Join to players already in. The arena's own page
+    has its clock, standings, games going on and link; each next game opens by itself."""
+    adjoa, kwame = (signed_up(browser, server, name, width, 844)
+                    for name, width in (("Abena", 1280), ("Kojo", 390)))
+    adjoa.check("input[name=game][value=kalah]")
+    adjoa.click("#arena-form button[type=submit]")
+    wait_until(lambda: adjoa.is_visible("#arena-view"), what="the arena")
+    arena_id = adjoa.evaluate("fetch('/api/arenas').then(r => r.json())")["arenas"][0]["id"]
+    adjoa.goto(server)
+    wait_until(lambda: adjoa.locator("#arena-list button").count() == 1, what="the list")
+    assert adjoa.inner_text("#arena-list button") == "Standings"  # she is in it
+    kwame.goto(f"{server}/?arena={arena_id}")
+    wait_until(lambda: "Abena" in kwame.inner_text("#arena-page-standings"), what="the page")
+    assert "left" in kwame.inner_text("#arena-when") and arena_id in kwame.input_value(
+        "#arena-link")
+    assert no_sideways_scroll(kwame)
+    kwame.screenshot(path=str(ARTIFACTS / "arena-page-390.png"))
+    kwame.click("#arena-join")
+    kwame.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    first = api_state(server, kwame)["id"]
+    kwame.once("dialog", lambda dialog: dialog.accept())
+    wait_until(lambda: kwame.is_visible("#resign") or kwame.is_visible("#abort"),
+               what="the game's controls")
+    assert not kwame.is_visible("#abort")  # an arena game is not aborted by a player
+    kwame.click("#resign")
+    wait_until(lambda: api_state(server, kwame)["id"] != first, what="the next game")
+    wait_until(lambda: not kwame.is_visible("#end-dialog"), what="the last end put away")
+    for page in (adjoa, kwame):
+        page.context.close()
+
+
 def test_quick_pairing_brings_two_guests_into_one_game_that_others_can_watch(server, browser):
     pages = []
     for _ in range(2):

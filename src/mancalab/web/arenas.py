@@ -70,7 +70,12 @@ class Arena:
 
     def view(self) -> dict:
         table = [e.row() for e in self.standings()]
-        return {"id": self.id, "game": self.game, "options": self.options,
+        pairings: dict[str, list[str]] = {}
+        for entrant in self.entrants.values():
+            if entrant.playing is not None:
+                pairings.setdefault(entrant.playing, []).append(entrant.name)
+        return {"id": self.id, "pairings": [{"game_id": game_id, "names": names}
+                                            for game_id, names in pairings.items()], "game": self.game, "options": self.options,
                 "clock": {"base": self.clock[0], "increment": self.clock[1]},
                 "rated": self.rated, "ends_at": self.ends_at, "by": self.by,
                 "running": self.running, "finished": self.finished, "standings": table,

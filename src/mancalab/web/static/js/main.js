@@ -9,7 +9,7 @@ import {showLesson} from "./lessons.js";
 import {showRules} from "./rules.js";
 import {api} from "./server.js";
 import {setSound, soundOn} from "./sound.js";
-import {retranslateWorld, showWorld, stopLobby, wireWorld} from "./world.js";
+import {retranslateWorld, showArenaPage, showWorld, stopLobby, wireWorld} from "./world.js";
 import {onLanguage, preferredLanguage, sayError, setLanguage, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,6 +40,7 @@ function learn(game) {
 
 async function backHome() {
   history.pushState({}, "", "/");
+  $("arena-page").hidden = true;
   $("puzzle").hidden = true;
   $("lesson").hidden = true;
   $("exercise").hidden = true;
@@ -105,6 +106,8 @@ async function main() {
       await api(`/api/games/${game}/seat`).then((seat) => seat.token).catch(() => null);
     remember(game, token);
     openGame(catalogue, game, token, {opened: openCreated});
+  } else if (params.get("arena")) {
+    showArenaPage(params.get("arena"), backHome, openCreated);
   } else if (learning) {
     showLesson(learning, backHome);
   } else if (practising) {

@@ -39,6 +39,8 @@ export function openGame(theCatalogue, id, seatToken, {analyse = false, edit = f
   onCreated = opened || onCreated;
   editWhenShown = edit;
   gameId = id;
+  // a game opened over another's end (an arena's next game): that end's dialog goes
+  if ($("end-dialog").open) $("end-dialog").close();
   token = seatToken || localStorage.getItem(`mancalab.token.${id}`);
   if (token) localStorage.setItem(`mancalab.token.${id}`, token);
   $("home").hidden = true;

@@ -98,9 +98,11 @@ async function refreshArenas() {
     item.append(Object.assign(document.createElement("span"), {textContent:
       `${gameName(arena.game)} ${clockText(arena.clock)} · ${plural("players_count",
         arena.standings.length)} · ${when}`}));
+    const inIt = arena.standings.some((row) => row.name === account && row.present);
     const button = Object.assign(document.createElement("button"), {type: "button",
-      textContent: t(arena.running && account ? "join" : "standings")});
-    button.onclick = () => (arena.running && account ? join(arena.id) : showArena(arena));
+      textContent: t(arena.running && account && !inIt ? "join" : "standings")});
+    button.onclick = () => (arena.running && account && !inIt ? join(arena.id)
+      : goToArena(arena.id));
     item.append(button);
     return item;
   }));
@@ -112,6 +114,72 @@ function showArena(arena) {
   $("arena-standings").replaceChildren(...arena.standings.map((row) => Object.assign(
     document.createElement("li"), {textContent: `${row.name} · ${plural("points", row.points)}`})));
   $("arena-leave").hidden = following !== arena.id || !arena.running;
+}
+
+// An arena's own page (/?arena=ID): its clock, standings, games going on and a link to
+// share; joining there pairs at once, and each next game opens by itself.
+let arenaPage = null;  // the arena whose page is shown: {id, timer}
+
+export function goToArena(arenaId) {
+  history.pushState({}, "", `/?arena=${encodeURIComponent(arenaId)}`);
+  showArenaPage(arenaId);
+}
+
+export async function showArenaPage(arenaId, back = () => { location.href = "/"; },
+                                    opened = null) {
+  if (opened) openGame = opened;
+  try { account = (await api("/api/session")).name; } catch { account = null; }
+  stopLobby();
+  $("home").hidden = true;
+  $("play").hidden = true;
+  $("arena-page").hidden = false;
+  $("arena-link").value = `${location.origin}/?arena=${encodeURIComponent(arenaId)}`;
+  $("arena-back").onclick = () => { clearInterval(arenaPage?.timer); arenaPage = null; back(); };
+  $("arena-join").onclick = () => join(arenaId);
+  $("arena-withdraw").onclick = async () => {
+    await send(`/api/arenas/${arenaId}/leave`, "POST").catch(() => null);
+    following = null;
+    drawArenaPage(arenaId);
+  };
+  clearInterval(arenaPage?.timer);
+  // asked every 2 s, in a game too: the next game of its player opens by itself
+  arenaPage = {id: arenaId, timer: setInterval(() => drawArenaPage(arenaId), 2000)};
+  drawArenaPage(arenaId);
+}
+
+async function drawArenaPage(arenaId) {
+  let arena;
+  try { arena = await api(`/api/arenas/${arenaId}`); }
+  catch (error) { $("arena-page-error").textContent = sayError(error); return; }
+  $("arena-page-error").textContent = "";
+  $("arena-page-title").textContent = `${t("arena")} · ${gameName(arena.game)} ${
+    clockText(arena.clock)}`;
+  const left = Math.max(0, Math.ceil(arena.ends_at - Date.now() / 1000));
+  $("arena-when").textContent = arena.finished ? t("arena_over", {name: arena.winner || "—"})
+    : arena.running ? t("arena_time_left", {time: `${Math.floor(left / 60)}:${
+      String(left % 60).padStart(2, "0")}`}) : t("arena_last_games");
+  $("arena-page-standings").replaceChildren(...arena.standings.map((row, rank) => {
+    const line = document.createElement("tr");
+    const name = row.name + (row.playing ? " ●" : "") + (row.present ? "" : ` (${t("withdrawn")})`);
+    line.append(...[String(rank + 1), name, String(row.points), String(row.games)].map(
+      (text) => Object.assign(document.createElement("td"), {textContent: text})));
+    return line;
+  }));
+  $("arena-pairings").replaceChildren(...arena.pairings.map((pairing) => {
+    const item = document.createElement("li");
+    item.append(Object.assign(document.createElement("a"), {href: `/?game=${pairing.game_id}`,
+      textContent: pairing.names.join(" – ")}));
+    return item;
+  }));
+  const me = arena.me;
+  $("arena-join").hidden = !account || !arena.running || Boolean(me && me.present);
+  $("arena-join").textContent = t(me ? "rejoin" : "join");
+  $("arena-withdraw").hidden = !me || !me.present || !arena.running;
+  if (me && me.game_id && me.game_id !== lastArenaGame) {  // the next game opens by itself
+    lastArenaGame = me.game_id;
+    following = arenaId;
+    play(me.game_id, me.token);
+  }
 }
 
 async function join(arenaId) {
@@ -259,6 +327,7 @@ async function cancel() {
 
 function play(id, token) {
   stopLobby();
+  $("arena-page").hidden = true;
   openGame({id, token, links: {play: `/?game=${id}&token=${encodeURIComponent(token)}`}});
 }
 
