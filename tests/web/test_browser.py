@@ -582,6 +582,32 @@ def test_a_finished_game_shows_the_score_and_offers_a_rematch(server, browser):
     assert again["bot_seat"] == 1 - final["bot_seat"] and again["ply"] <= 1  # seats swapped
 
 
+def test_a_player_may_move_while_the_opponents_move_is_still_shown(server, browser):
+    """Issue 83: the animation ran on the opponent's clock: up to 4.5 s passed before they
+    could even tap. Their holes take a tap at once, which ends the animation."""
+    host, guest = browser.new_context(), browser.new_context()
+    try:
+        first = host.new_page()
+        new_game(first, server, "gebeta", "online")
+        second = guest.new_page()
+        second.goto(first.input_value("#invite-link"))
+        wait_until(lambda: second.locator("#board .hole").count() > 0, what="the board")
+        open_more(second)
+        second.select_option("#speed", "450")  # slow: a relay takes seconds to show
+        holes = wait_until(lambda: playable(first), what="the first move")
+        first.click(f"[data-cell='{holes[0]}']")
+        wait_until(lambda: second.is_visible("#skip"), what="the move being shown")
+        # at once: the holes take a tap as soon as the move is being shown (a slow relay
+        # takes seconds more)
+        mine = wait_until(lambda: playable(second), seconds=0.5, what="a hole to tap at once")
+        second.click(f"[data-cell='{mine[0]}']")
+        wait_until(lambda: api_state(server, first)["ply"] == 2, seconds=3,
+                   what="the reply taken during the animation")
+    finally:
+        host.close()
+        guest.close()
+
+
 def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
     host, guest = browser.new_context(), browser.new_context()
     try:

@@ -100,8 +100,10 @@ async function show(state) {
   }
   if (before && before.id === state.id && before.started && state.started &&
       state.ply === before.ply + 1) {
-    render({...state, cells: before.cells, score: before.score, legal: [], suggestion: null,
-            animatingMove: true});
+    // the player whose turn it now is may move at once: a tap ends the animation (it runs
+    // on their clock, which the server started when the move arrived)
+    render({...state, cells: before.cells, score: before.score,
+            legal: mayMove(state) ? state.legal : [], suggestion: null, animatingMove: true});
     sound("sow");
     await animate($("board"), place, before, state, {
       pace: Number($("speed").value), hand: $("hand"), rush: () => waiting > 1,
@@ -152,7 +154,9 @@ function render(state) {
     hintAt = null;
   }
   const exact = analysed(state);
-  const legal = new Set(mayMove(state) ? state.legal : []);
+  // during a move's animation, the holes of the player whose turn it now is take a tap
+  const legal = new Set(mayMove(state) || (state.animatingMove && mayMove(
+    {...state, animatingMove: false})) ? state.legal : []);
   const values = {}, valueWords = {};
   if (exact && mayMove(state)) {
     for (const entry of exact.moves) {
@@ -854,6 +858,7 @@ async function post(path, body = {}) {
 
 async function play(cell) {
   if (!game || !mayMove(game)) return;
+  skip();  // a move made during the last one's animation: the board shows where it stands
   showError(null);
   const asked = game.ply;
   try { await api(`/api/games/${gameId}/moves`, {token, move: cell, ply: asked}); }
