@@ -608,6 +608,34 @@ def test_a_player_may_move_while_the_opponents_move_is_still_shown(server, brows
         guest.close()
 
 
+def test_a_page_whose_socket_is_refused_follows_the_game_anyway(browser, tmp_path):
+    """Issue 83: the 17th page from one address got an empty board and "Connection lost,
+    reconnecting..." for ever. A socket refused for a full server (4429) is followed by
+    asking for the game every few seconds: the page shows the game and its moves."""
+    from mancalab.web.thinking import Limits
+
+    from .conftest import serving
+
+    with serving(tmp_path / "games.sqlite3", Limits(client_sockets=1)) as address:
+        context = browser.new_context()
+        try:
+            first = context.new_page()
+            new_game(first, address, "kalah", "local")
+            game = api_state(address, first)
+            token = first.evaluate(f"localStorage.getItem('mancalab.token.{game['id']}')")
+            second = context.new_page()
+            second.goto(f"{address}/?game={game['id']}")  # a spectator: one socket is all
+            wait_until(lambda: second.locator("#board .hole").count() > 0, what="the board")
+            urllib.request.urlopen(urllib.request.Request(
+                f"{address}/api/games/{game['id']}/moves", method="POST",
+                data=json.dumps({"token": token, "move": 0}).encode(),
+                headers={"Content-Type": "application/json"}))
+            wait_until(lambda: moves_shown(second) == 1, seconds=10, what="the move, polled")
+            assert "reconnecting" not in second.inner_text("#status").lower()
+        finally:
+            context.close()
+
+
 def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
     host, guest = browser.new_context(), browser.new_context()
     try:

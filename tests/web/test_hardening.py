@@ -367,6 +367,10 @@ def test_text_goes_compressed_to_a_browser_that_takes_it(client):
         packed.close()
         assert packed.headers["content-encoding"] == "gzip"
         assert "x-frame-options" in packed.headers and sent < len(plain.content) / 2, url
+    script = client.get("/static/js/play.js")  # asked again each visit, answered 304
+    assert script.headers["cache-control"] == "no-cache"
+    again = client.get("/static/js/play.js", headers={"If-None-Match": script.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
 
 
 # ----- round 2: options that scale a move's work, processes, threads, queues ----------

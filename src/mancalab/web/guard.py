@@ -83,10 +83,15 @@ def _with_headers(send, scope):
     policy = DOCS_POLICY if scope.get("path", "").startswith(("/docs", "/redoc")) \
         else PAGE_POLICY
 
+    # the page and its files are asked again each visit, and a file not changed is answered
+    # 304 with no body (its ETag): a school's link downloads a new version, never a stale one
+    extra = [(b"cache-control", b"no-cache")] if scope.get("path", "") == "/" or \
+        scope.get("path", "").startswith("/static/") else []
+
     async def sending(message):
         if message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", ()), *SECURITY_HEADERS,
-                                              (b"content-security-policy", policy)]}
+                                              (b"content-security-policy", policy), *extra]}
         await send(message)
 
     return sending
