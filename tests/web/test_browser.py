@@ -46,8 +46,15 @@ def open_more(page):
 
 
 def playable(page):
-    return [int(c) for c in page.eval_on_selector_all(".hole.playable", "els => els.map(e => "
-                                                                          "e.dataset.cell)")]
+    """The holes the page lets its player move now (not the ones it takes a premove on)."""
+    return [int(c) for c in page.eval_on_selector_all(
+        ".hole.playable", "els => els.filter(e => !e.closest('.premoving'))"
+                          ".map(e => e.dataset.cell)")]
+
+
+def premovable(page):
+    return [int(c) for c in page.eval_on_selector_all(
+        "#board.premoving .hole.playable", "els => els.map(e => e.dataset.cell)")]
 
 
 def wait_until(check, seconds=30, what="the page"):
@@ -634,6 +641,31 @@ def test_a_page_whose_socket_is_refused_follows_the_game_anyway(browser, tmp_pat
             assert "reconnecting" not in second.inner_text("#status").lower()
         finally:
             context.close()
+
+
+def test_a_premove_is_sent_when_the_turn_comes(server, browser):
+    """Issue 83: no premove. On the opponent's turn one own hole may be queued (tapped again:
+    cancelled); it is played as soon as the turn comes, if the server lists it as legal."""
+    host, guest = browser.new_context(), browser.new_context()
+    try:
+        first = host.new_page()
+        new_game(first, server, "kalah", "online")
+        second = guest.new_page()
+        second.goto(first.input_value("#invite-link"))
+        wait_until(lambda: second.locator("#board .hole").count() > 0, what="the board")
+        wait_until(lambda: 7 in premovable(second), what="the guest's own holes, to premove")
+        second.click("[data-cell='8']")
+        second.click("[data-cell='8']")  # cancelled
+        assert second.locator(".hole.queued").count() == 0
+        second.click("[data-cell='7']")
+        assert second.locator(".hole.queued[data-cell='7']").count() == 1
+        wait_until(lambda: 0 in playable(first), what="the first move")
+        first.click("[data-cell='0']")
+        wait_until(lambda: api_state(server, first)["ply"] == 2, what="the premove sent")
+        assert [m["move"] for m in api_state(server, first)["moves"]] == [0, 7]
+    finally:
+        host.close()
+        guest.close()
 
 
 def test_online_presence_and_accept_or_decline_a_take_back(server, browser):

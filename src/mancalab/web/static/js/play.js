@@ -115,7 +115,10 @@ async function show(state) {
         }
       }});
   }
-  if (game === state) render(state);
+  if (game === state) {
+    render(state);
+    playPremove(state);
+  }
   if (editWhenShown && state.started) {
     editWhenShown = false;
     setUpPosition();
@@ -154,9 +157,11 @@ function render(state) {
     hintAt = null;
   }
   const exact = analysed(state);
-  // during a move's animation, the holes of the player whose turn it now is take a tap
+  // during a move's animation, the holes of the player whose turn it now is take a tap;
+  // on the opponent's turn, the player's own holes take one premove
+  const premoving = mayPremove(state);
   const legal = new Set(mayMove(state) || (state.animatingMove && mayMove(
-    {...state, animatingMove: false})) ? state.legal : []);
+    {...state, animatingMove: false})) ? state.legal : premoving ? ownHoles(state) : []);
   const values = {}, valueWords = {};
   if (exact && mayMove(state)) {
     for (const entry of exact.moves) {
@@ -172,6 +177,10 @@ function render(state) {
     suggested: state.suggestion, names: names(state),
     reader: state.local || state.seat === null ? null : viewer(state)});
   $("board").setAttribute("aria-label", t("board_name", {mover: names(state)[state.to_move]}));
+  $("board").classList.toggle("premoving", premoving);
+  if (premove !== null) {
+    $("board").querySelector(`.hole[data-cell='${premove}']`)?.classList.add("queued");
+  }
   drawPlayers(state);
   drawStatus(state);
   drawRequest(state);
@@ -856,7 +865,35 @@ async function post(path, body = {}) {
   catch (error) { showError(error); return null; }
 }
 
+// Premove: on the opponent's turn in a game against a person, one of the player's own holes
+// may be queued (tapped again: cancelled); it is sent when the turn comes if the server then
+// lists it among the legal moves, and dropped otherwise. The page decides no rule: which
+// move is legal is the server's answer.
+let premove = null;
+
+function mayPremove(state) {
+  return state.mode === "online" && state.seat !== null && state.started && !state.result &&
+    state.to_move !== state.seat && !state.local;
+}
+
+function ownHoles(state) {
+  return state.cells.map((count, cell) => cell).filter(
+    (cell) => state.owners[cell] === state.seat && state.cells[cell] > 0);
+}
+
+function playPremove(state) {
+  if (premove === null || !mayMove(state)) return;
+  const queued = premove;
+  premove = null;
+  if (state.legal.includes(queued)) play(queued);
+}
+
 async function play(cell) {
+  if (game && !mayMove(game) && mayPremove(game)) {
+    premove = premove === cell ? null : cell;
+    render(game);
+    return;
+  }
   if (!game || !mayMove(game)) return;
   skip();  // a move made during the last one's animation: the board shows where it stands
   showError(null);
