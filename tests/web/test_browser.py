@@ -1363,6 +1363,59 @@ def test_the_lobby_and_a_long_name_fit_a_phone_in_kirundi(server, browser):
         page.context.close()
 
 
+def _english_sentences() -> set[str]:
+    """The English pieces of three words or more the page has words for (each text's parts
+    between its {slots}): none may show on a page in another language."""
+    import re
+
+    english = json.loads((Path(mancalab.__file__).parent / "web" / "static" / "i18n" /
+                          "en.json").read_text())
+    texts = [v for value in english.values()
+             for v in (value.values() if isinstance(value, dict) else [value])]
+    return {piece.strip(" .,:;…") for text in texts for piece in re.split(r"\{[^}]*\}", text)
+            if len(piece.split()) >= 3}
+
+
+def _english_on(page, sentences) -> list[str]:
+    shown = page.evaluate("document.body.innerText")
+    return sorted(sentence for sentence in sentences if sentence in shown)
+
+
+@pytest.mark.parametrize("language", ["fr", "am"])
+def test_no_english_sentence_in_the_online_flows_of_another_language(server, browser,
+                                                                       language):
+    """Issue 83: every word a page shows in the lobby, a game, an abort and the end is in
+    the reader's language, the server's errors included."""
+    sentences = _english_sentences()
+    ama, kofi = (signed_up(browser, server, f"{name}{language}", 1280, 800)
+                 for name in ("Lina", "Musa"))
+    for page in (ama, kofi):
+        page.select_option("#language", language)
+    ama.check("input[name=game][value=kalah]")
+    ama.select_option("#seek-clock", "1")
+    ama.check("#seek-rated")
+    ama.click("#seek-form button[type=submit]")
+    wait_until(lambda: ama.is_visible("#seek-waiting"), what="the seek")
+    ama.fill("#challenge-name", "nobody-at-all")  # an error from the server, said here
+    ama.click("#challenge-form button[type=submit]")
+    wait_until(lambda: ama.inner_text("#world-error"), what="the server's error")
+    kofi.reload()
+    wait_until(lambda: kofi.locator("#seeks-body button").count() >= 1, what="the lobby")
+    assert _english_on(ama, sentences) == [] and _english_on(kofi, sentences) == []
+    kofi.click("#seeks-body button")
+    for page in (ama, kofi):
+        page.wait_for_selector("#play:not([hidden])", timeout=15_000)
+        wait_until(lambda p=page: p.is_visible("#first-move"), what="the first-move countdown")
+        assert _english_on(page, sentences) == [], language
+    kofi.once("dialog", lambda dialog: dialog.accept())
+    kofi.click("#abort")
+    for page in (ama, kofi):
+        wait_until(lambda p=page: p.is_visible("#end-dialog"), what="the end")
+        assert _english_on(page, sentences) == [], language
+    for page in (ama, kofi):
+        page.context.close()
+
+
 def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ratings(
         server, browser):
     """Two browsers make accounts, one seeks a rated Oware game with a clock, the other takes
