@@ -64,6 +64,8 @@ function wireCopyButtons() {
 }
 
 async function main() {
+  // the texts and the games' catalogue come at once (each is a round trip on a slow link)
+  const texts = setLanguage(preferredLanguage());
   catalogue = await api("/api/games");
   wireCopyButtons();
   useCatalogue(catalogue);
@@ -79,7 +81,7 @@ async function main() {
     setSound(!soundOn());
     $("sound").setAttribute("aria-pressed", String(soundOn()));
   };
-  await setLanguage(select.value);
+  await texts;
   onLanguage(() => { retranslateHome(); retranslateWorld(); rerender(); });
   wireWorld();
   $("rules").onclick = () => showRules(currentGame().game, learn);

@@ -419,9 +419,12 @@ export async function showWorld(opened) {
   fillSeekGames();
   fillClocks();
   fillQuick();
-  try { account = (await api("/api/session")).name; } catch { account = null; }
-  showAccount();
+  // the lobby is asked for at once; who is logged in comes alongside (a round trip each)
+  const session = api("/api/session").then((answer) => answer.name).catch(() => null);
   refresh();
+  account = await session;
+  showAccount();
+  if (account) refresh();
   stopLobby();
   polling = setInterval(() => { if (!$("home").hidden) refresh(); }, POLL);
 }
