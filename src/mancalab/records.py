@@ -164,8 +164,9 @@ def check_names(names) -> tuple[str, str]:
 
 
 TERMINATIONS = ("repetition", "agreement")  # ends by the rule for endless play
-FORFEITS = ("resign", "time", "abort")  # ends where one player loses whatever the board
-# says; an aborted game (on a server, before both players moved) is written as a draw
+FORFEITS = ("resign", "time", "abort", "abandon")  # ends where one player loses whatever the
+# board says; an aborted game (on a server, before both players moved) is written as a draw;
+# an abandoned one was left by a player on the clock, the other claiming the win
 
 
 @dataclass

@@ -426,6 +426,34 @@ def test_a_challenge_is_for_one_player_who_takes_it_or_declines_it(app):
             state["clock"]["increment"] == 3 and game["seat"] == 0
 
 
+def test_a_player_who_left_a_game_on_the_clock_loses_when_the_other_claims(app,
+                                                                            monkeypatch):
+    """Issue 83: no claim-victory when the opponent has left a clocked game. Once both have
+    moved, a seat with no page open for CLAIM_SECONDS may be claimed as a win (rated)."""
+    import time
+
+    from mancalab.web import rooms
+
+    with TestClient(app) as ada, TestClient(app) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game, adas, bobs = _rated_game(ada, bob, {"base": 180, "increment": 2})
+        for token, move in ((adas, 0), (bobs, 7)):
+            ada.post(f"/api/games/{game['id']}/moves", json={"token": token, "move": move})
+        with bob.websocket_connect(f"/api/games/{game['id']}/ws?token={bobs}") as socket:
+            socket.receive_json()
+        early = ada.post(f"/api/games/{game['id']}/claim", json={"token": adas}).json()
+        assert early["code"] == "claim_early" and early["values"]["name"] == "Bob"
+        monkeypatch.setattr(rooms, "CLAIM_SECONDS", 0.2)
+        time.sleep(0.3)
+        assert bob.post(f"/api/games/{game['id']}/claim", json={"token": bobs}).json()[
+            "code"] == "claim_early"  # Ada never left: she cannot be claimed against
+        won = ada.post(f"/api/games/{game['id']}/claim", json={"token": adas}).json()
+        assert won["result"]["termination"] == "abandon" and won["result"]["winner"] == 0
+        assert '[Termination "abandon"]' in ada.get(f"/api/games/{game['id']}/record").text
+        assert ada.get("/api/players/Ada").json()["ratings"]["kalah"]["games"] == 1
+
+
 def test_the_clock_charges_moves_adds_increments_and_flags():
     from mancalab.web.clocks import Clock
 

@@ -672,6 +672,37 @@ def test_a_premove_is_sent_when_the_turn_comes(server, browser):
         guest.close()
 
 
+def test_a_player_claims_the_win_when_the_other_has_left_a_clocked_game(server, browser,
+                                                                         monkeypatch):
+    """Issue 83: no claim-victory countdown when the opponent left a clocked game."""
+    from mancalab.web import rooms
+
+    monkeypatch.setattr(rooms, "CLAIM_SECONDS", 2.0)
+    made = json.load(urllib.request.urlopen(urllib.request.Request(
+        f"{server}/api/games", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"game": "kalah", "mode": "online",
+                         "clock": {"base": 300, "increment": 3}}).encode())))
+    host, guest = browser.new_context(), browser.new_context()
+    try:
+        first = host.new_page()
+        first.goto(f"{server}{made['links']['play']}")
+        second = guest.new_page()
+        second.goto(f"{server}{made['links']['invite']}")
+        for page, cell in ((first, 0), (second, 7)):
+            wait_until(lambda p=page, c=cell: c in playable(p), what="a move")
+            page.click(f"[data-cell='{cell}']")
+        wait_until(lambda: api_state(server, first)["ply"] == 2, what="both moved")
+        guest.close()  # the opponent leaves
+        wait_until(lambda: first.is_visible("#claim"), what="the claim countdown")
+        assert "left the game" in first.inner_text("#claim-text")
+        wait_until(lambda: first.is_visible("#claim-win"), what="the claim button")
+        first.click("#claim-win")
+        wait_until(lambda: first.is_visible("#end-dialog"), what="the end")
+        assert "You win" in first.inner_text("#end-title")
+    finally:
+        host.close()
+
+
 def test_online_presence_and_accept_or_decline_a_take_back(server, browser):
     host, guest = browser.new_context(), browser.new_context()
     try:

@@ -65,6 +65,8 @@ class Hub:
         self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
         self.sending: dict[WebSocket, str | None] = {}  # sockets being sent to: the next text
         self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
+        self.gone: dict[str, dict[int, float]] = {}  # since when a seat that came has had no
+        # page open, by game
         self.preparation: Preparation | None = None  # exact play's files, built meanwhile
         self.reviews: dict[str, asyncio.Task] = {}  # the games whose positions are appraised
         self.reviewers: dict[str, str | None] = {}  # the client that asked, by game
@@ -179,7 +181,15 @@ class Hub:
         seats = {room.seat_of(token) for _, token in self.watchers.get(room.id, ())}
         came = self.came.setdefault(room.id, set())
         came.update(seats - {None})
-        return {"present": [0 in seats, 1 in seats], "came": [0 in came, 1 in came]}
+        gone, now = self.gone.setdefault(room.id, {}), time.time()
+        for seat in (0, 1):
+            if seat in seats:
+                gone.pop(seat, None)
+            elif seat in came:
+                gone.setdefault(seat, now)
+        return {"present": [0 in seats, 1 in seats], "came": [0 in came, 1 in came],
+                "gone_for": [round(now - gone[seat], 1) if seat in gone else None
+                             for seat in (0, 1)]}
 
     def view(self, room: Room, token: str | None) -> dict:
         return {**room.view(token), **self.presence(room)}
@@ -638,6 +648,7 @@ class Hub:
                 self.watchers.pop(game_id, None)
                 self.kept.pop(game_id, None)
                 self.came.pop(game_id, None)
+                self.gone.pop(game_id, None)
                 self.review_asked.pop(game_id, None)
                 self.review_errors.pop(game_id, None)
 

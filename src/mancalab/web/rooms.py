@@ -27,6 +27,8 @@ COMPUTER = "Computer"
 SOWING_STEPS = 3000  # a longer move (a relay can go on for thousands) is shown at once
 FIRST_MOVE_SECONDS = 30.0  # on a Fischer clock, each player's first move comes within this
 UNTIMED_FIRST_MOVE = 24 * 3600.0  # in a rated game without a clock
+CLAIM_SECONDS = 30.0  # a player gone this long from a game on a Fischer clock: the other may
+# claim the win
 
 
 def new_token() -> str:
@@ -67,6 +69,7 @@ class Room:
     rating_change: list | None = None  # [before, after] of each seat's rating, once rated
     ratings: list | None = None  # each seat's rating as shown when the game began (accounts)
     resigned: int | None = None  # the seat that resigned
+    abandoned: int | None = None  # the seat that left a game on the clock (the other claimed)
     aborted: bool = False  # ended before both players moved, with no result
     aborted_by: int | None = None  # the seat that aborted it (None: nobody moved in time)
     first_move_by: float | None = None  # when the player to move must have made their first
@@ -163,6 +166,7 @@ class Room:
                 "end_request": self.end_request, "agreed": self.agreed,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
+                "abandoned": self.abandoned,
                 "rating_change": self.rating_change, "ratings": self.ratings,
                 "aborted": self.aborted, "aborted_by": self.aborted_by,
                 "first_move_by": self.first_move_by,
@@ -181,6 +185,8 @@ class Room:
                 record.end("agreement")
             if fields.get("resigned") is not None and not record.state.is_over:
                 record.forfeit(fields["resigned"])
+            if fields.get("abandoned") is not None and not record.state.is_over:
+                record.forfeit(fields["abandoned"], "abandon")
             if fields.get("aborted") and not record.state.is_over:
                 record.forfeit(record.state.to_move, "abort", draw=True)
         clock = Clock.of(fields.pop("clock", None))
@@ -430,6 +436,30 @@ class Room:
         self.record.forfeit(self.record.state.to_move, "abort", draw=True)
         self.version += 1
 
+    def claim(self, store: Store, token: str | None, gone_for: float | None) -> None:
+        """The holder of ``token`` claims the win: the other player, on a Fischer clock, has
+        had no page open on the game for ``CLAIM_SECONDS`` (``gone_for``: how long, from the
+        hub's presence) once both have moved (before, the game is aborted)."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
+                                  code="no_seat")
+        if self.mode != "online" or self.clock is None or self.clock.per_move or \
+                self.record is None or self.record.state.is_over or not self.both_moved():
+            raise ConflictError("a win is claimed only in a game on a clock that both players "
+                                "have started", code="no_claim")
+        if gone_for is None or gone_for < CLAIM_SECONDS:
+            wait = CLAIM_SECONDS - (gone_for or 0.0)
+            raise ConflictError(f"{self.names[1 - seat]} has not been gone long enough: "
+                                f"{wait:.0f} s more", code="claim_early",
+                                name=self.names[1 - seat], seconds=round(wait))
+        self.undo_request = self.end_request = None
+        self.abandoned = 1 - seat
+        self.clock.stop()
+        self.save(store)
+        self.record.forfeit(1 - seat, "abandon")
+        self.version += 1
+
     def flag(self, store: Store) -> int:
         """The running side's time has run out (the hub's timer says so): it loses, or draws
         when the other could not win any more."""
@@ -578,7 +608,7 @@ class Room:
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
                "helpers": self.helpers, "rematch": None, "accounts": self.accounts,
                "rated": self.rated, "arena": self.arena, "first_move_by": self.first_move_by,
-               "ratings": self.ratings,
+               "ratings": self.ratings, "claim_seconds": CLAIM_SECONDS,
                "first_move_left": None if self.first_move_by is None
                else round(max(0.0, self.first_move_by - time.time()), 1),
                "abortable": self.mode == "online" and self.arena is None

@@ -117,6 +117,15 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return await hub.change(game_id, body.token,
                                 lambda room: room.abort(hub.store, body.token))
 
+    @router.post("/api/games/{game_id}/claim", summary="Claim the win when the other player "
+                                                    "has left a game on a clock for 30 s")
+    async def claim(game_id: str, body: Token) -> dict:
+        room = hub.room(game_id)
+        gone_for = hub.presence(room)["gone_for"]
+        seat = room.seat_of(body.token)
+        return await hub.change(game_id, body.token, lambda r: r.claim(
+            hub.store, body.token, None if seat is None else gone_for[1 - seat]))
+
     @router.post("/api/games/{game_id}/decline",
               summary="Online: refuse the other player's request to take back or to end")
     async def decline(game_id: str, body: Token) -> dict:

@@ -75,6 +75,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         finally:
             watchers.discard(watcher)
             if seated:
+                hub.presence(room)  # a seat with no page from now: counted for a claim
                 with contextlib.suppress(RuntimeError):  # the loop is closing
                     hub.after_change(room)
             hub.sockets_by_client[client] -= 1

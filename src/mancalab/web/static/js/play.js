@@ -189,6 +189,7 @@ function render(state) {
   drawSetup(state);
   drawControls(state);
   drawRematch(state);
+  drawClaim(state);
   tellYourMove(state);
   drawLosses(state);
   announce(state);
@@ -676,6 +677,9 @@ function endReason(state, why, shownNames) {
     return t("reason_abort_by", {name: shownNames[aborted]});
   }
   if (resigned != null && !state.local) return t("reason_resign_by", {name: shownNames[resigned]});
+  if (state.result.termination === "abandon") {
+    return t("reason_abandon_by", {name: shownNames[1 - state.result.winner]});
+  }
   if (flagged != null) return t("reason_time_by", {name: shownNames[flagged]});
   return t(why);
 }
@@ -729,6 +733,33 @@ async function askToNotify() {
   }
   localStorage.setItem("mancalab.notify", $("notify-move").checked ? "on" : "off");
 }
+
+// The opponent has left a game on a clock: after the server's claim_seconds the player may
+// claim the win (the server counts the time; the page counts down between its messages).
+let claimSeen = null;
+
+function drawClaim(state) {
+  const other = state.seat === null ? null : 1 - state.seat;
+  const gone = other === null || !state.gone_for ? null : state.gone_for[other];
+  const shown = state.mode === "online" && Boolean(state.clock) && !state.clock.per_move &&
+    !state.result && gone !== null && !state.abortable;
+  claimSeen = shown ? {gone, at: performance.now(), name: names(state)[other],
+                       after: state.claim_seconds} : null;
+  tickClaim();
+}
+
+function tickClaim() {
+  $("claim").hidden = !claimSeen;
+  if (!claimSeen) return;
+  const left = Math.ceil(claimSeen.after - claimSeen.gone -
+                         (performance.now() - claimSeen.at) / 1000);
+  $("claim-text").textContent = left > 0
+    ? t("opponent_left_wait", {name: claimSeen.name, seconds: left})
+    : t("opponent_left", {name: claimSeen.name});
+  $("claim-win").hidden = left > 0;
+}
+
+setInterval(tickClaim, 500);
 
 // A rematch offered online: shown to the other player wherever they are on the page (a
 // banner over the board and a line in the end dialog), accepted or declined in one tap; the
@@ -982,6 +1013,7 @@ function wireControls() {
   });
   $("end-rematch").onclick = rematch;
   $("rematch-accept").onclick = rematch;
+  $("claim-win").onclick = () => post("claim");
   $("notify-move").onchange = askToNotify;
   $("rematch-decline").onclick = () => post("rematch/decline");
   $("end-close").onclick = () => $("end-dialog").close();
