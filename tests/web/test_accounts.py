@@ -257,14 +257,15 @@ def test_a_first_move_not_made_in_time_aborts_the_game(app, monkeypatch):
 
     from mancalab.web import rooms
 
-    monkeypatch.setattr(rooms, "FIRST_MOVE_SECONDS", 0.5)
+    monkeypatch.setattr(rooms, "FIRST_MOVE_SECONDS", 1.5)
     with TestClient(app) as ada, TestClient(app) as bob:
         sign_up(ada, "Ada")
         sign_up(bob, "Bob")
         game, adas, bobs = _rated_game(ada, bob, {"base": 180, "increment": 2})
+        time.sleep(1.0)
         assert ada.post(f"/api/games/{game['id']}/moves", json={"token": adas,
                                                                "move": 0}).status_code == 200
-        time.sleep(0.3)  # Ada's move gave Bob his own half second
+        time.sleep(1.0)  # Ada's move gave Bob his own 1.5 s
         assert ada.get(f"/api/games/{game['id']}").json()["result"] is None
         deadline = time.time() + 5
         while time.time() < deadline:
@@ -489,10 +490,10 @@ def test_a_player_loses_on_time_while_nobody_sends_anything(app):
         bob = TestClient(app)
         sign_up(ada, "Ada")
         sign_up(bob, "Bob")
-        game, _ = clocked_game(ada, bob, base=2)
+        game, _ = clocked_game(ada, bob, base=3)  # room for a busy machine between the moves
         view = bob.get(f"/api/games/{game['id']}").json()
         deadline = time.time() + view["clock"]["remaining"][0]
-        assert view["clock"]["running"] == 0 and 0 < view["clock"]["remaining"][0] <= 2
+        assert view["clock"]["running"] == 0 and 0 < view["clock"]["remaining"][0] <= 3
         time.sleep(max(0.0, deadline - time.time()) + 0.5)
         over = bob.get(f"/api/games/{game['id']}").json()
         assert over["result"]["termination"] == "time" and over["result"]["winner"] == 1
@@ -512,10 +513,10 @@ def test_a_clock_that_ran_out_while_the_server_was_down_ends_when_it_ran_out(tmp
         bob = TestClient(ada.app)
         sign_up(ada, "Ada")
         sign_up(bob, "Bob")
-        game, _ = clocked_game(ada, bob, base=2, rated=False)
+        game, _ = clocked_game(ada, bob, base=3, rated=False)
         deadline = bob.get(f"/api/games/{game['id']}").json()["clock"]["remaining"][0] + \
             time.time()
-    time.sleep(2.5)  # the server is stopped meanwhile
+    time.sleep(max(0.0, deadline - time.time()) + 0.5)  # the server is stopped meanwhile
     with TestClient(create_app(db)) as again:
         time.sleep(0.2)
         over = again.get(f"/api/games/{game['id']}").json()
