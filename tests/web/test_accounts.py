@@ -104,11 +104,7 @@ def test_a_deleted_account_resigns_its_games_and_its_name_is_not_given_again(app
     """Issue 82: a loser who deleted the account denied the winner the rating change, and a
     new account of the same name inherited the old one's arena seat and results."""
     with TestClient(app) as ada, TestClient(app) as bob:
-        sign_up(ada, "Ada")
-        sign_up(bob, "Bob")
-        game, adas, bobs = _rated_game(ada, bob)
-        for token, move in ((adas, 0), (bobs, 7)):
-            ada.post(f"/api/games/{game['id']}/moves", json={"token": token, "move": move})
+        game, adas, bobs = _both_moved(ada, bob)
         assert bob.post("/api/accounts/delete",
                         json={"password": "a good password"}).status_code == 200
         view = ada.get(f"/api/games/{game['id']}").json()
@@ -215,6 +211,17 @@ def _rated_game(seeker, taker, clock=None):
     game = taker.post(f"/api/seeks/{seek['id']}/accept").json()
     mine = seeker.get(f"/api/seeks/{seek['id']}", params={"secret": seek["secret"]}).json()
     return game, mine["token"], game["token"]
+
+
+def _both_moved(ada, bob, clock=None):
+    """Ada and Bob sign up and start a rated Kalah game (Ada first), each making a move:
+    (game, Ada's token, Bob's token)."""
+    sign_up(ada, "Ada")
+    sign_up(bob, "Bob")
+    game, adas, bobs = _rated_game(ada, bob, clock)
+    for token, move in ((adas, 0), (bobs, 7)):
+        ada.post(f"/api/games/{game['id']}/moves", json={"token": token, "move": move})
+    return game, adas, bobs
 
 
 def test_games_ended_before_both_moved_are_not_rated_and_may_be_aborted(app):
@@ -342,11 +349,7 @@ def test_a_rematch_keeps_the_terms_and_may_be_declined(app):
     player could only ignore it. It keeps the clock and the rating, the seats swapped, and
     the other player is offered it and may decline (its game is then aborted)."""
     with TestClient(app) as ada, TestClient(app) as bob:
-        sign_up(ada, "Ada")
-        sign_up(bob, "Bob")
-        game, adas, bobs = _rated_game(ada, bob, {"base": 180, "increment": 2})
-        for token, move in ((adas, 0), (bobs, 7)):
-            ada.post(f"/api/games/{game['id']}/moves", json={"token": token, "move": move})
+        game, adas, bobs = _both_moved(ada, bob, {"base": 180, "increment": 2})
         ada.post(f"/api/games/{game['id']}/resign", json={"token": adas})
         again = ada.post(f"/api/games/{game['id']}/rematch", json={"token": adas}).json()
         state = again["state"]
@@ -436,11 +439,7 @@ def test_a_player_who_left_a_game_on_the_clock_loses_when_the_other_claims(app,
     from mancalab.web import rooms
 
     with TestClient(app) as ada, TestClient(app) as bob:
-        sign_up(ada, "Ada")
-        sign_up(bob, "Bob")
-        game, adas, bobs = _rated_game(ada, bob, {"base": 180, "increment": 2})
-        for token, move in ((adas, 0), (bobs, 7)):
-            ada.post(f"/api/games/{game['id']}/moves", json={"token": token, "move": move})
+        game, adas, bobs = _both_moved(ada, bob, {"base": 180, "increment": 2})
         with bob.websocket_connect(f"/api/games/{game['id']}/ws?token={bobs}") as socket:
             socket.receive_json()
         early = ada.post(f"/api/games/{game['id']}/claim", json={"token": adas}).json()

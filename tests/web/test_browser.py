@@ -593,16 +593,23 @@ def test_a_finished_game_shows_the_score_and_offers_a_rematch(server, browser):
     assert again["bot_seat"] == 1 - final["bot_seat"] and again["ply"] <= 1  # seats swapped
 
 
+def friends_online(browser, server, game):
+    """Two browsers at one online game: (the host's context, the guest's, their pages), the
+    guest's board drawn."""
+    host, guest = browser.new_context(), browser.new_context()
+    first = host.new_page()
+    new_game(first, server, game, "online")
+    second = guest.new_page()
+    second.goto(first.input_value("#invite-link"))
+    wait_until(lambda: second.locator("#board .hole").count() > 0, what="the board")
+    return host, guest, first, second
+
+
 def test_a_player_may_move_while_the_opponents_move_is_still_shown(server, browser):
     """Issue 83: the animation ran on the opponent's clock: up to 4.5 s passed before they
     could even tap. Their holes take a tap at once, which ends the animation."""
-    host, guest = browser.new_context(), browser.new_context()
+    host, guest, first, second = friends_online(browser, server, "gebeta")
     try:
-        first = host.new_page()
-        new_game(first, server, "gebeta", "online")
-        second = guest.new_page()
-        second.goto(first.input_value("#invite-link"))
-        wait_until(lambda: second.locator("#board .hole").count() > 0, what="the board")
         open_more(second)
         second.select_option("#speed", "450")  # slow: a relay takes seconds to show
         holes = wait_until(lambda: playable(first), what="the first move")
@@ -650,13 +657,8 @@ def test_a_page_whose_socket_is_refused_follows_the_game_anyway(browser, tmp_pat
 def test_a_premove_is_sent_when_the_turn_comes(server, browser):
     """Issue 83: no premove. On the opponent's turn one own hole may be queued (tapped again:
     cancelled); it is played as soon as the turn comes, if the server lists it as legal."""
-    host, guest = browser.new_context(), browser.new_context()
+    host, guest, first, second = friends_online(browser, server, "kalah")
     try:
-        first = host.new_page()
-        new_game(first, server, "kalah", "online")
-        second = guest.new_page()
-        second.goto(first.input_value("#invite-link"))
-        wait_until(lambda: second.locator("#board .hole").count() > 0, what="the board")
         wait_until(lambda: 7 in premovable(second), what="the guest's own holes, to premove")
         second.click("[data-cell='8']")
         second.click("[data-cell='8']")  # cancelled
