@@ -544,6 +544,9 @@ def test_the_home_page_at_a_phone_and_a_desktop_width(server, browser, width, he
         wait_until(lambda: page.locator(".card").count() == len(GAMES), what="the game cards")
         assert no_sideways_scroll(page)
         assert serious_violations(page) == []
+        if width >= 1280:  # issue 83: "Play the world" was below the fold at 1280x800
+            world = page.locator("#world-title").bounding_box()
+            assert world["y"] + world["height"] <= height
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"home-{width}.png"), full_page=True)
     finally:
