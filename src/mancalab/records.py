@@ -164,9 +164,9 @@ def check_names(names) -> tuple[str, str]:
 
 
 TERMINATIONS = ("repetition", "agreement")  # ends by the rule for endless play
-FORFEITS = ("resign", "time", "abort", "abandon")  # ends where one player loses whatever the
-# board says; an aborted game (on a server, before both players moved) is written as a draw;
-# an abandoned one was left by a player on the clock, the other claiming the win
+FORFEITS = ("resign", "time", "abort", "abandon", "draw")  # ends whatever the board says: a
+# player loses, or (an aborted game, before both moved; a draw the players agreed) nobody
+# wins; an abandoned one was left by a player on the clock, the other claiming the win
 
 
 @dataclass
@@ -250,8 +250,8 @@ class GameRecord:
         out of time whose opponent could not win, and for an aborted game)."""
         if termination not in FORFEITS:
             raise RecordError(f"a player loses by {' or '.join(FORFEITS)}, not {termination!r}")
-        if termination == "abort" and not draw:
-            raise RecordError("an aborted game has no winner: it is written as a draw")
+        if termination in ("abort", "draw") and not draw:
+            raise RecordError(f"a game ended by {termination} has no winner: it is a draw")
         if loser not in (0, 1):
             raise RecordError(f"the player who loses is 0 or 1, not {loser!r}")
         if self.state.is_over:
@@ -429,9 +429,9 @@ class GameRecord:
                                   f"{termination!r}")
             if termination in FORFEITS:
                 winner = result or headers.get("Result", (0, None))[1]
-                drawn = termination in ("time", "abort") and winner == "D"
+                drawn = termination in ("time", "abort", "draw") and winner == "D"
                 if not (winner in ("A", "B") or drawn) or record.state.is_over or \
-                        (termination == "abort" and not drawn):
+                        (termination in ("abort", "draw") and not drawn):
                     raise RecordError(f"line {line}: a game lost by {termination} needs the "
                                       "winner as its result (A or B; on time D too; D for an "
                                       "aborted game) and moves that do not end it")

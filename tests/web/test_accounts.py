@@ -454,6 +454,33 @@ def test_a_player_who_left_a_game_on_the_clock_loses_when_the_other_claims(app,
         assert ada.get("/api/players/Ada").json()["ratings"]["kalah"]["games"] == 1
 
 
+def test_a_draw_is_offered_declined_and_agreed(app):
+    """Issue 83: no draw offer. Once both have moved, either player offers a draw; the other
+    accepts (a drawn game, rated as a draw) or declines, and a move of the other player's
+    passes it over."""
+    with TestClient(app) as ada, TestClient(app) as bob:
+        game, adas, bobs = _both_moved(ada, bob, {"base": 180, "increment": 2})
+        url = f"/api/games/{game['id']}"
+        assert ada.post(f"{url}/draw", json={"token": adas}).json()["draw_request"] == 0
+        declined = bob.post(f"{url}/decline", json={"token": bobs}).json()
+        assert declined["draw_request"] is None and declined["declined"]["kind"] == "draw"
+        ada.post(f"{url}/draw", json={"token": adas})
+        assert ada.post(f"{url}/moves", json={"token": adas, "move": 2}).json()[
+            "draw_request"] == 0  # her own move keeps her offer
+        assert bob.post(f"{url}/moves", json={"token": bobs, "move": 8}).json()[
+            "draw_request"] is None  # his move passes it over
+        ada.post(f"{url}/draw", json={"token": adas})
+        drawn = bob.post(f"{url}/draw", json={"token": bobs}).json()
+        assert drawn["result"]["termination"] == "draw" and drawn["result"]["winner"] is None
+        record = ada.get(f"{url}/record").text
+        assert '[Termination "draw"]' in record and '[Result "D"]' in record
+        rating = ada.get("/api/players/Ada").json()["ratings"]["kalah"]
+        assert rating["games"] == 1 and rating["rating"] == 1500.0
+        again, adas2, _ = _rated_game(ada, bob)
+        assert ada.post(f"/api/games/{again['id']}/draw", json={"token": adas2}).json()[
+            "code"] == "no_draw"  # before both have moved
+
+
 def test_the_clock_charges_moves_adds_increments_and_flags():
     from mancalab.web.clocks import Clock
 

@@ -657,6 +657,27 @@ def test_a_page_whose_socket_is_refused_follows_the_game_anyway(browser, tmp_pat
             context.close()
 
 
+def test_a_draw_is_offered_and_accepted_between_two_browsers(server, browser):
+    """Issue 83: no draw offer. Once both have moved, Offer a draw asks the other, whose
+    page offers Accept and Decline; accepted, the game ends drawn on both pages."""
+    host, guest, first, second = friends_online(browser, server, "kalah")
+    try:
+        for page, cell in ((first, 0), (second, 7)):
+            wait_until(lambda p=page, c=cell: c in playable(p), what="a move")
+            page.click(f"[data-cell='{cell}']")
+        wait_until(lambda: first.is_visible("#offer-draw"), what="Offer a draw")
+        first.click("#offer-draw")
+        wait_until(lambda: "offers a draw" in second.inner_text("#request-text"),
+                   what="the offer on the other page")
+        second.click("#request-accept")
+        for page in (first, second):
+            wait_until(lambda p=page: p.is_visible("#end-dialog"), what="the end")
+            assert "agreed to a draw" in page.inner_text("#end-reason")
+    finally:
+        host.close()
+        guest.close()
+
+
 def test_a_premove_is_sent_when_the_turn_comes(server, browser):
     """Issue 83: no premove. On the opponent's turn one own hole may be queued (tapped again:
     cancelled); it is played as soon as the turn comes, if the server lists it as legal."""

@@ -58,6 +58,8 @@ class Room:
     suggestion: int | None = None  # the computer's move for the person to play (no automove)
     undo_request: int | None = None  # the seat that asked to take back the last move
     end_request: int | None = None  # the seat that proposed to end the game by the rule
+    draw_request: int | None = None  # the seat that offered a draw
+    drawn: bool = False  # the players agreed to a draw
     declined: dict | None = None  # the last request refused: {"kind", "by" (seat), "ply"},
     # shown to the one who asked until the game moves on
     agreed: bool = False  # the players agreed to end the game (the record says "agreement")
@@ -164,6 +166,7 @@ class Room:
                 "automove": self.automove, "settings": self.settings,
                 "setup_done": self.setup_done, "undo_request": self.undo_request,
                 "end_request": self.end_request, "agreed": self.agreed,
+                "draw_request": self.draw_request, "drawn": self.drawn,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
                 "abandoned": self.abandoned,
@@ -185,6 +188,8 @@ class Room:
                 record.end("agreement")
             if fields.get("resigned") is not None and not record.state.is_over:
                 record.forfeit(fields["resigned"])
+            if fields.get("drawn") and not record.state.is_over:
+                record.forfeit(record.state.to_move, "draw", draw=True)
             if fields.get("abandoned") is not None and not record.state.is_over:
                 record.forfeit(fields["abandoned"], "abandon")
             if fields.get("aborted") and not record.state.is_over:
@@ -277,8 +282,11 @@ class Room:
             if self.clock.running is not None:  # the other's time runs once the move is made
                 self.clock.since = time.time()
             self.save(store)
-        if self.undo_request is not None or self.end_request is not None:
-            self.undo_request = self.end_request = None  # a move answers both requests
+        if self.undo_request is not None or self.end_request is not None or \
+                self.draw_request is not None:
+            self.undo_request = self.end_request = None  # a move answers every request
+            if self.draw_request != seat:  # a draw offered stands through its maker's move
+                self.draw_request = None
             self.save(store)
         if self.first_move_by is not None:  # the next player's first move is awaited, or none
             over = self.record.state.is_over or self.both_moved()
@@ -460,6 +468,28 @@ class Room:
         self.record.forfeit(1 - seat, "abandon")
         self.version += 1
 
+    def offer_draw(self, store: Store, token: str | None) -> None:
+        """Online, once both have moved: offer a draw, or accept the one the other offered
+        (the game ends drawn: no winner, rated as a draw). Not in an arena (its points
+        would be shared by agreement)."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
+                                  code="no_seat")
+        if self.mode != "online" or self.arena is not None or self.record is None or \
+                self.record.state.is_over or not self.both_moved():
+            raise ConflictError("a draw is offered between two people online once both have "
+                                "moved (not in an arena)", code="no_draw")
+        if self._first_to_ask(store, token, "draw_request"):
+            return
+        self.draw_request, self.drawn = None, True
+        self.undo_request = self.end_request = None
+        if self.clock is not None:
+            self.clock.stop()
+        self.save(store)
+        self.record.forfeit(self.record.state.to_move, "draw", draw=True)
+        self.version += 1
+
     def flag(self, store: Store) -> int:
         """The running side's time has run out (the hub's timer says so): it loses, or draws
         when the other could not win any more."""
@@ -481,7 +511,7 @@ class Room:
         if seat is None:
             raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
                                   code="no_seat")
-        asked = [name for name in ("undo_request", "end_request")
+        asked = [name for name in ("undo_request", "end_request", "draw_request")
                  if getattr(self, name) == 1 - seat]
         if not asked:
             raise ConflictError("the other player has asked for nothing to decline")
@@ -603,6 +633,7 @@ class Room:
                "bot": self.bot, "bot_seat": self.bot_seat, "automove": self.automove,
                "thinking": self.thinking, "error": self.error, "preparing": not READY.is_set(),
                "undo_request": self.undo_request, "end_request": self.end_request,
+               "draw_request": self.draw_request,
                "declined": self.declined if self.declined and self.declined["ply"] == self.ply
                and self.record is not None and not self.record.state.is_over else None,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,

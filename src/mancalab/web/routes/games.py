@@ -117,6 +117,12 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return await hub.change(game_id, body.token,
                                 lambda room: room.abort(hub.store, body.token))
 
+    @router.post("/api/games/{game_id}/draw", summary="Offer a draw, or accept the other's "
+                                                   "(online, once both have moved)")
+    async def draw(game_id: str, body: Token) -> dict:
+        return await hub.change(game_id, body.token,
+                                lambda room: room.offer_draw(hub.store, body.token))
+
     @router.post("/api/games/{game_id}/claim", summary="Claim the win when the other player "
                                                     "has left a game on a clock for 30 s")
     async def claim(game_id: str, body: Token) -> dict:

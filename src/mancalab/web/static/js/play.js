@@ -354,12 +354,13 @@ function drawRequest(state) {
   const other = (seat) => names(state)[seat];
   let text = null, mine = false;
   for (const [field, asked, waiting] of [["undo_request", "undo_asked", "undo_waiting"],
-                                         ["end_request", "end_asked", "end_waiting"]]) {
+                                         ["end_request", "end_asked", "end_waiting"],
+                                         ["draw_request", "draw_asked", "draw_waiting"]]) {
     const seat = state[field];
     if (seat === null || seat === undefined || state.result || state.seat === null) continue;
     mine = seat === state.seat;
     text = mine ? t(waiting, {name: other(1 - seat)}) : t(asked, {name: other(seat)});
-    box.dataset.kind = field === "undo_request" ? "undo" : "end";
+    box.dataset.kind = field.replace("_request", "");
     break;
   }
   const refused = state.declined;  // the other player said no to what this one asked
@@ -622,6 +623,8 @@ function drawControls(state) {
   $("resign").hidden = !seated || !state.started || Boolean(state.result) || state.local ||
     abortable;
   $("abort").hidden = !abortable;
+  $("offer-draw").hidden = !seated || state.mode !== "online" || abortable || state.arena ||
+    !state.started || Boolean(state.result);
   firstMoveSeen = state.first_move_left != null && !state.result && !state.local ? {
     left: state.first_move_left, at: performance.now()} : null;
   tickFirstMove();
@@ -971,12 +974,13 @@ function wireControls() {
   $("undo").onclick = () => post("undo");
   $("resign").onclick = () => { if (confirm(t("resign_confirm"))) post("resign"); };
   $("abort").onclick = () => { if (confirm(t("abort_confirm"))) post("abort"); };
+  $("offer-draw").onclick = () => post("draw");
   $("end-game").onclick = () => {
     const asked = {local: "end_confirm_local", computer: "end_confirm_computer"}[game.mode];
     if (asked && !confirm(t(asked))) return;  // a mistaken tap does not end the game
     post("end");
   };
-  $("request-accept").onclick = () => post($("request").dataset.kind === "undo" ? "undo" : "end");
+  $("request-accept").onclick = () => post($("request").dataset.kind);
   $("request-decline").onclick = () => post("decline");
   $("switch").onclick = () => post("switch");
   $("flip").onclick = () => { flipped = !flipped; render(game); };
