@@ -1628,9 +1628,19 @@ def test_quick_pairing_brings_two_guests_into_one_game_that_others_can_watch(ser
     mover = wait_until(lambda: next((p for p in pages if playable(p)), None),
                        what="the first mover's legal moves")
     mover.click(f".hole[data-cell='{playable(mover)[0]}']")
+    friends = json.load(urllib.request.urlopen(urllib.request.Request(  # a private game
+        f"{server}/api/games", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"game": "gebeta", "mode": "online", "names": ["Mum", "Dad"]}).encode())))
+    urllib.request.urlopen(urllib.request.Request(
+        f"{server}/api/games/{friends['id']}/moves", method="POST",
+        headers={"Content-Type": "application/json"},
+        data=json.dumps({"token": friends["token"], "move": 0}).encode()))
     watcher = browser.new_context().new_page()
     watcher.goto(server)
     wait_until(lambda: watcher.locator("#live-list a").count() >= 1, what="the live list")
     assert "Gebeta" in watcher.inner_text("#live-list")
+    links = watcher.eval_on_selector_all("#live-list a", "els => els.map(e => e.href)")
+    assert not any(friends["id"] in link for link in links)  # a friend's game is not listed
+    assert "Mum" not in watcher.inner_text("#live-list")
     for page in pages + [watcher]:
         page.context.close()
