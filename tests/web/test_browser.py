@@ -351,8 +351,10 @@ def test_an_error_from_the_server_is_said_in_the_pages_language(server, context)
     page.goto(server)
     in_french(page)
     said = page.evaluate("""async () => {
-        const {sayError} = await import("/static/js/texts.js");
-        const {api} = await import("/static/js/server.js");
+        const named = (file) => document.querySelector(
+          `link[rel=modulepreload][href*="/${file}"]`).href;  // the page's own instance
+        const {sayError} = await import(named("texts.js"));
+        const {api} = await import(named("server.js"));
         const game = await api("/api/games", {game: "kalah", mode: "online"});
         const theirs = game.links.invite.split("token=")[1];
         try { await api(`/api/games/${game.id}/moves`, {token: theirs, move: 9}); }

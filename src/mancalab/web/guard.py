@@ -7,6 +7,7 @@ import json
 import math
 
 
+from .assets import cache_control
 from .clients import scope_client
 from .thinking import CLIENT
 
@@ -83,10 +84,10 @@ def _with_headers(send, scope):
     policy = DOCS_POLICY if scope.get("path", "").startswith(("/docs", "/redoc")) \
         else PAGE_POLICY
 
-    # the page and its files are asked again each visit, and a file not changed is answered
-    # 304 with no body (its ETag): a school's link downloads a new version, never a stale one
-    extra = [(b"cache-control", b"no-cache")] if scope.get("path", "") == "/" or \
-        scope.get("path", "").startswith("/static/") else []
+    # the page's files: kept a year when named by the current version, else asked again
+    # (a 304 when unchanged): a school's link downloads a new version, never a stale one
+    control = cache_control(scope.get("path", ""), scope.get("query_string", b""))
+    extra = [] if control is None else [(b"cache-control", control)]
 
     async def sending(message):
         if message["type"] == "http.response.start":

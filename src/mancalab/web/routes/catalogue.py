@@ -8,14 +8,16 @@ import functools
 from pathlib import Path
 from typing import Literal
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
 
 from ...analysis.teach import puzzles
 from ...analysis import solving
 from ...draw.html import board_view
 from ...players import GAME_LEVELS, LEVELS, PLAYERS
 from ...variants import VARIANTS
+from .. import assets
+from ..errors import NotFoundError
 from ..rooms import MODES
 from ..thinking import Limits
 from ..hub import Hub
@@ -62,8 +64,15 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return await asyncio.to_thread(_example, game)
 
     @router.get("/", include_in_schema=False)
-    async def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def page(request: Request) -> Response:
+        return _versioned(request, assets.page(), "text/html; charset=utf-8")
+
+    @router.get("/static/js/{name}", include_in_schema=False)
+    async def module(request: Request, name: str) -> Response:
+        text = assets.module(name)
+        if text is None:
+            raise NotFoundError(f"no module {name[:40]!r}")
+        return _versioned(request, text, "text/javascript; charset=utf-8")
 
     return router
 
@@ -96,3 +105,11 @@ def _option_form(option) -> dict:
             "choice" if option.choices else "number" if option.low is not None else "text")
     return {"default": option.default, "values": option.rule, "kind": kind,
             "choices": list(option.choices), "min": option.low, "max": option.high}
+
+
+def _versioned(request: Request, text: str, kind: str) -> Response:
+    """``text`` as the page's version of it (an ETag of the version: a 304 when unchanged)."""
+    tag = f'"{assets.version()}"'
+    if request.headers.get("if-none-match") == tag:
+        return Response(status_code=304, headers={"etag": tag})
+    return Response(text, media_type=kind, headers={"etag": tag})

@@ -59,10 +59,12 @@ export function preferredLanguage() {
 }
 
 let wanted = null;  // the last language asked for: a slower earlier fetch must not win
+// the page's version, as this module was named (web/assets.py): the texts are named so too
+const VERSION = new URL(import.meta.url).search;
 
 export async function setLanguage(code) {
   wanted = code;
-  const loaded = await (await fetch(`/static/i18n/${code}.json`)).json();
+  const loaded = await (await fetch(`/static/i18n/${code}.json${VERSION}`)).json();
   if (code !== wanted) return;
   useTexts(loaded, code);
   localStorage.setItem("mancalab.language", code);
