@@ -214,9 +214,15 @@ class Room:
         return None
 
     def check_token(self, token: str | None) -> None:
-        if self.seat_of(token) is None:
+        self.seated(token)
+
+    def seated(self, token: str | None) -> int:
+        """The seat ``token`` holds; NotAllowedError for a spectator."""
+        seat = self.seat_of(token)
+        if seat is None:
             raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
                                   code="no_seat")
+        return seat
 
     def may_move(self, token: str | None, seat: int) -> bool:
         """Whether ``token`` may move for ``seat``: its own seat, both in a local game, and the
@@ -368,10 +374,7 @@ class Room:
     def resign(self, store: Store, token: str | None) -> None:
         """The holder of ``token`` resigns: their seat loses now (in a local game, the seat to
         move). A spectator cannot resign."""
-        seat = self.seat_of(token)
-        if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
-                                  code="no_seat")
+        seat = self.seated(token)
         if self.record is None or self.record.state.is_over:
             raise ConflictError("the game is not going on")
         if self.thinking:
@@ -421,10 +424,7 @@ class Room:
         come), or the server when the first move's time is over (``by_server``)."""
         seat = None
         if not by_server:
-            seat = self.seat_of(token)
-            if seat is None:
-                raise NotAllowedError("this token holds no seat in the game (spectators only "
-                                      "watch)", code="no_seat")
+            seat = self.seated(token)
             if self.arena is not None:
                 raise ConflictError("an arena game is not aborted: play or resign",
                                     code="no_abort")
@@ -448,10 +448,7 @@ class Room:
         """The holder of ``token`` claims the win: the other player, on a Fischer clock, has
         had no page open on the game for ``CLAIM_SECONDS`` (``gone_for``: how long, from the
         hub's presence) once both have moved (before, the game is aborted)."""
-        seat = self.seat_of(token)
-        if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
-                                  code="no_seat")
+        seat = self.seated(token)
         if self.mode != "online" or self.clock is None or self.clock.per_move or \
                 self.record is None or self.record.state.is_over or not self.both_moved():
             raise ConflictError("a win is claimed only in a game on a clock that both players "
@@ -472,10 +469,7 @@ class Room:
         """Online, once both have moved: offer a draw, or accept the one the other offered
         (the game ends drawn: no winner, rated as a draw). Not in an arena (its points
         would be shared by agreement)."""
-        seat = self.seat_of(token)
-        if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
-                                  code="no_seat")
+        seat = self.seated(token)
         if self.mode != "online" or self.arena is not None or self.record is None or \
                 self.record.state.is_over or not self.both_moved():
             raise ConflictError("a draw is offered between two people online once both have "
@@ -507,10 +501,7 @@ class Room:
 
     def decline(self, store: Store, token: str | None) -> None:
         """Online: refuse the other player's request to take back a move or to end."""
-        seat = self.seat_of(token)
-        if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
-                                  code="no_seat")
+        seat = self.seated(token)
         asked = [name for name in ("undo_request", "end_request", "draw_request")
                  if getattr(self, name) == 1 - seat]
         if not asked:
@@ -527,10 +518,7 @@ class Room:
         remembers it and who asked, so that the other player is offered it. MancalabError
         before the game has ended, when it has one already, or in an arena (which pairs its
         players itself)."""
-        seat = self.seat_of(token)
-        if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
-                                  code="no_seat")
+        seat = self.seated(token)
         if self.record is None or not self.record.state.is_over:
             raise ConflictError("a rematch follows a finished game")
         if self.rematch is not None:
@@ -559,10 +547,7 @@ class Room:
     def decline_rematch(self, store: Store, token: str | None) -> str:
         """The player who did not ask declines the rematch: the asker is told, and the id of
         the rematch (for the server to abort it) is answered."""
-        seat = self.seat_of(token)
-        if seat is None:
-            raise NotAllowedError("this token holds no seat in the game (spectators only watch)",
-                                  code="no_seat")
+        seat = self.seated(token)
         if self.rematch is None or self.rematch.get("by") in (None, seat) or \
                 self.rematch.get("declined"):
             raise ConflictError("there is no rematch offered to you")
