@@ -381,12 +381,8 @@ class Room:
             raise ConflictError("wait for the computer's move", code="wait_computer")
         if self.mode == "local":
             seat = self.record.state.to_move
-        self.resigned, self.undo_request, self.end_request = seat, None, None
-        if self.clock is not None:
-            self.clock.stop()
-        self.save(store)
-        self.record.forfeit(seat)
-        self.version += 1
+        self.resigned = seat
+        self._forfeit(store, seat, "resign")
 
     # ----- the first moves: a game nobody starts is aborted, with no result ----------------
     def both_moved(self) -> bool:
@@ -437,12 +433,7 @@ class Room:
             raise ConflictError("both players have moved: the game can no longer be aborted",
                                 code="no_abort")
         self.aborted, self.aborted_by, self.first_move_by = True, seat, None
-        self.undo_request = self.end_request = None
-        if self.clock is not None:
-            self.clock.stop()
-        self.save(store)
-        self.record.forfeit(self.record.state.to_move, "abort", draw=True)
-        self.version += 1
+        self._forfeit(store, self.record.state.to_move, "abort", draw=True)
 
     def claim(self, store: Store, token: str | None, gone_for: float | None) -> None:
         """The holder of ``token`` claims the win: the other player, on a Fischer clock, has
@@ -458,12 +449,8 @@ class Room:
             raise ConflictError(f"{self.names[1 - seat]} has not been gone long enough: "
                                 f"{wait:.0f} s more", code="claim_early",
                                 name=self.names[1 - seat], seconds=round(wait))
-        self.undo_request = self.end_request = None
         self.abandoned = 1 - seat
-        self.clock.stop()
-        self.save(store)
-        self.record.forfeit(1 - seat, "abandon")
-        self.version += 1
+        self._forfeit(store, 1 - seat, "abandon")
 
     def offer_draw(self, store: Store, token: str | None) -> None:
         """Online, once both have moved: offer a draw, or accept the one the other offered
@@ -476,12 +463,18 @@ class Room:
                                 "moved (not in an arena)", code="no_draw")
         if self._first_to_ask(store, token, "draw_request"):
             return
-        self.draw_request, self.drawn = None, True
-        self.undo_request = self.end_request = None
+        self.drawn = True
+        self._forfeit(store, self.record.state.to_move, "draw", draw=True)
+
+    def _forfeit(self, store: Store, loser: int, termination: str, draw: bool = False) -> None:
+        """End the game now whatever the board says (``GameRecord.forfeit``): the requests
+        answered, the clock stopped, the room saved (the flag the caller set with it) before
+        the record changes."""
+        self.undo_request = self.end_request = self.draw_request = None
         if self.clock is not None:
             self.clock.stop()
         self.save(store)
-        self.record.forfeit(self.record.state.to_move, "draw", draw=True)
+        self.record.forfeit(loser, termination, draw=draw)
         self.version += 1
 
     def flag(self, store: Store) -> int:
