@@ -6,6 +6,7 @@ import shutil
 import socket
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,57 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync"]
 ARTIFACTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
+
+
+POSTGRES = os.environ.get("MANCALAB_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def pytest_generate_tests(metafunc):
+    """A test marked ``both_stores`` runs on SQLite and on PostgreSQL (its ``db``)."""
+    if "db" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_stores"):
+        metafunc.parametrize("db", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture
+def db(request, tmp_path):
+    """Where a test's server keeps its state: a SQLite file, or (``both_stores``) a fresh
+    schema of the test process's own PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return tmp_path / "games.sqlite3"
+    return request.getfixturevalue("postgres_schema")
+
+
+@pytest.fixture(scope="session")
+def postgres_database():
+    """A database of its own for this test process, dropped at its end. CI
+    (MANCALAB_POSTGRES_TESTS=1) must reach PostgreSQL; elsewhere these tests are skipped."""
+    import psycopg
+
+    try:
+        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
+    except psycopg.Error as error:
+        if os.environ.get("MANCALAB_POSTGRES_TESTS") == "1":
+            pytest.fail(f"PostgreSQL cannot be reached at {POSTGRES}: {error}")
+        pytest.skip(f"PostgreSQL cannot be reached at {POSTGRES}")
+    name = f"mancalab_test_{uuid.uuid4().hex[:12]}"
+    admin.execute(f"CREATE DATABASE {name}")
+    url = POSTGRES.rsplit("/", 1)[0] + f"/{name}"
+    with psycopg.connect(url, autocommit=True) as first:
+        first.execute("CREATE EXTENSION IF NOT EXISTS citext")
+    yield url
+    admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    admin.close()
+
+
+@pytest.fixture
+def postgres_schema(postgres_database):
+    """A fresh schema of the test process's database: the address of an empty site."""
+    import psycopg
+
+    schema = f"t{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_database, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    yield f"{postgres_database}?options=-csearch_path%3D{schema},public"
 
 
 def free_port() -> int:

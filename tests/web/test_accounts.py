@@ -9,9 +9,12 @@ from mancalab.web import create_app
 from mancalab.web.routes.accounts import COOKIE
 
 
+pytestmark = pytest.mark.both_stores  # TEMP
+
+
 @pytest.fixture
-def app(tmp_path):
-    return create_app(tmp_path / "games.sqlite3")
+def app(db):
+    return create_app(db)
 
 
 def sign_up(client, name, password="a good password"):
@@ -179,26 +182,31 @@ def test_a_visitor_cannot_fill_the_lobby(app):
         assert visitor.delete(f"/api/seeks/{first}").status_code == 403  # no secret
 
 
-def test_taken_seeks_leave_the_lobby_and_its_bounds(monkeypatch):
+def test_taken_seeks_leave_the_lobby_and_its_bounds(monkeypatch, db):
     """Issue 82: 500 seek+accept pairs filled the lobby with taken seeks, and every new seek
     got 429. A taken seek now leaves the lobby at once; its seeker learns the game for a
     minute."""
     from mancalab.web import lobby
+    from mancalab.web.store import Store
     from mancalab.web.thinking import Limits
 
-    hall = lobby.Lobby(Limits(seeks=5, client_seeks=3))
+    hall = lobby.Lobby(Limits(seeks=5, client_seeks=3), Store(db))
     for i in range(20):  # from 20 addresses, each seek taken at once
         seek = hall.add(lobby.Seek(f"s{i}", "kalah", {}, False, "random", f"Guest {i}", None,
                                    f"127.0.0.{i}"))
         hall.check_taker(seek, None)
         hall.take(seek, f"game{i}", "token")
-    assert hall.open() == [] and len(hall.taken) == 5  # at most as many as open seeks
+    assert hall.open() == []
     assert hall.add(lobby.Seek("new", "kalah", {}, False, "random", "Guest", None, "x"))
     assert hall.get("s19").game_id == "game19"  # the seeker learns the game
+    with pytest.raises(lobby.ConflictError):  # once: a second taker is refused
+        hall.take(hall.get("s19"), "another", "token")
     later = lobby.time.time() + lobby.TAKEN_SECONDS + 1
     monkeypatch.setattr(lobby.time, "time", lambda: later)
     hall.sweep()
-    assert "s19" not in hall.taken and [s.id for s in hall.open()] == ["new"]
+    with pytest.raises(lobby.NotFoundError):
+        hall.get("s19")
+    assert [s.id for s in hall.open()] == ["new"]
 
 
 def _rated_game(seeker, taker, clock=None):

@@ -12,11 +12,6 @@ from mancalab.web import create_app
 
 
 @pytest.fixture
-def db(tmp_path):
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
 def client(db):
     """The app as a program plays it: faster than the moves a person's address may send."""
     from mancalab.web.thinking import Limits

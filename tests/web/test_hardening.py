@@ -22,11 +22,6 @@ from .test_api import create, move, state, wait_for
 FAST = dict(create_rate="1000/minute", hint_rate="1000/minute")
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "games.sqlite3"
-
-
 def serve(db, **limits):
     return TestClient(create_app(db, Limits(**{**FAST, **limits})))
 

@@ -16,11 +16,6 @@ from .conftest import serving
 FAST = dict(create_rate="1000/minute", hint_rate="1000/minute")
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "games.sqlite3"
-
-
 def _open(address: str, source: str = "127.0.0.1") -> socket.socket:
     host, port = address.removeprefix("http://").split(":")
     held = socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))

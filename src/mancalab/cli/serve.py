@@ -23,7 +23,9 @@ def serve(
     = "127.0.0.1",
     port: Annotated[int, typer.Option(help="the port to listen on")] = 8000,
     db: Annotated[Optional[str], typer.Option(
-        help="the SQLite file of the games (default: in your data folder)")] = None,
+        help="the SQLite file of the games (default: in your data folder), or a PostgreSQL "
+        "database's address, postgresql://USER@HOST/NAME, for several processes serving "
+        "one site (docs/web.md)")] = None,
     max_think: Annotated[float, typer.Option(
         help="seconds a computer move or a hint may take at most")] = Limits.max_think,
     searches: Annotated[int, typer.Option(
@@ -56,6 +58,7 @@ def serve(
 
     from ..analysis.solving.preparation import steps
     from ..web import create_app, default_db_path, serving
+    from ..web.backends import is_url, shown_address
 
     if not 0 < port < 65536:
         fail(f"--port must be 1..65535, got {port}")
@@ -77,19 +80,20 @@ def serve(
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     path = db or str(default_db_path())
-    held = _serve_alone(path)  # noqa: F841 - held until the process ends
+    shared = is_url(path)  # PostgreSQL: any number of processes serve one site
+    held = None if shared else _serve_alone(path)  # noqa: F841 - held until the end
     warm = is_warm()
     progress = None if warm else WarmUpProgress()
     try:
         application = create_app(path, limits, on_warm_up=progress,
                                  prepare=steps() if prepare else None)
-    except Exception as error:  # noqa: BLE001 - an unusable database file, said in one line
-        fail(f"cannot open the game database {path}: {error}")
+    except Exception as error:  # noqa: BLE001 - an unusable database, said in one line
+        fail(f"cannot open the game database {shown_address(path)}: {error}")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     # the rules and searches load (or, the first time, compile) in the background: the page
     # answers at once, and a first move against the computer waits for them if it must
-    console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in {path}); "
-                  "Ctrl-C stops it.")
+    console.print(f"mancalab is serving at [bold]http://{shown}:{port}/[/] (games in "
+                  f"{shown_address(path)}); Ctrl-C stops it.")
     if not warm:  # a first start: the page answers at once, the rules compile meanwhile
         console.print("First start: the rules and the computer players are being compiled "
                       "(once per machine); until then the first moves against the computer "

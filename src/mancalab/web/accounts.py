@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-import sqlite3
 import threading
 import time
 from collections import Counter
@@ -107,12 +106,12 @@ class Accounts:
         for (name,) in self.db.execute("SELECT name FROM accounts WHERE name NOT IN (SELECT "
                                        "name FROM account_keys WHERE name IS NOT NULL)"
                                        ).fetchall():
-            self.db.execute("INSERT OR IGNORE INTO account_keys VALUES (?, ?, ?)",
+            self.db.execute("INSERT INTO account_keys VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                             (key_digest(name), name, time.time()))
 
     @property
-    def db(self) -> sqlite3.Connection:
-        return self.store.db  # the store's current connection (an app can be started twice)
+    def db(self):
+        return self.store  # its statements run on the store's current connection
 
     # ----- accounts and sessions (the hashing in a thread, the rest on the event loop) --
     @staticmethod
@@ -142,13 +141,12 @@ class Accounts:
         """A new account (``name`` checked, ``hashed`` from ``hash``) and its first session."""
         name = check_account_name(name)
         try:
-            with self.db:
-                self.db.execute("BEGIN")
+            with self.store.transaction():
                 self.db.execute("INSERT INTO accounts VALUES (?, ?, ?)",
                                 (name, hashed, time.time()))
                 self.db.execute("INSERT INTO account_keys VALUES (?, ?, ?)",
                                 (key_digest(name), name, time.time()))
-        except sqlite3.IntegrityError:
+        except self.store.IntegrityError:
             raise ConflictError(f"the name {name!r} is taken (or one that looks the same)",
                                 code="name_taken", name=name) from None
         return self.new_session(name)
@@ -219,8 +217,7 @@ class Accounts:
         (first, played_first), (second, played_second) = (self.rating(n, game) for n in names)
         new = after_game(first, second, score_first)
         now = time.time()
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.store.transaction():
             for name, rating, played, score in ((names[0], new[0], played_first, score_first),
                                                 (names[1], new[1], played_second,
                                                  1 - score_first)):

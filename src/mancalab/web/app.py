@@ -64,8 +64,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     async def lifespan(app: FastAPI):
         with solving.kalah.budget(solvers):  # the solvers' memory while the server runs
             hub.store.open()
-            sweeper = asyncio.get_running_loop().create_task(hub.sweeping())
-            hub.resume_clocks()
+            loop = asyncio.get_running_loop()
+            sweepers = [loop.create_task(hub.sweeping()),
+                        loop.create_task(hub.sweeping_deadlines())]
+            hub.listen()
+            await hub.resume_clocks()
             if not READY.is_set():
                 threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
                                  daemon=True).start()
@@ -74,7 +77,10 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
             yield
             if hub.preparation is not None:
                 hub.preparation.stop()
-            sweeper.cancel()
+            for sweeper in sweepers:
+                sweeper.cancel()
+            if hub.stop_listening is not None:
+                hub.stop_listening()
             for task in list(hub.tasks):
                 task.cancel()
             hub.thinker.close()

@@ -19,6 +19,7 @@ from fastapi import WebSocket
 from ..analysis.teach import review
 from ..analysis import solving
 from ..analysis.solving.preparation import Step, is_settled
+from ..core import MancalabError
 from ..players import Player
 from .clients import Allowance
 from .accounts import Accounts, Hashing
@@ -39,6 +40,7 @@ REVIEW_UNWATCHED = 20.0  # seconds: a review nobody asks about (the page asks ev
 CONTINUATION_MOVES = 6  # a best continuation's moves at most
 CONTINUATION_SECONDS = 0.5  # a continuation's move where no exact appraisal is kept
 APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
+DUE_GRACE = 0.5  # seconds a deadline may pass before a process other than its timer's acts
 SEND_SECONDS = 5.0  # a watcher's socket that takes no update for this long is dropped
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
@@ -53,7 +55,7 @@ class Hub:
         self.limits = limits
         self.accounts = Accounts(store)
         self.hashing = Hashing(limits.hash_queue)
-        self.lobby = Lobby(limits)
+        self.lobby = Lobby(limits, store)
         self.arenas = Arenas()
         self.timers: dict[str, asyncio.Task] = {}  # a game's clock timer, by game
         self.thinker = Thinker(limits)
@@ -62,6 +64,8 @@ class Hub:
         self.watchers: dict[str, set[tuple[WebSocket, str | None]]] = {}
         self.tasks: set[asyncio.Task] = set()
         self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
+        self.stop_listening = None  # stops following other processes' changes
+        self.computing: set[str] = set()  # the games whose computer's turns are being played
         self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
         self.sending: dict[WebSocket, str | None] = {}  # sockets being sent to: the next text
         self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
@@ -126,16 +130,55 @@ class Hub:
         return room
 
     def _resume(self, room: Room) -> None:
-        if room.bot_to_move() and not room.thinking and room.suggestion is None:
+        if room.bot_to_move() and room.id not in self.computing and room.suggestion is None:
             self._spawn(self.computer_turns(room))
 
     def lock(self, game_id: str) -> asyncio.Lock:
         return self.locks.setdefault(game_id, asyncio.Lock())
 
     def add(self, room: Room) -> None:
-        self.store.create(room.to_stored(), room.record.moves if room.record else [])
+        room.await_first_move()
+        self.store.create(room.to_stored(), room.record.moves if room.record else [],
+                          room.deadline())
         room.touched = time.monotonic()
         self.rooms[room.id] = room
+
+    # ----- what other processes changed ----------------------------------------------
+    def listen(self) -> None:
+        """Follow the other processes' changes (PostgreSQL's notifications): a game this
+        process holds is made current and its watchers told; after a lost connection every
+        game held is compared by version, since notifications may have been missed."""
+        loop = asyncio.get_running_loop()
+        self.stop_listening = self.store.backend.listen(
+            lambda message: loop.call_soon_threadsafe(self._told, message))
+
+    def _told(self, message: str | None) -> None:
+        if message is None:
+            self._spawn(self.catch_up(list(self.rooms)))
+            return
+        kind, _, rest = message.partition(" ")
+        if kind == "game":
+            game_id, _, version = rest.partition(" ")
+            room = self.rooms.get(game_id)
+            if room is not None and room.stored_version != int(version):
+                self._spawn(self.catch_up([game_id]))
+        elif kind == "lobby":
+            self._spawn(self.tell_lobby(local=True))
+
+    async def catch_up(self, game_ids: list[str]) -> None:
+        """Make the rooms of ``game_ids`` current where the store has a newer version, and
+        tell their watchers."""
+        for game_id, version in self.store.versions(game_ids).items():
+            room = self.rooms.get(game_id)
+            if room is None or room.stored_version == version:
+                continue
+            async with self.lock(game_id):
+                stored = self.store.load(game_id)
+                if stored.version == room.stored_version:
+                    continue
+                room.refresh(stored)
+            self._time(room)
+            self._spawn(self.broadcast(room))
 
     async def broadcast(self, room: Room, skip: WebSocket | None = None) -> None:
         """Send the game to its watchers (but ``skip``): the view built once, then once per
@@ -195,19 +238,43 @@ class Hub:
         return {**room.view(token), **self.presence(room)}
 
     async def change(self, game_id: str, token: str | None, action) -> dict:
-        """Run ``action(room)`` under the room's lock (it stores what it changes), tell the
-        watchers, and answer with the room as ``token`` sees it."""
+        """Run ``action(room)`` as one change of the game (``apply``) and answer with the
+        room as ``token`` sees it."""
         room = self.room(game_id)
-        async with self.lock(game_id):
-            action(room)
-        self.after_change(room)
+        await self.apply(room, action)
         return self.view(room, token)
 
+    async def apply(self, room: Room, action):
+        """Run ``action(room)`` (it stores what it changes) as one transaction on the game's
+        row, held against every other process meanwhile: the room first made current if
+        another process changed the game, then the end marked and rated once, the version
+        raised (and told to the other processes at the commit). Then the watchers are
+        told. Answers what ``action`` answered."""
+        async with self.lock(room.id):
+            try:
+                with self.store.transaction():
+                    stored = self.store.lock_game(room.id)
+                    if stored is None:
+                        raise NotFoundError(f"no game {room.id!r}", code="no_game")
+                    if stored != room.stored_version:
+                        room.refresh(self.store.load(room.id))
+                    result = action(room)
+                    self._mark_end(room)
+                    self._rate(room)
+                    if room.await_first_move():
+                        room.save(self.store)
+                    room.stored_version = self.store.changed(room.id)
+            except MancalabError:
+                raise  # a request refused changes nothing (each checks before it changes)
+            except BaseException:
+                room.stored_version = -1  # what it holds may be ahead of the store: reload
+                raise
+        self.after_change(room)
+        return result
+
     def after_change(self, room: Room) -> None:
-        """Rate a rated game that has ended, tell the watchers, and let the computer move if
-        it is its turn."""
-        self._mark_end(room)
-        self._rate(room)
+        """Score an arena game that has ended, keep the game's timer, tell the watchers,
+        and let the computer move if it is its turn."""
         self._score_arena(room)
         self._time(room)
         self._spawn(self.broadcast(room))
@@ -223,9 +290,10 @@ class Hub:
         room.save(self.store)
 
     def _rate(self, room: Room) -> None:
-        """Both accounts' ratings after a rated game's end, once (the room remembers). A game
-        that ended before both players moved (aborted, or resigned at once) is not rated:
-        two accounts of one person cannot pass rating points by resigning at once."""
+        """Both accounts' ratings after a rated game's end, once (the room remembers, in the
+        transaction that rates). A game that ended before both players moved (aborted, or
+        resigned at once) is not rated: two accounts of one person cannot pass rating
+        points by resigning at once."""
         if not room.rated or room.rated_done or room.record is None or not room.both_moved():
             return
         outcome = room.record.state.outcome
@@ -239,13 +307,12 @@ class Hub:
     def _time(self, room: Room) -> None:
         """Keep one timer for a game with a deadline: it ends the game on time at the running
         side's deadline, or aborts it when a first move has not come in time
-        (``Room.first_move_by``), whether or not anybody sends anything."""
+        (``Room.first_move_by``), whether or not anybody sends anything. Every process
+        holding the game keeps one: the first to fire ends it, the others find it ended."""
         timer = self.timers.pop(room.id, None)
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
-        if room.await_first_move():
-            room.save(self.store)
-        if _deadline(room) is not None:
+        if room.deadline() is not None:
             task = asyncio.get_running_loop().create_task(self._at_deadline(room))
             self.timers[room.id] = task
             self.tasks.add(task)
@@ -253,31 +320,37 @@ class Hub:
 
     async def _at_deadline(self, room: Room) -> None:
         while True:
-            deadline = _deadline(room)
+            deadline = room.deadline()
             if deadline is None:
                 return
             wait = deadline - time.time()
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
-            async with self.lock(room.id):
-                deadline = _deadline(room)
-                if deadline is None or deadline > time.time():
-                    continue  # a move came first
-                if not room.both_moved():  # a first move not made: no result
-                    room.abort(self.store, None, by_server=True)
-                else:
-                    room.flag(self.store)
             self.timers.pop(room.id, None)
-            self.after_change(room)
+            await self.apply(room, self._end_if_due)
             return
 
-    def resume_clocks(self) -> None:
-        """After a start: every game whose clock was running or whose first move was awaited
-        goes on (or ends at the moment its time ran out, if that was while the server was
-        stopped)."""
-        for game_id in self.store.running_clocks():
-            self._time(self.room(game_id))
+    def _end_if_due(self, room: Room) -> bool:
+        """A change: the game ends on time (or is aborted, a first move not made) if its
+        deadline has passed; else only its stored deadline is brought up to date."""
+        deadline = room.deadline()
+        if deadline is None or deadline > time.time():
+            room.save(self.store)
+            return False
+        if not room.both_moved():  # a first move not made: no result
+            room.abort(self.store, None, by_server=True)
+        else:
+            room.flag(self.store)
+        return True
+
+    async def resume_clocks(self, before: float | None = None) -> None:
+        """Every game with a deadline before ``before`` (all, after a start) that is not
+        timed here: ended now if the deadline passed (while the server was stopped, or its
+        process died), else timed by this process."""
+        for game_id in self.store.due_games(before):
+            if game_id not in self.timers:
+                await self.apply(self.room(game_id), self._end_if_due)
 
     def _score_arena(self, room: Room) -> None:
         """An arena game that ended: its points, and its players paired again."""
@@ -341,10 +414,8 @@ class Hub:
         self.accounts.delete(account)
 
     def live_games(self, account: str) -> int:
-        """The games going on in which ``account`` holds a seat (of those in memory: a game
-        being played is)."""
-        return sum(1 for room in self.rooms.values() if account in room.accounts
-                   and room.record is not None and not room.record.state.is_over)
+        """The games going on in which ``account`` holds a seat."""
+        return len(self.store.live_games_of(account))
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -367,6 +438,13 @@ class Hub:
     async def computer_turns(self, room: Room) -> None:
         """The computer thinks in a search thread, then plays (automove) or shows its move;
         a failure is shown to both players instead of hanging the game."""
+        self.computing.add(room.id)
+        try:
+            await self._computer_turns(room)
+        finally:
+            self.computing.discard(room.id)
+
+    async def _computer_turns(self, room: Room) -> None:
         while room.bot_to_move() and room.suggestion is None and room.error is None:
             room.thinking = True
             version = room.version
@@ -386,26 +464,31 @@ class Hub:
                 break
             finally:
                 room.thinking = False
-            async with self.lock(room.id):
-                if room.version != version:  # switched or changed meanwhile: think again if
-                    continue                 # it is still the computer's turn
-                try:
-                    if room.automove:
-                        room.play(self.store, None, move, by_computer=True)
-                    else:
-                        room.suggestion = move
-                        room.version += 1
-                    saved = True
-                except Exception as error:  # noqa: BLE001 - a full disk: said, then retried
-                    room.error = (f"the computer's move could not be saved ({error}); trying "
-                                  f"again every {self.limits.retry_seconds:g} s")
-                    room.version += 1
-                    saved = False
-            await self.broadcast(room)
+            if room.version != version:  # switched or changed meanwhile: think again if
+                continue                 # it is still the computer's turn
+            if not room.automove:
+                room.suggestion = move
+                room.version += 1
+                await self.broadcast(room)
+                continue
+            try:
+                await self.apply(room, functools.partial(self._computer_plays, version, move))
+                saved = True
+            except Exception as error:  # noqa: BLE001 - a full disk: said, then retried
+                room.error = (f"the computer's move could not be saved ({error}); trying "
+                              f"again every {self.limits.retry_seconds:g} s")
+                room.version += 1
+                saved = False
+                await self.broadcast(room)
             if not saved:  # nothing was changed (the move is stored before it is made)
                 await asyncio.sleep(self.limits.retry_seconds)
                 room.error = None
         await self.broadcast(room)  # no longer thinking
+
+    def _computer_plays(self, version: int, move: int, room: Room) -> None:
+        """A change: the computer's move, unless the game changed since it began to think."""
+        if room.version == version:
+            room.play(self.store, None, move, by_computer=True)
 
     def _knowing(self, player: Player, state) -> Player:
         """``player``, told the settled analysis of ``state`` when one is kept (the perfect
@@ -658,6 +741,16 @@ class Hub:
             await asyncio.sleep(pause)
             self.sweep()
 
+    async def sweeping_deadlines(self) -> None:
+        """Each second, the games whose deadline passed more than ``DUE_GRACE`` ago with
+        nobody's timer ending them (their process stopped): ended here, once."""
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.resume_clocks(time.time() - DUE_GRACE)
+            except Exception as error:  # noqa: BLE001 - the database away: the next second
+                LOG.warning("ending the games due: %s", error)
+
 
 def _allowance_of(rate: str) -> Allowance:
     """An allowance of ``rate`` ("30/minute"), as the rate limiter reads it."""
@@ -665,16 +758,6 @@ def _allowance_of(rate: str) -> Allowance:
 
     item = parse(rate)
     return Allowance(item.amount, item.get_expiry())
-
-
-def _deadline(room: Room) -> float | None:
-    """The next moment a game ends by itself: its running clock's flag, or the abort of a
-    first move not made (whichever comes first), or None."""
-    if room.record is None or room.record.state.is_over:
-        return None
-    clock = room.clock.deadline() if room.clock is not None else None
-    found = [d for d in (clock, room.first_move_by) if d is not None]
-    return min(found) if found else None
 
 
 def _check_helpers(room: Room) -> None:

@@ -1,19 +1,24 @@
 """The lobby: open seeks (a game, its options, rated or casual, a colour) that anyone sees
 and anyone else may accept; accepting one starts an online game for both.
 
-Seeks live in memory (a seek is a person waiting now: after a restart they seek again),
-bounded in all and per client address or account, and expire when nobody takes them. A seek
-leaves the lobby when it is taken: it is kept aside for ``TAKEN_SECONDS`` for its seeker to
-learn the game, and counts toward no bound meanwhile, so taken seeks cannot fill the lobby.
+Seeks are kept in the store, so every process of a site sees the same lobby and a seek
+outlives the page that made it: its seeker's pages (any of them, after any reload) learn
+the game it started. They are bounded in all and per client address or account, and expire
+when nobody takes them. A seek leaves the lobby when it is taken: it is kept aside for
+``TAKEN_SECONDS`` for its seeker to learn the game, and counts toward no bound meanwhile, so
+taken seeks cannot fill the lobby. A seek is taken once, whichever process is asked: the
+taking is an update guarded by "not taken yet".
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
 
 from .errors import BusyError, ConflictError, NotAllowedError, NotFoundError
+from .store import Store
 from .thinking import Limits
 
 COLORS = ("first", "second", "random")
@@ -42,6 +47,13 @@ class Seek:
     to: str | None = None  # a challenge: the only account that sees it and may take it
     declined: str | None = None  # a challenge declined: the reason
 
+    def kept(self) -> dict:
+        """What the store keeps as the seek (its state once taken is kept in columns)."""
+        return {"id": self.id, "game": self.game, "options": self.options, "rated": self.rated,
+                "color": self.color, "by": self.by, "account": self.account,
+                "client": self.client, "clock": self.clock, "secret": self.secret,
+                "created": self.created, "to": self.to}
+
     def public(self) -> dict:
         return {"id": self.id, "game": self.game, "options": self.options,
                 "rated": self.rated, "color": self.color, "by": self.by,
@@ -52,43 +64,56 @@ class Seek:
 
 
 class Lobby:
-    def __init__(self, limits: Limits) -> None:
+    """The seeks of one site, in its store."""
+
+    def __init__(self, limits: Limits, store: Store) -> None:
         self.limits = limits
-        self.seeks: dict[str, Seek] = {}  # the open seeks
-        self.taken: dict[str, Seek] = {}  # the seeks taken in the last TAKEN_SECONDS
+        self.store = store
 
     def add(self, seek: Seek) -> Seek:
         """Open ``seek``; BusyError beyond the lobby's or the seeker's bound."""
         self.sweep()
-        mine = [s for s in self.seeks.values() if (seek.account and s.account == seek.account)
-                or s.client == seek.client]
-        if len(mine) >= self.limits.client_seeks:
-            raise BusyError(f"at most {self.limits.client_seeks} open seeks each: cancel one "
-                            "or wait for a player", code="too_many_seeks",
-                            count=self.limits.client_seeks)
-        if len(self.seeks) >= self.limits.seeks:
-            raise BusyError("the lobby is full; try again later", code="lobby_full")
-        self.seeks[seek.id] = seek
+        with self.store.transaction():
+            self.store.lock_lobby()
+            (mine,) = self.store.execute(
+                "SELECT COUNT(*) FROM seeks WHERE game_id IS NULL AND declined IS NULL AND "
+                "(account = ? OR client = ?)", (seek.account, seek.client)).fetchone()
+            if mine >= self.limits.client_seeks:
+                raise BusyError(f"at most {self.limits.client_seeks} open seeks each: cancel "
+                                "one or wait for a player", code="too_many_seeks",
+                                count=self.limits.client_seeks)
+            if len(self._open()) >= self.limits.seeks:
+                raise BusyError("the lobby is full; try again later", code="lobby_full")
+            self.store.execute(
+                "INSERT INTO seeks (id, seek, account, client, to_name, created) VALUES "
+                "(?, ?, ?, ?, ?, ?)", (seek.id, json.dumps(seek.kept()), seek.account,
+                                       seek.client, seek.to, seek.created))
         return seek
+
+    def _open(self, where: str = "", params: tuple = ()) -> list[Seek]:
+        return [_seek(*row) for row in self.store.execute(
+            f"SELECT seek, game_id, token, taken_at, declined, delivered FROM seeks WHERE "
+            f"game_id IS NULL AND declined IS NULL{where} ORDER BY created", params)]
 
     def open(self) -> list[Seek]:
         """The seeks anyone may take (challenges are for their addressee alone)."""
-        return [seek for seek in self.seeks.values() if seek.to is None]
+        return self._open(" AND to_name IS NULL")
 
     def get(self, seek_id: str) -> Seek:
-        seek = None
+        row = None
         if len(seek_id) <= 40:
-            seek = self.seeks.get(seek_id) or self.taken.get(seek_id)
-        if seek is None:
+            row = self.store.execute("SELECT seek, game_id, token, taken_at, declined, "
+                                     "delivered FROM seeks WHERE id = ?", (seek_id,)).fetchone()
+        if row is None:
             raise NotFoundError(f"no seek {seek_id[:40]!r} (taken long ago, cancelled or "
                                 "expired)", code="no_seek")
-        return seek
+        return _seek(*row)
 
     def check_taker(self, seek: Seek, account: str | None) -> None:
         """Whether the visitor (``account``: None for a guest) may take ``seek``. Guests are
         not told apart by address: a classroom behind one address plays within itself (a
         page does not offer its own seek)."""
-        if seek.game_id is not None:
+        if seek.game_id is not None or seek.declined is not None:
             raise ConflictError("this seek was taken already", code="seek_taken")
         if account is not None and account == seek.account:
             raise ConflictError("this is your own seek", code="own_seek")
@@ -103,23 +128,23 @@ class Lobby:
         seek = self.get(seek_id)
         if not secret or not secrets.compare_digest(seek.secret.encode(), secret.encode()):
             raise NotAllowedError("only the seeker may cancel a seek")
-        if seek.game_id is not None:
+        if not self.store.execute("DELETE FROM seeks WHERE id = ? AND game_id IS NULL AND "
+                                  "declined IS NULL", (seek_id,)).rowcount:
             raise ConflictError("this seek was taken already")
-        del self.seeks[seek_id]
 
     def take(self, seek: Seek, game_id: str, token: str) -> None:
-        """``seek`` was taken: its game (and the seeker's token in it) kept aside for the
-        seeker to learn, out of the lobby and of every bound. At most as many taken seeks
-        are kept as the lobby holds open ones (the oldest go first)."""
+        """Take ``seek`` for the game ``game_id`` (the seeker's token in it): kept aside for
+        the seeker to learn, out of the lobby and of every bound. ConflictError if another
+        took it first (on any process)."""
         seek.game_id, seek.token, seek.taken_at = game_id, token, time.time()
-        self.seeks.pop(seek.id, None)
-        self.taken[seek.id] = seek
-        while len(self.taken) > self.limits.seeks:
-            del self.taken[next(iter(self.taken))]
+        if not self.store.execute("UPDATE seeks SET game_id = ?, token = ?, taken_at = ? "
+                                  "WHERE id = ? AND game_id IS NULL AND declined IS NULL",
+                                  (game_id, token, seek.taken_at, seek.id)).rowcount:
+            raise ConflictError("this seek was taken already", code="seek_taken")
 
     def challenges_to(self, account: str) -> list[Seek]:
         """The open challenges for ``account``."""
-        return [seek for seek in self.seeks.values() if seek.to == account]
+        return self._open(" AND to_name = ?", (account,))
 
     def decline(self, seek: Seek, account: str | None, reason: str) -> None:
         """The addressee declines a challenge: it closes, and the challenger's pages are
@@ -127,28 +152,37 @@ class Lobby:
         if seek.to is None or account != seek.to:
             raise NotAllowedError("only the player challenged may decline", code="not_for_you",
                                   name=seek.to or "")
-        if seek.game_id is not None or seek.id not in self.seeks:
-            raise ConflictError("this seek was taken already", code="seek_taken")
         seek.declined, seek.taken_at = reason, time.time()
-        del self.seeks[seek.id]
-        self.taken[seek.id] = seek
+        if not self.store.execute("UPDATE seeks SET declined = ?, taken_at = ? WHERE id = ? "
+                                  "AND game_id IS NULL AND declined IS NULL",
+                                  (reason, seek.taken_at, seek.id)).rowcount:
+            raise ConflictError("this seek was taken already", code="seek_taken")
+
+    def delivered(self, seek: Seek) -> None:
+        """A page of the seeker's was given the seek's game (or its refusal)."""
+        seek.delivered = True
+        self.store.execute("UPDATE seeks SET delivered = 1 WHERE id = ?", (seek.id,))
 
     def of(self, account: str) -> list[Seek]:
         """``account``'s seeks: the open ones, and those taken (or, a challenge, declined) in
         the last ``TAKEN_SECONDS`` that none of its pages has been told of yet (each is told
         once: marked delivered)."""
-        found = [seek for seek in self.seeks.values() if seek.account == account]
-        for seek in self.taken.values():
-            if seek.account == account and not seek.delivered:  # taken, or declined
-                seek.delivered = True
-                found.append(seek)
+        found = [_seek(*row) for row in self.store.execute(
+            "SELECT seek, game_id, token, taken_at, declined, delivered FROM seeks WHERE "
+            "account = ? AND delivered = 0 ORDER BY created", (account,))]
+        for seek in found:
+            if seek.taken_at is not None:
+                self.delivered(seek)
         return found
 
-    def sweep(self) -> None:
+    def sweep(self) -> int:
+        """Forget the seeks open too long and those taken long enough ago: how many."""
         now = time.time()
-        for seek_id, seek in list(self.seeks.items()):
-            if now - seek.created > SEEK_SECONDS:
-                del self.seeks[seek_id]
-        for seek_id, seek in list(self.taken.items()):
-            if now - seek.taken_at > TAKEN_SECONDS:
-                del self.taken[seek_id]
+        return self.store.execute(
+            "DELETE FROM seeks WHERE (taken_at IS NULL AND created < ?) OR taken_at < ?",
+            (now - SEEK_SECONDS, now - TAKEN_SECONDS)).rowcount
+
+
+def _seek(kept: str, game_id, token, taken_at, declined, delivered) -> Seek:
+    return Seek(**json.loads(kept), game_id=game_id, token=token, taken_at=taken_at,
+                declined=declined, delivered=bool(delivered))

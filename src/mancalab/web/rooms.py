@@ -84,7 +84,8 @@ class Room:
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
     created: float = field(default_factory=time.time)
-    version: int = 0
+    version: int = 0  # raised by every change this process sees (the page's views)
+    stored_version: int = 0  # the store's version of the game this room holds (-1: unknown)
     thinking: bool = False
     error: str | None = None  # why the computer could not move (shown until the level changes)
     player: Player | None = field(default=None, repr=False)  # the computer, made on first use
@@ -195,13 +196,38 @@ class Room:
             if fields.get("aborted") and not record.state.is_over:
                 record.forfeit(record.state.to_move, "abort", draw=True)
         clock = Clock.of(fields.pop("clock", None))
-        room = cls(id=stored.id, created=stored.created, record=record, clock=clock, **fields)
+        room = cls(id=stored.id, created=stored.created, record=record, clock=clock,
+                   stored_version=stored.version, **fields)
         if clock is not None and clock.flagged is not None and not record.state.is_over:
             room._lose_on_time(clock.flagged)
         return room
 
     def save(self, store: Store) -> None:
-        store.save_room(self.id, self._room_fields(), self._start_text())
+        store.save_room(self.id, self._room_fields(), self._start_text(), self.deadline())
+
+    def deadline(self) -> float | None:
+        """The next moment the game ends by itself: its running clock's flag, or the abort
+        of a first move not made (whichever comes first), or None."""
+        if self.record is None or self.record.state.is_over:
+            return None
+        found = [d for d in (self.clock.deadline() if self.clock is not None else None,
+                             self.first_move_by) if d is not None]
+        return min(found) if found else None
+
+    # the fields a room holds only in this process's memory: kept when it is refreshed
+    TRANSIENT = ("version", "thinking", "error", "player", "player_spec", "touched",
+                 "suggestion")
+
+    def refresh(self, stored: StoredGame) -> None:
+        """Become the stored game (another process changed it), keeping what only this
+        process holds (its computer player, its thinking)."""
+        fresh = Room.from_stored(stored)
+        if fresh.ply != self.ply:
+            self.suggestion = None
+        for name in self.__dataclass_fields__:
+            if name not in self.TRANSIENT:
+                setattr(self, name, getattr(fresh, name))
+        self.version += 1
 
     # ----- who may do what -----------------------------------------------------------
     def seat_of(self, token: str | None) -> int | None:

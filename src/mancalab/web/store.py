@@ -1,24 +1,33 @@
-"""The server's durable state: games and their moves, accounts and ratings in SQLite.
+"""The server's durable state: games and their moves, accounts, ratings, seeks and kept
+analyses, in SQLite (the default: a file, one process) or PostgreSQL (any number of
+processes), behind this one set of statements (``web.backends`` runs them).
 
-A move is acknowledged only after its row is committed with ``synchronous=FULL`` in WAL mode,
-so a crash (even ``kill -9`` or a power cut) never loses a move a player was told about.
-A game's start is kept as a game record without moves (variant, options, start position), so
-the record format is the one description of a game, here as in saved files.
+A change is acknowledged only after its transaction is committed (SQLite: WAL mode with
+``synchronous=FULL``), so a crash (even ``kill -9`` or a power cut) never loses a move a
+player was told about. A game's start is kept as a game record without moves (variant,
+options, start position), so the record format is the one description of a game, here as in
+saved files. Each game row has a ``version``, raised by every change in the transaction
+that makes it: several processes serialise a game's changes by locking its row and compare
+versions to know whether what they hold is current.
 """
 
 from __future__ import annotations
 
 import json
 import time
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCHEMA = """
+from .backends import Backend, open_backend
+
+# The schema, step by step: a database records the steps it has had (``schema_version``)
+# and an older one is brought up to date when it is opened. {REAL} and {NAME} are the
+# back end's types (64-bit times; names compared without case).
+BASE = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    start_record TEXT,          -- the start as a game record without moves; NULL during setup
+    created {REAL} NOT NULL,
+    start_record TEXT,          -- the start as a game record without moves (NULL during setup)
     room TEXT NOT NULL          -- mode, seats, tokens, computer player, setup: JSON
 );
 CREATE TABLE IF NOT EXISTS moves (
@@ -28,47 +37,66 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 );
 CREATE TABLE IF NOT EXISTS accounts (
-    name TEXT PRIMARY KEY COLLATE NOCASE,
+    name {NAME} PRIMARY KEY,
     hash TEXT NOT NULL,         -- Argon2id (argon2-cffi)
-    created REAL NOT NULL
+    created {REAL} NOT NULL
 );
 CREATE TABLE IF NOT EXISTS account_keys (
     key TEXT PRIMARY KEY,       -- SHA-256 of the name's look-alike key (web.names.name_key)
-    name TEXT REFERENCES accounts(name) ON DELETE SET NULL,  -- NULL: deleted, held back
-    since REAL NOT NULL
+    name {NAME} REFERENCES accounts(name) ON DELETE SET NULL,  -- NULL: deleted, held back
+    since {REAL} NOT NULL
 );
 CREATE TABLE IF NOT EXISTS sessions (
     digest TEXT PRIMARY KEY,    -- SHA-256 of the session cookie: the cookie itself is not kept
-    name TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
-    created REAL NOT NULL
+    name {NAME} NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    created {REAL} NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ratings (
-    name TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    name {NAME} NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
     game TEXT NOT NULL,
-    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+    rating {REAL} NOT NULL, deviation {REAL} NOT NULL, volatility {REAL} NOT NULL,
     games INTEGER NOT NULL,
     PRIMARY KEY (name, game)
 );
 CREATE TABLE IF NOT EXISTS rated_games (
     game_id TEXT NOT NULL,
-    name TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    name {NAME} NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
     game TEXT NOT NULL,
-    at REAL NOT NULL,
-    score REAL NOT NULL,        -- 1 a win, 0.5 a draw, 0 a loss
-    rating REAL NOT NULL,       -- after the game
-    deviation REAL NOT NULL,
+    at {REAL} NOT NULL,
+    score {REAL} NOT NULL,      -- 1 a win, 0.5 a draw, 0 a loss
+    rating {REAL} NOT NULL,     -- after the game
+    deviation {REAL} NOT NULL,
     PRIMARY KEY (game_id, name)
 );
 CREATE TABLE IF NOT EXISTS analyses (
     position TEXT PRIMARY KEY,  -- the game, its options and the board (analysis_key)
     answer TEXT NOT NULL,       -- the settled analysis: JSON
-    used REAL NOT NULL          -- when last answered: the least recently used go first
+    used {REAL} NOT NULL        -- when last answered: the least recently used go first
 );
 """
+SEEKS = """
+CREATE TABLE IF NOT EXISTS seeks (
+    id TEXT PRIMARY KEY,
+    seek TEXT NOT NULL,         -- what was sought (web.lobby.Seek): JSON
+    account {NAME},             -- the seeker's account (NULL: a guest)
+    client TEXT,                -- the seeker's address
+    to_name {NAME},             -- a challenge: the one account that may take it
+    created {REAL} NOT NULL,
+    game_id TEXT,               -- once taken: the game and the seeker's token in it
+    token TEXT,
+    taken_at {REAL},            -- when taken or declined
+    declined TEXT,              -- a challenge declined: why
+    delivered INTEGER NOT NULL DEFAULT 0  -- a page of the seeker's was told the outcome
+);
+CREATE INDEX IF NOT EXISTS seeks_by_account ON seeks(account);
+CREATE INDEX IF NOT EXISTS seeks_by_created ON seeks(created);
+"""
+# the facts about a game that are asked about across games, kept beside its JSON room
+GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
+                ("deadline", "{REAL}"), ("account0", "TEXT"), ("account1", "TEXT"),
+                ("listed", "INTEGER NOT NULL DEFAULT 0")]
 ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
 CLIENT_ANALYSES = 1_000  # of them, the most kept for one client (its least recent go first)
-# the columns added since the first schema: added to an older file when it is opened
-ADDED_COLUMNS = {"analyses": [("pinned", "INTEGER NOT NULL DEFAULT 0"), ("client", "TEXT")]}
 
 
 @dataclass
@@ -78,114 +106,179 @@ class StoredGame:
     start_record: str | None
     room: dict
     moves: list[int] = field(default_factory=list)
+    version: int = 0
+
+
+def game_columns(room: dict, deadline: float | None) -> dict:
+    """The columns kept beside a game's JSON room: when it ended, its next deadline, its
+    accounts, and whether it is listed to watch."""
+    accounts = room.get("accounts") or [None, None]
+    return {"ended": room.get("ended_at"), "deadline": deadline, "account0": accounts[0],
+            "account1": accounts[1],
+            "listed": int(bool(room.get("public")) and room.get("mode") == "online")}
 
 
 class Store:
-    """SQLite file of every game; one connection, used from the server's event loop. Each
-    change is one statement in autocommit mode, so it is its own durable transaction."""
+    """The server's database by its path (a SQLite file) or address (``postgresql://``);
+    used from the server's event loop. A statement outside ``transaction()`` is its own
+    durable transaction."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db: sqlite3.Connection | None = None
+    def __init__(self, db: str | Path) -> None:
+        self.where = db
+        self.backend: Backend | None = None
         self.open()
 
-    def open(self) -> None:
-        """Connect (again, after ``close``: a server's application can be started twice)."""
-        if self.db is not None:
-            return
-        self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        for table, columns in ADDED_COLUMNS.items():
-            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-            for name, kind in columns:
-                if name not in have:
-                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
-        self.db.execute("CREATE INDEX IF NOT EXISTS analyses_by_client ON analyses(client, used)")
-        for seat in (0, 1):  # an account's games, found by its seats
-            self.db.execute(f"CREATE INDEX IF NOT EXISTS games_by_seat{seat} ON games("
-                            f"json_extract(room, '$.accounts[{seat}]'), created)")
+    @property
+    def kind(self) -> str:
+        return self.backend.kind
 
-    def size(self) -> int:
-        """Bytes the games take on disk (the file and its write-ahead log)."""
-        pages, page = (self.db.execute(f"PRAGMA {name}").fetchone()[0]
-                       for name in ("page_count", "page_size"))
-        wal = Path(f"{self.path}-wal")
-        return pages * page + (wal.stat().st_size if wal.exists() else 0)
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use the database at once (PostgreSQL)."""
+        return self.backend.kind == "postgresql"
+
+    def describe(self) -> str:
+        return self.backend.describe()
+
+    def open(self) -> None:
+        """Connect and bring the schema up to date (again, after ``close``: a server's
+        application can be started twice)."""
+        if self.backend is not None:
+            return
+        self.backend = open_backend(self.where)
+        try:
+            migrate(self.backend)
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
 
-    def create(self, game: StoredGame, moves: list[int] = ()) -> None:
+    def execute(self, sql: str, params: tuple | list = ()):
+        return self.backend.execute(sql, params)
+
+    def transaction(self):
+        return self.backend.transaction()
+
+    @property
+    def IntegrityError(self) -> type[Exception]:
+        return self.backend.IntegrityError
+
+    def size(self) -> int:
+        """Bytes the database takes on disk."""
+        return self.backend.size()
+
+    # ----- games ---------------------------------------------------------------------
+    def create(self, game: StoredGame, moves: list[int] = (), deadline: float | None = None
+               ) -> None:
         """A new game, with the moves it already has (a loaded record), in one transaction."""
-        with self.db:  # BEGIN ... COMMIT (or ROLLBACK): the game whole or not at all
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
-                            (game.id, game.created, game.start_record, json.dumps(game.room)))
-            self.db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
-                                [(game.id, ply, int(move)) for ply, move in enumerate(moves)])
+        columns = game_columns(game.room, deadline)
+        with self.transaction():
+            self.execute(f"INSERT INTO games (id, created, start_record, room, "
+                         f"{', '.join(columns)}) VALUES (?, ?, ?, ?{', ?' * len(columns)})",
+                         (game.id, game.created, game.start_record, json.dumps(game.room),
+                          *columns.values()))
+            self.backend.executemany("INSERT INTO moves VALUES (?, ?, ?)",
+                                     [(game.id, ply, int(move))
+                                      for ply, move in enumerate(moves)])
 
-    def save_room(self, game_id: str, room: dict, start_record: str | None) -> None:
-        self.db.execute("UPDATE games SET room = ?, start_record = ? WHERE id = ?",
-                        (json.dumps(room), start_record, game_id))
+    def save_room(self, game_id: str, room: dict, start_record: str | None,
+                  deadline: float | None = None) -> None:
+        columns = game_columns(room, deadline)
+        self.execute(f"UPDATE games SET room = ?, start_record = ?, "
+                     f"{', '.join(f'{name} = ?' for name in columns)} WHERE id = ?",
+                     (json.dumps(room), start_record, *columns.values(), game_id))
 
     def add_move(self, game_id: str, ply: int, move: int) -> None:
         """Commit move number ``ply`` (0-based); a second move for the same ply fails."""
-        self.db.execute("INSERT INTO moves VALUES (?, ?, ?)", (game_id, ply, move))
+        self.execute("INSERT INTO moves VALUES (?, ?, ?)", (game_id, ply, move))
 
     def remove_moves_from(self, game_id: str, ply: int) -> None:
         """Undo: forget the moves from number ``ply`` on."""
-        self.db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        self.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+
+    def lock_game(self, game_id: str) -> int | None:
+        """In a transaction: hold the game's row until it ends (another process's change
+        waits) and answer its version (None: no such game)."""
+        lock = " FOR UPDATE" if self.shared else ""  # SQLite's transaction holds the file
+        row = self.execute(f"SELECT version FROM games WHERE id = ?{lock}",
+                           (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored version of each of ``game_ids``."""
+        found = {}
+        for start in range(0, len(game_ids), 500):
+            part = game_ids[start:start + 500]
+            found.update(self.execute(f"SELECT id, version FROM games WHERE id IN "
+                                      f"({', '.join('?' * len(part))})", part).fetchall())
+        return found
+
+    def changed(self, game_id: str) -> int:
+        """In the transaction of a change: the game's next version, told to the other
+        processes when the transaction commits."""
+        (version,) = self.execute("UPDATE games SET version = version + 1 WHERE id = ? "
+                                  "RETURNING version", (game_id,)).fetchone()
+        self.backend.notify(f"game {game_id} {version}")
+        return version
+
+    def lock_lobby(self) -> None:
+        """In a transaction: the lobby's bounds counted by one process at a time."""
+        if self.shared:
+            self.execute("SELECT pg_advisory_xact_lock(7042)")
 
     def games_of(self, account: str, count: int = 50) -> list[tuple[str, int, str]]:
         """The newest ``count`` games in which ``account`` holds a seat: (id, seat, token)."""
         found = []
         for seat in (0, 1):
             found += [(created, game_id, seat, json.loads(room)["tokens"][seat])
-                      for game_id, created, room in self.db.execute(
-                          f"SELECT id, created, room FROM games WHERE json_extract(room, "
-                          f"'$.accounts[{seat}]') = ? ORDER BY created DESC LIMIT ?",
-                          (account, count))]
+                      for game_id, created, room in self.execute(
+                          f"SELECT id, created, room FROM games WHERE account{seat} = ? "
+                          f"ORDER BY created DESC LIMIT ?", (account, count))]
         found.sort(reverse=True)
         return [(game_id, seat, token) for _, game_id, seat, token in found[:count]]
 
     def live_games_of(self, account: str) -> list[str]:
         """The games not ended in which ``account`` holds a seat."""
-        return [game_id for (game_id,) in self.db.execute(
-            "SELECT id FROM games WHERE json_extract(room, '$.ended_at') IS NULL AND "
-            "(json_extract(room, '$.accounts[0]') = ? OR json_extract(room, '$.accounts[1]') "
-            "= ?)", (account, account))]
+        return [game_id for (game_id,) in self.execute(
+            "SELECT id FROM games WHERE ended IS NULL AND (account0 = ? OR account1 = ?)",
+            (account, account))]
 
-    def running_clocks(self) -> list[str]:
-        """The games whose clock is running or whose first move is awaited (to be resumed
-        after a start)."""
-        return [game_id for (game_id,) in self.db.execute(
-            "SELECT id FROM games WHERE json_extract(room, '$.clock.running') IS NOT NULL "
-            "OR json_extract(room, '$.first_move_by') IS NOT NULL")]
+    def listed_games(self, count: int) -> list[str]:
+        """The newest ``count`` games listed to watch that have not ended."""
+        return [game_id for (game_id,) in self.execute(
+            "SELECT id FROM games WHERE listed = 1 AND ended IS NULL ORDER BY created DESC "
+            "LIMIT ?", (count,))]
+
+    def due_games(self, before: float | None = None) -> list[str]:
+        """The games not ended whose deadline (a flag, or a first move's) comes before
+        ``before`` (every game with one, by default)."""
+        if before is None:
+            return [game_id for (game_id,) in self.execute(
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND ended IS NULL")]
+        return [game_id for (game_id,) in self.execute(
+            "SELECT id FROM games WHERE deadline < ? AND ended IS NULL", (before,))]
 
     def load(self, game_id: str) -> StoredGame | None:
-        row = self.db.execute("SELECT id, created, start_record, room FROM games WHERE id = ?",
-                              (game_id,)).fetchone()
+        row = self.execute("SELECT id, created, start_record, room, version FROM games "
+                           "WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        moves = [m for (m,) in self.db.execute(
+        moves = [m for (m,) in self.execute(
             "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
-        return StoredGame(row[0], row[1], row[2], json.loads(row[3]), moves)
+        return StoredGame(row[0], row[1], row[2], json.loads(row[3]), moves, row[4])
 
+    # ----- kept analyses -------------------------------------------------------------
     def analysis(self, position: str) -> dict | None:
         """The settled analysis kept for ``position`` (``analysis_key``), or None."""
-        row = self.db.execute("SELECT answer FROM analyses WHERE position = ?",
-                              (position,)).fetchone()
+        row = self.execute("SELECT answer FROM analyses WHERE position = ?",
+                           (position,)).fetchone()
         if row is None:
             return None
-        self.db.execute("UPDATE analyses SET used = ? WHERE position = ?",
-                        (time.time(), position))
+        self.execute("UPDATE analyses SET used = ? WHERE position = ?", (time.time(), position))
         return json.loads(row[0])
 
     def keep_analysis(self, position: str, answer: dict, client: str | None = None,
@@ -193,25 +286,105 @@ class Store:
         """Keep a settled analysis. ``pinned`` ones (what the server prepared) stay; of the
         others, beyond ``ANALYSES_KEPT`` in all or ``CLIENT_ANALYSES`` asked for by one
         ``client``, the least recently used go."""
-        self.db.execute("INSERT INTO analyses (position, answer, used, pinned, client) "
-                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (position) DO UPDATE SET "
-                        "answer = excluded.answer, used = excluded.used, "
-                        "pinned = MAX(pinned, excluded.pinned)",
-                        (position, json.dumps(answer), time.time(), int(pinned), client))
+        self.execute("INSERT INTO analyses (position, answer, used, pinned, client) "
+                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (position) DO UPDATE SET "
+                     "answer = excluded.answer, used = excluded.used, pinned = CASE WHEN "
+                     "analyses.pinned > excluded.pinned THEN analyses.pinned ELSE "
+                     "excluded.pinned END",
+                     (position, json.dumps(answer), time.time(), int(pinned), client))
         if pinned:
             return
         if client is not None:
-            (mine,) = self.db.execute("SELECT COUNT(*) FROM analyses WHERE client = ? AND "
-                                      "pinned = 0", (client,)).fetchone()
+            (mine,) = self.execute("SELECT COUNT(*) FROM analyses WHERE client = ? AND "
+                                   "pinned = 0", (client,)).fetchone()
             if mine > CLIENT_ANALYSES:
-                self.db.execute("DELETE FROM analyses WHERE position IN (SELECT position FROM "
-                                "analyses WHERE client = ? AND pinned = 0 ORDER BY used "
-                                "LIMIT ?)", (client, mine - CLIENT_ANALYSES))
-        (count,) = self.db.execute("SELECT COUNT(*) FROM analyses WHERE pinned = 0").fetchone()
+                self.execute("DELETE FROM analyses WHERE position IN (SELECT position FROM "
+                             "analyses WHERE client = ? AND pinned = 0 ORDER BY used "
+                             "LIMIT ?)", (client, mine - CLIENT_ANALYSES))
+        (count,) = self.execute("SELECT COUNT(*) FROM analyses WHERE pinned = 0").fetchone()
         if count > ANALYSES_KEPT:
-            self.db.execute("DELETE FROM analyses WHERE position IN (SELECT position FROM "
-                            "analyses WHERE pinned = 0 ORDER BY used LIMIT ?)",
-                            (count - ANALYSES_KEPT,))
+            self.execute("DELETE FROM analyses WHERE position IN (SELECT position FROM "
+                         "analyses WHERE pinned = 0 ORDER BY used LIMIT ?)",
+                         (count - ANALYSES_KEPT,))
+
+
+# ----- the schema's steps --------------------------------------------------------------
+def _base(backend: Backend) -> None:
+    if backend.kind == "postgresql":
+        backend.execute("CREATE EXTENSION IF NOT EXISTS citext")
+    _script(backend, BASE)
+
+
+def _analyses_by_client(backend: Backend) -> None:
+    _add_columns(backend, "analyses", [("pinned", "INTEGER NOT NULL DEFAULT 0"),
+                                       ("client", "TEXT")])
+    backend.execute("CREATE INDEX IF NOT EXISTS analyses_by_client ON analyses(client, used)")
+
+
+def _game_columns(backend: Backend) -> None:
+    """The facts asked about across games as columns (they were read from the JSON room)."""
+    _add_columns(backend, "games", GAME_COLUMNS)
+    for seat in (0, 1):  # the indexes of the JSON room's accounts, now columns
+        backend.execute(f"DROP INDEX IF EXISTS games_by_seat{seat}")
+    for name in ("account0", "account1", "deadline"):
+        backend.execute(f"CREATE INDEX IF NOT EXISTS games_by_{name} ON games({name})")
+    backend.execute("CREATE INDEX IF NOT EXISTS games_listed ON games(listed, created)")
+    for game_id, text in backend.execute("SELECT id, room FROM games").fetchall():
+        room = json.loads(text)
+        running = (room.get("clock") or {}).get("running") is not None
+        # a game that may have a deadline is due at once: the server finds the real one
+        due = 0.0 if room.get("ended_at") is None and (
+            running or room.get("first_move_by") is not None) else None
+        columns = game_columns(room, due)
+        backend.execute(f"UPDATE games SET {', '.join(f'{n} = ?' for n in columns)} "
+                        f"WHERE id = ?", (*columns.values(), game_id))
+
+
+def _seeks(backend: Backend) -> None:
+    _script(backend, SEEKS)
+
+
+STEPS = [_base, _analyses_by_client, _game_columns, _seeks]
+
+
+def migrate(backend: Backend) -> None:
+    """Bring the database's schema up to ``len(STEPS)``, each step in a transaction of its
+    own (several processes starting at once take turns)."""
+    backend.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    for number, step in enumerate(STEPS, 1):
+        with backend.transaction():
+            if backend.kind == "postgresql":
+                backend.execute("SELECT pg_advisory_xact_lock(7041)")  # one migrator
+            row = backend.execute("SELECT version FROM schema_version").fetchone()
+            done = 0 if row is None else row[0]
+            if done >= number:
+                continue
+            step(backend)
+            if row is None:
+                backend.execute("INSERT INTO schema_version VALUES (?)", (number,))
+            else:
+                backend.execute("UPDATE schema_version SET version = ?", (number,))
+
+
+def schema_version(store: Store) -> int:
+    row = store.execute("SELECT version FROM schema_version").fetchone()
+    return 0 if row is None else row[0]
+
+
+def _script(backend: Backend, script: str) -> None:
+    for statement in script.format(**backend.types).split(";"):
+        lines = [line.split("--")[0] for line in statement.splitlines()]
+        if "".join(lines).strip():
+            backend.execute("\n".join(lines))
+
+
+def _add_columns(backend: Backend, table: str, columns: list[tuple[str, str]]) -> None:
+    """Add the columns a table lacks (a file made before they were)."""
+    have = backend.columns(table)
+    for name, kind in columns:
+        if name not in have:
+            backend.execute(f"ALTER TABLE {table} ADD COLUMN {name} "
+                            f"{kind.format(**backend.types)}")
 
 
 def analysis_key(state) -> str:

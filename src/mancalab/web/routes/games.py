@@ -142,16 +142,15 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                  summary="Decline the rematch the other player offered (its game is aborted)")
     async def decline_rematch(game_id: str, body: Token) -> dict:
         old = hub.room(game_id)
-        async with hub.lock(game_id):
-            next_id = old.decline_rematch(hub.store, body.token)
-        offered = hub.room(next_id)
+        next_id = await hub.apply(old, lambda room: room.decline_rematch(hub.store, body.token))
         theirs = old.rematch["tokens"][old.seat_of(body.token)]  # the decliner's seat there
-        async with hub.lock(next_id):
+
+        def abort(offered: Room) -> None:  # the asker's page says who declined
             if offered.record is not None and not offered.record.state.is_over and \
                     not offered.both_moved():
-                offered.abort(hub.store, theirs)  # the asker's page says who declined
-        hub.after_change(offered)
-        hub.after_change(old)
+                offered.abort(hub.store, theirs)
+
+        await hub.apply(hub.room(next_id), abort)
         return hub.view(old, body.token)
 
     @router.post("/api/games/{game_id}/rematch", status_code=201,
@@ -161,13 +160,16 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         old = hub.room(game_id)
         old.check_token(body.token)
         hub.charge()
-        async with hub.lock(game_id):
+
+        def offer(old: Room) -> Room:
             room = old.new_rematch(body.token)
             old.save(hub.store)
+            return room
+
+        room = await hub.apply(old, offer)  # the other player's page offers the rematch
         seat = old.seat_of(body.token)
         created = created_view(hub, room, 0)
         token = old.rematch["tokens"][seat]
-        hub.after_change(old)  # the other player's page offers the rematch
         return {**created, "token": token, "links": {
             **created["links"], "play": f"/?game={room.id}&token={token}"},
             "state": hub.view(room, token)}

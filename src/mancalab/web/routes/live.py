@@ -152,14 +152,12 @@ async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int) or ply < 0):
             raise MancalabError("ply must be a whole number >= 0")
         hub.pace(room.id)
-        async with hub.lock(room.id):
-            move = room.play(hub.store, token, move, ply)
-            ply = room.ply
+        move, ply = await hub.apply(room, lambda r: (r.play(hub.store, token, move, ply),
+                                                      r.ply))
     except (MancalabError, BusyError, ValueError, TypeError, RecursionError) as error:
         reason = "the message is nested too deeply" if isinstance(error, RecursionError) \
             else str(error)
         await send_quietly(socket, json.dumps({"type": "error", "message": reason}))
         return
     await socket.send_json({"type": "ack", "move": move, "ply": ply})
-    hub.after_change(room)
 

@@ -106,7 +106,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                 and found.game_id is not None:
             out.update(game_id=found.game_id, token=found.token,
                        play=f"/?game={found.game_id}&token={found.token}")
-            found.delivered = True
+            hub.lobby.delivered(found)
         return out
 
     @router.delete("/api/seeks/{seek_id}", summary="Cancel a seek (its secret)")

@@ -1,0 +1,277 @@
+"""The two databases a server keeps its state in, behind one small interface: SQLite (a file,
+one process, nothing to install) and PostgreSQL (psycopg 3; any number of processes).
+
+The store (``web.store``) writes one set of statements with ``?`` placeholders; a back end
+runs them, opens and closes transactions, and carries notifications between processes.
+psycopg 3 with this thin layer rather than SQLAlchemy: the statements are few and plain,
+both databases take them as they are, and the server needs what SQLAlchemy would hide
+(PostgreSQL's LISTEN/NOTIFY on a connection of its own, SQLite's pragmas).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..core import MancalabFailure
+
+LOG = logging.getLogger("mancalab.web")
+CHANNEL = "mancalab"  # the notification channel: "game ID VERSION", "lobby", "arena ID"
+LOCK_SECONDS = 2.0  # a statement waiting this long for a row another process holds fails
+CONNECT_SECONDS = 5.0
+
+
+class StoreUnavailable(MancalabFailure):
+    """The database cannot be reached: answered 503, and nothing is changed."""
+
+    status = 503
+
+
+def is_url(db: str | Path) -> bool:
+    return str(db).startswith(("postgresql://", "postgres://"))
+
+
+def shown_address(db: str | Path) -> str:
+    """The database as said to an operator: a file's path, or PostgreSQL's address without
+    its password."""
+    if not is_url(db):
+        return str(db)
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        info = conninfo_to_dict(str(db))
+    except Exception:  # noqa: BLE001 - a malformed address: its end, as given
+        return str(db).split("@")[-1][:80]
+    return f"postgresql://{info.get('host', '')}:{info.get('port', '5432')}/" \
+           f"{info.get('dbname', '')}"
+
+
+def open_backend(db: str | Path) -> Backend:
+    return PostgresBackend(str(db)) if is_url(db) else SQLiteBackend(db)
+
+
+class Backend:
+    """One connection used from the server's event loop (statements are short and never
+    wait on a client), transactions that nest (the outermost commits)."""
+
+    kind = ""
+    # the schema's types where the two differ: times as 64-bit floats, names without case
+    types: dict[str, str] = {}
+    IntegrityError: type[Exception] = Exception
+
+    def __init__(self) -> None:
+        self.depth = 0  # transactions open, the outermost first
+
+    def execute(self, sql: str, params: tuple | list = ()):
+        raise NotImplementedError
+
+    def executemany(self, sql: str, rows: list) -> None:
+        for row in rows:
+            self.execute(sql, row)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Everything inside commits together or not at all; an inner one joins the outer."""
+        if self.depth:
+            self.depth += 1
+            try:
+                yield
+            finally:
+                self.depth -= 1
+            return
+        self._begin()
+        self.depth = 1
+        try:
+            yield
+        except BaseException:
+            self.depth = 0
+            with contextlib.suppress(Exception):
+                self._end("ROLLBACK")
+            raise
+        self.depth = 0
+        self._end("COMMIT")
+
+    def _begin(self) -> None:
+        self.execute("BEGIN")
+
+    def _end(self, how: str) -> None:
+        self.execute(how)
+
+    def columns(self, table: str) -> set[str]:
+        raise NotImplementedError
+
+    def size(self) -> int:
+        raise NotImplementedError
+
+    def notify(self, message: str) -> None:
+        """Tell every other process ``message`` (at the commit of the transaction open)."""
+
+    def listen(self, told: Callable[[str | None], None]) -> Callable[[], None] | None:
+        """Call ``told(message)`` in a thread of its own for each notification, and
+        ``told(None)`` after a reconnection (messages may have been missed meanwhile);
+        returns the function that stops listening, or None where one process is all."""
+        return None
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class SQLiteBackend(Backend):
+    """A file in WAL mode with ``synchronous=FULL``: a commit is on disk before it is
+    answered. One process at a time (``serve`` refuses a second on the same file)."""
+
+    kind = "sqlite"
+    types = {"REAL": "REAL", "NAME": "TEXT COLLATE NOCASE"}
+    IntegrityError = sqlite3.IntegrityError
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path), check_same_thread=False,
+                                  isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+
+    def describe(self) -> str:
+        return str(self.path)
+
+    def execute(self, sql: str, params: tuple | list = ()):
+        return self.db.execute(sql, params)
+
+    def executemany(self, sql: str, rows: list) -> None:
+        self.db.executemany(sql, rows)
+
+    def _begin(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")  # the write lock at once: no upgrade to fail
+
+    def columns(self, table: str) -> set[str]:
+        return {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+
+    def size(self) -> int:
+        pages, page = (self.db.execute(f"PRAGMA {name}").fetchone()[0]
+                       for name in ("page_count", "page_size"))
+        wal = Path(f"{self.path}-wal")
+        return pages * page + (wal.stat().st_size if wal.exists() else 0)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+class PostgresBackend(Backend):
+    """A PostgreSQL database by its address (``postgresql://user@host/name``). A lost
+    connection fails the request with StoreUnavailable (503) and is opened again by the
+    next; a row another process holds is waited for at most ``LOCK_SECONDS``."""
+
+    kind = "postgresql"
+    types = {"REAL": "DOUBLE PRECISION", "NAME": "CITEXT"}
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        import psycopg
+
+        self.psycopg = psycopg
+        self.IntegrityError = psycopg.IntegrityError
+        self.url = url
+        self.db = None
+        self.statements: dict[str, str] = {}  # "?" placeholders made "%s"
+        self._connect()
+
+    def describe(self) -> str:
+        return shown_address(self.url)
+
+    def _connect(self):
+        try:
+            self.db = self.psycopg.connect(
+                self.url, autocommit=True, connect_timeout=CONNECT_SECONDS,
+                keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3)
+            self.db.execute(f"SET lock_timeout = {int(LOCK_SECONDS * 1000)}")
+        except self.psycopg.Error as error:
+            self.db = None
+            raise StoreUnavailable(f"the database at {self.describe()} cannot be reached: "
+                                   f"{_first_line(error)}") from None
+        return self.db
+
+    def _sql(self, sql: str) -> str:
+        converted = self.statements.get(sql)
+        if converted is None:
+            converted = self.statements[sql] = sql.replace("%", "%%").replace("?", "%s")
+        return converted
+
+    def execute(self, sql: str, params: tuple | list = ()):
+        db = self.db or self._connect()
+        try:
+            return db.execute(self._sql(sql), params or None)
+        except self.psycopg.OperationalError as error:
+            if db.closed or db.broken:
+                self.db = None
+                self.depth = 0
+            raise StoreUnavailable(f"the database at {self.describe()} failed: "
+                                   f"{_first_line(error)}") from None
+
+    def executemany(self, sql: str, rows: list) -> None:
+        if rows:
+            with (self.db or self._connect()).cursor() as cursor:
+                cursor.executemany(self._sql(sql), rows)
+
+    def columns(self, table: str) -> set[str]:
+        return {name for (name,) in self.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? AND "
+            "table_schema = current_schema()", (table,))}
+
+    def size(self) -> int:
+        return self.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+
+    def notify(self, message: str) -> None:
+        self.execute("SELECT pg_notify(?, ?)", (CHANNEL, message))
+
+    def listen(self, told: Callable[[str | None], None]) -> Callable[[], None]:
+        stop = threading.Event()
+        thread = threading.Thread(target=self._listening, args=(told, stop),
+                                  name="mancalab-listen", daemon=True)
+        thread.start()
+        return stop.set
+
+    def _listening(self, told: Callable[[str | None], None], stop: threading.Event) -> None:
+        """A connection of its own (LISTEN cannot share one): each notification told; after
+        a lost connection, a new one and ``told(None)`` (what was missed is fetched again)."""
+        pause, first = 0.2, True
+        while not stop.is_set():
+            try:
+                with self.psycopg.connect(self.url, autocommit=True,
+                                          connect_timeout=CONNECT_SECONDS, keepalives=1,
+                                          keepalives_idle=10, keepalives_interval=5,
+                                          keepalives_count=3) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    if not first:
+                        told(None)
+                    first, pause = False, 0.2
+                    while not stop.is_set():
+                        for note in connection.notifies(timeout=1.0):
+                            if stop.is_set():
+                                return
+                            told(note.payload)
+                        connection.execute("SELECT 1")  # a dead connection found within 1 s
+            except RuntimeError:  # the server's event loop has closed
+                return
+            except self.psycopg.Error as error:
+                LOG.warning("listening to the database: %s; again in %.1f s",
+                            _first_line(error), pause)
+                stop.wait(pause)
+                pause = min(5.0, pause * 2)
+
+    def close(self) -> None:
+        if self.db is not None:
+            with contextlib.suppress(Exception):
+                self.db.close()
+            self.db = None
+
+
+def _first_line(error: Exception) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
