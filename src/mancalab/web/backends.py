@@ -261,6 +261,8 @@ class PostgresBackend(Backend):
             except RuntimeError:  # the server's event loop has closed
                 return
             except self.psycopg.Error as error:
+                if stop.is_set():
+                    return
                 LOG.warning("listening to the database: %s; again in %.1f s",
                             _first_line(error), pause)
                 stop.wait(pause)

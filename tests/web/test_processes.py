@@ -1,0 +1,171 @@
+"""Several server processes on one PostgreSQL database serve one world: a game's two seats
+on two processes, a seek made on one and taken on another, a flag that falls once, and a
+process killed with ``kill -9`` mid-game losing nothing it acknowledged."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx2 as httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from mancalab.web import create_app
+from mancalab.web.thinking import Limits
+
+from .conftest import free_port
+
+LIMITS = dict(create_rate="1000/minute", account_rate="1000/hour", login_rate="1000/minute",
+              move_rate="10000/second")
+
+
+def until(check, seconds=5.0):
+    """Poll ``check`` until it answers something true (what it answered), or fail."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, "not seen in time"
+        time.sleep(0.02)
+
+
+def sign_up(client, name):
+    made = client.post("/api/accounts", json={"name": name, "password": "a good password"})
+    assert made.status_code == 201, made.text
+
+
+def meet(ada, bob, **seek):
+    """Ada seeks on her process, Bob takes the seek on his: (game id, Ada's token, Bob's
+    token), Ada moving first."""
+    made = ada.post("/api/seeks", json={"game": "kalah", "color": "first", **seek})
+    assert made.status_code == 201, made.text
+    made = made.json()
+    assert until(lambda: [s["id"] for s in bob.get("/api/seeks").json()["seeks"]]) == \
+        [made["id"]]  # the lobby is one: Bob's process lists Ada's seek
+    taken = bob.post(f"/api/seeks/{made['id']}/accept")
+    assert taken.status_code == 201, taken.text
+    mine = ada.get(f"/api/seeks/{made['id']}", params={"secret": made["secret"]}).json()
+    return taken.json()["id"], mine["token"], taken.json()["token"]
+
+
+def state(client, game_id, token=None):
+    return client.get(f"/api/games/{game_id}", params={"token": token} if token else {}).json()
+
+
+def test_two_processes_serve_one_game_its_seek_and_its_watchers(postgres_schema):
+    """Ada on process A, Bob on process B: the seek made on A is taken on B, each sees the
+    other's moves at once (B's websocket is told of A's move), a stale move is refused and
+    loses nothing."""
+    one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
+    with TestClient(one) as ada, TestClient(two) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game_id, adas, bobs = meet(ada, bob)
+        with bob.websocket_connect(f"/api/games/{game_id}/ws?token={bobs}") as socket:
+            assert socket.receive_json()["state"]["ply"] == 0
+            assert ada.post(f"/api/games/{game_id}/moves",
+                            json={"token": adas, "move": 2, "ply": 0}).status_code == 200
+            seen = socket.receive_json()  # pushed from A through the database
+            while seen["state"]["ply"] < 1:
+                seen = socket.receive_json()
+            assert seen["state"]["to_move"] == 0  # Kalah: 2 with 4 seeds ends in the store
+        assert state(bob, game_id)["ply"] == 1
+        stale = bob.post(f"/api/games/{game_id}/moves", json={"token": adas, "move": 1,
+                                                               "ply": 0})
+        assert stale.status_code == 409 and stale.json()["code"] == "stale"
+        assert ada.post(f"/api/games/{game_id}/moves",
+                        json={"token": adas, "move": 0, "ply": 1}).status_code == 200
+        assert bob.post(f"/api/games/{game_id}/moves",
+                        json={"token": bobs, "move": 7, "ply": 2}).status_code == 200
+        assert until(lambda: state(ada, game_id)["ply"] == 3)
+        assert state(ada, game_id)["moves"] == state(bob, game_id)["moves"]
+
+
+def test_a_seek_is_taken_once_whichever_process_is_asked(postgres_schema):
+    one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
+    with TestClient(one) as ada, TestClient(one) as bob, TestClient(two) as cy:
+        made = ada.post("/api/seeks", json={"game": "kalah"}).json()
+        first = bob.post(f"/api/seeks/{made['id']}/accept")
+        second = cy.post(f"/api/seeks/{made['id']}/accept")
+        assert first.status_code == 201 and second.status_code == 409
+        assert second.json()["code"] == "seek_taken"
+        mine = until(lambda: cy.get(f"/api/seeks/{made['id']}",
+                                    params={"secret": made["secret"]}).json().get("game_id"))
+        assert mine == first.json()["id"]  # the seeker learns it from any process
+
+
+def test_a_flag_falls_once_though_both_processes_time_the_game(postgres_schema):
+    """A rated game on a 2-second clock held by two processes: each times it, one ends it,
+    the ratings change once."""
+    one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
+    with TestClient(one) as ada, TestClient(two) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game_id, adas, bobs = meet(ada, bob, rated=True, clock={"base": 2, "increment": 0})
+        assert ada.post(f"/api/games/{game_id}/moves",
+                        json={"token": adas, "move": 2}).status_code == 200
+        assert ada.post(f"/api/games/{game_id}/moves",
+                        json={"token": adas, "move": 0}).status_code == 200
+        until(lambda: state(bob, game_id)["ply"] == 2)
+        assert bob.post(f"/api/games/{game_id}/moves",
+                        json={"token": bobs, "move": 7}).status_code == 200
+        until(lambda: state(ada, game_id)["ply"] == 3)  # Ada's clock runs on both
+        ended = until(lambda: state(ada, game_id)["result"], seconds=6)
+        assert until(lambda: state(bob, game_id)["result"]) == ended
+        assert "time" in json.dumps(ended)
+        for client in (ada, bob):
+            history = client.get(f"/api/players/{'Ada' if client is ada else 'Bob'}").json()
+            assert len(history["recent"]) == 1  # rated once, not once a process
+
+
+@pytest.mark.slow
+def test_a_killed_process_loses_no_acknowledged_move_and_its_flag_falls_once(
+        postgres_schema, tmp_path):
+    """Two ``mancalab serve`` processes; a clocked game played on A, A killed with SIGKILL
+    between moves: on B every move A acknowledged is there, play goes on, and the flag of
+    the game whose timer was A's falls on B, once."""
+    ports = [free_port(), free_port()]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    servers = [subprocess.Popen(
+        [sys.executable, "-m", "mancalab", "serve", "--db", postgres_schema, "--port",
+         str(port), "--no-prepare", "--create-rate", "1000/minute", "--limit",
+         "account_rate=1000/hour", "--limit", "move_rate=1000/second"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for port in ports]
+    try:
+        a, b = (httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
+                for port in ports)
+        for client in (a, b):
+            until(lambda client=client: _answers(client), seconds=60)
+        sign_up(a, "Ada")
+        bobs_a = httpx.Client(base_url=a.base_url, timeout=10)
+        sign_up(bobs_a, "Bob")
+        game_id, adas, bobs = meet(a, bobs_a, rated=True, clock={"base": 3, "increment": 0})
+        played = []
+        for token, move in ((adas, 2), (adas, 0), (bobs, 7)):
+            answer = a.post(f"/api/games/{game_id}/moves", json={"token": token, "move": move})
+            assert answer.status_code == 200
+            played.append(move)
+        servers[0].send_signal(signal.SIGKILL)
+        servers[0].wait()
+        on_b = state(b, game_id)
+        assert on_b["ply"] == len(played) and on_b["result"] is None
+        ended = until(lambda: state(b, game_id)["result"], seconds=10)  # B's sweep
+        assert "time" in json.dumps(ended)
+        profile = b.get("/api/players/Ada").json()
+        assert len(profile["recent"]) == 1
+    finally:
+        for server in servers:
+            if server.poll() is None:
+                server.send_signal(signal.SIGTERM)
+                server.wait(timeout=20)
+
+
+def _answers(client) -> bool:
+    try:
+        return client.get("/api/session").status_code == 200
+    except httpx.HTTPError:
+        return False
