@@ -85,6 +85,33 @@ def test_two_processes_serve_one_game_its_seek_and_its_watchers(postgres_schema)
         assert state(ada, game_id)["moves"] == state(bob, game_id)["moves"]
 
 
+def test_the_lobby_and_the_players_presence_are_pushed_across_processes(postgres_schema):
+    """Ada follows the lobby on A: Bob's seek made on B reaches her without her asking, and
+    its taking too; once both have a page open on the game (on different processes), each
+    page shows the other present, and Bob's leaving reaches Ada."""
+    one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
+    with TestClient(one) as ada, TestClient(two) as bob:
+        with ada.websocket_connect("/api/lobby/ws") as lobby:
+            assert lobby.receive_json() == {"type": "lobby", "seeks": [], "live": []}
+            made = bob.post("/api/seeks", json={"game": "kalah", "color": "second"}).json()
+            assert [s["id"] for s in lobby.receive_json()["seeks"]] == [made["id"]]
+            game = ada.post(f"/api/seeks/{made['id']}/accept").json()
+            assert lobby.receive_json()["seeks"] == []
+        bobs = bob.get(f"/api/seeks/{made['id']}", params={"secret": made["secret"]}).json()
+        url = f"/api/games/{game['id']}/ws?token="
+        with ada.websocket_connect(url + game["token"]) as adas:
+            assert adas.receive_json()["state"]["present"] == [True, False]
+            with bob.websocket_connect(url + bobs["token"]) as bobs_page:
+                assert bobs_page.receive_json()["state"]["present"] == [True, True]
+                seen = adas.receive_json()["state"]
+                while not seen["present"][1]:
+                    seen = adas.receive_json()["state"]
+            seen = adas.receive_json()["state"]
+            while seen["present"][1]:
+                seen = adas.receive_json()["state"]
+            assert seen["came"] == [True, True] and seen["gone_for"][1] is not None
+
+
 def test_a_seek_is_taken_once_whichever_process_is_asked(postgres_schema):
     one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
     with TestClient(one) as ada, TestClient(one) as bob, TestClient(two) as cy:
@@ -169,3 +196,31 @@ def _answers(client) -> bool:
         return client.get("/api/session").status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_a_site_is_copied_from_sqlite_to_postgresql_whole(postgres_schema, tmp_path):
+    """``mancalab db copy``: accounts, ratings, a game and its moves, equal in both; the
+    copy serves the same game; a second copy into the same database is refused."""
+    from typer.testing import CliRunner
+
+    from mancalab.cli import app as cli
+
+    sqlite = tmp_path / "games.sqlite3"
+    with TestClient(create_app(sqlite, Limits(**LIMITS))) as ada, \
+            TestClient(create_app(sqlite, Limits(**LIMITS))) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game_id, adas, _ = meet(ada, bob, rated=True)
+        assert ada.post(f"/api/games/{game_id}/moves",
+                        json={"token": adas, "move": 2}).status_code == 200
+        before = state(ada, game_id, adas)
+    copied = CliRunner().invoke(cli, ["db", "copy", str(sqlite), postgres_schema])
+    assert copied.exit_code == 0, copied.output
+    assert "every table equal" in copied.output and "DIFFERENT" not in copied.output
+    with TestClient(create_app(postgres_schema, Limits(**LIMITS))) as ada:
+        assert ada.post("/api/session", json={"name": "ada", "password": "a good password"}
+                        ).status_code == 200
+        after = state(ada, game_id, adas)
+        assert after["moves"] == before["moves"] and after["accounts"] == ["Ada", "Bob"]
+    again = CliRunner().invoke(cli, ["db", "copy", str(sqlite), postgres_schema])
+    assert again.exit_code == 2 and "not empty" in again.output

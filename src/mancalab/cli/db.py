@@ -13,7 +13,8 @@ from .common import (Commands, GameOptions, app, check_cluster, cluster_errors, 
                      parse_options)
 
 
-db_app = Commands(help="Endgame databases: build and list them.", no_args_is_help=True)
+db_app = Commands(help="Endgame databases: build and list them; copy a site's games.",
+                  no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
 
@@ -122,3 +123,39 @@ def db_list(folder: Annotated[Optional[str], typer.Option("--dir", help="where t
         console.print(f"{name}  {entry['game']}  {rules}  {what}  "
                       f"{entry['entries']:,} positions  {entry['bytes'] / 1e6:.1f} MB",
                       soft_wrap=True)
+
+
+@db_app.command("copy")
+def db_copy(
+    source: Annotated[str, typer.Argument(help="the site's database: a SQLite file (or an "
+                                               "address postgresql://...)")],
+    target: Annotated[str, typer.Argument(help="an empty database to copy it into, e.g. "
+                                               "postgresql://USER@HOST/NAME")],
+) -> None:
+    """Copy a play site's database (games, accounts, ratings, seeks, kept analyses) into an
+    empty one, e.g. from SQLite to PostgreSQL to serve it from several processes; each
+    table's rows are counted and their digests compared in both."""
+    from ..core import MancalabError
+    from ..web.backends import is_url, shown_address
+    from ..web.store import Store, copy_store
+
+    if not is_url(source) and not Path(source).is_file():
+        fail(f"no database file {source}")
+    try:
+        stores = [Store(source), Store(target)]
+    except Exception as error:  # noqa: BLE001 - an unusable database, said in one line
+        fail(f"cannot open the databases: {error}")
+    try:
+        copied = copy_store(*stores)
+    except MancalabError as error:
+        fail(str(error))
+    finally:
+        for store in stores:
+            store.close()
+    for table, rows, before, after in copied:
+        console.print(f"{table:<13} {rows:>9,} rows  {'same' if before == after else 'DIFFERENT'}"
+                      f"  {after[:16]}")
+    if any(before != after for _, _, before, after in copied):
+        fail("the copy differs from the source (see the tables marked DIFFERENT)", 1)
+    console.print(f"Copied {shown_address(source)} into {shown_address(target)}: every "
+                  "table equal.")

@@ -27,6 +27,7 @@ from .arenas import Arena, Arenas
 from .clocks import Clock
 from .lobby import Lobby
 from .preparing import Preparation
+from .presence import Presence
 from .errors import BusyError, ConflictError, FullError, NotFoundError
 from .rooms import Room
 from .store import Store, analysis_key
@@ -41,6 +42,8 @@ CONTINUATION_MOVES = 6  # a best continuation's moves at most
 CONTINUATION_SECONDS = 0.5  # a continuation's move where no exact appraisal is kept
 APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
 DUE_GRACE = 0.5  # seconds a deadline may pass before a process other than its timer's acts
+LIVE_SHOWN = 30  # games being played now, listed to watch
+LOBBY_PAUSE = 0.2  # seconds: the lobby's changes within it are pushed as one
 SEND_SECONDS = 5.0  # a watcher's socket that takes no update for this long is dropped
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
@@ -55,7 +58,7 @@ class Hub:
         self.limits = limits
         self.accounts = Accounts(store)
         self.hashing = Hashing(limits.hash_queue)
-        self.lobby = Lobby(limits, store)
+        self.lobby = Lobby(limits, store, on_change=self.lobby_changed)
         self.arenas = Arenas()
         self.timers: dict[str, asyncio.Task] = {}  # a game's clock timer, by game
         self.thinker = Thinker(limits)
@@ -64,13 +67,13 @@ class Hub:
         self.watchers: dict[str, set[tuple[WebSocket, str | None]]] = {}
         self.tasks: set[asyncio.Task] = set()
         self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
+        self.lobby_sockets: set[WebSocket] = set()  # pages following the lobby
+        self.lobby_due = False  # a push of the lobby is scheduled
         self.stop_listening = None  # stops following other processes' changes
         self.computing: set[str] = set()  # the games whose computer's turns are being played
         self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
         self.sending: dict[WebSocket, str | None] = {}  # sockets being sent to: the next text
-        self.came: dict[str, set[int]] = {}  # the seats that have had a page open, by game
-        self.gone: dict[str, dict[int, float]] = {}  # since when a seat that came has had no
-        # page open, by game
+        self.seen = Presence(store)  # the seats with a page open, on every process
         self.preparation: Preparation | None = None  # exact play's files, built meanwhile
         self.reviews: dict[str, asyncio.Task] = {}  # the games whose positions are appraised
         self.reviewers: dict[str, str | None] = {}  # the client that asked, by game
@@ -149,6 +152,8 @@ class Hub:
         process holds is made current and its watchers told; after a lost connection every
         game held is compared by version, since notifications may have been missed."""
         loop = asyncio.get_running_loop()
+        if self.store.shared:
+            self.seen.heartbeat()
         self.stop_listening = self.store.backend.listen(
             lambda message: loop.call_soon_threadsafe(self._told, message))
 
@@ -162,8 +167,49 @@ class Hub:
             room = self.rooms.get(game_id)
             if room is not None and room.stored_version != int(version):
                 self._spawn(self.catch_up([game_id]))
+        elif kind == "seen" and rest in self.rooms:  # a page came or went elsewhere
+            self._spawn(self.broadcast(self.rooms[rest]))
         elif kind == "lobby":
-            self._spawn(self.tell_lobby(local=True))
+            self._spawn(self.tell_lobby())
+
+    # ----- the lobby, pushed ----------------------------------------------------------
+    def lobby_changed(self) -> None:
+        """A seek or a listed game came or went: every process pushes its lobby pages
+        (through the database's notifications where several processes share it)."""
+        if self.store.shared:
+            self.store.backend.notify("lobby")  # this process is told too
+        else:
+            self._told("lobby")
+
+    def lobby_view(self) -> dict:
+        """The open seeks (newest first, with their seeker's rating) and the listed games
+        being played (newest first)."""
+        self.lobby.sweep()
+        seeks = sorted(self.lobby.open(), key=lambda s: s.created, reverse=True)
+        going = [room for room in map(self.room, self.store.listed_games(LIVE_SHOWN))
+                 if room.record is not None and not room.record.state.is_over and room.ply]
+        return {"seeks": [{**s.public(),
+                           "rating": self.accounts.shown_rating(s.account, s.game)}
+                          for s in seeks],
+                "live": [{"id": room.id, "game": room.game, "names": room.names,
+                          "ply": room.ply, "rated": room.rated,
+                          "clock": None if room.clock is None else room.clock.view()}
+                         for room in going]}
+
+    def lobby_text(self) -> str:
+        return json.dumps({"type": "lobby", **self.lobby_view()})
+
+    async def tell_lobby(self) -> None:
+        """Push the lobby to this process's lobby pages, the changes of ``LOBBY_PAUSE``
+        as one."""
+        if self.lobby_due or not self.lobby_sockets:
+            return
+        self.lobby_due = True
+        await asyncio.sleep(LOBBY_PAUSE)
+        self.lobby_due = False
+        text = self.lobby_text()
+        await asyncio.gather(*(self._send_latest(None, socket, text)
+                               for socket in list(self.lobby_sockets)))
 
     async def catch_up(self, game_ids: list[str]) -> None:
         """Make the rooms of ``game_ids`` current where the store has a newer version, and
@@ -212,6 +258,7 @@ class Hub:
                 except Exception:  # noqa: BLE001 - closed, or not reading: dropped
                     for watcher in [w for w in self.watchers.get(game_id, ()) if w[0] is socket]:
                         self.watchers[game_id].discard(watcher)
+                    self.lobby_sockets.discard(socket)
                     self._spawn(_close(socket, 1008, "the page did not read its updates"))
                     return
                 text, self.sending[socket] = self.sending[socket], None
@@ -219,20 +266,11 @@ class Hub:
             self.sending.pop(socket, None)
 
     def presence(self, room: Room) -> dict:
-        """Whether each seat has a page open on the game (a websocket holding its token)
-        and whether it ever had (``came``: a player who left, not one not yet come)."""
-        seats = {room.seat_of(token) for _, token in self.watchers.get(room.id, ())}
-        came = self.came.setdefault(room.id, set())
-        came.update(seats - {None})
-        gone, now = self.gone.setdefault(room.id, {}), time.time()
-        for seat in (0, 1):
-            if seat in seats:
-                gone.pop(seat, None)
-            elif seat in came:
-                gone.setdefault(seat, now)
-        return {"present": [0 in seats, 1 in seats], "came": [0 in came, 1 in came],
-                "gone_for": [round(now - gone[seat], 1) if seat in gone else None
-                             for seat in (0, 1)]}
+        """Whether each seat has a page open on the game (a websocket holding its token, on
+        any process), whether it ever had (``came``: a player who left, not one not yet
+        come), and for how long one that came has been gone."""
+        return self.seen.of(room.id, {room.seat_of(token)
+                                      for _, token in self.watchers.get(room.id, ())} - {None})
 
     def view(self, room: Room, token: str | None) -> dict:
         return {**room.view(token), **self.presence(room)}
@@ -250,6 +288,7 @@ class Hub:
         another process changed the game, then the end marked and rated once, the version
         raised (and told to the other processes at the commit). Then the watchers are
         told. Answers what ``action`` answered."""
+        listed = _listed(room)
         async with self.lock(room.id):
             try:
                 with self.store.transaction():
@@ -270,6 +309,8 @@ class Hub:
                 room.stored_version = -1  # what it holds may be ahead of the store: reload
                 raise
         self.after_change(room)
+        if room.public and _listed(room) != listed:
+            self.lobby_changed()
         return result
 
     def after_change(self, room: Room) -> None:
@@ -730,8 +771,7 @@ class Hub:
                 self.locks.pop(game_id, None)
                 self.watchers.pop(game_id, None)
                 self.kept.pop(game_id, None)
-                self.came.pop(game_id, None)
-                self.gone.pop(game_id, None)
+                self.seen.forget(game_id)
                 self.review_asked.pop(game_id, None)
                 self.review_errors.pop(game_id, None)
 
@@ -747,6 +787,8 @@ class Hub:
         while True:
             await asyncio.sleep(1.0)
             try:
+                if self.store.shared:
+                    self.seen.heartbeat()
                 await self.resume_clocks(time.time() - DUE_GRACE)
             except Exception as error:  # noqa: BLE001 - the database away: the next second
                 LOG.warning("ending the games due: %s", error)
@@ -758,6 +800,11 @@ def _allowance_of(rate: str) -> Allowance:
 
     item = parse(rate)
     return Allowance(item.amount, item.get_expiry())
+
+
+def _listed(room: Room) -> bool:
+    """Whether the game is among those being played now (begun, not ended)."""
+    return room.record is not None and room.ply > 0 and not room.record.state.is_over
 
 
 def _check_helpers(room: Room) -> None:

@@ -66,9 +66,10 @@ class Seek:
 class Lobby:
     """The seeks of one site, in its store."""
 
-    def __init__(self, limits: Limits, store: Store) -> None:
+    def __init__(self, limits: Limits, store: Store, on_change=lambda: None) -> None:
         self.limits = limits
         self.store = store
+        self.on_change = on_change  # called after each change of the open seeks
 
     def add(self, seek: Seek) -> Seek:
         """Open ``seek``; BusyError beyond the lobby's or the seeker's bound."""
@@ -88,6 +89,7 @@ class Lobby:
                 "INSERT INTO seeks (id, seek, account, client, to_name, created) VALUES "
                 "(?, ?, ?, ?, ?, ?)", (seek.id, json.dumps(seek.kept()), seek.account,
                                        seek.client, seek.to, seek.created))
+        self.on_change()
         return seek
 
     def _open(self, where: str = "", params: tuple = ()) -> list[Seek]:
@@ -131,6 +133,7 @@ class Lobby:
         if not self.store.execute("DELETE FROM seeks WHERE id = ? AND game_id IS NULL AND "
                                   "declined IS NULL", (seek_id,)).rowcount:
             raise ConflictError("this seek was taken already")
+        self.on_change()
 
     def take(self, seek: Seek, game_id: str, token: str) -> None:
         """Take ``seek`` for the game ``game_id`` (the seeker's token in it): kept aside for
@@ -141,6 +144,7 @@ class Lobby:
                                   "WHERE id = ? AND game_id IS NULL AND declined IS NULL",
                                   (game_id, token, seek.taken_at, seek.id)).rowcount:
             raise ConflictError("this seek was taken already", code="seek_taken")
+        self.on_change()
 
     def challenges_to(self, account: str) -> list[Seek]:
         """The open challenges for ``account``."""
@@ -157,6 +161,7 @@ class Lobby:
                                   "AND game_id IS NULL AND declined IS NULL",
                                   (reason, seek.taken_at, seek.id)).rowcount:
             raise ConflictError("this seek was taken already", code="seek_taken")
+        self.on_change()
 
     def delivered(self, seek: Seek) -> None:
         """A page of the seeker's was given the seek's game (or its refusal)."""
@@ -178,9 +183,15 @@ class Lobby:
     def sweep(self) -> int:
         """Forget the seeks open too long and those taken long enough ago: how many."""
         now = time.time()
-        return self.store.execute(
+        expired = self.store.execute(
+            "SELECT COUNT(*) FROM seeks WHERE taken_at IS NULL AND created < ?",
+            (now - SEEK_SECONDS,)).fetchone()[0]
+        gone = self.store.execute(
             "DELETE FROM seeks WHERE (taken_at IS NULL AND created < ?) OR taken_at < ?",
             (now - SEEK_SECONDS, now - TAKEN_SECONDS)).rowcount
+        if expired:
+            self.on_change()
+        return gone
 
 
 def _seek(kept: str, game_id, token, taken_at, declined, delivered) -> Seek:

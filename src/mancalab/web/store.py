@@ -91,6 +91,20 @@ CREATE TABLE IF NOT EXISTS seeks (
 CREATE INDEX IF NOT EXISTS seeks_by_account ON seeks(account);
 CREATE INDEX IF NOT EXISTS seeks_by_created ON seeks(created);
 """
+PRESENCE = """
+CREATE TABLE IF NOT EXISTS processes (
+    id TEXT PRIMARY KEY,        -- a server process of the site (web.presence)
+    seen {REAL} NOT NULL        -- its last heartbeat
+);
+CREATE TABLE IF NOT EXISTS presence (
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    process TEXT NOT NULL REFERENCES processes(id) ON DELETE CASCADE,
+    here INTEGER NOT NULL,      -- the seat has a page open on that process
+    gone {REAL},                -- else since when
+    PRIMARY KEY (game_id, seat, process)
+);
+"""
 # the facts about a game that are asked about across games, kept beside its JSON room
 GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
                 ("deadline", "{REAL}"), ("account0", "TEXT"), ("account1", "TEXT"),
@@ -308,6 +322,54 @@ class Store:
                          (count - ANALYSES_KEPT,))
 
 
+# ----- moving a site ----------------------------------------------------------------
+# the tables a site keeps, parents first (what presence and processes hold is of the moment)
+COPIED = {"accounts": "name", "account_keys": "key", "sessions": "digest",
+          "ratings": "name, game", "rated_games": "game_id, name", "games": "id",
+          "moves": "game_id, ply", "analyses": "position", "seeks": "id"}
+COPY_BATCH = 1000
+
+
+def copy_store(source: Store, target: Store) -> list[tuple[str, int, str, str]]:
+    """Copy every table of ``source`` into the empty ``target`` in one transaction:
+    (table, rows, digest in the source, digest in the target) each, the digests of the
+    rows as read back. MancalabError, and nothing copied, if the target holds anything."""
+    from ..core import MancalabError
+
+    for table in COPIED:
+        if target.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
+            raise MancalabError(f"the target {target.describe()} is not empty (its table "
+                                f"{table} has rows): copy into a new database")
+    with target.transaction():
+        for table in COPIED:
+            columns = _shared_columns(source, target, table)
+            listed = ", ".join(columns)
+            rows = source.execute(f"SELECT {listed} FROM {table}").fetchall()
+            for start in range(0, len(rows), COPY_BATCH):
+                target.backend.executemany(
+                    f"INSERT INTO {table} ({listed}) VALUES ({', '.join('?' * len(columns))})",
+                    rows[start:start + COPY_BATCH])
+    return [(table, *_count_and_digest(source, table, _shared_columns(source, target, table)),
+             _count_and_digest(target, table, _shared_columns(source, target, table))[1])
+            for table in COPIED]
+
+
+def _shared_columns(source: Store, target: Store, table: str) -> list[str]:
+    have = source.backend.columns(table)
+    return sorted(name for name in target.backend.columns(table) if name in have)
+
+
+def _count_and_digest(store: Store, table: str, columns: list[str]) -> tuple[int, str]:
+    """The rows of ``table`` and the SHA-256 of their values, in an order both databases
+    agree on (sorted here, not by either's collation)."""
+    import hashlib
+
+    rows = sorted(json.dumps(list(row)) for row in store.execute(
+        f"SELECT {', '.join(columns)} FROM {table}"))
+    digest = hashlib.sha256("\n".join(rows).encode()).hexdigest()
+    return len(rows), digest
+
+
 # ----- the schema's steps --------------------------------------------------------------
 def _base(backend: Backend) -> None:
     if backend.kind == "postgresql":
@@ -344,7 +406,11 @@ def _seeks(backend: Backend) -> None:
     _script(backend, SEEKS)
 
 
-STEPS = [_base, _analyses_by_client, _game_columns, _seeks]
+def _presence(backend: Backend) -> None:
+    _script(backend, PRESENCE)
+
+
+STEPS = [_base, _analyses_by_client, _game_columns, _seeks, _presence]
 
 
 def migrate(backend: Backend) -> None:

@@ -82,6 +82,33 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
             if hub.sockets_by_client[client] <= 0:
                 del hub.sockets_by_client[client]
 
+    @router.websocket("/api/lobby/ws")
+    async def lobby(socket: WebSocket) -> None:
+        """The lobby's seeks and the games being played, pushed on every change (from any
+        process of the site): ``{"type": "lobby", "seeks": [...], "live": [...]}``."""
+        if not _same_origin(socket):
+            await _refuse(socket, 4403, "a page of another site may not connect")
+            return
+        client = scope_client(socket.scope)
+        if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
+                      limits.sockets, limits.client_sockets, limits.share_connections):
+            await _refuse(socket, 4429, "too many live connections from one address")
+            return
+        hub.sockets_by_client[client] += 1
+        await socket.accept()
+        hub.lobby_sockets.add(socket)
+        try:
+            await socket.send_text(hub.lobby_text())
+            while (await socket.receive())["type"] != "websocket.disconnect":
+                pass  # the page sends nothing; whatever it sends is not read
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.lobby_sockets.discard(socket)
+            hub.sockets_by_client[client] -= 1
+            if hub.sockets_by_client[client] <= 0:
+                del hub.sockets_by_client[client]
+
     return router
 
 

@@ -22,9 +22,6 @@ from .accounts import logged_in
 from .games import created_view
 
 
-LIVE_SHOWN = 30  # games being played now, listed to watch
-
-
 def guest() -> str:
     return f"Guest {secrets.randbelow(10_000):04d}"
 
@@ -56,24 +53,15 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                                     scope_client(request.scope), clock, to=to))
         return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
 
-    @router.get("/api/seeks", summary="The open seeks, newest first")
+    @router.get("/api/seeks", summary="The open seeks, newest first (pushed on every change "
+                                      "by the websocket /api/lobby/ws)")
     async def seeks() -> dict:
-        hub.lobby.sweep()
-        found = sorted(hub.lobby.open(), key=lambda s: s.created, reverse=True)
-        return {"seeks": [{**s.public(), "rating": hub.accounts.shown_rating(s.account, s.game)}
-                          for s in found]}
+        return {"seeks": hub.lobby_view()["seeks"]}
 
     @router.get("/api/live", summary="Games from the lobby and arenas being played now, to "
                                      "watch (newest first; a friend's game is not listed)")
     async def live_games() -> dict:
-        going = [room for room in hub.rooms.values() if room.mode == "online" and room.public
-                 and room.record is not None and not room.record.state.is_over
-                 and room.ply > 0]
-        going.sort(key=lambda room: room.created, reverse=True)
-        return {"games": [{"id": room.id, "game": room.game, "names": room.names,
-                           "ply": room.ply, "rated": room.rated,
-                           "clock": None if room.clock is None else room.clock.view()}
-                          for room in going[:LIVE_SHOWN]]}
+        return {"games": hub.lobby_view()["live"]}
 
     def _challenged(account: str, name: str) -> str:
         found = hub.accounts.canonical(name)

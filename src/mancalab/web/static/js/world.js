@@ -9,10 +9,11 @@ const $ = (id) => document.getElementById(id);
 // [base, increment] seconds, or [seconds a move, 0, true]: correspondence
 const CLOCKS = [null, [180, 2], [300, 3], [600, 5], [900, 10], [86400, 0, true],
                 [3 * 86400, 0, true]];
-const POLL = 3000;  // ms between looks at the lobby while the home page is shown
+const POLL = 5000;  // ms between looks at the arenas (and the lobby while its socket is away)
 let account = null;
 let open = null;  // this browser's own open seek: {id, secret}
 let polling = null;
+let lobbySocket = null;  // the lobby's pushed updates (followLobby)
 let openGame = null;
 let following = null;  // the arena this browser's player joined: its id
 let arenaPoll = null;
@@ -305,8 +306,10 @@ function fillQuick() {
 }
 
 async function refreshLive() {
-  let games = [];
-  try { games = (await api("/api/live")).games; } catch { return; }
+  try { showLive((await api("/api/live")).games); } catch { /* the next time */ }
+}
+
+function showLive(games) {
   $("live-list").replaceChildren(...games.map((g) => {
     const item = document.createElement("li");
     item.append(Object.assign(document.createElement("a"), {href: `/?game=${g.id}`,
@@ -368,23 +371,34 @@ async function adoptMySeeks() {
   return false;
 }
 
-async function refresh() {
-  if (await adoptMySeeks()) return;
+// The account's own seeks and challenges, and this browser's open seek: taken? then the
+// game starts here too.
+async function refreshMine() {
+  if (await adoptMySeeks()) return true;
   refreshChallenges();
-  if (open) {  // taken? then the game starts for this browser too
-    try {
-      const mine = await api(`/api/seeks/${open.id}?secret=${encodeURIComponent(open.secret)}`);
-      if (mine.game_id) {
-        const {game_id: id, token} = mine;
-        localStorage.setItem(`mancalab.seek.${open.id}`, id);
-        open = null;
-        play(id, token);
-        return;
-      }
-    } catch { open = null; $("seek-waiting").hidden = true; }
-  }
-  let seeks = [];
-  try { seeks = (await api("/api/seeks")).seeks; } catch { return; }
+  if (!open) return false;
+  try {
+    const mine = await api(`/api/seeks/${open.id}?secret=${encodeURIComponent(open.secret)}`);
+    if (mine.game_id) {
+      const {game_id: id, token} = mine;
+      localStorage.setItem(`mancalab.seek.${open.id}`, id);
+      open = null;
+      play(id, token);
+      return true;
+    }
+  } catch { open = null; $("seek-waiting").hidden = true; }
+  return false;
+}
+
+// Everything the home page shows of the world, asked for (while the lobby's socket is away).
+async function refresh() {
+  if (await refreshMine()) return;
+  try { showSeeks((await api("/api/seeks")).seeks); } catch { return; }
+  refreshArenas();
+  refreshLive();
+}
+
+function showSeeks(seeks) {
   const rows = seeks.filter((s) => (!open || s.id !== open.id) && (!account || s.by !== account))
     .map((s) => {
     const row = document.createElement("tr");
@@ -404,13 +418,36 @@ async function refresh() {
   $("seeks-body").replaceChildren(...rows);
   $("seeks").hidden = rows.length === 0;
   $("no-seeks").hidden = rows.length > 0 || Boolean(open);  // not while one waits
-  refreshArenas();
-  refreshLive();
+}
+
+// The lobby's socket: the server pushes the seeks and the games being played on every change
+// (a seek taken among them: this browser's own is looked at then). While it is away the page
+// says so, asks instead, and opens it again with a growing pause.
+function followLobby(attempt = 0) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = lobbySocket = new WebSocket(`${scheme}://${location.host}/api/lobby/ws`);
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "lobby" || $("home").hidden) return;
+    showSeeks(message.seeks);
+    showLive(message.live);
+    if (account || open) refreshMine();
+  };
+  socket.onopen = () => { attempt = 0; $("lobby-offline").hidden = true; };
+  socket.onclose = () => {
+    if (lobbySocket !== socket) return;  // stopped, or followed anew
+    $("lobby-offline").hidden = false;
+    setTimeout(() => { if (lobbySocket === socket) followLobby(attempt + 1); },
+               Math.min(10000, 500 * 2 ** attempt));
+  };
 }
 
 export function stopLobby() {
   clearInterval(polling);
   polling = null;
+  const socket = lobbySocket;
+  lobbySocket = null;
+  if (socket) socket.close();
 }
 
 // The world's part of the home page; ``opened(created)`` opens a game that started.
@@ -426,7 +463,13 @@ export async function showWorld(opened) {
   showAccount();
   if (account) refresh();
   stopLobby();
-  polling = setInterval(() => { if (!$("home").hidden) refresh(); }, POLL);
+  followLobby();
+  // asked for only while the socket is away; the arenas (not pushed yet) each time
+  polling = setInterval(() => {
+    if ($("home").hidden) return;
+    if (lobbySocket && lobbySocket.readyState === WebSocket.OPEN) refreshArenas();
+    else refresh();
+  }, POLL);
 }
 
 // The seek form names its game (the card chosen far above it), and the two agree.
