@@ -165,8 +165,8 @@ def test_a_killed_process_loses_no_acknowledged_move_and_its_flag_falls_once(
     try:
         a, b = (httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
                 for port in ports)
-        for client in (a, b):
-            until(lambda client=client: _answers(client), seconds=60)
+        for client, server in zip((a, b), servers):
+            until(lambda client=client, server=server: _answers(client, server), seconds=60)
         sign_up(a, "Ada")
         bobs_a = httpx.Client(base_url=a.base_url, timeout=10)
         sign_up(bobs_a, "Bob")
@@ -191,7 +191,9 @@ def test_a_killed_process_loses_no_acknowledged_move_and_its_flag_falls_once(
                 server.wait(timeout=20)
 
 
-def _answers(client) -> bool:
+def _answers(client, server) -> bool:
+    if server.poll() is not None:  # it could not start: say why
+        pytest.fail(f"serve exited {server.returncode}: {server.stderr.read().decode()}")
     try:
         return client.get("/api/session").status_code == 200
     except httpx.HTTPError:

@@ -158,4 +158,4 @@ def db_copy(
     if any(before != after for _, _, before, after in copied):
         fail("the copy differs from the source (see the tables marked DIFFERENT)", 1)
     console.print(f"Copied {shown_address(source)} into {shown_address(target)}: every "
-                  "table equal.")
+                  "table equal.", soft_wrap=True)

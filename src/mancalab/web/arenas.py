@@ -4,8 +4,9 @@ scores 2, a draw 1, a loss 0; standings are live and the top score wins.
 
 Simpler than lichess: no streak bonus and no berserk; a waiting player is paired with the
 waiting player nearest in score, not the one just played when another waits; ties are broken
-by wins, then by fewer games. Arenas live in memory (a restart ends them), bounded in number
-and in players.
+by wins, then by fewer games. Arenas are kept in the store, each a row changed under its
+lock by whichever process is asked (a restart or a dead process ends nothing), bounded in
+number and in players.
 
 An arena pairs until its time is over, whatever its games are doing; a game still going then
 counts when it ends (its clock and the first-move rule bound how long: a game nobody starts
@@ -16,11 +17,15 @@ Only running arenas count toward ``ARENAS`` and toward a maker's one.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from .errors import BusyError, ConflictError, NotFoundError
+from .store import Store
 
 ARENAS = 20  # arenas open at once
 PLAYERS = 200  # players in one arena
@@ -56,6 +61,16 @@ class Arena:
     by: str
     entrants: dict[str, Entrant] = field(default_factory=dict)
     games: list[str] = field(default_factory=list)
+
+    def kept(self) -> dict:
+        """The arena as the store keeps it (JSON)."""
+        return {**{name: getattr(self, name) for name in self.__dataclass_fields__},
+                "entrants": {name: vars(e) for name, e in self.entrants.items()}}
+
+    @classmethod
+    def of(cls, kept: dict) -> Arena:
+        return cls(**{**kept, "entrants": {name: Entrant(**e)
+                                           for name, e in kept["entrants"].items()}})
 
     @property
     def running(self) -> bool:
@@ -131,28 +146,54 @@ class Arena:
 
 
 class Arenas:
-    def __init__(self) -> None:
-        self.arenas: dict[str, Arena] = {}
+    """The site's arenas, in its store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def open(self, arena: Arena) -> Arena:
         self.sweep()
-        live = [a for a in self.arenas.values() if a.running]
-        if len(live) >= ARENAS:
-            raise BusyError(f"at most {ARENAS} arenas at once; join one", code="too_many_arenas",
-                            count=ARENAS)
-        if any(a.by == arena.by for a in live):
-            raise ConflictError("you have an arena going on already", code="arena_running")
-        arena.id = secrets.token_urlsafe(6)
-        self.arenas[arena.id] = arena
+        with self.store.transaction():
+            self.store.lock_named("arenas")
+            live = [a for a in self.all() if a.running]
+            if len(live) >= ARENAS:
+                raise BusyError(f"at most {ARENAS} arenas at once; join one",
+                                code="too_many_arenas", count=ARENAS)
+            if any(a.by == arena.by for a in live):
+                raise ConflictError("you have an arena going on already",
+                                    code="arena_running")
+            arena.id = secrets.token_urlsafe(6)
+            self.store.execute("INSERT INTO arenas VALUES (?, ?, ?, ?)",
+                               (arena.id, json.dumps(arena.kept()), arena.ends_at, arena.by))
         return arena
+
+    def all(self) -> list[Arena]:
+        return [Arena.of(json.loads(text)) for (text,) in self.store.execute(
+            "SELECT arena FROM arenas ORDER BY ends_at")]
 
     def get(self, arena_id: str) -> Arena:
-        arena = self.arenas.get(arena_id) if len(arena_id) <= 40 else None
-        if arena is None:
+        row = None
+        if len(arena_id) <= 40:
+            row = self.store.execute("SELECT arena FROM arenas WHERE id = ?",
+                                     (arena_id,)).fetchone()
+        if row is None:
             raise NotFoundError(f"no arena {arena_id[:40]!r}")
-        return arena
+        return Arena.of(json.loads(row[0]))
 
-    def join(self, arena: Arena, name: str) -> None:
+    @contextlib.contextmanager
+    def changing(self, arena_id: str) -> Iterator[Arena]:
+        """The arena, to change: held against every other process until the transaction
+        this opens (or joins) ends, and kept as it is left."""
+        with self.store.transaction():
+            self.store.execute("SELECT id FROM arenas WHERE id = ?" + self.store.for_update,
+                               (arena_id,))
+            arena = self.get(arena_id)
+            yield arena
+            self.store.execute("UPDATE arenas SET arena = ? WHERE id = ?",
+                               (json.dumps(arena.kept()), arena_id))
+
+    @staticmethod
+    def join(arena: Arena, name: str) -> None:
         if not arena.running:
             raise ConflictError("the arena is over", code="arena_over")
         entrant = arena.entrants.get(name)
@@ -164,14 +205,16 @@ class Arenas:
                             count=PLAYERS)
         arena.entrants[name] = Entrant(name)
 
-    def leave(self, arena: Arena, name: str) -> None:
+    @staticmethod
+    def leave(arena: Arena, name: str) -> None:
         entrant = arena.entrants.get(name)
         if entrant is None:
             raise ConflictError("you are not in this arena")
         entrant.present = False
 
     def sweep(self) -> None:
+        """Forget the arenas finished more than ``KEPT_SECONDS`` ago."""
         now = time.time()
-        for arena_id, arena in list(self.arenas.items()):
+        for arena in self.all():
             if arena.finished and now - arena.ends_at > KEPT_SECONDS:
-                del self.arenas[arena_id]
+                self.store.execute("DELETE FROM arenas WHERE id = ?", (arena.id,))

@@ -59,7 +59,7 @@ class Hub:
         self.accounts = Accounts(store)
         self.hashing = Hashing(limits.hash_queue)
         self.lobby = Lobby(limits, store, on_change=self.lobby_changed)
-        self.arenas = Arenas()
+        self.arenas = Arenas(store)
         self.timers: dict[str, asyncio.Task] = {}  # a game's clock timer, by game
         self.thinker = Thinker(limits)
         self.rooms: dict[str, Room] = {}
@@ -303,20 +303,22 @@ class Hub:
                     if room.await_first_move():
                         room.save(self.store)
                     room.stored_version = self.store.changed(room.id)
+                    started = self._score_arena(room)
             except MancalabError:
                 raise  # a request refused changes nothing (each checks before it changes)
             except BaseException:
                 room.stored_version = -1  # what it holds may be ahead of the store: reload
                 raise
         self.after_change(room)
-        if room.public and _listed(room) != listed:
+        for paired in started:  # the arena's next games
+            self.after_change(paired)
+        if room.public and _listed(room) != listed or started:
             self.lobby_changed()
         return result
 
     def after_change(self, room: Room) -> None:
-        """Score an arena game that has ended, keep the game's timer, tell the watchers,
-        and let the computer move if it is its turn."""
-        self._score_arena(room)
+        """Keep the game's timer, tell the watchers, and let the computer move if it is its
+        turn."""
         self._time(room)
         self._spawn(self.broadcast(room))
         self._resume(room)
@@ -393,20 +395,35 @@ class Hub:
             if game_id not in self.timers:
                 await self.apply(self.room(game_id), self._end_if_due)
 
-    def _score_arena(self, room: Room) -> None:
-        """An arena game that ended: its points, and its players paired again."""
+    def _score_arena(self, room: Room) -> list[Room]:
+        """In the transaction of an arena game's end: its points (once: an entrant counts
+        the game it is playing only), and its players paired again: the games started."""
         if room.arena is None or room.record is None or room.record.state.outcome is None:
-            return
-        arena = self.arenas.arenas.get(room.arena)
-        if arena is None:
-            return
-        if room.aborted:  # no result; the player who did not move is paired no more
-            arena.abandon(room.id, room.accounts, room.record.state.to_move)
-        else:
-            outcome = room.record.state.outcome
-            arena.finish(room.id, room.accounts,
-                         0.5 if outcome.winner is None else float(outcome.winner == 0))
-        self.pair(arena)
+            return []
+        try:
+            with self.arenas.changing(room.arena) as arena:
+                if not any(e.playing == room.id for e in arena.entrants.values()):
+                    return []
+                if room.aborted:  # no result; the player who did not move is paired no more
+                    arena.abandon(room.id, room.accounts, room.record.state.to_move)
+                else:
+                    outcome = room.record.state.outcome
+                    arena.finish(room.id, room.accounts,
+                                 0.5 if outcome.winner is None else float(outcome.winner == 0))
+                return self._pair(arena)
+        except NotFoundError:  # the arena was forgotten
+            return []
+
+    def join_arena(self, arena_id: str, name: str) -> Arena:
+        """``name`` joins the arena and is paired at once if another waits."""
+        with self.arenas.changing(arena_id) as arena:
+            self.arenas.join(arena, name)
+            started = self._pair(arena)
+        for room in started:
+            self.after_change(room)
+        if started:
+            self.lobby_changed()
+        return arena
 
     def _may_pair(self, name: str) -> bool:
         """Whether an arena may start a game for ``name`` now: within the games an account
@@ -416,9 +433,11 @@ class Hub:
             not self.games_made.wait(f"account {name}", 1) and \
             not self.pairings.wait(name, 1) and self.store.size() <= self.limits.db_bytes
 
-    def pair(self, arena: Arena) -> None:
-        """Start a game for every pair of the arena's waiting players, each game charged to
-        both players' accounts like any new game."""
+    def _pair(self, arena: Arena) -> list[Room]:
+        """In the arena's transaction (``Arenas.changing``): start a game for every pair of
+        its waiting players, each game charged to both players' accounts like any new game;
+        the games started, to be announced once the transaction commits."""
+        started = []
         for first, second in arena.pairs(self._may_pair):
             names = [first.name, second.name]
             for name in names:
@@ -436,7 +455,8 @@ class Hub:
                 entrant.playing, entrant.token = room.id, room.tokens[seat]
                 entrant.last = names[1 - seat]
             first.firsts += 1
-            self.after_change(room)
+            started.append(room)
+        return started
 
     async def forget(self, account: str) -> None:
         """Delete ``account``: first its games going on are resigned (rated as any
@@ -449,9 +469,10 @@ class Hub:
                 continue
             await self.change(game_id, room.tokens[seats[0]],
                               lambda r, token=room.tokens[seats[0]]: r.resign(self.store, token))
-        for arena in self.arenas.arenas.values():
-            if account in arena.entrants:
-                arena.entrants[account].present = False
+        for found in self.arenas.all():
+            if account in found.entrants:
+                with self.arenas.changing(found.id) as arena:
+                    arena.entrants[account].present = False
         self.accounts.delete(account)
 
     def live_games(self, account: str) -> int:

@@ -75,7 +75,7 @@ class Lobby:
         """Open ``seek``; BusyError beyond the lobby's or the seeker's bound."""
         self.sweep()
         with self.store.transaction():
-            self.store.lock_lobby()
+            self.store.lock_named("lobby")
             (mine,) = self.store.execute(
                 "SELECT COUNT(*) FROM seeks WHERE game_id IS NULL AND declined IS NULL AND "
                 "(account = ? OR client = ?)", (seek.account, seek.client)).fetchone()

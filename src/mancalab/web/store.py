@@ -105,10 +105,19 @@ CREATE TABLE IF NOT EXISTS presence (
     PRIMARY KEY (game_id, seat, process)
 );
 """
+ARENAS = """
+CREATE TABLE IF NOT EXISTS arenas (
+    id TEXT PRIMARY KEY,
+    arena TEXT NOT NULL,        -- web.arenas.Arena: its terms, entrants and scores (JSON)
+    ends_at {REAL} NOT NULL,
+    by_name {NAME} NOT NULL     -- the account that opened it
+);
+"""
 # the facts about a game that are asked about across games, kept beside its JSON room
 GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
                 ("deadline", "{REAL}"), ("account0", "TEXT"), ("account1", "TEXT"),
                 ("listed", "INTEGER NOT NULL DEFAULT 0")]
+NAMED_LOCKS = {"schema": 7041, "lobby": 7042, "arenas": 7043}  # PostgreSQL's advisory locks
 ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
 CLIENT_ANALYSES = 1_000  # of them, the most kept for one client (its least recent go first)
 
@@ -217,8 +226,7 @@ class Store:
     def lock_game(self, game_id: str) -> int | None:
         """In a transaction: hold the game's row until it ends (another process's change
         waits) and answer its version (None: no such game)."""
-        lock = " FOR UPDATE" if self.shared else ""  # SQLite's transaction holds the file
-        row = self.execute(f"SELECT version FROM games WHERE id = ?{lock}",
+        row = self.execute(f"SELECT version FROM games WHERE id = ?{self.for_update}",
                            (game_id,)).fetchone()
         return None if row is None else row[0]
 
@@ -239,10 +247,17 @@ class Store:
         self.backend.notify(f"game {game_id} {version}")
         return version
 
-    def lock_lobby(self) -> None:
-        """In a transaction: the lobby's bounds counted by one process at a time."""
+    @property
+    def for_update(self) -> str:
+        """What makes a SELECT hold its rows until the transaction ends (SQLite's
+        transaction holds the whole file already)."""
+        return " FOR UPDATE" if self.shared else ""
+
+    def lock_named(self, what: str) -> None:
+        """In a transaction: ``what`` (the lobby's or the arenas' bounds) counted by one
+        process at a time."""
         if self.shared:
-            self.execute("SELECT pg_advisory_xact_lock(7042)")
+            self.execute("SELECT pg_advisory_xact_lock(?)", (NAMED_LOCKS[what],))
 
     def games_of(self, account: str, count: int = 50) -> list[tuple[str, int, str]]:
         """The newest ``count`` games in which ``account`` holds a seat: (id, seat, token)."""
@@ -324,9 +339,8 @@ class Store:
 
 # ----- moving a site ----------------------------------------------------------------
 # the tables a site keeps, parents first (what presence and processes hold is of the moment)
-COPIED = {"accounts": "name", "account_keys": "key", "sessions": "digest",
-          "ratings": "name, game", "rated_games": "game_id, name", "games": "id",
-          "moves": "game_id, ply", "analyses": "position", "seeks": "id"}
+COPIED = ("accounts", "account_keys", "sessions", "ratings", "rated_games", "games", "moves",
+          "analyses", "seeks", "arenas")
 COPY_BATCH = 1000
 
 
@@ -410,7 +424,11 @@ def _presence(backend: Backend) -> None:
     _script(backend, PRESENCE)
 
 
-STEPS = [_base, _analyses_by_client, _game_columns, _seeks, _presence]
+def _arenas(backend: Backend) -> None:
+    _script(backend, ARENAS)
+
+
+STEPS = [_base, _analyses_by_client, _game_columns, _seeks, _presence, _arenas]
 
 
 def migrate(backend: Backend) -> None:
@@ -420,7 +438,8 @@ def migrate(backend: Backend) -> None:
     for number, step in enumerate(STEPS, 1):
         with backend.transaction():
             if backend.kind == "postgresql":
-                backend.execute("SELECT pg_advisory_xact_lock(7041)")  # one migrator
+                backend.execute("SELECT pg_advisory_xact_lock(?)",  # one migrator
+                                (NAMED_LOCKS["schema"],))
             row = backend.execute("SELECT version FROM schema_version").fetchone()
             done = 0 if row is None else row[0]
             if done >= number:

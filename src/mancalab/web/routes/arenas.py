@@ -41,7 +41,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.get("/api/arenas", summary="The arenas going on and those just finished")
     async def arenas() -> dict:
         hub.arenas.sweep()
-        return {"arenas": [a.view() for a in hub.arenas.arenas.values()]}
+        return {"arenas": [a.view() for a in hub.arenas.all()]}
 
     @router.get("/api/arenas/{arena_id}", summary="An arena: its standings and, for a player "
                                                   "in it, their game going on")
@@ -52,17 +52,14 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.post("/api/arenas/{arena_id}/join", summary="Join an arena: paired at once")
     async def join(request: Request, arena_id: str) -> dict:
         name = require(logged_in(hub, request))
-        arena = hub.arenas.get(arena_id)
-        hub.arenas.join(arena, name)
-        hub.pair(arena)
-        return view(arena, name)
+        return view(hub.join_arena(arena_id, name), name)
 
     @router.post("/api/arenas/{arena_id}/leave", summary="Leave an arena: no more pairings "
                                                          "(a game going on goes on)")
     async def leave(request: Request, arena_id: str) -> dict:
         name = require(logged_in(hub, request))
-        arena = hub.arenas.get(arena_id)
-        hub.arenas.leave(arena, name)
+        with hub.arenas.changing(arena_id) as arena:
+            hub.arenas.leave(arena, name)
         return view(arena, name)
 
     return router
