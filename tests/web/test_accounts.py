@@ -9,7 +9,7 @@ from mancalab.web import create_app
 from mancalab.web.routes.accounts import COOKIE
 
 
-pytestmark = pytest.mark.both_stores  # TEMP
+pytestmark = pytest.mark.both_stores  # online play: on SQLite and on PostgreSQL
 
 
 @pytest.fixture
@@ -559,45 +559,50 @@ def test_a_clock_that_ran_out_while_the_server_was_down_ends_when_it_ran_out(tmp
 
 
 def test_an_arena_of_four_runs_to_its_end_with_correct_standings(app):
-    """Four players join a short arena and are paired again after every game; in each game
-    the player whose name comes later resigns. The standings are the tally of those games."""
-    import time
-
     with TestClient(app) as first:
-        clients = [first] + [TestClient(app) for _ in range(3)]
-        names = ["Abena", "Kojo", "Esi", "Yaw"]
-        for client, name in zip(clients, names):
-            sign_up(client, name)
         assert TestClient(app).post("/api/arenas", json={
             "game": "kalah", "clock": {"base": 60}, "seconds": 3}).status_code == 401
-        arena = first.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
-                                                "seconds": 3}).json()
-        for client in clients:
-            assert client.post(f"/api/arenas/{arena['id']}/join").status_code == 200
-        tally, seen = {name: 0 for name in names}, set()
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            view = first.get(f"/api/arenas/{arena['id']}").json()
-            if view["finished"]:
-                break
-            for client, name in zip(clients, names):
-                me = client.get(f"/api/arenas/{arena['id']}").json()["me"]
-                if not me["game_id"] or me["game_id"] in seen:
-                    continue
-                game = client.get(f"/api/games/{me['game_id']}").json()
-                other = game["names"][1 - game["names"].index(name)]
-                if name > other:  # the later name resigns
-                    client.post(f"/api/games/{me['game_id']}/resign", json={"token": me["token"]})
-                    seen.add(me["game_id"])
-                    tally[other] += 2
-            time.sleep(0.05)
+        play_an_arena_of_four([first] + [TestClient(app) for _ in range(3)])
+
+
+def play_an_arena_of_four(clients):
+    """Four players (``clients``, the first opening the arena) join a short arena and are
+    paired again after every game; in each game the player whose name comes later resigns.
+    The standings are the tally of those games."""
+    import time
+
+    first = clients[0]
+    names = ["Abena", "Kojo", "Esi", "Yaw"]
+    for client, name in zip(clients, names):
+        sign_up(client, name)
+    arena = first.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                            "seconds": 3}).json()
+    for client in clients:
+        assert client.post(f"/api/arenas/{arena['id']}/join").status_code == 200
+    tally, seen = {name: 0 for name in names}, set()
+    deadline = time.time() + 30
+    while time.time() < deadline:
         view = first.get(f"/api/arenas/{arena['id']}").json()
-        assert view["finished"] and view["games"] == len(seen) >= 2
-        assert {row["name"]: row["points"] for row in view["standings"]} == tally
-        assert [row["points"] for row in view["standings"]] == sorted(tally.values(),
-                                                                      reverse=True)
-        assert view["winner"] == "Abena"  # her name comes first: she won every game
-        assert first.post(f"/api/arenas/{arena['id']}/join").status_code == 409  # over
+        if view["finished"]:
+            break
+        for client, name in zip(clients, names):
+            me = client.get(f"/api/arenas/{arena['id']}").json()["me"]
+            if not me["game_id"] or me["game_id"] in seen:
+                continue
+            game = client.get(f"/api/games/{me['game_id']}").json()
+            other = game["names"][1 - game["names"].index(name)]
+            if name > other:  # the later name resigns
+                client.post(f"/api/games/{me['game_id']}/resign", json={"token": me["token"]})
+                seen.add(me["game_id"])
+                tally[other] += 2
+        time.sleep(0.05)
+    view = first.get(f"/api/arenas/{arena['id']}").json()
+    assert view["finished"] and view["games"] == len(seen) >= 2
+    assert {row["name"]: row["points"] for row in view["standings"]} == tally
+    assert [row["points"] for row in view["standings"]] == sorted(tally.values(),
+                                                                  reverse=True)
+    assert view["winner"] == "Abena"  # her name comes first: she won every game
+    assert first.post(f"/api/arenas/{arena['id']}/join").status_code == 409  # over
 
 
 def test_an_arena_whose_game_nobody_starts_still_ends_at_its_time(app, monkeypatch):

@@ -112,6 +112,17 @@ def test_the_lobby_and_the_players_presence_are_pushed_across_processes(postgres
             assert seen["came"] == [True, True] and seen["gone_for"][1] is not None
 
 
+def test_an_arena_whose_four_players_are_on_three_processes_runs_to_its_end(postgres_schema):
+    """The arena of test_accounts.py, its players on processes A, B, C and A: each game is
+    scored once, by whichever process ends it, and the standings are the tally."""
+    from .test_accounts import play_an_arena_of_four
+
+    apps = [create_app(postgres_schema, Limits(**LIMITS)) for _ in range(3)]
+    with TestClient(apps[0]) as abena, TestClient(apps[1]) as kojo, \
+            TestClient(apps[2]) as esi, TestClient(apps[0]) as yaw:
+        play_an_arena_of_four([abena, kojo, esi, yaw])
+
+
 def test_a_seek_is_taken_once_whichever_process_is_asked(postgres_schema):
     one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
     with TestClient(one) as ada, TestClient(one) as bob, TestClient(two) as cy:

@@ -81,6 +81,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                 sweeper.cancel()
             if hub.stop_listening is not None:
                 hub.stop_listening()
+                hub.stop_listening = None
             for task in list(hub.tasks):
                 task.cancel()
             hub.thinker.close()

@@ -151,6 +151,8 @@ class Hub:
         """Follow the other processes' changes (PostgreSQL's notifications): a game this
         process holds is made current and its watchers told; after a lost connection every
         game held is compared by version, since notifications may have been missed."""
+        if self.stop_listening is not None:  # the app started again: once is enough
+            return
         loop = asyncio.get_running_loop()
         if self.store.shared:
             self.seen.heartbeat()
