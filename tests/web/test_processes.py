@@ -237,3 +237,25 @@ def test_a_site_is_copied_from_sqlite_to_postgresql_whole(postgres_schema, tmp_p
         assert after["moves"] == before["moves"] and after["accounts"] == ["Ada", "Bob"]
     again = CliRunner().invoke(cli, ["db", "copy", str(sqlite), postgres_schema])
     assert again.exit_code == 2 and "not empty" in again.output
+
+
+def test_a_lost_database_connection_is_a_503_and_the_next_request_reconnects(
+        postgres_schema):
+    """PostgreSQL drops the server's connections (a restart, a failover): the request that
+    meets the dead connection is answered 503 saying so, nothing acknowledged is lost, and
+    the next request connects again."""
+    import psycopg
+
+    with TestClient(create_app(postgres_schema, Limits(**LIMITS))) as ada:
+        made = ada.post("/api/games", json={"game": "kalah", "mode": "local"}).json()
+        assert ada.post(f"/api/games/{made['id']}/moves",
+                        json={"token": made["token"], "move": 2}).status_code == 200
+        with psycopg.connect(postgres_schema, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                          "datname = current_database() AND pid <> pg_backend_pid()")
+        lost = ada.post(f"/api/games/{made['id']}/moves",
+                        json={"token": made["token"], "move": 0})
+        assert lost.status_code == 503 and "database" in lost.json()["detail"]
+        again = ada.post(f"/api/games/{made['id']}/moves",
+                         json={"token": made["token"], "move": 0})
+        assert again.status_code == 200 and again.json()["ply"] == 2
