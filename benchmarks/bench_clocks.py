@@ -2,9 +2,12 @@
 server on one core; how exact the clocks are and what the server holds.
 
     python benchmarks/bench_clocks.py [--games 200] [--base 30] [--plies 20]
+        [--db postgresql://postgres@127.0.0.1/NAME --processes 2]
 
-Starts `mancalab serve` pinned to core 0 (the clients run on the others). Each game is a seek
-taken by another client, Oware with a clock of BASE seconds; both players answer every
+Starts `mancalab serve` pinned to core 0 (the clients run on the others); with ``--db`` a
+PostgreSQL database (emptied first) and ``--processes N``, N servers on it, all on core 0,
+each game's two players on two different processes (the seek made on one, taken on the
+next), so every move crosses processes. Each game is a seek taken by another client, Oware with a clock of BASE seconds; both players answer every
 state with a move after 0.2-1.0 s until PLIES moves are played, then the player to move stops
 and their time runs out while nobody sends anything. Measures, per game, how long after the
 moment the time ran out (``ended_at``) the players were told (the flag's lag), the move
@@ -56,13 +59,41 @@ def http_from(port: int, path: str, body: dict | None, source: str) -> dict:
     return json.loads(text)
 
 
-def make_game(port: int, base: int) -> tuple[str, list[str]]:
-    seek = http_from(port, "/api/seeks", {"game": "oware", "color": "first",
-                                          "clock": {"base": base, "increment": 0}}, "127.0.0.1")
-    taken = http_from(port, f"/api/seeks/{seek['id']}/accept", {}, "127.0.0.2")
-    mine = http_from(port, f"/api/seeks/{seek['id']}?secret={seek['secret']}", None,
+def make_game(ports: list[int], base: int) -> tuple[str, list[str], list[int]]:
+    """A game from a seek made on ``ports[0]`` and taken on ``ports[1]``: its id, the two
+    tokens, and the port each player follows it on."""
+    seek = http_from(ports[0], "/api/seeks", {"game": "oware", "color": "first",
+                                              "clock": {"base": base, "increment": 0}},
                      "127.0.0.1")
-    return taken["id"], [mine["token"], taken["token"]]
+    taken = http_from(ports[1], f"/api/seeks/{seek['id']}/accept", {}, "127.0.0.2")
+    mine = http_from(ports[0], f"/api/seeks/{seek['id']}?secret={seek['secret']}", None,
+                     "127.0.0.1")
+    return taken["id"], [mine["token"], taken["token"]], ports
+
+
+def empty_database(url: str) -> None:
+    """Drop every table of the PostgreSQL database ``url``: each run starts empty."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute("DROP SCHEMA public CASCADE")
+        connection.execute("CREATE SCHEMA public")
+
+
+def start_servers(args, *extra: str) -> tuple[list, list[int]]:
+    """The servers of the run (one on a fresh SQLite file, or ``--processes`` on the
+    PostgreSQL ``--db``), pinned to core 0: (processes, ports)."""
+    if args.db:
+        empty_database(args.db)
+    db = args.db or Path(tempfile.mkdtemp()) / "games.sqlite3"
+    ports = [free_port() for _ in range(args.processes)]
+    servers = [start_server(port, db, *extra) for port in ports]
+    for server in servers:
+        os.sched_setaffinity(server.pid, {0})
+    others = os.sched_getaffinity(0) - {0}
+    if others:
+        os.sched_setaffinity(0, others)
+    return servers, ports
 
 
 async def player(port: int, game: str, token: str, plies: int, rng: random.Random,
@@ -92,12 +123,13 @@ async def player(port: int, game: str, token: str, plies: int, rng: random.Rando
                                               "ply": state["ply"]}))
 
 
-async def play_all(port: int, games: list, plies: int, pid: int, out: dict) -> None:
+async def play_all(games: list, plies: int, pids: list[int], out: dict) -> None:
     rng = random.Random(1)
     tasks = [asyncio.create_task(player(port, game, token, plies, random.Random(rng.random()),
-                                        out)) for game, tokens in games for token in tokens]
+                                        out))
+             for game, tokens, ports in games for token, port in zip(tokens, ports)]
     while not all(task.done() for task in tasks):
-        out["peak_rss"] = max(out["peak_rss"], rss_mib(pid))
+        out["peak_rss"] = max(out["peak_rss"], sum(map(rss_mib, pids)))
         await asyncio.sleep(0.5)
     for task in tasks:
         if task.exception():
@@ -109,32 +141,36 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--base", type=int, default=30)
     parser.add_argument("--plies", type=int, default=20)
+    parser.add_argument("--db", help="a PostgreSQL database to serve from (emptied first)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="servers on the database (several need --db)")
     args = parser.parse_args()
-    port = free_port()
-    db = Path(tempfile.mkdtemp()) / "games.sqlite3"
-    server = start_server(port, db, "--limit", f"client_seeks={args.games}",
-                          "--limit", f"seeks={args.games + 10}", "--limit", "sockets=100000",
-                          "--limit", "watchers=64")
+    if args.processes > 1 and not args.db:
+        parser.error("several processes need a PostgreSQL --db")
+    servers, ports = start_servers(args, "--limit", f"client_seeks={args.games}",
+                                   "--limit", f"seeks={args.games + 10}",
+                                   "--limit", "sockets=100000", "--limit", "watchers=64")
+    pids = [server.pid for server in servers]
     try:
-        os.sched_setaffinity(server.pid, {0})
-        others = os.sched_getaffinity(0) - {0}
-        if others:
-            os.sched_setaffinity(0, others)
-        games = [make_game(port, args.base) for _ in range(args.games)]
-        out = {"acks": [], "lags": [], "peak_rss": rss_mib(server.pid), "failed": 0}
-        started, cpu = time.time(), cpu_seconds(server.pid)
-        asyncio.run(play_all(port, games, args.plies, server.pid, out))
-        wall, cpu = time.time() - started, cpu_seconds(server.pid) - cpu
+        games = [make_game([ports[i % len(ports)], ports[(i + 1) % len(ports)]], args.base)
+                 for i in range(args.games)]
+        out = {"acks": [], "lags": [], "peak_rss": sum(map(rss_mib, pids)), "failed": 0}
+        started, cpu = time.time(), sum(map(cpu_seconds, pids))
+        asyncio.run(play_all(games, args.plies, pids, out))
+        wall, cpu = time.time() - started, sum(map(cpu_seconds, pids)) - cpu
     finally:
-        server.kill()
+        for server in servers:
+            server.kill()
     lags, acks = sorted(out["lags"]), sorted(out["acks"])
     pick = (lambda values, q: values[int(q * (len(values) - 1))] * 1000 if values else 0.0)
-    row = {"games": args.games, "websockets": 2 * args.games, "flags": len(lags),
+    row = {"store": "postgresql" if args.db else "sqlite", "processes": args.processes,
+           "games": args.games, "websockets": 2 * args.games, "flags": len(lags),
            "flag_lag_p50_ms": pick(lags, 0.5), "flag_lag_p95_ms": pick(lags, 0.95),
-           "flag_lag_max_ms": pick(lags, 1.0), "moves": len(acks),
-           "ack_p95_ms": pick(acks, 0.95), "peak_rss_mib": out["peak_rss"],
+           "flag_lag_p99_ms": pick(lags, 0.99), "flag_lag_max_ms": pick(lags, 1.0),
+           "moves": len(acks), "ack_p50_ms": pick(acks, 0.5), "ack_p95_ms": pick(acks, 0.95),
+           "ack_p99_ms": pick(acks, 0.99), "peak_rss_mib": out["peak_rss"],
            "server_cpu_share": cpu / wall, "seconds": wall, "failed": out["failed"]}
-    report("live clocked games (server on one core)", [row], list(row))
+    report("live clocked games (servers on one core)", [row], list(row))
 
 
 if __name__ == "__main__":
