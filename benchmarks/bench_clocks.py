@@ -100,11 +100,15 @@ async def player(port: int, game: str, token: str, plies: int, rng: random.Rando
                  out: dict) -> None:
     async with websockets.connect(f"ws://127.0.0.1:{port}/api/games/{game}/ws?token={token}",
                                   max_size=2 ** 20) as socket:
-        sent = None
+        sent = moved_at = None
         async for text in socket:
             message = json.loads(text)
             if message["type"] == "ack" and sent is not None:
                 out["acks"].append(time.time() - sent)
+                sent = None
+                continue
+            if message["type"] == "error":  # a move refused: said, and sent again
+                out["refused"].append(message["message"])
                 sent = None
                 continue
             if message["type"] != "state":
@@ -116,7 +120,9 @@ async def player(port: int, game: str, token: str, plies: int, rng: random.Rando
                     out["lags"].append(time.time() - ended)
                 return
             mine = state["to_move"] == state["seat"]
-            if mine and state["ply"] < plies and state["legal"] and sent is None:
+            if mine and state["ply"] < plies and state["legal"] and sent is None and \
+                    state["ply"] != moved_at:  # a state told twice is answered once
+                moved_at = state["ply"]
                 await asyncio.sleep(rng.uniform(0.2, 1.0))
                 sent = time.time()
                 await socket.send(json.dumps({"type": "move", "move": rng.choice(state["legal"]),
@@ -154,7 +160,8 @@ def main() -> None:
     try:
         games = [make_game([ports[i % len(ports)], ports[(i + 1) % len(ports)]], args.base)
                  for i in range(args.games)]
-        out = {"acks": [], "lags": [], "peak_rss": sum(map(rss_mib, pids)), "failed": 0}
+        out = {"acks": [], "lags": [], "peak_rss": sum(map(rss_mib, pids)), "failed": 0,
+               "refused": []}
         started, cpu = time.time(), sum(map(cpu_seconds, pids))
         asyncio.run(play_all(games, args.plies, pids, out))
         wall, cpu = time.time() - started, sum(map(cpu_seconds, pids)) - cpu
@@ -169,7 +176,10 @@ def main() -> None:
            "flag_lag_p99_ms": pick(lags, 0.99), "flag_lag_max_ms": pick(lags, 1.0),
            "moves": len(acks), "ack_p50_ms": pick(acks, 0.5), "ack_p95_ms": pick(acks, 0.95),
            "ack_p99_ms": pick(acks, 0.99), "peak_rss_mib": out["peak_rss"],
-           "server_cpu_share": cpu / wall, "seconds": wall, "failed": out["failed"]}
+           "server_cpu_share": cpu / wall, "seconds": wall, "failed": out["failed"],
+           "refused": len(out["refused"])}
+    if out["refused"]:
+        print("moves refused, e.g.:", sorted(set(out["refused"]))[:5])
     report("live clocked games (servers on one core)", [row], list(row))
 
 

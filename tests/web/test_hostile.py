@@ -371,7 +371,7 @@ def test_a_watcher_that_does_not_read_holds_two_updates_and_is_dropped(monkeypat
         assert not hub.watchers["g"] and socket not in hub.sending
 
     hub = hubs.Hub.__new__(hubs.Hub)  # only the watchers and the sends are needed
-    hub.watchers, hub.sending, hub.tasks = {}, {}, set()
+    hub.watchers, hub.sending, hub.tasks, hub.lobby_sockets = {}, {}, set(), set()
     asyncio.run(broadcast_to_a_stuck_page(hub))
 
 

@@ -70,10 +70,53 @@ class Allowance:
         return self._wait(client, amount, time.monotonic() if now is None else now)[0]
 
     def _wait(self, client, amount: int, now: float) -> tuple[float, float]:
-        left, when = self._left.get(client, (self.amount, now))
+        return self.refilled(*self._left.get(client, (self.amount, now)), amount, now)
+
+    def refilled(self, left: float, when: float, amount: int, now: float
+                 ) -> tuple[float, float]:
+        """What was ``left`` at ``when``, refilled until ``now``: (the seconds until
+        ``amount`` may be spent, 0 if now; what is left now)."""
         left = min(self.amount, left + (now - when) * self.amount / self.seconds)
         if amount <= left:
             return 0.0, left
         if amount > self.amount:
             return float("inf"), left
         return (amount - left) * self.seconds / self.amount, left
+
+
+class SharedAllowance(Allowance):
+    """An Allowance kept in the store (``kind`` its name), so that every process of a site
+    spends from one: a client's allowance is the site's, not multiplied by its processes.
+    Times are seconds since the epoch (the processes share no monotonic clock)."""
+
+    def __init__(self, store, kind: str, amount: int, seconds: float) -> None:
+        super().__init__(amount, seconds)
+        self.store, self.kind = store, kind
+
+    def take(self, client: str | None, amount: int, now: float | None = None) -> float:
+        now = time.time() if now is None else now
+        with self.store.transaction():
+            wait, left = self.refilled(*self._stored(client, now, lock=True), amount, now)
+            if wait:
+                return wait
+            self.store.execute(
+                "INSERT INTO allowances VALUES (?, ?, ?, ?) ON CONFLICT (kind, client) DO "
+                "UPDATE SET remaining = excluded.remaining, at = excluded.at",
+                (self.kind, client or "", left - amount, now))
+        return 0.0
+
+    def wait(self, client: str | None, amount: int, now: float | None = None) -> float:
+        now = time.time() if now is None else now
+        return self.refilled(*self._stored(client, now), amount, now)[0]
+
+    def _stored(self, client: str | None, now: float, lock: bool = False
+                ) -> tuple[float, float]:
+        row = self.store.execute(
+            "SELECT remaining, at FROM allowances WHERE kind = ? AND client = ?"
+            + (self.store.for_update if lock else ""), (self.kind, client or "")).fetchone()
+        return (self.amount, now) if row is None else row
+
+    def forget_full(self) -> None:
+        """Forget the clients whose allowance has refilled (as if never seen)."""
+        self.store.execute("DELETE FROM allowances WHERE kind = ? AND at < ?",
+                           (self.kind, time.time() - self.seconds))

@@ -21,7 +21,7 @@ from ..analysis import solving
 from ..analysis.solving.preparation import Step, is_settled
 from ..core import MancalabError
 from ..players import Player
-from .clients import Allowance
+from .clients import Allowance, SharedAllowance
 from .accounts import Accounts, Hashing
 from .arenas import Arena, Arenas
 from .clocks import Clock
@@ -80,10 +80,14 @@ class Hub:
         self.review_asked: dict[str, float] = {}  # when a game's review was last asked for
         self.review_errors: dict[str, str] = {}  # why a game's review stopped, if it failed
         self.appraised: OrderedDict[str, review.Appraisal] = OrderedDict()  # by position
-        self.games_made = Allowance(limits.client_games, 24 * 3600)  # by client
-        self.moves_loaded = Allowance(limits.load_moves, 3600)  # by client
+        # a client's allowances are the site's: kept in the store where processes share it
+        allowance = functools.partial(SharedAllowance, store) if store.shared else \
+            (lambda kind, amount, seconds: Allowance(amount, seconds))
+        self.games_made = allowance("games", limits.client_games, 24 * 3600)  # by client
+        self.moves_loaded = allowance("moves", limits.load_moves, 3600)  # by client
+        # the updates a game's moves make this process send to its own watchers
         self.updates_sent = Allowance(limits.game_updates, 1.0, clients=10_000)  # by game
-        self.pairings = _allowance_of(limits.create_rate)  # arena games, by account: at
+        self.pairings = _allowance_of(limits.create_rate, allowance)  # arena games, by account: at
         # the create rate, as the games a client makes
 
     def charge(self, moves: int = 0, account: str | None = None) -> None:
@@ -168,8 +172,9 @@ class Hub:
             game_id, _, version = rest.partition(" ")
             room = self.rooms.get(game_id)
             if room is not None and room.stored_version != int(version):
-                self._spawn(self.catch_up([game_id]))
+                self._spawn(self.catch_up([game_id], known=True))
         elif kind == "seen" and rest in self.rooms:  # a page came or went elsewhere
+            self.seen.stale(rest)
             self._spawn(self.broadcast(self.rooms[rest]))
         elif kind == "lobby":
             self._spawn(self.tell_lobby())
@@ -213,10 +218,12 @@ class Hub:
         await asyncio.gather(*(self._send_latest(None, socket, text)
                                for socket in list(self.lobby_sockets)))
 
-    async def catch_up(self, game_ids: list[str]) -> None:
-        """Make the rooms of ``game_ids`` current where the store has a newer version, and
-        tell their watchers."""
-        for game_id, version in self.store.versions(game_ids).items():
+    async def catch_up(self, game_ids: list[str], known: bool = False) -> None:
+        """Make the rooms of ``game_ids`` current where the store has a newer version
+        (``known``: it has, a notification said so), and tell their watchers."""
+        versions = {game_id: None for game_id in game_ids} if known else \
+            self.store.versions(game_ids)
+        for game_id, version in versions.items():
             room = self.rooms.get(game_id)
             if room is None or room.stored_version == version:
                 continue
@@ -306,6 +313,8 @@ class Hub:
                         room.save(self.store)
                     room.stored_version = self.store.changed(room.id)
                     started = self._score_arena(room)
+                    if room.public and _listed(room) != listed or started:
+                        self.lobby_changed()  # told at the commit, with the change
             except MancalabError:
                 raise  # a request refused changes nothing (each checks before it changes)
             except BaseException:
@@ -314,8 +323,6 @@ class Hub:
         self.after_change(room)
         for paired in started:  # the arena's next games
             self.after_change(paired)
-        if room.public and _listed(room) != listed or started:
-            self.lobby_changed()
         return result
 
     def after_change(self, room: Room) -> None:
@@ -781,6 +788,9 @@ class Hub:
         """Free idle games' computer players, and drop idle, unwatched games from memory
         (they load again from the store when asked for)."""
         self.lobby.sweep()
+        for allowance in (self.games_made, self.moves_loaded, self.pairings):
+            if isinstance(allowance, SharedAllowance):
+                allowance.forget_full()
         now = time.monotonic()
         for game_id, room in list(self.rooms.items()):
             idle = now - room.touched
@@ -817,12 +827,12 @@ class Hub:
                 LOG.warning("ending the games due: %s", error)
 
 
-def _allowance_of(rate: str) -> Allowance:
+def _allowance_of(rate: str, allowance) -> Allowance:
     """An allowance of ``rate`` ("30/minute"), as the rate limiter reads it."""
     from limits import parse
 
     item = parse(rate)
-    return Allowance(item.amount, item.get_expiry())
+    return allowance("pairings", item.amount, item.get_expiry())
 
 
 def _listed(room: Room) -> bool:

@@ -24,6 +24,7 @@ class Presence:
         self.came: dict[str, set[int]] = {}  # the seats that have had a page open here
         self.gone: dict[str, dict[int, float]] = {}  # since when a seat that came is gone
         self.told: dict[str, set[int]] = {}  # the seats here last written to the store
+        self.others: dict[str, tuple] = {}  # the other processes' rows, by game: (when, rows)
 
     def of(self, game_id: str, here: set[int]) -> dict:
         """The game's presence with ``here`` the seats with a page on this process:
@@ -39,10 +40,7 @@ class Presence:
         present, came, gone = set(here), set(came_here), dict(left_here)
         if self.store.shared:
             self._tell(game_id, here, left_here)
-            for seat, is_here, left, seen in self.store.execute(
-                    "SELECT seat, here, gone, seen FROM presence JOIN processes ON "
-                    "processes.id = presence.process WHERE game_id = ? AND process != ?",
-                    (game_id, self.process)):
+            for seat, is_here, left, seen in self._elsewhere(game_id, now):
                 came.add(seat)
                 if is_here and seen > now - ALIVE_SECONDS:
                     present.add(seat)
@@ -52,6 +50,21 @@ class Presence:
         return {"present": [0 in present, 1 in present], "came": [0 in came, 1 in came],
                 "gone_for": [round(now - gone[seat], 1) if seat in gone and seat not in present
                              else None for seat in (0, 1)]}
+
+    def _elsewhere(self, game_id: str, now: float) -> list[tuple]:
+        """The other processes' rows of the game: read again when one said it changed
+        (``stale``), or once a heartbeat's time has passed (a process may have died)."""
+        kept = self.others.get(game_id)
+        if kept is None or now - kept[0] > 1.0:
+            kept = self.others[game_id] = (now, self.store.execute(
+                "SELECT seat, here, gone, seen FROM presence JOIN processes ON processes.id "
+                "= presence.process WHERE game_id = ? AND process != ?",
+                (game_id, self.process)).fetchall())
+        return kept[1]
+
+    def stale(self, game_id: str) -> None:
+        """Another process's pages of the game came or went."""
+        self.others.pop(game_id, None)
 
     def _tell(self, game_id: str, here: set[int], gone: dict[int, float]) -> None:
         """Write this process's seats of the game where they changed, and tell the others."""
@@ -76,6 +89,7 @@ class Presence:
         """The game is no longer held here."""
         self.came.pop(game_id, None)
         self.gone.pop(game_id, None)
+        self.others.pop(game_id, None)
         if self.told.pop(game_id, None) is not None:
             self.store.execute("DELETE FROM presence WHERE game_id = ? AND process = ?",
                                (game_id, self.process))

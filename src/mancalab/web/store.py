@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backends import Backend, open_backend
+from .backends import CHANNEL, Backend, open_backend
 
 # The schema, step by step: a database records the steps it has had (``schema_version``)
 # and an older one is brought up to date when it is opened. {REAL} and {NAME} are the
@@ -111,6 +111,15 @@ CREATE TABLE IF NOT EXISTS arenas (
     arena TEXT NOT NULL,        -- web.arenas.Arena: its terms, entrants and scores (JSON)
     ends_at {REAL} NOT NULL,
     by_name {NAME} NOT NULL     -- the account that opened it
+);
+"""
+ALLOWANCES = """
+CREATE TABLE IF NOT EXISTS allowances (
+    kind TEXT NOT NULL,         -- what is counted (web.clients.SharedAllowance)
+    client TEXT NOT NULL,       -- whose: an address, or "account NAME"
+    remaining {REAL} NOT NULL,  -- what was left at ``at``
+    at {REAL} NOT NULL,
+    PRIMARY KEY (kind, client)
 );
 """
 # the facts about a game that are asked about across games, kept beside its JSON room
@@ -242,10 +251,13 @@ class Store:
     def changed(self, game_id: str) -> int:
         """In the transaction of a change: the game's next version, told to the other
         processes when the transaction commits."""
-        (version,) = self.execute("UPDATE games SET version = version + 1 WHERE id = ? "
-                                  "RETURNING version", (game_id,)).fetchone()
-        self.backend.notify(f"game {game_id} {version}")
-        return version
+        if self.shared:  # one round trip: raised and told
+            return self.execute(
+                "WITH raised AS (UPDATE games SET version = version + 1 WHERE id = ? "
+                "RETURNING version) SELECT version, pg_notify(?, 'game ' || ? || ' ' || "
+                "version) FROM raised", (game_id, CHANNEL, game_id)).fetchone()[0]
+        return self.execute("UPDATE games SET version = version + 1 WHERE id = ? "
+                            "RETURNING version", (game_id,)).fetchone()[0]
 
     @property
     def for_update(self) -> str:
@@ -416,19 +428,8 @@ def _game_columns(backend: Backend) -> None:
                         f"WHERE id = ?", (*columns.values(), game_id))
 
 
-def _seeks(backend: Backend) -> None:
-    _script(backend, SEEKS)
-
-
-def _presence(backend: Backend) -> None:
-    _script(backend, PRESENCE)
-
-
-def _arenas(backend: Backend) -> None:
-    _script(backend, ARENAS)
-
-
-STEPS = [_base, _analyses_by_client, _game_columns, _seeks, _presence, _arenas]
+# each step a function, or a script of CREATE ... IF NOT EXISTS statements
+STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES]
 
 
 def migrate(backend: Backend) -> None:
@@ -444,16 +445,14 @@ def migrate(backend: Backend) -> None:
             done = 0 if row is None else row[0]
             if done >= number:
                 continue
-            step(backend)
+            if isinstance(step, str):
+                _script(backend, step)
+            else:
+                step(backend)
             if row is None:
                 backend.execute("INSERT INTO schema_version VALUES (?)", (number,))
             else:
                 backend.execute("UPDATE schema_version SET version = ?", (number,))
-
-
-def schema_version(store: Store) -> int:
-    row = store.execute("SELECT version FROM schema_version").fetchone()
-    return 0 if row is None else row[0]
 
 
 def _script(backend: Backend, script: str) -> None:
