@@ -259,3 +259,25 @@ def test_a_lost_database_connection_is_a_503_and_the_next_request_reconnects(
         again = ada.post(f"/api/games/{made['id']}/moves",
                          json={"token": made["token"], "move": 0})
         assert again.status_code == 200 and again.json()["ply"] == 2
+
+
+def test_request_rates_are_counted_per_site_in_redis(postgres_schema):
+    """Two processes sharing a Redis server for their request rates: a client's 3 new games
+    a minute are the site's, not 3 a process."""
+    import random
+
+    redis = pytest.importorskip("redis")
+    index = random.randint(1, 15)
+    try:
+        redis.Redis.from_url(f"redis://127.0.0.1:6379/{index}").flushdb()
+    except redis.RedisError as error:
+        if os.environ.get("MANCALAB_REDIS_TESTS") == "1":
+            pytest.fail(f"Redis cannot be reached at 127.0.0.1:6379: {error}")
+        pytest.skip("Redis cannot be reached at 127.0.0.1:6379")
+    limits = Limits(**{**LIMITS, "create_rate": "3/minute",
+                       "rate_storage": f"redis://127.0.0.1:6379/{index}"})
+    one, two = (create_app(postgres_schema, limits) for _ in range(2))
+    with TestClient(one) as a, TestClient(two) as b:
+        made = [client.post("/api/games", json={"game": "kalah", "mode": "local"}).status_code
+                for client in (a, b, a, b)]
+    assert made == [201, 201, 201, 429]

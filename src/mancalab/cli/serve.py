@@ -46,6 +46,9 @@ def serve(
         help="the reverse proxies (addresses or networks, comma-separated) whose "
         "X-Forwarded-For names the visitor; none by default: behind a proxy on this machine, "
         "127.0.0.1 (docs/web.md)")] = "",
+    rate_storage: Annotated[str, typer.Option(
+        help="where request rates are counted: memory:// (this process) or a Redis server "
+        "the processes of one site share, redis://HOST:PORT")] = "memory://",
     prepare: Annotated[bool, typer.Option(
         help="build what exact analysis and the expert need (databases, Gebeta's start "
         "book) in the background, once per machine")] = True,
@@ -71,7 +74,7 @@ def serve(
             fail(f"bad {name} {rate!r}: write a count per time, e.g. 30/minute")
     limits = Limits(max_think=max_think, searches=searches, create_rate=create_rate,
                     hint_rate=hint_rate, players=_named_players(player or []),
-                    forwarded_allow_ips=forwarded_allow_ips,
+                    forwarded_allow_ips=forwarded_allow_ips, rate_storage=rate_storage,
                     **_other_limits(limit or []))
     try:
         limits.check()

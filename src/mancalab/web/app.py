@@ -58,7 +58,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     solvers = solving.kalah.Budget(table=min(SOLVER_TABLE_MEMORY, limits.solver_memory),
                                    kept=limits.solver_memory)
     hub = Hub(Store(db_path), limits)
-    limiter = Limiter(key_func=lambda request: scope_client(request.scope) or "")
+    # the request rates, counted per site where its processes share a Redis server
+    limiter = Limiter(key_func=lambda request: scope_client(request.scope) or "",
+                      storage_uri=limits.rate_storage)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):

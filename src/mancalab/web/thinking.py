@@ -124,6 +124,9 @@ class Limits:
     # the reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For is
     # believed: none unless the operator names them (mancalab serve --forwarded-allow-ips)
     forwarded_allow_ips: str = ""
+    # where the request rates (create_rate, hint_rate, ...) are counted: this process's
+    # memory, or a Redis server that the processes of one site share (redis://HOST:PORT)
+    rate_storage: str = "memory://"
 
     def check(self) -> None:
         """MancalabError naming the first limit out of range."""
@@ -148,6 +151,9 @@ class Limits:
             if not 0 < getattr(self, name) <= 3600:
                 raise MancalabError(f"{name} must be above 0 and at most 3600 seconds, got "
                                     f"{getattr(self, name)}")
+        if not self.rate_storage.startswith(("memory://", "redis://", "rediss://")):
+            raise MancalabError(f"--rate-storage must be memory:// or redis://HOST:PORT, got "
+                                f"{self.rate_storage[:80]!r}")
         for proxy in self.forwarded_allow_ips.split(","):
             proxy = proxy.strip()
             if proxy and proxy != "*":
