@@ -375,6 +375,22 @@ def test_a_rematch_keeps_the_terms_and_may_be_declined(app):
         assert ended["termination"] == "abort" and ended["aborted_by"] == 0  # Bob's seat
 
 
+def test_a_guests_seeks_follow_the_guest_cookie(app):
+    """A guest's seek outlives the page that made it: another page of the same browser (the
+    guest cookie) lists it, and learns its game once taken; another browser does not."""
+    with TestClient(app) as page, TestClient(app) as stranger:
+        made = page.post("/api/seeks", json={"game": "kalah"}).json()
+        assert "mancalab_guest" in page.cookies
+        again = TestClient(app, cookies={"mancalab_guest": page.cookies["mancalab_guest"]})
+        listed = again.get("/api/session/seeks").json()["seeks"]
+        assert [(s["id"], s["secret"]) for s in listed] == [(made["id"], made["secret"])]
+        assert stranger.get("/api/session/seeks").json() == {"seeks": []}
+        game = stranger.post(f"/api/seeks/{made['id']}/accept").json()
+        taken = again.get("/api/session/seeks").json()["seeks"]
+        assert taken[0]["game_id"] == game["id"] and taken[0]["token"]
+        assert again.get("/api/session/seeks").json() == {"seeks": []}  # told once
+
+
 def test_seats_and_seeks_belong_to_the_account_on_every_device(app):
     """Issue 84: a seek lived in the seeking tab's memory and a seat in the browser that took
     it. The account's seeks and seats are reachable from any of its sessions."""

@@ -45,6 +45,7 @@ class Seek:
     taken_at: float | None = None
     delivered: bool = False  # a page of the seeker's was given the game
     to: str | None = None  # a challenge: the only account that sees it and may take it
+    guest: str | None = None  # a guest's seek: the digest of their guest cookie
     declined: str | None = None  # a challenge declined: the reason
 
     def kept(self) -> dict:
@@ -52,7 +53,7 @@ class Seek:
         return {"id": self.id, "game": self.game, "options": self.options, "rated": self.rated,
                 "color": self.color, "by": self.by, "account": self.account,
                 "client": self.client, "clock": self.clock, "secret": self.secret,
-                "created": self.created, "to": self.to}
+                "created": self.created, "to": self.to, "guest": self.guest}
 
     def public(self) -> dict:
         return {"id": self.id, "game": self.game, "options": self.options,
@@ -86,9 +87,10 @@ class Lobby:
             if len(self._open()) >= self.limits.seeks:
                 raise BusyError("the lobby is full; try again later", code="lobby_full")
             self.store.execute(
-                "INSERT INTO seeks (id, seek, account, client, to_name, created) VALUES "
-                "(?, ?, ?, ?, ?, ?)", (seek.id, json.dumps(seek.kept()), seek.account,
-                                       seek.client, seek.to, seek.created))
+                "INSERT INTO seeks (id, seek, account, client, to_name, created, guest) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)", (seek.id, json.dumps(seek.kept()),
+                                                 seek.account, seek.client, seek.to,
+                                                 seek.created, seek.guest))
         self.on_change()
         return seek
 
@@ -168,13 +170,14 @@ class Lobby:
         seek.delivered = True
         self.store.execute("UPDATE seeks SET delivered = 1 WHERE id = ?", (seek.id,))
 
-    def of(self, account: str) -> list[Seek]:
-        """``account``'s seeks: the open ones, and those taken (or, a challenge, declined) in
-        the last ``TAKEN_SECONDS`` that none of its pages has been told of yet (each is told
-        once: marked delivered)."""
+    def of(self, account: str | None, guest: str | None = None) -> list[Seek]:
+        """The seeks of ``account`` (or of the ``guest`` cookie's digest): the open ones, and
+        those taken (or, a challenge, declined) in the last ``TAKEN_SECONDS`` that none of
+        its pages has been told of yet (each is told once: marked delivered)."""
+        column, owner = ("account", account) if account is not None else ("guest", guest)
         found = [_seek(*row) for row in self.store.execute(
-            "SELECT seek, game_id, token, taken_at, declined, delivered FROM seeks WHERE "
-            "account = ? AND delivered = 0 ORDER BY created", (account,))]
+            f"SELECT seek, game_id, token, taken_at, declined, delivered FROM seeks WHERE "
+            f"{column} = ? AND delivered = 0 ORDER BY created", (owner,))]
         for seek in found:
             if seek.taken_at is not None:
                 self.delivered(seek)

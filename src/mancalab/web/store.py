@@ -429,7 +429,13 @@ def _game_columns(backend: Backend) -> None:
 
 
 # each step a function, or a script of CREATE ... IF NOT EXISTS statements
-STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES]
+def _guests_seeks(backend: Backend) -> None:
+    _add_columns(backend, "seeks", [("guest", "TEXT")])  # a guest cookie's digest
+    backend.execute("CREATE INDEX IF NOT EXISTS seeks_by_guest ON seeks(guest)")
+
+
+STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES,
+         _guests_seeks]
 
 
 def migrate(backend: Backend) -> None:

@@ -7,12 +7,14 @@ when a browser sends one, is this host), so a page of another site cannot act fo
 
 from __future__ import annotations
 
+import secrets
+
 from typing import Literal
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
 
-from ..accounts import require
+from ..accounts import digest, require
 from ..clients import scope_client
 from ..names import check_account_name, check_password
 from ..hub import Hub
@@ -23,6 +25,7 @@ from . import Rates
 
 COOKIE = "mancalab_session"
 COOKIE_SECONDS = 365 * 24 * 3600
+GUEST_COOKIE = "mancalab_guest"  # a visitor without an account: their seeks are the cookie's
 
 
 def session_token(request: Request) -> str | None:
@@ -42,9 +45,23 @@ def logged_in(hub: Hub, request: Request) -> str | None:
     return hub.accounts.name_of(token)
 
 
-def _set_cookie(request: Request, response: Response, token: str) -> None:
-    response.set_cookie(COOKIE, token, max_age=COOKIE_SECONDS, httponly=True, samesite="lax",
+def _set_cookie(request: Request, response: Response, token: str,
+                name: str = COOKIE) -> None:
+    response.set_cookie(name, token, max_age=COOKIE_SECONDS, httponly=True, samesite="lax",
                         secure=request.url.scheme == "https", path="/")
+
+
+def guest_of(request: Request, response: Response | None = None) -> str | None:
+    """The digest of the guest cookie that makes a visitor without an account the owner of
+    their seeks on every page of the browser: set on ``response`` when there is none yet
+    (None without a ``response`` to set it on)."""
+    token = request.cookies.get(GUEST_COOKIE)
+    if not token or len(token) > 100:
+        if response is None:
+            return None
+        token = secrets.token_urlsafe(32)
+        _set_cookie(request, response, token, GUEST_COOKIE)
+    return digest(token)
 
 
 def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
@@ -122,16 +139,18 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return {"games": [{"id": game_id, "seat": seat, "token": token}
                           for game_id, seat, token in hub.store.games_of(name)]}
 
-    @router.get("/api/session/seeks", summary="The logged-in account's seeks: open ones with "
-                                              "their secrets, and those just taken with the "
-                                              "game and the seat's token")
+    @router.get("/api/session/seeks", summary="The seeks of the logged-in account (or of the "
+                                              "guest cookie): open ones with their secrets, "
+                                              "and those just taken with the game and the "
+                                              "seat's token")
     async def my_seeks(request: Request) -> dict:
         name = logged_in(hub, request)
-        if name is None:
+        guest = None if name is not None else guest_of(request)
+        if name is None and guest is None:
             return {"seeks": []}
         hub.lobby.sweep()
         return {"seeks": [{**seek.public(), "secret": seek.secret, "game_id": seek.game_id,
-                           "token": seek.token} for seek in hub.lobby.of(name)]}
+                           "token": seek.token} for seek in hub.lobby.of(name, guest)]}
 
     @router.get("/api/games/{game_id}/seat", summary="The seat the logged-in account holds in "
                                                      "the game, with its token: a player "

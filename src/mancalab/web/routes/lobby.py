@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import secrets
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 
 from ..clients import scope_client
 from ..hub import Hub
@@ -18,7 +18,7 @@ from ..rooms import Room
 from ..schemas import Decline, NewSeek, Short
 from ..thinking import Limits
 from . import Rates
-from .accounts import logged_in
+from .accounts import guest_of, logged_in
 from .games import created_view
 
 
@@ -38,8 +38,9 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.post("/api/seeks", status_code=201, summary="Open a seek in the lobby; keep the "
                                                         "secret to learn the game or cancel")
     @rates.new_games
-    async def seek(request: Request, body: NewSeek) -> dict:
+    async def seek(request: Request, response: Response, body: NewSeek) -> dict:
         account = logged_in(hub, request)
+        cookie = None if account is not None else guest_of(request, response)
         if body.rated and account is None:
             raise NotAllowedError("a rated game needs an account: log in first",
                                   code="rated_needs_account")
@@ -50,7 +51,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                                                  body.clock.per_move]
         opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
                                     body.rated, body.color, account or guest(), account,
-                                    scope_client(request.scope), clock, to=to))
+                                    scope_client(request.scope), clock, to=to,
+                                    guest=cookie))
         return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
 
     @router.get("/api/seeks", summary="The open seeks, newest first (pushed on every change "

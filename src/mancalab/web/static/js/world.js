@@ -342,11 +342,10 @@ async function accept(seekId) {
   } catch (error) { $("world-error").textContent = sayError(error); refresh(); }
 }
 
-// The account's seeks are its own, on every page it has open: one made on another page (or
-// before a reload) is shown here and may be cancelled here, and one taken while no page
-// was open opens its game on the next page that asks.
+// The visitor's seeks are theirs (the account's, or a guest cookie's), on every page they
+// have open: one made on another page (or before a reload) is shown here and may be
+// cancelled here, and one taken while no page was open opens its game on the next page.
 async function adoptMySeeks() {
-  if (!account) return false;
   let mine = [];
   try { mine = (await api("/api/session/seeks")).seeks; } catch { return false; }
   const declined = mine.find((s) => s.declined);
@@ -431,7 +430,7 @@ function followLobby(attempt = 0) {
     if (message.type !== "lobby" || $("home").hidden) return;
     showSeeks(message.seeks);
     showLive(message.live);
-    if (account || open) refreshMine();
+    refreshMine();
   };
   socket.onopen = () => { attempt = 0; $("lobby-offline").hidden = true; };
   socket.onclose = () => {
