@@ -342,8 +342,10 @@ def test_a_watcher_that_does_not_read_holds_two_updates_and_is_dropped(monkeypat
     during 21 s of broadcasts. A socket gets one update at a time and one waiting (the newest
     replaces it); one that takes nothing for SEND_SECONDS is dropped."""
     import asyncio
+    import types
 
     from mancalab.web import hub as hubs
+    from mancalab.web.backends import Backend
 
     monkeypatch.setattr(hubs, "SEND_SECONDS", 0.3)
 
@@ -372,6 +374,7 @@ def test_a_watcher_that_does_not_read_holds_two_updates_and_is_dropped(monkeypat
 
     hub = hubs.Hub.__new__(hubs.Hub)  # only the watchers and the sends are needed
     hub.watchers, hub.sending, hub.tasks, hub.lobby_sockets = {}, {}, set(), set()
+    hub.store = types.SimpleNamespace(backend=Backend())  # its tasks' context
     asyncio.run(broadcast_to_a_stuck_page(hub))
 
 

@@ -102,7 +102,9 @@ def test_the_lobby_and_the_players_presence_are_pushed_across_processes(postgres
         with ada.websocket_connect(url + game["token"]) as adas:
             assert adas.receive_json()["state"]["present"] == [True, False]
             with bob.websocket_connect(url + bobs["token"]) as bobs_page:
-                assert bobs_page.receive_json()["state"]["present"] == [True, True]
+                seen = bobs_page.receive_json()["state"]
+                while seen["present"] != [True, True]:  # Ada's page is told within 0.1 s
+                    seen = bobs_page.receive_json()["state"]
                 seen = adas.receive_json()["state"]
                 while not seen["present"][1]:
                     seen = adas.receive_json()["state"]

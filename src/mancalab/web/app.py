@@ -68,7 +68,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
             hub.store.open()
             loop = asyncio.get_running_loop()
             sweepers = [loop.create_task(hub.sweeping()),
-                        loop.create_task(hub.sweeping_deadlines())]
+                        loop.create_task(hub.sweeping_deadlines()),
+                        loop.create_task(hub.telling_presence())]
             hub.listen()
             await hub.resume_clocks()
             if not READY.is_set():

@@ -10,7 +10,9 @@ both databases take them as they are, and the server needs what SQLAlchemy would
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import logging
 import sqlite3
 import threading
@@ -22,6 +24,7 @@ from ..core import MancalabFailure
 LOG = logging.getLogger("mancalab.web")
 CHANNEL = "mancalab"  # the notification channel: "game ID VERSION", "lobby", "arena ID"
 LOCK_SECONDS = 2.0  # a statement waiting this long for a row another process holds fails
+CHANGE_CONNECTIONS = 4  # connections a process's changes commit on at once (PostgreSQL)
 CONNECT_SECONDS = 5.0
 
 
@@ -59,7 +62,8 @@ class Backend:
     wait on a client), transactions that nest (the outermost commits)."""
 
     kind = ""
-    # the schema's types where the two differ: times as 64-bit floats, names without case
+    # the schema's words where the two differ: times as 64-bit floats, names without case,
+    # tables of the moment
     types: dict[str, str] = {}
     IntegrityError: type[Exception] = Exception
 
@@ -95,6 +99,18 @@ class Backend:
         self.depth = 0
         self._end("COMMIT")
 
+    @contextlib.asynccontextmanager
+    async def change(self):
+        """The transaction of one change of the server's state: here the transaction; on
+        PostgreSQL one with a connection of its own whose commit is awaited, so that other
+        requests go on meanwhile and commits made at once are flushed together."""
+        with self.transaction():
+            yield
+
+    def context(self) -> contextvars.Context:
+        """The context for a background task: none of the change that started it."""
+        return contextvars.copy_context()
+
     def _begin(self) -> None:
         self.execute("BEGIN")
 
@@ -125,7 +141,7 @@ class SQLiteBackend(Backend):
     answered. One process at a time (``serve`` refuses a second on the same file)."""
 
     kind = "sqlite"
-    types = {"REAL": "REAL", "NAME": "TEXT COLLATE NOCASE"}
+    types = {"REAL": "REAL", "NAME": "TEXT COLLATE NOCASE", "UNLOGGED": ""}
     IntegrityError = sqlite3.IntegrityError
 
     def __init__(self, path: str | Path) -> None:
@@ -170,7 +186,9 @@ class PostgresBackend(Backend):
     next; a row another process holds is waited for at most ``LOCK_SECONDS``."""
 
     kind = "postgresql"
-    types = {"REAL": "DOUBLE PRECISION", "NAME": "CITEXT"}
+    # what only matters while the processes run is not written to the log (nor kept after
+    # a crash of the database: the processes then start their presence afresh)
+    types = {"REAL": "DOUBLE PRECISION", "NAME": "CITEXT", "UNLOGGED": "UNLOGGED"}
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -181,22 +199,75 @@ class PostgresBackend(Backend):
         self.url = url
         self.db = None
         self.statements: dict[str, str] = {}  # "?" placeholders made "%s"
-        self._connect()
+        self.bound: contextvars.ContextVar = contextvars.ContextVar("connection", default=None)
+        self.spare: list = []  # connections for changes, idle
+        self.slots: asyncio.Semaphore | None = None  # CHANGE_CONNECTIONS, made on the loop
+        self.db = self._open()
 
     def describe(self) -> str:
         return shown_address(self.url)
 
-    def _connect(self):
+    def _open(self):
+        """A new connection (autocommit: a statement outside a transaction is its own)."""
         try:
-            self.db = self.psycopg.connect(
+            connection = self.psycopg.connect(
                 self.url, autocommit=True, connect_timeout=CONNECT_SECONDS,
                 keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3)
-            self.db.execute(f"SET lock_timeout = {int(LOCK_SECONDS * 1000)}")
+            connection.execute(f"SET lock_timeout = {int(LOCK_SECONDS * 1000)}")
         except self.psycopg.Error as error:
-            self.db = None
             raise StoreUnavailable(f"the database at {self.describe()} cannot be reached: "
                                    f"{_first_line(error)}") from None
+        return connection
+
+    def _connect(self):
+        self.db = self._open()
         return self.db
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        if self.bound.get() is not None:  # within a change: its transaction holds it all
+            yield
+            return
+        with super().transaction():
+            yield
+
+    @contextlib.asynccontextmanager
+    async def change(self):
+        if self.bound.get() is not None:
+            yield
+            return
+        if self.slots is None:
+            self.slots = asyncio.Semaphore(CHANGE_CONNECTIONS)
+        async with self.slots:
+            connection = self.spare.pop() if self.spare else self._open()
+            token = self.bound.set(connection)
+            try:
+                self.execute("BEGIN")
+                try:
+                    yield
+                except BaseException:
+                    with contextlib.suppress(Exception):
+                        connection.execute("ROLLBACK")
+                    raise
+                try:
+                    await asyncio.to_thread(connection.execute, "COMMIT")
+                except self.psycopg.Error as error:
+                    raise StoreUnavailable(f"the database at {self.describe()} failed: "
+                                           f"{_first_line(error)}") from None
+            finally:
+                self.bound.reset(token)
+                if not connection.closed and not connection.broken and \
+                        connection.info.transaction_status == \
+                        self.psycopg.pq.TransactionStatus.IDLE:
+                    self.spare.append(connection)
+                else:
+                    with contextlib.suppress(Exception):
+                        connection.close()
+
+    def context(self) -> contextvars.Context:
+        context = contextvars.copy_context()
+        context.run(self.bound.set, None)
+        return context
 
     def _sql(self, sql: str) -> str:
         converted = self.statements.get(sql)
@@ -205,11 +276,11 @@ class PostgresBackend(Backend):
         return converted
 
     def execute(self, sql: str, params: tuple | list = ()):
-        db = self.db or self._connect()
+        db = self.bound.get() or self.db or self._connect()
         try:
             return db.execute(self._sql(sql), params or None)
         except self.psycopg.OperationalError as error:
-            if db.closed or db.broken:
+            if (db.closed or db.broken) and db is self.db:
                 self.db = None
                 self.depth = 0
             raise StoreUnavailable(f"the database at {self.describe()} failed: "
@@ -217,7 +288,7 @@ class PostgresBackend(Backend):
 
     def executemany(self, sql: str, rows: list) -> None:
         if rows:
-            with (self.db or self._connect()).cursor() as cursor:
+            with (self.bound.get() or self.db or self._connect()).cursor() as cursor:
                 cursor.executemany(self._sql(sql), rows)
 
     def columns(self, table: str) -> set[str]:
@@ -269,10 +340,11 @@ class PostgresBackend(Backend):
                 pause = min(5.0, pause * 2)
 
     def close(self) -> None:
-        if self.db is not None:
-            with contextlib.suppress(Exception):
-                self.db.close()
-            self.db = None
+        for connection in [self.db, *self.spare]:
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    connection.close()
+        self.db, self.spare, self.slots = None, [], None
 
 
 def _first_line(error: Exception) -> str:

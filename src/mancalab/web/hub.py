@@ -27,7 +27,7 @@ from .arenas import Arena, Arenas
 from .clocks import Clock
 from .lobby import Lobby
 from .preparing import Preparation
-from .presence import Presence
+from .presence import FLUSH_SECONDS, Presence
 from .errors import BusyError, ConflictError, FullError, NotFoundError
 from .rooms import Room
 from .store import Store, analysis_key
@@ -300,18 +300,10 @@ class Hub:
         listed = _listed(room)
         async with self.lock(room.id):
             try:
-                with self.store.transaction():
-                    stored = self.store.lock_game(room.id)
-                    if stored is None:
-                        raise NotFoundError(f"no game {room.id!r}", code="no_game")
-                    if stored != room.stored_version:
-                        room.refresh(self.store.load(room.id))
-                    result = action(room)
-                    self._mark_end(room)
-                    self._rate(room)
-                    if room.await_first_move():
-                        room.save(self.store)
-                    room.stored_version = self.store.changed(room.id)
+                async with self.store.change():
+                    with self.store.saving_once(room.id):
+                        result = self._change(room, action)
+                        room.stored_version = self.store.changed(room.id)
                     started = self._score_arena(room)
                     if room.public and _listed(room) != listed or started:
                         self.lobby_changed()  # told at the commit, with the change
@@ -323,6 +315,21 @@ class Hub:
         self.after_change(room)
         for paired in started:  # the arena's next games
             self.after_change(paired)
+        return result
+
+    def _change(self, room: Room, action):
+        """In the change's transaction: the room made current, ``action``, and what follows
+        from it (the end marked, the ratings, the first move's wait)."""
+        stored = self.store.lock_game(room.id)
+        if stored is None:
+            raise NotFoundError(f"no game {room.id!r}", code="no_game")
+        if stored != room.stored_version:
+            room.refresh(self.store.load(room.id))
+        result = action(room)
+        self._mark_end(room)
+        self._rate(room)
+        if room.await_first_move():
+            room.save(self.store)
         return result
 
     def after_change(self, room: Room) -> None:
@@ -489,7 +496,8 @@ class Hub:
         return len(self.store.live_games_of(account))
 
     def _spawn(self, coroutine) -> None:
-        task = asyncio.get_running_loop().create_task(coroutine)
+        task = asyncio.get_running_loop().create_task(coroutine,
+                                                      context=self.store.backend.context())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         task.add_done_callback(_log_failure)
@@ -813,6 +821,16 @@ class Hub:
         while True:
             await asyncio.sleep(pause)
             self.sweep()
+
+    async def telling_presence(self) -> None:
+        """Where processes share the store: this process's pages that came or went, told
+        to the others every ``FLUSH_SECONDS``."""
+        while self.store.shared:
+            await asyncio.sleep(FLUSH_SECONDS)
+            try:
+                self.seen.flush()
+            except Exception as error:  # noqa: BLE001 - the database away: the next time
+                LOG.warning("telling who is here: %s", error)
 
     async def sweeping_deadlines(self) -> None:
         """Each second, the games whose deadline passed more than ``DUE_GRACE`` ago with

@@ -15,6 +15,7 @@ import time
 from .store import Store
 
 ALIVE_SECONDS = 10.0  # a process whose heartbeat is older is gone (its pages with it)
+FLUSH_SECONDS = 0.1  # this process's pages that came or went are told to the others within
 
 
 class Presence:
@@ -25,6 +26,8 @@ class Presence:
         self.gone: dict[str, dict[int, float]] = {}  # since when a seat that came is gone
         self.told: dict[str, set[int]] = {}  # the seats here last written to the store
         self.others: dict[str, tuple] = {}  # the other processes' rows, by game: (when, rows)
+        self.dirty: dict[str, list] = {}  # this process's rows to write, by game
+        self.alive: dict[str, float] = {}  # every process's last heartbeat (read each second)
 
     def of(self, game_id: str, here: set[int]) -> dict:
         """The game's presence with ``here`` the seats with a page on this process:
@@ -40,8 +43,9 @@ class Presence:
         present, came, gone = set(here), set(came_here), dict(left_here)
         if self.store.shared:
             self._tell(game_id, here, left_here)
-            for seat, is_here, left, seen in self._elsewhere(game_id, now):
+            for seat, is_here, left, process in self._elsewhere(game_id):
                 came.add(seat)
+                seen = self.alive.get(process, now)  # one not read yet has just begun
                 if is_here and seen > now - ALIVE_SECONDS:
                     present.add(seat)
                 else:  # gone there: since it left, or since its process was last alive
@@ -51,45 +55,59 @@ class Presence:
                 "gone_for": [round(now - gone[seat], 1) if seat in gone and seat not in present
                              else None for seat in (0, 1)]}
 
-    def _elsewhere(self, game_id: str, now: float) -> list[tuple]:
-        """The other processes' rows of the game: read again when one said it changed
-        (``stale``), or once a heartbeat's time has passed (a process may have died)."""
+    def _elsewhere(self, game_id: str) -> list[tuple]:
+        """The other processes' rows of the game (seat, here, gone since, process): read
+        once, and again when one says they changed (``stale``)."""
         kept = self.others.get(game_id)
-        if kept is None or now - kept[0] > 1.0:
-            kept = self.others[game_id] = (now, self.store.execute(
-                "SELECT seat, here, gone, seen FROM presence JOIN processes ON processes.id "
-                "= presence.process WHERE game_id = ? AND process != ?",
-                (game_id, self.process)).fetchall())
-        return kept[1]
+        if kept is None:
+            kept = self.others[game_id] = self.store.execute(
+                "SELECT seat, here, gone, process FROM presence WHERE game_id = ? AND "
+                "process != ?", (game_id, self.process)).fetchall()
+        return kept
 
     def stale(self, game_id: str) -> None:
         """Another process's pages of the game came or went."""
         self.others.pop(game_id, None)
 
     def _tell(self, game_id: str, here: set[int], gone: dict[int, float]) -> None:
-        """Write this process's seats of the game where they changed, and tell the others."""
-        if self.told.get(game_id) == here:
+        """Note this process's seats of the game where they changed: written, and told to
+        the others, by the next ``flush`` (a burst of pages opening costs one transaction)."""
+        if self.told.get(game_id) != here:
+            self.told[game_id] = set(here)
+            self.dirty[game_id] = [(seat, int(seat in here), gone.get(seat))
+                                   for seat in self.came[game_id]]
+
+    def flush(self) -> None:
+        """Write the seats noted since the last flush and tell the other processes (run
+        every ``FLUSH_SECONDS`` where processes share the store)."""
+        if not self.dirty:
             return
-        for seat in self.came[game_id]:  # the seats that have had a page here
-            self.store.execute(
-                "INSERT INTO presence VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, "
-                "process) DO UPDATE SET here = excluded.here, gone = excluded.gone",
-                (game_id, seat, self.process, int(seat in here), gone.get(seat)))
-        self.told[game_id] = set(here)
-        self.store.backend.notify(f"seen {game_id}")
+        dirty, self.dirty = self.dirty, {}
+        with self.store.of_the_moment():
+            for game_id, rows in dirty.items():
+                for seat, here, gone in rows:
+                    self.store.execute(
+                        "INSERT INTO presence VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, "
+                        "seat, process) DO UPDATE SET here = excluded.here, gone = "
+                        "excluded.gone", (game_id, seat, self.process, here, gone))
+                self.store.backend.notify(f"seen {game_id}")
 
     def heartbeat(self) -> None:
-        """This process is alive (each second); the rows of processes long gone go."""
+        """This process is alive (each second), and so are those whose heartbeats it reads;
+        the rows of processes long gone go."""
         now = time.time()
-        self.store.execute("INSERT INTO processes VALUES (?, ?) ON CONFLICT (id) DO UPDATE "
-                           "SET seen = excluded.seen", (self.process, now))
-        self.store.execute("DELETE FROM processes WHERE seen < ?", (now - 24 * 3600,))
+        with self.store.of_the_moment():
+            self.store.execute("INSERT INTO processes VALUES (?, ?) ON CONFLICT (id) DO "
+                               "UPDATE SET seen = excluded.seen", (self.process, now))
+            self.store.execute("DELETE FROM processes WHERE seen < ?", (now - 24 * 3600,))
+        self.alive = dict(self.store.execute("SELECT id, seen FROM processes").fetchall())
 
     def forget(self, game_id: str) -> None:
         """The game is no longer held here."""
         self.came.pop(game_id, None)
         self.gone.pop(game_id, None)
         self.others.pop(game_id, None)
+        self.dirty.pop(game_id, None)
         if self.told.pop(game_id, None) is not None:
             self.store.execute("DELETE FROM presence WHERE game_id = ? AND process = ?",
                                (game_id, self.process))

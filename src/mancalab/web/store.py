@@ -13,6 +13,7 @@ versions to know whether what they hold is current.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -92,11 +93,11 @@ CREATE INDEX IF NOT EXISTS seeks_by_account ON seeks(account);
 CREATE INDEX IF NOT EXISTS seeks_by_created ON seeks(created);
 """
 PRESENCE = """
-CREATE TABLE IF NOT EXISTS processes (
+CREATE {UNLOGGED} TABLE IF NOT EXISTS processes (
     id TEXT PRIMARY KEY,        -- a server process of the site (web.presence)
     seen {REAL} NOT NULL        -- its last heartbeat
 );
-CREATE TABLE IF NOT EXISTS presence (
+CREATE {UNLOGGED} TABLE IF NOT EXISTS presence (
     game_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
     process TEXT NOT NULL REFERENCES processes(id) ON DELETE CASCADE,
@@ -127,6 +128,8 @@ GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
                 ("deadline", "{REAL}"), ("account0", "TEXT"), ("account1", "TEXT"),
                 ("listed", "INTEGER NOT NULL DEFAULT 0")]
 NAMED_LOCKS = {"schema": 7041, "lobby": 7042, "arenas": 7043}  # PostgreSQL's advisory locks
+_ROOM_COLUMNS = ", ".join(f"{name} = ?" for name in (
+    "room", "start_record", "ended", "deadline", "account0", "account1", "listed"))
 ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
 CLIENT_ANALYSES = 1_000  # of them, the most kept for one client (its least recent go first)
 
@@ -158,6 +161,7 @@ class Store:
     def __init__(self, db: str | Path) -> None:
         self.where = db
         self.backend: Backend | None = None
+        self.deferred: list | None = None  # [game id, its room's values to write] (saving_once)
         self.open()
 
     @property
@@ -195,6 +199,19 @@ class Store:
     def transaction(self):
         return self.backend.transaction()
 
+    @contextlib.contextmanager
+    def of_the_moment(self):
+        """A transaction of what matters only while the processes run (who has a page
+        open, heartbeats): committed without waiting for the disk."""
+        with self.transaction():
+            if self.shared:
+                self.execute("SET LOCAL synchronous_commit TO OFF")
+            yield
+
+    def change(self):
+        """The transaction of one change, its commit awaited (``Backend.change``)."""
+        return self.backend.change()
+
     @property
     def IntegrityError(self) -> type[Exception]:
         return self.backend.IntegrityError
@@ -220,9 +237,21 @@ class Store:
     def save_room(self, game_id: str, room: dict, start_record: str | None,
                   deadline: float | None = None) -> None:
         columns = game_columns(room, deadline)
-        self.execute(f"UPDATE games SET room = ?, start_record = ?, "
-                     f"{', '.join(f'{name} = ?' for name in columns)} WHERE id = ?",
-                     (json.dumps(room), start_record, *columns.values(), game_id))
+        values = (json.dumps(room), start_record, *columns.values())
+        if self.deferred is not None and self.deferred[0] == game_id:
+            self.deferred[1] = values  # written with the version by ``changed``
+            return
+        self.execute(f"UPDATE games SET {_ROOM_COLUMNS} WHERE id = ?", (*values, game_id))
+
+    @contextlib.contextmanager
+    def saving_once(self, game_id: str):
+        """Within a change of ``game_id``: its room, however often saved, is written once,
+        by ``changed`` (one statement a change rather than one a save)."""
+        self.deferred = [game_id, None]
+        try:
+            yield
+        finally:
+            self.deferred = None
 
     def add_move(self, game_id: str, ply: int, move: int) -> None:
         """Commit move number ``ply`` (0-based); a second move for the same ply fails."""
@@ -249,15 +278,20 @@ class Store:
         return found
 
     def changed(self, game_id: str) -> int:
-        """In the transaction of a change: the game's next version, told to the other
-        processes when the transaction commits."""
-        if self.shared:  # one round trip: raised and told
+        """In the transaction of a change: the game's next version (with its room where it
+        was saved meanwhile, ``saving_once``), told to the other processes when the
+        transaction commits."""
+        saved = self.deferred[1] if self.deferred and self.deferred[0] == game_id else None
+        self.deferred = None
+        sets, values = (f"{_ROOM_COLUMNS}, ", saved) if saved else ("", ())
+        raise_version = f"UPDATE games SET {sets}version = version + 1 WHERE id = ? " \
+                        f"RETURNING version"
+        if self.shared:  # one round trip: saved, raised and told
             return self.execute(
-                "WITH raised AS (UPDATE games SET version = version + 1 WHERE id = ? "
-                "RETURNING version) SELECT version, pg_notify(?, 'game ' || ? || ' ' || "
-                "version) FROM raised", (game_id, CHANNEL, game_id)).fetchone()[0]
-        return self.execute("UPDATE games SET version = version + 1 WHERE id = ? "
-                            "RETURNING version", (game_id,)).fetchone()[0]
+                f"WITH raised AS ({raise_version}) SELECT version, pg_notify(?, 'game ' || "
+                f"? || ' ' || version) FROM raised",
+                (*values, game_id, CHANNEL, game_id)).fetchone()[0]
+        return self.execute(raise_version, (*values, game_id)).fetchone()[0]
 
     @property
     def for_update(self) -> str:
