@@ -1372,6 +1372,34 @@ def test_a_seek_survives_a_reload_and_a_seat_follows_its_account_to_another_brow
         page.context.close()
 
 
+def test_the_lobby_is_pushed_and_a_guests_seek_survives_a_reload(server, browser):
+    """Issue 84: a guest's seek reaches another page's lobby without its asking (the page
+    asks only while the lobby's socket is away), survives its page's reload (the guest
+    cookie), and once taken opens the game on the seeker's page."""
+    seeker, taker = (browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+                     for _ in range(2))
+    for page in (seeker, taker):
+        page.goto(server)
+        wait_until(lambda p=page: p.locator("input[name=game]").count() > 0, what="the page")
+    asked = []
+    taker.on("request", lambda request: asked.append(request.url)
+             if "/api/seeks" in request.url else None)
+    time.sleep(1)  # the lobby's socket is open
+    seeker.check("input[name=game][value=kalah]")
+    seeker.click("#seek-form button[type=submit]")
+    wait_until(lambda: seeker.is_visible("#seek-waiting"), what="the seek")
+    wait_until(lambda: taker.locator("#seeks-body button").count() == 1, seconds=3,
+               what="the seek pushed to the other page")
+    assert not [url for url in asked if url.endswith("/api/seeks")]  # pushed, not asked for
+    assert not taker.is_visible("#lobby-offline")
+    seeker.reload()  # a guest's seek is the guest cookie's, not the tab's
+    wait_until(lambda: seeker.is_visible("#seek-waiting"), what="the seek after a reload")
+    taker.click("#seeks-body button")
+    seeker.wait_for_selector("#play:not([hidden])", timeout=15_000)
+    for page in (seeker, taker):
+        page.context.close()
+
+
 def test_a_player_challenges_another_who_sees_it_live_and_takes_it(server, browser):
     """Issue 83: a particular person on a clock, rated: the challenge reaches only them, in
     their language, and taking it opens the game on both pages."""

@@ -436,6 +436,7 @@ function followLobby(attempt = 0) {
   socket.onclose = () => {
     if (lobbySocket !== socket) return;  // stopped, or followed anew
     $("lobby-offline").hidden = false;
+    if (attempt === 0) refresh();  // asked for meanwhile (then every few seconds)
     setTimeout(() => { if (lobbySocket === socket) followLobby(attempt + 1); },
                Math.min(10000, 500 * 2 ** attempt));
   };
@@ -455,14 +456,16 @@ export async function showWorld(opened) {
   fillSeekGames();
   fillClocks();
   fillQuick();
-  // the lobby is asked for at once; who is logged in comes alongside (a round trip each)
-  const session = api("/api/session").then((answer) => answer.name).catch(() => null);
-  refresh();
-  account = await session;
-  showAccount();
-  if (account) refresh();
+  // the lobby's socket at once (its first message is the seeks and the games being played);
+  // who is logged in, this browser's own seeks and the arenas alongside
   stopLobby();
   followLobby();
+  const session = api("/api/session").then((answer) => answer.name).catch(() => null);
+  refreshMine();
+  refreshArenas();
+  account = await session;
+  showAccount();
+  if (account) refreshMine();
   // asked for only while the socket is away; the arenas (not pushed yet) each time
   polling = setInterval(() => {
     if ($("home").hidden) return;
