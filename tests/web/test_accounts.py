@@ -375,9 +375,10 @@ def test_a_rematch_keeps_the_terms_and_may_be_declined(app):
         assert ended["termination"] == "abort" and ended["aborted_by"] == 0  # Bob's seat
 
 
-def test_a_guests_seeks_follow_the_guest_cookie(app):
+def test_a_guests_seeks_and_seats_follow_the_guest_cookie(app):
     """A guest's seek outlives the page that made it: another page of the same browser (the
-    guest cookie) lists it, and learns its game once taken; another browser does not."""
+    guest cookie) lists it, and learns its game once taken; another browser does not. Both
+    guests' seats are their cookies': listed, and reached without a token."""
     with TestClient(app) as page, TestClient(app) as stranger:
         made = page.post("/api/seeks", json={"game": "kalah"}).json()
         assert "mancalab_guest" in page.cookies
@@ -389,6 +390,14 @@ def test_a_guests_seeks_follow_the_guest_cookie(app):
         taken = again.get("/api/session/seeks").json()["seeks"]
         assert taken[0]["game_id"] == game["id"] and taken[0]["token"]
         assert again.get("/api/session/seeks").json() == {"seeks": []}  # told once
+        # and the seats: each guest's game is listed, its seat reached without a token
+        mine = again.get("/api/session/games").json()["games"]
+        assert [(g["id"], g["token"]) for g in mine] == [(game["id"], taken[0]["token"])]
+        assert again.get(f"/api/games/{game['id']}/seat").json()["token"] == \
+            taken[0]["token"]
+        assert stranger.get(f"/api/games/{game['id']}/seat").json() == {
+            "seat": game["seat"], "token": game["token"]}
+        assert TestClient(app).get(f"/api/games/{game['id']}/seat").status_code == 401
 
 
 def test_seats_and_seeks_belong_to_the_account_on_every_device(app):

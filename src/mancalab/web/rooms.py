@@ -66,6 +66,8 @@ class Room:
     helpers: bool = True  # hints and exact values (online: only when both agreed at creation)
     rematch: dict | None = None  # the next game: {"id": ..., "tokens": [by this game's seat]}
     accounts: list[str | None] = field(default_factory=lambda: [None, None])  # by seat
+    guests: list[str | None] = field(default_factory=lambda: [None, None])  # by seat: the
+    # digest of the guest cookie of a seat taken without an account (from the lobby)
     rated: bool = False  # the result changes both accounts' ratings (no take-backs)
     rated_done: bool = False  # the ratings were updated for the result
     rating_change: list | None = None  # [before, after] of each seat's rating, once rated
@@ -169,6 +171,7 @@ class Room:
                 "end_request": self.end_request, "agreed": self.agreed,
                 "draw_request": self.draw_request, "drawn": self.drawn,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
+                "guests": self.guests,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
                 "abandoned": self.abandoned,
                 "rating_change": self.rating_change, "ratings": self.ratings,

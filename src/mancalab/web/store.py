@@ -129,7 +129,8 @@ GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
                 ("listed", "INTEGER NOT NULL DEFAULT 0")]
 NAMED_LOCKS = {"schema": 7041, "lobby": 7042, "arenas": 7043}  # PostgreSQL's advisory locks
 _ROOM_COLUMNS = ", ".join(f"{name} = ?" for name in (
-    "room", "start_record", "ended", "deadline", "account0", "account1", "listed"))
+    "room", "start_record", "ended", "deadline", "account0", "account1", "listed", "guest0",
+    "guest1"))
 ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
 CLIENT_ANALYSES = 1_000  # of them, the most kept for one client (its least recent go first)
 
@@ -148,9 +149,11 @@ def game_columns(room: dict, deadline: float | None) -> dict:
     """The columns kept beside a game's JSON room: when it ended, its next deadline, its
     accounts, and whether it is listed to watch."""
     accounts = room.get("accounts") or [None, None]
+    guests = room.get("guests") or [None, None]
     return {"ended": room.get("ended_at"), "deadline": deadline, "account0": accounts[0],
             "account1": accounts[1],
-            "listed": int(bool(room.get("public")) and room.get("mode") == "online")}
+            "listed": int(bool(room.get("public")) and room.get("mode") == "online"),
+            "guest0": guests[0], "guest1": guests[1]}
 
 
 class Store:
@@ -305,14 +308,17 @@ class Store:
         if self.shared:
             self.execute("SELECT pg_advisory_xact_lock(?)", (NAMED_LOCKS[what],))
 
-    def games_of(self, account: str, count: int = 50) -> list[tuple[str, int, str]]:
-        """The newest ``count`` games in which ``account`` holds a seat: (id, seat, token)."""
+    def games_of(self, account: str | None, count: int = 50, guest: str | None = None
+                 ) -> list[tuple[str, int, str]]:
+        """The newest ``count`` games in which ``account`` (or the ``guest`` cookie's
+        digest) holds a seat: (id, seat, token)."""
+        column, owner = ("account", account) if account is not None else ("guest", guest)
         found = []
         for seat in (0, 1):
             found += [(created, game_id, seat, json.loads(room)["tokens"][seat])
                       for game_id, created, room in self.execute(
-                          f"SELECT id, created, room FROM games WHERE account{seat} = ? "
-                          f"ORDER BY created DESC LIMIT ?", (account, count))]
+                          f"SELECT id, created, room FROM games WHERE {column}{seat} = ? "
+                          f"ORDER BY created DESC LIMIT ?", (owner, count))]
         found.sort(reverse=True)
         return [(game_id, seat, token) for _, game_id, seat, token in found[:count]]
 
@@ -468,8 +474,14 @@ def _guests_seeks(backend: Backend) -> None:
     backend.execute("CREATE INDEX IF NOT EXISTS seeks_by_guest ON seeks(guest)")
 
 
+def _guests_seats(backend: Backend) -> None:
+    _add_columns(backend, "games", [("guest0", "TEXT"), ("guest1", "TEXT")])
+    for seat in (0, 1):
+        backend.execute(f"CREATE INDEX IF NOT EXISTS games_by_guest{seat} ON games(guest{seat})")
+
+
 STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES,
-         _guests_seeks]
+         _guests_seeks, _guests_seats]
 
 
 def migrate(backend: Backend) -> None:

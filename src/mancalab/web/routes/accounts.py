@@ -130,14 +130,16 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         response.delete_cookie(COOKIE, path="/")
         return {"deleted": name}
 
-    @router.get("/api/session/games", summary="The logged-in account's games, newest first: "
-                                              "each with its seat and the seat's token")
+    @router.get("/api/session/games", summary="The games of the logged-in account (or of "
+                                              "the guest cookie), newest first: each with "
+                                              "its seat and the seat's token")
     async def my_games(request: Request) -> dict:
-        name = logged_in(hub, request)  # a guest's session has none
-        if name is None:
+        name = logged_in(hub, request)
+        guest = None if name is not None else guest_of(request)
+        if name is None and guest is None:
             return {"games": []}
         return {"games": [{"id": game_id, "seat": seat, "token": token}
-                          for game_id, seat, token in hub.store.games_of(name)]}
+                          for game_id, seat, token in hub.store.games_of(name, guest=guest)]}
 
     @router.get("/api/session/seeks", summary="The seeks of the logged-in account (or of the "
                                               "guest cookie): open ones with their secrets, "
@@ -152,14 +154,19 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return {"seeks": [{**seek.public(), "secret": seek.secret, "game_id": seek.game_id,
                            "token": seek.token} for seek in hub.lobby.of(name, guest)]}
 
-    @router.get("/api/games/{game_id}/seat", summary="The seat the logged-in account holds in "
-                                                     "the game, with its token: a player "
-                                                     "reaches her game from any device")
+    @router.get("/api/games/{game_id}/seat", summary="The seat the logged-in account (or the "
+                                                     "guest cookie) holds in the game, with "
+                                                     "its token: a player reaches her game "
+                                                     "from any device")
     async def my_seat(request: Request, game_id: str) -> dict:
-        name = require(logged_in(hub, request))
+        name = logged_in(hub, request)
+        guest = None if name is not None else guest_of(request)
+        if name is None and guest is None:
+            require(name)
         room = hub.room(game_id)
-        for seat, holder in enumerate(room.accounts):
-            if holder == name and room.tokens[seat] is not None:
+        holders = room.accounts if name is not None else room.guests
+        for seat, holder in enumerate(holders):
+            if holder == (name or guest) and room.tokens[seat] is not None:
                 return {"seat": seat, "token": room.tokens[seat]}
         raise NotFoundError("your account holds no seat in this game", code="no_seat_here")
 

@@ -108,24 +108,25 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                  summary="Take a seek: the game starts for both; the answer is the game with "
                          "the taker's seat and token")
     @rates.new_games
-    async def accept(request: Request, seek_id: str) -> dict:
+    async def accept(request: Request, response: Response, seek_id: str) -> dict:
         found = hub.lobby.get(seek_id)
         account = logged_in(hub, request)
+        cookie = None if account is not None else guest_of(request, response)
         hub.lobby.check_taker(found, account)
         check_live(account)
         check_live(found.account)  # the seeker may have started other games meanwhile
         seeker_seat = {"first": 0, "second": 1}.get(found.color, random.randint(0, 1))
         names = [found.by, account or guest()]
-        accounts = [found.account, account]
+        accounts, guests = [found.account, account], [found.guest, cookie]
         if seeker_seat == 1:
-            names.reverse()
-            accounts.reverse()
+            for pair in (names, accounts, guests):
+                pair.reverse()
         if names[0] == names[1]:
             names[1 - seeker_seat] += " (2)"
         hub.charge()
         room = Room.create(found.game, found.options, "online", names=names,
                            human_seat=1 - seeker_seat, helpers=False)
-        room.accounts, room.rated, room.public = accounts, found.rated, True
+        room.accounts, room.guests, room.rated, room.public = accounts, guests, found.rated, True
         room.ratings = [hub.accounts.shown_rating(name, room.game) for name in accounts]
         if found.clock is not None:
             room.clock = Clock(*found.clock)
