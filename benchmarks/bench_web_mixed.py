@@ -3,13 +3,16 @@ after many games against `expert`.
 
     python benchmarks/bench_web_mixed.py [--online 50] [--computer 20] [--max-think 2]
                                          [--seconds 30] [--expert-games 1000]
+        [--db postgresql://postgres@127.0.0.1/NAME --processes 2]
 
 1. Starts `mancalab serve --max-think T` on loopback. ``--computer`` games against
    ``alphabeta:time=T`` (the cap) keep the computer thinking all the time: the person's
    reply is sent the moment it is their turn, so every one of these games always has a
    search running or queued. Meanwhile ``--online`` online games play random moves over
    websockets as fast as the server acknowledges them; the latency of their moves (send to
-   acknowledgement, after the SQLite commit) is the figure: target p99 under 50 ms.
+   acknowledgement, after the commit) is the figure: target p99 under 50 ms. With ``--db``
+   (a PostgreSQL database, emptied first) and ``--processes N``, N servers share it, the
+   online and the computer games dealt among them.
 2. Starts a fresh server (`--max-think 0.05`) and creates ``--expert-games`` games against
    `expert` with the computer moving first, waits for each first move, and reads the
    server's resident memory (VmRSS) as it goes: it must stay flat (alpha-beta's 48 MB tables
@@ -30,6 +33,7 @@ from pathlib import Path
 
 import websockets
 from _report import report
+from bench_clocks import empty_database
 from bench_web import free_port, http, load, percentile, start_server
 
 
@@ -68,14 +72,19 @@ async def keep_computer_busy(port: int, seconds: float, think: float, rng: rando
                                                   "move": rng.choice(state["legal"])}))
 
 
-async def mixed(port: int, args) -> tuple[list[float], dict, list]:
+async def mixed(ports: list[int], args) -> tuple[list[float], dict, list]:
     counts: dict = {}
     rng = random.Random(args.seed)
-    busy = [asyncio.create_task(keep_computer_busy(port, args.seconds, args.max_think,
-                                                   random.Random(rng.random()), counts))
-            for _ in range(args.computer)]
+    busy = [asyncio.create_task(keep_computer_busy(ports[i % len(ports)], args.seconds,
+                                                   args.max_think, random.Random(rng.random()),
+                                                   counts))
+            for i in range(args.computer)]
     await asyncio.sleep(2 * args.max_think)  # every search thread is busy before we measure
-    latencies, _acked, errors = await load(port, args.online, "kalah", args.seconds, args.seed)
+    loads = await asyncio.gather(*(
+        load(port, args.online // len(ports) + (i < args.online % len(ports)), "kalah",
+             args.seconds, args.seed + i) for i, port in enumerate(ports)))
+    latencies = [value for found, _, _ in loads for value in found]
+    errors = [error for _, _, found in loads for error in found]
     for task in busy:
         task.cancel()
     await asyncio.gather(*busy, return_exceptions=True)
@@ -111,23 +120,33 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--expert-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", help="a PostgreSQL database to serve from (emptied first)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="servers on the database (several need --db)")
     args = parser.parse_args()
+    if args.processes > 1 and not args.db:
+        parser.error("several processes need a PostgreSQL --db")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        port = free_port()
-        server = start_server(port, folder / "mixed.sqlite3", "--max-think", str(args.max_think))
+        if args.db:
+            empty_database(args.db)
+        ports = [free_port() for _ in range(args.processes)]
+        servers = [start_server(port, args.db or folder / "mixed.sqlite3", "--max-think",
+                                str(args.max_think)) for port in ports]
         try:
             started = time.perf_counter()
             spent = time.process_time()
-            latencies, counts, errors = asyncio.run(mixed(port, args))
+            latencies, counts, errors = asyncio.run(mixed(ports, args))
             elapsed = time.perf_counter() - started
             generator = (time.process_time() - spent) / elapsed / (os.cpu_count() or 1)
         finally:
-            server.terminate()
-            server.wait()
+            for server in servers:
+                server.terminate()
+                server.wait()
         for error in errors[:3]:
             print("error:", repr(error))
         report("online moves while the computer thinks at the cap", [{
+            "store": "postgresql" if args.db else "sqlite", "processes": args.processes,
             "online games": args.online, "computer games at the cap": args.computer,
             "max think s": args.max_think, "online moves": len(latencies),
             "moves/s": round(len(latencies) / elapsed),
@@ -135,10 +154,10 @@ def main() -> None:
             "p99 ms": round(1000 * percentile(latencies, 0.99), 1),
             "computer moves": counts.get("computer moves", 0), "errors": len(errors),
             "load generator's CPU share": f"{generator:.0%}"}],
-            ["online games", "computer games at the cap", "max think s", "online moves",
+            ["store", "processes", "online games", "computer games at the cap", "max think s", "online moves",
              "moves/s", "p50 ms", "p99 ms", "computer moves", "errors",
              "load generator's CPU share"])
-        if args.expert_games:
+        if args.expert_games and not args.db:
             rows = memory_run(folder, args.expert_games)
             report("server memory while games against expert are created", rows,
                    ["games against expert", "RSS MiB"])

@@ -635,3 +635,42 @@ def test_connections_from_one_address_and_half_sent_requests_are_bounded(db):
             for held in idle:
                 held.close()
         assert httpx.get(f"{address}/api/games").status_code == 200
+
+
+def test_a_file_of_an_older_version_is_brought_up_to_date_and_its_clocks_go_on(tmp_path):
+    """A games file made before the schema had versions (its facts only in the JSON room):
+    opened, it gets every step (columns filled from the rooms), and a clocked game whose
+    time ran out while the server was stopped ends on time at the next start."""
+    import json
+    import sqlite3
+    import time
+
+    from mancalab.web import store as stores
+    from mancalab.web.clocks import Clock
+
+    path = tmp_path / "old.sqlite3"
+    room = Room.create("kalah", {}, "online", names=["Ama", "Kofi"])
+    room.record.push(2)
+    room.record.push(0)
+    room.record.push(7)
+    room.accounts, room.public = ["Ama", None], True
+    room.clock = Clock(5, 0)
+    room.clock.running, room.clock.since = 0, time.time() - 60  # ran out long ago
+    stored = room.to_stored()
+    old = sqlite3.connect(path)
+    old.executescript(stores.BASE.format(REAL="REAL", NAME="TEXT COLLATE NOCASE"))
+    old.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
+                (stored.id, stored.created, stored.start_record, json.dumps(stored.room)))
+    old.executemany("INSERT INTO moves VALUES (?, ?, ?)",
+                    [(room.id, ply, move) for ply, move in enumerate(room.record.moves)])
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert store.execute("SELECT version FROM schema_version").fetchone()[0] == \
+        len(stores.STEPS)
+    assert store.games_of("Ama") == [(room.id, 0, room.tokens[0])]
+    assert store.due_games() == [room.id]
+    store.close()
+    with serve(path) as client:
+        view = client.get(f"/api/games/{room.id}").json()
+        assert view["result"]["termination"] == "time" and view["ply"] == 3

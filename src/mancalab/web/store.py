@@ -463,7 +463,8 @@ def _game_columns(backend: Backend) -> None:
         # a game that may have a deadline is due at once: the server finds the real one
         due = 0.0 if room.get("ended_at") is None and (
             running or room.get("first_move_by") is not None) else None
-        columns = game_columns(room, due)
+        columns = {name: value for name, value in game_columns(room, due).items()
+                   if name in dict(GAME_COLUMNS)}  # this step's (later steps add others)
         backend.execute(f"UPDATE games SET {', '.join(f'{n} = ?' for n in columns)} "
                         f"WHERE id = ?", (*columns.values(), game_id))
 
@@ -475,7 +476,8 @@ def _guests_seeks(backend: Backend) -> None:
 
 
 def _guests_seats(backend: Backend) -> None:
-    _add_columns(backend, "games", [("guest0", "TEXT"), ("guest1", "TEXT")])
+    _add_columns(backend, "games", [("guest0", "TEXT"), ("guest1", "TEXT")])  # NULL: older
+    # games' seats were taken by accounts or kept in the browser
     for seat in (0, 1):
         backend.execute(f"CREATE INDEX IF NOT EXISTS games_by_guest{seat} ON games(guest{seat})")
 
