@@ -111,6 +111,11 @@ class Backend:
         """The context for a background task: none of the change that started it."""
         return contextvars.copy_context()
 
+    async def off_loop(self, function, *args):
+        """``function(*args)`` where its statements do not hold up the event loop: in a
+        worker thread on PostgreSQL (the change's connection with it); here, at once."""
+        return function(*args)
+
     def _begin(self) -> None:
         self.execute("BEGIN")
 
@@ -200,6 +205,8 @@ class PostgresBackend(Backend):
         self.db = None
         self.statements: dict[str, str] = {}  # "?" placeholders made "%s"
         self.bound: contextvars.ContextVar = contextvars.ContextVar("connection", default=None)
+        # a change's writes, sent with its next read (or its commit) in one round trip
+        self.queued: contextvars.ContextVar = contextvars.ContextVar("queued", default=None)
         self.spare: list = []  # connections for changes, idle
         self.slots: asyncio.Semaphore | None = None  # CHANGE_CONNECTIONS, made on the loop
         self.db = self._open()
@@ -240,22 +247,20 @@ class PostgresBackend(Backend):
             self.slots = asyncio.Semaphore(CHANGE_CONNECTIONS)
         async with self.slots:
             connection = self.spare.pop() if self.spare else self._open()
-            token = self.bound.set(connection)
+            token, queue = self.bound.set(connection), self.queued.set([("BEGIN", ())])
             try:
-                self.execute("BEGIN")
                 try:
                     yield
                 except BaseException:
+                    if self.queued.get() == [("BEGIN", ())]:
+                        raise  # nothing was sent
                     with contextlib.suppress(Exception):
                         connection.execute("ROLLBACK")
                     raise
-                try:
-                    await asyncio.to_thread(connection.execute, "COMMIT")
-                except self.psycopg.Error as error:
-                    raise StoreUnavailable(f"the database at {self.describe()} failed: "
-                                           f"{_first_line(error)}") from None
+                await self.off_loop(self._commit, connection)
             finally:
                 self.bound.reset(token)
+                self.queued.reset(queue)
                 if not connection.closed and not connection.broken and \
                         connection.info.transaction_status == \
                         self.psycopg.pq.TransactionStatus.IDLE:
@@ -264,9 +269,31 @@ class PostgresBackend(Backend):
                     with contextlib.suppress(Exception):
                         connection.close()
 
+    def _commit(self, connection) -> None:
+        """The change's writes not sent yet, and its commit, in one round trip."""
+        self._send(connection, [*self.queued.get(), ("COMMIT", ())])
+
+    def _send(self, connection, statements: list, then: tuple | None = None):
+        """``statements`` (and ``then``, whose cursor is answered) in one round trip."""
+        statements[:], sent = [], list(statements)
+        try:
+            with connection.pipeline():
+                for sql, params in sent:
+                    connection.execute(self._sql(sql), params or None)
+                cursor = connection.execute(self._sql(then[0]), then[1] or None) \
+                    if then else None
+            return cursor
+        except self.psycopg.OperationalError as error:
+            raise StoreUnavailable(f"the database at {self.describe()} failed: "
+                                   f"{_first_line(error)}") from None
+
+    async def off_loop(self, function, *args):
+        return await asyncio.to_thread(function, *args)
+
     def context(self) -> contextvars.Context:
         context = contextvars.copy_context()
         context.run(self.bound.set, None)
+        context.run(self.queued.set, None)
         return context
 
     def _sql(self, sql: str) -> str:
@@ -276,6 +303,13 @@ class PostgresBackend(Backend):
         return converted
 
     def execute(self, sql: str, params: tuple | list = ()):
+        queued = self.queued.get()
+        if queued is not None:  # within a change: its writes wait for its next read
+            if _is_write(sql):
+                queued.append((sql, params))
+                return None
+            if queued:
+                return self._send(self.bound.get(), queued, (sql, params))
         db = self.bound.get() or self.db or self._connect()
         try:
             return db.execute(self._sql(sql), params or None)
@@ -287,6 +321,10 @@ class PostgresBackend(Backend):
                                    f"{_first_line(error)}") from None
 
     def executemany(self, sql: str, rows: list) -> None:
+        queued = self.queued.get()
+        if queued is not None:
+            queued.extend((sql, row) for row in rows)
+            return
         if rows:
             with (self.bound.get() or self.db or self._connect()).cursor() as cursor:
                 cursor.executemany(self._sql(sql), rows)
@@ -300,6 +338,10 @@ class PostgresBackend(Backend):
         return self.execute("SELECT pg_database_size(current_database())").fetchone()[0]
 
     def notify(self, message: str) -> None:
+        queued = self.queued.get()
+        if queued is not None:  # within a change: sent with it (told at its commit)
+            queued.append(("SELECT pg_notify(?, ?)", (CHANNEL, message)))
+            return
         self.execute("SELECT pg_notify(?, ?)", (CHANNEL, message))
 
     def listen(self, told: Callable[[str | None], None]) -> Callable[[], None]:
@@ -345,6 +387,12 @@ class PostgresBackend(Backend):
                 with contextlib.suppress(Exception):
                     connection.close()
         self.db, self.spare, self.slots = None, [], None
+
+
+def _is_write(sql: str) -> bool:
+    """A statement that answers nothing: it may wait for the next one that does."""
+    return sql.lstrip()[:6].upper() in ("INSERT", "UPDATE", "DELETE") and \
+        "RETURNING" not in sql.upper() and "pg_notify" not in sql
 
 
 def _first_line(error: Exception) -> str:

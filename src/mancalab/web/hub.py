@@ -176,7 +176,7 @@ class Hub:
         elif kind == "seen" and rest in self.rooms:  # a page came or went elsewhere
             self.seen.stale(rest)
             self._spawn(self.broadcast(self.rooms[rest]))
-        elif kind == "lobby":
+        elif kind == "lobby" and self.lobby_sockets and not self.lobby_due:
             self._spawn(self.tell_lobby())
 
     # ----- the lobby, pushed ----------------------------------------------------------
@@ -301,9 +301,13 @@ class Hub:
         async with self.lock(room.id):
             try:
                 async with self.store.change():
+                    # the round trips off the event loop; the room changed on it
+                    stored = await self.store.off_loop(self.store.lock_game, room.id)
                     with self.store.saving_once(room.id):
-                        result = self._change(room, action)
-                        room.stored_version = self.store.changed(room.id)
+                        result = self._change(room, action, stored)
+                        saved = self.store.saved(room.id)
+                    room.stored_version = await self.store.off_loop(self.store.changed,
+                                                                     room.id, saved)
                     started = self._score_arena(room)
                     if room.public and _listed(room) != listed or started:
                         self.lobby_changed()  # told at the commit, with the change
@@ -317,10 +321,10 @@ class Hub:
             self.after_change(paired)
         return result
 
-    def _change(self, room: Room, action):
-        """In the change's transaction: the room made current, ``action``, and what follows
-        from it (the end marked, the ratings, the first move's wait)."""
-        stored = self.store.lock_game(room.id)
+    def _change(self, room: Room, action, stored: int | None):
+        """In the change's transaction, the game's row held at version ``stored``: the room
+        made current, ``action``, and what follows from it (the end marked, the ratings,
+        the first move's wait)."""
         if stored is None:
             raise NotFoundError(f"no game {room.id!r}", code="no_game")
         if stored != room.stored_version:

@@ -215,6 +215,10 @@ class Store:
         """The transaction of one change, its commit awaited (``Backend.change``)."""
         return self.backend.change()
 
+    async def off_loop(self, function, *args):
+        """``function(*args)`` with its statements off the event loop (``Backend.off_loop``)."""
+        return await self.backend.off_loop(function, *args)
+
     @property
     def IntegrityError(self) -> type[Exception]:
         return self.backend.IntegrityError
@@ -249,7 +253,8 @@ class Store:
     @contextlib.contextmanager
     def saving_once(self, game_id: str):
         """Within a change of ``game_id``: its room, however often saved, is written once,
-        by ``changed`` (one statement a change rather than one a save)."""
+        with its version (``saved``, then ``changed``: one statement rather than one a
+        save)."""
         self.deferred = [game_id, None]
         try:
             yield
@@ -280,12 +285,13 @@ class Store:
                                       f"({', '.join('?' * len(part))})", part).fetchall())
         return found
 
-    def changed(self, game_id: str) -> int:
-        """In the transaction of a change: the game's next version (with its room where it
-        was saved meanwhile, ``saving_once``), told to the other processes when the
-        transaction commits."""
-        saved = self.deferred[1] if self.deferred and self.deferred[0] == game_id else None
-        self.deferred = None
+    def saved(self, game_id: str) -> tuple | None:
+        """Within ``saving_once``: the room's values last saved, to write with ``changed``."""
+        return self.deferred[1] if self.deferred and self.deferred[0] == game_id else None
+
+    def changed(self, game_id: str, saved: tuple | None = None) -> int:
+        """In the transaction of a change: the game's next version (with its room's
+        ``saved`` values), told to the other processes when the transaction commits."""
         sets, values = (f"{_ROOM_COLUMNS}, ", saved) if saved else ("", ())
         raise_version = f"UPDATE games SET {sets}version = version + 1 WHERE id = ? " \
                         f"RETURNING version"
