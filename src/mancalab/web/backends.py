@@ -239,15 +239,33 @@ class PostgresBackend(Backend):
             yield
 
     @contextlib.asynccontextmanager
-    async def change(self):
-        if self.bound.get() is not None:
-            yield
-            return
+    async def _borrowed(self):
+        """One of the process's ``CHANGE_CONNECTIONS`` connections, bound to this task
+        until the block ends (then kept for the next if it is sound and idle)."""
         if self.slots is None:
             self.slots = asyncio.Semaphore(CHANGE_CONNECTIONS)
         async with self.slots:
             connection = self.spare.pop() if self.spare else self._open()
-            token, queue = self.bound.set(connection), self.queued.set([("BEGIN", ())])
+            token = self.bound.set(connection)
+            try:
+                yield connection
+            finally:
+                self.bound.reset(token)
+                if not connection.closed and not connection.broken and \
+                        connection.info.transaction_status == \
+                        self.psycopg.pq.TransactionStatus.IDLE:
+                    self.spare.append(connection)
+                else:
+                    with contextlib.suppress(Exception):
+                        connection.close()
+
+    @contextlib.asynccontextmanager
+    async def change(self):
+        if self.bound.get() is not None:
+            yield
+            return
+        async with self._borrowed() as connection:
+            queue = self.queued.set([("BEGIN", ())])
             try:
                 try:
                     yield
@@ -259,15 +277,7 @@ class PostgresBackend(Backend):
                     raise
                 await self.off_loop(self._commit, connection)
             finally:
-                self.bound.reset(token)
                 self.queued.reset(queue)
-                if not connection.closed and not connection.broken and \
-                        connection.info.transaction_status == \
-                        self.psycopg.pq.TransactionStatus.IDLE:
-                    self.spare.append(connection)
-                else:
-                    with contextlib.suppress(Exception):
-                        connection.close()
 
     def _commit(self, connection) -> None:
         """The change's writes not sent yet, and its commit, in one round trip."""
@@ -288,7 +298,10 @@ class PostgresBackend(Backend):
                                    f"{_first_line(error)}") from None
 
     async def off_loop(self, function, *args):
-        return await asyncio.to_thread(function, *args)
+        if self.bound.get() is not None:  # within a change: on its connection
+            return await asyncio.to_thread(function, *args)
+        async with self._borrowed():  # a read of its own, not on the loop's connection
+            return await asyncio.to_thread(function, *args)
 
     def context(self) -> contextvars.Context:
         context = contextvars.copy_context()

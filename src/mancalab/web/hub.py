@@ -136,6 +136,18 @@ class Hub:
         room.touched = time.monotonic()
         return room
 
+    async def load(self, game_id: str) -> Room:
+        """``room(game_id)``, its loading from the store (and, where processes share it,
+        the other processes' presence in it) off the event loop."""
+        if game_id not in self.rooms and len(game_id) <= 40:
+            stored = await self.store.off_loop(self.store.load, game_id)
+            if stored is not None and game_id not in self.rooms:  # not loaded meanwhile
+                self.rooms[game_id] = Room.from_stored(stored)
+                self._resume(self.rooms[game_id])
+        room = self.room(game_id)
+        await self.seen.read(game_id)
+        return room
+
     def _resume(self, room: Room) -> None:
         if room.bot_to_move() and room.id not in self.computing and room.suggestion is None:
             self._spawn(self.computer_turns(room))
@@ -174,8 +186,7 @@ class Hub:
             if room is not None and room.stored_version != int(version):
                 self._spawn(self.catch_up([game_id], known=True))
         elif kind == "seen" and rest in self.rooms:  # a page came or went elsewhere
-            self.seen.stale(rest)
-            self._spawn(self.broadcast(self.rooms[rest]))
+            self._spawn(self._seen_elsewhere(self.rooms[rest]))
         elif kind == "lobby" and self.lobby_sockets and not self.lobby_due:
             self._spawn(self.tell_lobby())
 
@@ -218,6 +229,10 @@ class Hub:
         await asyncio.gather(*(self._send_latest(None, socket, text)
                                for socket in list(self.lobby_sockets)))
 
+    async def _seen_elsewhere(self, room: Room) -> None:
+        await self.seen.read(room.id, again=True)
+        await self.broadcast(room)
+
     async def catch_up(self, game_ids: list[str], known: bool = False) -> None:
         """Make the rooms of ``game_ids`` current where the store has a newer version
         (``known``: it has, a notification said so), and tell their watchers."""
@@ -228,7 +243,7 @@ class Hub:
             if room is None or room.stored_version == version:
                 continue
             async with self.lock(game_id):
-                stored = self.store.load(game_id)
+                stored = await self.store.off_loop(self.store.load, game_id)
                 if stored.version == room.stored_version:
                     continue
                 room.refresh(stored)
@@ -287,7 +302,7 @@ class Hub:
     async def change(self, game_id: str, token: str | None, action) -> dict:
         """Run ``action(room)`` as one change of the game (``apply``) and answer with the
         room as ``token`` sees it."""
-        room = self.room(game_id)
+        room = await self.load(game_id)
         await self.apply(room, action)
         return self.view(room, token)
 

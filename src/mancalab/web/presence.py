@@ -57,17 +57,23 @@ class Presence:
 
     def _elsewhere(self, game_id: str) -> list[tuple]:
         """The other processes' rows of the game (seat, here, gone since, process): read
-        once, and again when one says they changed (``stale``)."""
+        once (``read``, ahead of the view where it can), and again when one says they
+        changed."""
         kept = self.others.get(game_id)
         if kept is None:
-            kept = self.others[game_id] = self.store.execute(
-                "SELECT seat, here, gone, process FROM presence WHERE game_id = ? AND "
-                "process != ?", (game_id, self.process)).fetchall()
+            kept = self.others[game_id] = self._rows(game_id)
         return kept
 
-    def stale(self, game_id: str) -> None:
-        """Another process's pages of the game came or went."""
-        self.others.pop(game_id, None)
+    def _rows(self, game_id: str) -> list[tuple]:
+        return self.store.execute("SELECT seat, here, gone, process FROM presence WHERE "
+                                  "game_id = ? AND process != ?",
+                                  (game_id, self.process)).fetchall()
+
+    async def read(self, game_id: str, again: bool = False) -> None:
+        """Read the other processes' rows of the game off the event loop: where they have
+        not been read yet, or (``again``) because one said they changed."""
+        if self.store.shared and (again or game_id not in self.others):
+            self.others[game_id] = await self.store.off_loop(self._rows, game_id)
 
     def _tell(self, game_id: str, here: set[int], gone: dict[int, float]) -> None:
         """Note this process's seats of the game where they changed: written, and told to

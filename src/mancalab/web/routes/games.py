@@ -64,7 +64,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
 
     @router.get("/api/games/{game_id}", summary="A game as the holder of the token sees it")
     async def get_game(game_id: str, token: str | None = None) -> dict:
-        return hub.view(hub.room(game_id), token)
+        return hub.view(await hub.load(game_id), token)
 
     @router.get("/api/games/{game_id}/positions/{ply}",
              summary="The position after the first PLY moves, and the last of them step by "

@@ -31,7 +31,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         # refusals are closes after the handshake, so the page reads their codes (a refused
         # handshake is a bare 403 to a browser)
         try:
-            room = hub.room(game_id)
+            room = await hub.load(game_id)
         except NotFoundError:
             await _refuse(socket, 4404, "no such game")
             return
