@@ -283,3 +283,32 @@ def test_request_rates_are_counted_per_site_in_redis(postgres_schema):
         made = [client.post("/api/games", json={"game": "kalah", "mode": "local"}).status_code
                 for client in (a, b, a, b)]
     assert made == [201, 201, 201, 429]
+
+
+def test_an_arena_is_pushed_to_its_pages_from_any_process(postgres_schema):
+    """An arena's page follows its socket on process A: a player joining on process B, and
+    the game that pairs her, reach it without its asking; a player's own page is told its
+    game and token."""
+    one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
+    with TestClient(one) as abena, TestClient(two) as kojo:
+        sign_up(abena, "Abena")
+        sign_up(kojo, "Kojo")
+        arena = abena.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                                "seconds": 60}).json()
+        assert abena.post(f"/api/arenas/{arena['id']}/join").status_code == 200
+        with abena.websocket_connect(f"/api/arenas/{arena['id']}/ws") as page:
+            first = page.receive_json()
+            assert first["type"] == "arena" and first["arena"]["me"]["name"] == "Abena"
+            assert kojo.post(f"/api/arenas/{arena['id']}/join").status_code == 200
+            seen = page.receive_json()["arena"]
+            while not seen["pairings"]:
+                seen = page.receive_json()["arena"]
+            assert seen["pairings"][0]["names"] in (["Abena", "Kojo"], ["Kojo", "Abena"])
+            assert seen["me"]["game_id"] == seen["pairings"][0]["game_id"] and \
+                seen["me"]["token"]
+        from starlette.websockets import WebSocketDisconnect
+
+        with pytest.raises(WebSocketDisconnect) as refused, \
+                abena.websocket_connect("/api/arenas/nothing/ws") as missing:
+            missing.receive_json()
+        assert refused.value.code == 4404

@@ -97,6 +97,12 @@ class Arena:
                 "winner": table[0]["name"] if self.finished and table and table[0]["games"]
                 else None, "games": len(self.games)}
 
+    def view_for(self, name: str | None) -> dict:
+        """The arena as the account ``name`` sees it: ``me``, its row, game and token."""
+        entrant = self.entrants.get(name) if name else None
+        return {**self.view(), "me": None if entrant is None else {
+            **entrant.row(), "game_id": entrant.playing, "token": entrant.token}}
+
     def pairs(self, may_play=lambda name: True) -> list[tuple[Entrant, Entrant]]:
         """Who plays whom now: the waiting players by score, each with the nearest in score
         who was not their last opponent when another is waiting; the first seat to the one

@@ -69,6 +69,9 @@ class Hub:
         self.kept: OrderedDict[str, Room] = OrderedDict()  # rooms holding a computer player
         self.lobby_sockets: set[WebSocket] = set()  # pages following the lobby
         self.lobby_due = False  # a push of the lobby is scheduled
+        # pages following an arena: (socket, account) by arena, and the pushes scheduled
+        self.arena_sockets: dict[str, set[tuple[WebSocket, str | None]]] = {}
+        self.arenas_due: set[str] = set()
         self.stop_listening = None  # stops following other processes' changes
         self.computing: set[str] = set()  # the games whose computer's turns are being played
         self.sockets_by_client: Counter[str | None] = Counter()  # open websockets
@@ -189,6 +192,8 @@ class Hub:
             self._spawn(self._seen_elsewhere(self.rooms[rest]))
         elif kind == "lobby" and self.lobby_sockets and not self.lobby_due:
             self._spawn(self.tell_lobby())
+        elif kind == "arena" and self.arena_sockets.get(rest) and rest not in self.arenas_due:
+            self._spawn(self.tell_arena(rest))
 
     # ----- the lobby, pushed ----------------------------------------------------------
     def lobby_changed(self) -> None:
@@ -232,6 +237,34 @@ class Hub:
     async def _seen_elsewhere(self, room: Room) -> None:
         await self.seen.read(room.id, again=True)
         await self.broadcast(room)
+
+    # ----- arenas, pushed ---------------------------------------------------------------
+    def arena_changed(self, arena_id: str) -> None:
+        """An arena's standings or pairings changed: every process pushes its pages of it
+        (told at the commit where a change's transaction is open)."""
+        if self.store.shared:
+            self.store.backend.notify(f"arena {arena_id}")
+        else:
+            self._told(f"arena {arena_id}")
+
+    def arena_text(self, arena: Arena, name: str | None) -> str:
+        return json.dumps({"type": "arena", "arena": arena.view_for(name)})
+
+    async def tell_arena(self, arena_id: str) -> None:
+        """Push the arena to this process's pages of it, the changes of ``LOBBY_PAUSE`` as
+        one, each as its account sees it."""
+        if arena_id in self.arenas_due or not self.arena_sockets.get(arena_id):
+            return
+        self.arenas_due.add(arena_id)
+        await asyncio.sleep(LOBBY_PAUSE)
+        self.arenas_due.discard(arena_id)
+        try:
+            arena = await self.store.off_loop(self.arenas.get, arena_id)
+        except NotFoundError:
+            return
+        followers = list(self.arena_sockets.get(arena_id, ()))
+        await asyncio.gather(*(self._send_latest(None, socket, self.arena_text(arena, name))
+                               for socket, name in followers))
 
     async def catch_up(self, game_ids: list[str], known: bool = False) -> None:
         """Make the rooms of ``game_ids`` current where the store has a newer version
@@ -445,6 +478,7 @@ class Hub:
                     outcome = room.record.state.outcome
                     arena.finish(room.id, room.accounts,
                                  0.5 if outcome.winner is None else float(outcome.winner == 0))
+                self.arena_changed(arena.id)
                 return self._pair(arena)
         except NotFoundError:  # the arena was forgotten
             return []
@@ -454,6 +488,7 @@ class Hub:
         with self.arenas.changing(arena_id) as arena:
             self.arenas.join(arena, name)
             started = self._pair(arena)
+        self.arena_changed(arena_id)
         for room in started:
             self.after_change(room)
         if started:
@@ -508,6 +543,7 @@ class Hub:
             if account in found.entrants:
                 with self.arenas.changing(found.id) as arena:
                     arena.entrants[account].present = False
+                self.arena_changed(found.id)
         self.accounts.delete(account)
 
     def live_games(self, account: str) -> int:

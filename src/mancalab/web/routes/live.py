@@ -33,21 +33,21 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         try:
             room = await hub.load(game_id)
         except NotFoundError:
-            await _refuse(socket, 4404, "no such game")
+            await refuse(socket, 4404, "no such game")
             return
         if not _same_origin(socket):
-            await _refuse(socket, 4403, "a page of another site may not connect")
+            await refuse(socket, 4403, "a page of another site may not connect")
             return
         seated = room.seat_of(token) is not None
         watchers = hub.watchers.setdefault(game_id, set())
         client = scope_client(socket.scope)
         if len(watchers) >= limits.watchers and not (seated and _shed(hub, game_id)):
-            await _refuse(socket, 4429, "too many watchers of this game")
+            await refuse(socket, 4429, "too many watchers of this game")
             return
         if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
                       limits.sockets, limits.client_sockets, limits.share_connections) and \
                 not (seated and _room_for_player(hub, client, limits)):
-            await _refuse(socket, 4429, "too many live connections from one address")
+            await refuse(socket, 4429, "too many live connections from one address")
             return
         hub.sockets_by_client[client] += 1
         await socket.accept()
@@ -86,33 +86,48 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def lobby(socket: WebSocket) -> None:
         """The lobby's seeks and the games being played, pushed on every change (from any
         process of the site): ``{"type": "lobby", "seeks": [...], "live": [...]}``."""
-        if not _same_origin(socket):
-            await _refuse(socket, 4403, "a page of another site may not connect")
-            return
-        client = scope_client(socket.scope)
-        if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
-                      limits.sockets, limits.client_sockets, limits.share_connections):
-            await _refuse(socket, 4429, "too many live connections from one address")
-            return
-        hub.sockets_by_client[client] += 1
-        await socket.accept()
-        hub.lobby_sockets.add(socket)
-        try:
-            await socket.send_text(hub.lobby_text())
-            while (await socket.receive())["type"] != "websocket.disconnect":
-                pass  # the page sends nothing; whatever it sends is not read
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.lobby_sockets.discard(socket)
-            hub.sockets_by_client[client] -= 1
-            if hub.sockets_by_client[client] <= 0:
-                del hub.sockets_by_client[client]
+        async with following(hub, limits, socket) as admitted:
+            if not admitted:
+                return
+            hub.lobby_sockets.add(socket)
+            try:
+                await socket.send_text(hub.lobby_text())
+                while (await socket.receive())["type"] != "websocket.disconnect":
+                    pass  # the page sends nothing; whatever it sends is not read
+            finally:
+                hub.lobby_sockets.discard(socket)
 
     return router
 
 
-async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
+@contextlib.asynccontextmanager
+async def following(hub: Hub, limits: Limits, socket: WebSocket):
+    """A page's socket that follows something pushed (the lobby, an arena), within the
+    site's socket limits: yields whether it was admitted (else it was closed with 4403 or
+    4429), and counts it against its address while it is open."""
+    if not _same_origin(socket):
+        await refuse(socket, 4403, "a page of another site may not connect")
+        yield False
+        return
+    client = scope_client(socket.scope)
+    if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
+                  limits.sockets, limits.client_sockets, limits.share_connections):
+        await refuse(socket, 4429, "too many live connections from one address")
+        yield False
+        return
+    hub.sockets_by_client[client] += 1
+    await socket.accept()
+    try:
+        yield True
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.sockets_by_client[client] -= 1
+        if hub.sockets_by_client[client] <= 0:
+            del hub.sockets_by_client[client]
+
+
+async def refuse(socket: WebSocket, code: int, reason: str) -> None:
     await socket.accept()
     await socket.close(code=code, reason=reason)
 

@@ -51,3 +51,29 @@ export function live(id, token, {onState, onError, onLine}) {
   open(0);
   return {close: () => { closed = true; clearInterval(polling); socket.close(); }};
 }
+
+// Follow what the server pushes over the websocket ``path`` (the lobby, an arena):
+// ``onMessage(message)`` for each, ``onLine(connected, attempt)`` when it drops or comes
+// back; it opens again by itself with a growing pause until ``close()`` (not after a refusal
+// for a missing thing or another site's page).
+export function follow(path, {onMessage, onLine = () => {}}) {
+  let socket = null;
+  let closed = false;
+  const open = (attempt) => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    socket.onmessage = (event) => onMessage(JSON.parse(event.data));
+    socket.onopen = () => { attempt = 0; onLine(true, 0); };
+    socket.onclose = (event) => {
+      if (closed) return;
+      onLine(false, attempt);
+      if (event.code === 4404 || event.code === 4403) return;
+      setTimeout(() => { if (!closed) open(attempt + 1); }, Math.min(10000, 500 * 2 ** attempt));
+    };
+  };
+  open(0);
+  return {
+    close: () => { closed = true; socket.close(); },
+    get open() { return socket.readyState === WebSocket.OPEN; },
+  };
+}

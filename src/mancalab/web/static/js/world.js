@@ -2,7 +2,7 @@
 // The server decides everything (who may take a seek, ratings, clocks); this draws it.
 import {gameName, selectedGame} from "./home.js";
 import {showMyGames} from "./mine.js";
-import {api} from "./server.js";
+import {api, follow} from "./server.js";
 import {plural, sayError, t} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,7 +16,7 @@ let polling = null;
 let lobbySocket = null;  // the lobby's pushed updates (followLobby)
 let openGame = null;
 let following = null;  // the arena this browser's player joined: its id
-let arenaPoll = null;
+let arenaPoll = null;  // the pushed updates of the arena joined from the home page
 let lastArenaGame = null;
 
 async function send(path, method, body) {
@@ -119,7 +119,7 @@ function showArena(arena) {
 
 // An arena's own page (/?arena=ID): its clock, standings, games going on and a link to
 // share; joining there pairs at once, and each next game opens by itself.
-let arenaPage = null;  // the arena whose page is shown: {id, timer}
+let arenaPage = null;  // the arena whose page is shown: {id, arena, timer, socket}
 
 export function goToArena(arenaId) {
   history.pushState({}, "", `/?arena=${encodeURIComponent(arenaId)}`);
@@ -135,30 +135,52 @@ export async function showArenaPage(arenaId, back = () => { location.href = "/";
   $("play").hidden = true;
   $("arena-page").hidden = false;
   $("arena-link").value = `${location.origin}/?arena=${encodeURIComponent(arenaId)}`;
-  $("arena-back").onclick = () => { clearInterval(arenaPage?.timer); arenaPage = null; back(); };
+  $("arena-back").onclick = () => { leaveArenaPage(); back(); };
   $("arena-join").onclick = () => join(arenaId);
   $("arena-withdraw").onclick = async () => {
     await send(`/api/arenas/${arenaId}/leave`, "POST").catch(() => null);
     following = null;
-    drawArenaPage(arenaId);
   };
-  clearInterval(arenaPage?.timer);
-  // asked every 2 s, in a game too: the next game of its player opens by itself
-  arenaPage = {id: arenaId, timer: setInterval(() => drawArenaPage(arenaId), 2000)};
-  drawArenaPage(arenaId);
+  leaveArenaPage();
+  // pushed on every change, in a game too: the next game of its player opens by itself;
+  // asked for while the socket is away
+  arenaPage = {
+    id: arenaId, arena: null, timer: setInterval(showArenaTime, 1000),
+    socket: follow(`/api/arenas/${encodeURIComponent(arenaId)}/ws`, {
+      onMessage: (message) => { if (message.type === "arena") drawArena(message.arena); },
+      onLine: (connected) => { if (!connected) drawArenaPage(arenaId); },
+    }),
+  };
+}
+
+function leaveArenaPage() {
+  if (!arenaPage) return;
+  clearInterval(arenaPage.timer);
+  arenaPage.socket.close();
+  arenaPage = null;
 }
 
 async function drawArenaPage(arenaId) {
-  let arena;
-  try { arena = await api(`/api/arenas/${arenaId}`); }
-  catch (error) { $("arena-page-error").textContent = sayError(error); return; }
+  try { drawArena(await api(`/api/arenas/${arenaId}`)); }
+  catch (error) { $("arena-page-error").textContent = sayError(error); }
+}
+
+// The arena's time left, counted down on the page between the server's pushes.
+function showArenaTime() {
+  const arena = arenaPage && arenaPage.arena;
+  if (!arena) return;
+  const left = Math.max(0, Math.ceil(arena.ends_at - Date.now() / 1000));
+  $("arena-when").textContent = arena.finished ? t("arena_over", {name: arena.winner || "—"})
+    : left > 0 ? t("arena_time_left", {time: `${Math.floor(left / 60)}:${
+      String(left % 60).padStart(2, "0")}`}) : t("arena_last_games");
+}
+
+function drawArena(arena) {
+  if (arenaPage) arenaPage.arena = arena;
   $("arena-page-error").textContent = "";
   $("arena-page-title").textContent = `${t("arena")} · ${gameName(arena.game)} ${
     clockText(arena.clock)}`;
-  const left = Math.max(0, Math.ceil(arena.ends_at - Date.now() / 1000));
-  $("arena-when").textContent = arena.finished ? t("arena_over", {name: arena.winner || "—"})
-    : arena.running ? t("arena_time_left", {time: `${Math.floor(left / 60)}:${
-      String(left % 60).padStart(2, "0")}`}) : t("arena_last_games");
+  showArenaTime();
   $("arena-page-standings").replaceChildren(...arena.standings.map((row, rank) => {
     const line = document.createElement("tr");
     const name = row.name + (row.playing ? " ●" : "") + (row.present ? "" : ` (${t("withdrawn")})`);
@@ -178,7 +200,7 @@ async function drawArenaPage(arenaId) {
   $("arena-withdraw").hidden = !me || !me.present || !arena.running;
   if (me && me.game_id && me.game_id !== lastArenaGame) {  // the next game opens by itself
     lastArenaGame = me.game_id;
-    following = arenaId;
+    following = arena.id;
     play(me.game_id, me.token);
   }
 }
@@ -188,22 +210,23 @@ async function join(arenaId) {
   try {
     showArena(await send(`/api/arenas/${arenaId}/join`, "POST"));
     following = arenaId;
-    clearInterval(arenaPoll);
-    arenaPoll = setInterval(followArena, 2000);
-    followArena();
+    if (arenaPoll) arenaPoll.close();
+    arenaPoll = follow(`/api/arenas/${encodeURIComponent(arenaId)}/ws`, {
+      onMessage: (message) => { if (message.type === "arena") followArena(message.arena); },
+    });
   } catch (error) { $("world-error").textContent = sayError(error); }
 }
 
-async function followArena() {
-  let arena;
-  try { arena = await api(`/api/arenas/${following}`); } catch { return; }
+// The arena joined from the home page, as pushed: its standings, and the player's next game
+// opened by itself.
+function followArena(arena) {
   if (!$("home").hidden) showArena(arena);
   const me = arena.me;
   if (me && me.game_id && me.game_id !== lastArenaGame) {
     lastArenaGame = me.game_id;
     play(me.game_id, me.token);
   }
-  if (arena.finished) { clearInterval(arenaPoll); following = null; }
+  if (arena.finished && arenaPoll) { arenaPoll.close(); arenaPoll = null; following = null; }
 }
 
 async function openArena(event) {
@@ -421,33 +444,27 @@ function showSeeks(seeks) {
 
 // The lobby's socket: the server pushes the seeks and the games being played on every change
 // (a seek taken among them: this browser's own is looked at then). While it is away the page
-// says so, asks instead, and opens it again with a growing pause.
-function followLobby(attempt = 0) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = lobbySocket = new WebSocket(`${scheme}://${location.host}/api/lobby/ws`);
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type !== "lobby" || $("home").hidden) return;
-    showSeeks(message.seeks);
-    showLive(message.live);
-    refreshMine();
-  };
-  socket.onopen = () => { attempt = 0; $("lobby-offline").hidden = true; };
-  socket.onclose = () => {
-    if (lobbySocket !== socket) return;  // stopped, or followed anew
-    $("lobby-offline").hidden = false;
-    if (attempt === 0) refresh();  // asked for meanwhile (then every few seconds)
-    setTimeout(() => { if (lobbySocket === socket) followLobby(attempt + 1); },
-               Math.min(10000, 500 * 2 ** attempt));
-  };
+// says so and asks instead (server.js follow opens it again).
+function followLobby() {
+  lobbySocket = follow("/api/lobby/ws", {
+    onMessage: (message) => {
+      if (message.type !== "lobby" || $("home").hidden) return;
+      showSeeks(message.seeks);
+      showLive(message.live);
+      refreshMine();
+    },
+    onLine: (connected, attempt) => {
+      $("lobby-offline").hidden = connected;
+      if (!connected && attempt === 0) refresh();  // asked for meanwhile
+    },
+  });
 }
 
 export function stopLobby() {
   clearInterval(polling);
   polling = null;
-  const socket = lobbySocket;
+  if (lobbySocket) lobbySocket.close();
   lobbySocket = null;
-  if (socket) socket.close();
 }
 
 // The world's part of the home page; ``opened(created)`` opens a game that started.
@@ -469,7 +486,7 @@ export async function showWorld(opened) {
   // asked for only while the socket is away; the arenas (not pushed yet) each time
   polling = setInterval(() => {
     if ($("home").hidden) return;
-    if (lobbySocket && lobbySocket.readyState === WebSocket.OPEN) refreshArenas();
+    if (lobbySocket && lobbySocket.open) refreshArenas();
     else refresh();
   }, POLL);
 }
@@ -608,7 +625,8 @@ export function wireWorld() {
   $("arena-form").onsubmit = openArena;
   $("arena-leave").onclick = async () => {
     if (following) await send(`/api/arenas/${following}/leave`, "POST").catch(() => null);
-    clearInterval(arenaPoll);
+    if (arenaPoll) arenaPoll.close();
+    arenaPoll = null;
     following = null;
     $("arena-leave").hidden = true;
   };
