@@ -116,7 +116,10 @@ def test_a_record_with_a_broken_name_is_refused_by_line():
         GameRecord.from_text(text)
 
 
+@pytest.mark.both_stores
 def test_a_game_whose_computer_is_to_move_resumes_after_a_restart(db):
+    """The process thinking for the computer stopped (or died): the next process to load the
+    game (a page reconnecting to it) plays the computer's turn."""
     store = Store(db)
     room = Room.create("kalah", {}, "computer", bot="greedy", human_seat=1)
     store.create(room.to_stored())  # stored as a server that stopped while it thought
