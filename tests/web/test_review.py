@@ -73,7 +73,7 @@ def test_the_reviews_values_and_marks_are_the_solvers(client, seed):
 
 
 def test_a_game_without_a_solver_is_reviewed_with_estimates(client, monkeypatch):
-    from mancalab.web import hub as app
+    from mancalab.web import reviews as app
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.02)  # quick estimates
     created, view = finished_game(client, "gabata3", {}, 3, moves=80)
@@ -106,7 +106,7 @@ def test_judging_a_move():
 
 
 def test_the_games_reviewed_at_once_are_bounded(tmp_path, monkeypatch, small_databases):
-    from mancalab.web import hub as app
+    from mancalab.web import reviews as app
     from mancalab.web.thinking import Limits
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)  # the first review lasts a while
@@ -122,7 +122,7 @@ def test_the_games_reviewed_at_once_are_bounded(tmp_path, monkeypatch, small_dat
 
 def test_a_client_runs_few_reviews_each_of_bounded_length(tmp_path, monkeypatch,
                                                           small_databases):
-    from mancalab.web import hub as app
+    from mancalab.web import reviews as app
     from mancalab.web.thinking import Limits
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)
@@ -142,7 +142,7 @@ def test_a_client_runs_few_reviews_each_of_bounded_length(tmp_path, monkeypatch,
 
 
 def test_a_review_nobody_asks_about_stops(tmp_path, monkeypatch, small_databases):
-    from mancalab.web import hub as app
+    from mancalab.web import reviews as app
 
     monkeypatch.setattr(app, "REVIEW_SECONDS", 0.5)
     monkeypatch.setattr(app, "REVIEW_UNWATCHED", 0.5)
@@ -151,7 +151,7 @@ def test_a_review_nobody_asks_about_stops(tmp_path, monkeypatch, small_databases
         assert client.post(f"/api/games/{created['id']}/review", json={}).json()["running"]
         hub = client.app.state.hub
         deadline = time.monotonic() + 30
-        while hub.reviews:
+        while hub.reviews.running:
             assert time.monotonic() < deadline, "the unwatched review went on"
             time.sleep(0.1)
         answer = client.get(f"/api/games/{created['id']}/review").json()

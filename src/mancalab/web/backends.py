@@ -256,8 +256,7 @@ class PostgresBackend(Backend):
                         self.psycopg.pq.TransactionStatus.IDLE:
                     self.spare.append(connection)
                 else:
-                    with contextlib.suppress(Exception):
-                        connection.close()
+                    self._lost(connection)
 
     @contextlib.asynccontextmanager
     async def change(self):
@@ -278,6 +277,16 @@ class PostgresBackend(Backend):
                 await self.off_loop(self._commit, connection)
             finally:
                 self.queued.reset(queue)
+
+    def _lost(self, connection) -> None:
+        """``connection`` is lost, and the others most likely with it (the database
+        restarted): every one is closed, to be opened again by the next statement."""
+        for lost in {id(c): c for c in (connection, self.db, *self.spare) if c}.values():
+            with contextlib.suppress(Exception):
+                lost.close()
+        if self.db is not None and self.db.closed:
+            self.db, self.depth = None, 0
+        self.spare = []
 
     def _commit(self, connection) -> None:
         """The change's writes not sent yet, and its commit, in one round trip."""
@@ -327,9 +336,8 @@ class PostgresBackend(Backend):
         try:
             return db.execute(self._sql(sql), params or None)
         except self.psycopg.OperationalError as error:
-            if (db.closed or db.broken) and db is self.db:
-                self.db = None
-                self.depth = 0
+            if db.closed or db.broken:
+                self._lost(db)
             raise StoreUnavailable(f"the database at {self.describe()} failed: "
                                    f"{_first_line(error)}") from None
 

@@ -16,7 +16,6 @@ from collections import Counter, OrderedDict
 
 from fastapi import WebSocket
 
-from ..analysis.teach import review
 from ..analysis import solving
 from ..analysis.solving.preparation import Step, is_settled
 from ..core import MancalabError
@@ -29,18 +28,12 @@ from .lobby import Lobby
 from .preparing import Preparation
 from .presence import FLUSH_SECONDS, Presence
 from .errors import BusyError, ConflictError, FullError, NotFoundError
+from .reviews import Reviews
 from .rooms import Room
 from .store import Store, analysis_key
 from .thinking import CLIENT, Limits, Thinker
 
 LOG = logging.getLogger("mancalab.web")
-REVIEW_SECONDS = 1.0  # a review's time a position: half to solve it, half to estimate it
-# (a 40-move review within 20 s); a game with no solver only estimates, in this share of it
-ESTIMATE_ONLY = 0.4
-REVIEW_UNWATCHED = 20.0  # seconds: a review nobody asks about (the page asks every 1.5 s) stops
-CONTINUATION_MOVES = 6  # a best continuation's moves at most
-CONTINUATION_SECONDS = 0.5  # a continuation's move where no exact appraisal is kept
-APPRAISALS_KEPT = 20_000  # positions' appraisals kept for reviews (the least recent go)
 DUE_GRACE = 0.5  # seconds a deadline may pass before a process other than its timer's acts
 LIVE_SHOWN = 30  # games being played now, listed to watch
 LOBBY_PAUSE = 0.2  # seconds: the lobby's changes within it are pushed as one
@@ -78,11 +71,7 @@ class Hub:
         self.sending: dict[WebSocket, str | None] = {}  # sockets being sent to: the next text
         self.seen = Presence(store)  # the seats with a page open, on every process
         self.preparation: Preparation | None = None  # exact play's files, built meanwhile
-        self.reviews: dict[str, asyncio.Task] = {}  # the games whose positions are appraised
-        self.reviewers: dict[str, str | None] = {}  # the client that asked, by game
-        self.review_asked: dict[str, float] = {}  # when a game's review was last asked for
-        self.review_errors: dict[str, str] = {}  # why a game's review stopped, if it failed
-        self.appraised: OrderedDict[str, review.Appraisal] = OrderedDict()  # by position
+        self.reviews = Reviews(self)  # games looked back at, position by position
         # a client's allowances are the site's: kept in the store where processes share it
         allowance = functools.partial(SharedAllowance, store) if store.shared else \
             (lambda kind, amount, seconds: Allowance(amount, seconds))
@@ -130,6 +119,8 @@ class Hub:
         event loop only, so a game is never loaded twice. A loaded game whose computer is to
         move goes on thinking (the server may have stopped while it thought)."""
         room = self.rooms.get(game_id)
+        if room is not None and room.stored_version == -1:  # a change that did not commit
+            room.refresh(self.store.load(game_id))
         if room is None:
             stored = self.store.load(game_id) if len(game_id) <= 40 else None
             if stored is None:
@@ -635,7 +626,7 @@ class Hub:
         """What player ``spec`` would play in the game, for a player holding a seat."""
         room = self.room(game_id)
         room.check_token(token)
-        _check_helpers(room)
+        room.check_helpers()
         adviser = self.thinker.player(spec, room.game)
         adviser.cap = min(self.limits.max_think, self.limits.hint_think)
         state = room.state
@@ -652,7 +643,7 @@ class Hub:
         a game with helpers on, as the hint."""
         room = self.room(game_id)
         room.check_token(token)
-        _check_helpers(room)
+        room.check_helpers()
         return room.previews()
 
     async def analysis(self, game_id: str, token: str | None) -> dict:
@@ -660,7 +651,7 @@ class Hub:
         holding a seat: the perfect player's analysis, capped like any search."""
         room = self.room(game_id)
         room.check_token(token)
-        _check_helpers(room)
+        room.check_helpers()
         state = room.state
         reason = solving.unsolvable(state.variant)
         if reason is not None:
@@ -673,143 +664,6 @@ class Hub:
             if is_settled(kept):  # proven once, answered at once from now on
                 self.store.keep_analysis(position, kept, client=CLIENT.get())
         return {**kept, "ply": room.ply}
-
-    async def review(self, game_id: str, token: str | None, start: bool = True) -> dict:
-        """The game's review so far (each position's value, each move's mark), its positions
-        appraised in the background, in turn with the client's other searches. A running
-        game's review is for a seated player with helpers on, as its analysis. A client runs
-        at most ``client_reviews`` reviews, a review goes through at most
-        ``review_positions`` positions, and one nobody asks about for ``REVIEW_UNWATCHED``
-        seconds stops."""
-        room = self._reviewable(game_id, token)
-        self.review_asked[game_id] = time.monotonic()
-        job = self.reviews.get(game_id)
-        if start and (job is None or job.done()):
-            client = CLIENT.get()
-            mine = sum(1 for other in self.reviewers.values() if other == client)
-            if mine >= self.limits.client_reviews:
-                raise BusyError(f"you are already reviewing {mine} games, the most at once for "
-                                "one visitor; try again when one is done")
-            if len(self.reviews) >= self.limits.reviews:
-                raise BusyError(f"the server is reviewing {len(self.reviews)} games, its most "
-                                "at once; try again in a moment")
-            self.review_errors.pop(game_id, None)
-            self.reviewers[game_id] = client
-            task = self.reviews[game_id] = asyncio.get_running_loop().create_task(
-                self._appraise_all(room))
-            self.tasks.add(task)  # cancelled when the server stops
-            task.add_done_callback(self.tasks.discard)
-        return self._review_of(room)
-
-    def _reviewable(self, game_id: str, token: str | None) -> Room:
-        """The game, when the holder of ``token`` may look back at it: a finished game,
-        anyone; a running one, a seated player with helpers on."""
-        room = self.room(game_id)
-        if room.record is None:
-            raise ConflictError("the game has not started yet", code="not_started")
-        if not room.state.is_over:
-            room.check_token(token)
-            _check_helpers(room)
-        return room
-
-    async def continuation(self, game_id: str, token: str | None, ply: int) -> dict:
-        """The best continuation from the position after ``ply`` moves: up to
-        ``CONTINUATION_MOVES`` moves, each a proven best move where the position's appraisal
-        is exact (from the review or a kept analysis) or the perfect player proves it in
-        ``CONTINUATION_SECONDS``, else the expert's choice; ``exact`` when every one is
-        proven. Who may ask: as for the review."""
-        room = self._reviewable(game_id, token)
-        states = room.record.states
-        if ply >= len(states):
-            raise NotFoundError(f"the game has {len(states) - 1} moves, not {ply}")
-        state, line, exact = states[ply], [], True
-        while len(line) < CONTINUATION_MOVES and not state.is_over:
-            known = self._appraisal(state)
-            if known is not None and known.exact and known.best_cells:
-                move = known.best_cells[0]
-            else:
-                kind = "perfect" if solving.unsolvable(state.variant) is None else "expert"
-                adviser = self.thinker.player(f"{kind}:time={CONTINUATION_SECONDS:g}",
-                                              room.game)
-                try:
-                    move = await self.thinker.choose(room.id, self._knowing(adviser, state),
-                                                     state)
-                finally:
-                    adviser.close()
-                exact = exact and bool(adviser.last_info.get("exact"))
-            line.append({"cell": move, "name": state.move_name(move), "seat": state.to_move})
-            state = state.play(move)
-        return {"ply": ply, "moves": line, "exact": exact and bool(line),
-                "ends": state.is_over}
-
-    def _appraisal(self, state) -> review.Appraisal | None:
-        """``state``'s appraisal when known: kept from a review, or a settled analysis."""
-        position = analysis_key(state)
-        found = self.appraised.get(position)
-        if found is None:
-            answer = self.store.analysis(position)
-            if answer is None:
-                return None
-            found = review.Appraisal(answer["value"], True, {
-                entry["cell"]: entry["value"] for entry in answer.get("moves", [])},
-                list(answer.get("best_cells", [])))
-        self.appraised[position] = found
-        self.appraised.move_to_end(position)
-        while len(self.appraised) > APPRAISALS_KEPT:
-            self.appraised.popitem(last=False)
-        return found
-
-    async def _appraise_all(self, room: Room) -> None:
-        """Appraise the game's positions not appraised yet, the first first (the game may
-        go on meanwhile: its positions are read again after each), at most
-        ``review_positions`` of them, while somebody asks about the review. A failure is
-        logged and shown with the review."""
-        seconds = REVIEW_SECONDS
-        if solving.unsolvable(room.state.variant) is not None:
-            seconds *= ESTIMATE_ONLY
-        reviewer = self.thinker.player(f"perfect:time={seconds:g}", room.game)
-        ply = 0  # the positions before it are appraised
-        try:
-            while room.record is not None:
-                states = room.record.states
-                while ply < len(states) and self._appraisal(states[ply]) is not None:
-                    ply += 1
-                if ply >= min(len(states), self.limits.review_positions):
-                    return
-                if time.monotonic() - self.review_asked.get(room.id, 0) > REVIEW_UNWATCHED:
-                    return
-                found = await self.thinker.run(room.id, reviewer, reviewer.appraise,
-                                               states[ply], wait=True)
-                self.appraised[analysis_key(states[ply])] = found
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # noqa: BLE001 - logged and shown, not lost
-            LOG.exception("the review of game %s failed", room.id)
-            self.review_errors[room.id] = str(error) or type(error).__name__
-        finally:
-            reviewer.close()
-            self.reviews.pop(room.id, None)
-            self.reviewers.pop(room.id, None)
-
-    def _review_of(self, room: Room) -> dict:
-        # no more positions than a review appraises: a long game's are replayed, not kept
-        states = room.record.states[: self.limits.review_positions + 1]
-        moves, positions = list(room.record.moves), len(room.record.states)
-        appraisals = []
-        for state in states:
-            found = self._appraisal(state)
-            if found is None:
-                break
-            appraisals.append(found)
-        values = [{"ply": ply, "value": review.for_player_a(state, found),
-                   "exact": found.exact, "won": found.won}
-                  for ply, (state, found) in enumerate(zip(states, appraisals))]
-        return {"positions": positions, "appraised": len(appraisals),
-                "running": room.id in self.reviews, "values": values,
-                "limit": self.limits.review_positions,
-                "error": self.review_errors.get(room.id),
-                "moves": list(review.judged(states, moves, appraisals)),
-                "bands": list(room.state.variant.review_bands)}
 
     def prepare(self, steps: list[Step]) -> None:
         """Build what exact play needs (``steps``) in a background process; the start's
@@ -868,8 +722,7 @@ class Hub:
                 self.watchers.pop(game_id, None)
                 self.kept.pop(game_id, None)
                 self.seen.forget(game_id)
-                self.review_asked.pop(game_id, None)
-                self.review_errors.pop(game_id, None)
+                self.reviews.forget(game_id)
 
     async def sweeping(self) -> None:
         pause = max(0.05, min(self.limits.idle_player, self.limits.idle_room) / 4)
@@ -911,13 +764,6 @@ def _allowance_of(rate: str, allowance) -> Allowance:
 def _listed(room: Room) -> bool:
     """Whether the game is among those being played now (begun, not ended)."""
     return room.record is not None and room.ply > 0 and not room.record.state.is_over
-
-
-def _check_helpers(room: Room) -> None:
-    if not room.helpers:
-        raise ConflictError("hints and exact values are off in this game (between two people "
-                            "they are on only when the game was made with them)",
-                            code="helpers_off")
 
 
 def _log_failure(task: asyncio.Task) -> None:

@@ -217,6 +217,13 @@ class Room:
                              self.first_move_by) if d is not None]
         return min(found) if found else None
 
+    def check_helpers(self) -> None:
+        """ConflictError unless hints and exact values are on in the game."""
+        if not self.helpers:
+            raise ConflictError("hints and exact values are off in this game (between two "
+                                "people they are on only when the game was made with them)",
+                                code="helpers_off")
+
     # the fields a room holds only in this process's memory: kept when it is refreshed
     TRANSIENT = ("version", "thinking", "error", "player", "player_spec", "touched",
                  "suggestion")
@@ -485,7 +492,7 @@ class Room:
         """Online, once both have moved: offer a draw, or accept the one the other offered
         (the game ends drawn: no winner, rated as a draw). Not in an arena (its points
         would be shared by agreement)."""
-        seat = self.seated(token)
+        self.seated(token)  # a seated player only
         if self.mode != "online" or self.arena is not None or self.record is None or \
                 self.record.state.is_over or not self.both_moved():
             raise ConflictError("a draw is offered between two people online once both have "

@@ -46,7 +46,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                       "background, so ask again until appraised equals positions")
     @searches
     async def review_game(request: Request, game_id: str, body: Token) -> dict:
-        return await hub.review(game_id, body.token)
+        return await hub.reviews.review(game_id, body.token)
 
     @router.post("/api/games/{game_id}/positions/{ply}/continuation",
                  summary="The best continuation from the position after PLY moves: a few "
@@ -56,10 +56,10 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def continuation(request: Request, game_id: str,
                            ply: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
                            body: Token) -> dict:
-        return await hub.continuation(game_id, body.token, ply)
+        return await hub.reviews.continuation(game_id, body.token, ply)
 
     @router.get("/api/games/{game_id}/review", summary="The game's review as far as it is")
     async def review_so_far(game_id: str, token: Short | None = None) -> dict:
-        return await hub.review(game_id, token, start=False)
+        return await hub.reviews.review(game_id, token, start=False)
 
     return router
