@@ -337,6 +337,36 @@ def test_a_players_socket_is_admitted_before_spectators(db):
         assert sorted(codes, key=str) == [4429, None]
 
 
+def test_a_players_socket_is_admitted_before_pages_following_the_lobby(db):
+    """The lobby's pages are spectators too: an address whose every socket follows the
+    lobby still gets its player's game socket (one lobby page is closed with 4429 and asks
+    until it can follow again)."""
+    import httpx2 as httpx
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    with serving(db, Limits(**FAST, client_sockets=2)) as address:
+        game = httpx.post(f"{address}/api/games", json={"game": "kalah",
+                                                        "mode": "online"}).json()
+        base = address.replace("http", "ws")
+        with connect(f"{base}/api/lobby/ws") as one, connect(f"{base}/api/lobby/ws") as two:
+            for page in (one, two):
+                assert json.loads(page.recv(timeout=5))["type"] == "lobby"
+            url = f"{base}/api/games/{game['id']}/ws?token={game['token']}"
+            with connect(url) as player:
+                assert json.loads(player.recv(timeout=5))["state"]["seat"] == 0
+            codes = []
+            for page in (one, two):
+                try:
+                    while True:
+                        page.recv(timeout=1)
+                except ConnectionClosed as closed:
+                    codes.append(closed.rcvd.code)
+                except TimeoutError:
+                    codes.append(None)
+        assert sorted(codes, key=str) == [4429, None]
+
+
 def test_a_watcher_that_does_not_read_holds_two_updates_and_is_dropped(monkeypatch):
     """Issue 82: 64 sockets that never read stayed open, and the server grew 293 -> 543 MiB
     during 21 s of broadcasts. A socket gets one update at a time and one waiting (the newest

@@ -145,6 +145,17 @@ def _shed(hub: Hub, game_id: str | None = None, client: str | None = None) -> bo
             hub.watchers[found].discard((socket, token))
             hub._spawn(_close_quietly(socket, 4429, "room made for a player"))
             return True
+    if game_id is not None:
+        return False
+    # a page following the lobby or an arena is a spectator too (it asks while it is away)
+    followers = [(hub.lobby_sockets, socket) for socket in hub.lobby_sockets] + \
+        [(pages, page) for pages in hub.arena_sockets.values() for page in pages]
+    for pages, page in followers:
+        socket = page[0] if isinstance(page, tuple) else page
+        if client is None or scope_client(socket.scope) == client:
+            pages.discard(page)
+            hub._spawn(_close_quietly(socket, 4429, "room made for a player"))
+            return True
     return False
 
 
