@@ -309,11 +309,27 @@ def test_the_websocket_cap_holds_in_any_window_as_documented(db, monkeypatch):
             assert closed.value.code == 1008 and sent == 5
 
 
+def closing_codes(*sockets) -> list[int | None]:
+    """How each socket was closed within a second of silence: its close code, or None when
+    it is still open."""
+    from websockets.exceptions import ConnectionClosed
+
+    codes = []
+    for follower in sockets:
+        try:
+            while True:
+                follower.recv(timeout=1)
+        except ConnectionClosed as closed:
+            codes.append(closed.rcvd.code)
+        except TimeoutError:
+            codes.append(None)
+    return codes
+
+
 def test_a_players_socket_is_admitted_before_spectators(db):
     """Issue 82: 130 addresses x 4 idle sockets filled every slot and a new game's own
     player was refused. A seat's socket sheds a spectator's instead."""
     import httpx2 as httpx
-    from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     with serving(db, Limits(**FAST, watchers=2)) as address:
@@ -325,15 +341,7 @@ def test_a_players_socket_is_admitted_before_spectators(db):
                 spectator.recv(timeout=5)
             with connect(f"{url}?token={game['token']}") as player:
                 assert json.loads(player.recv(timeout=5))["state"]["seat"] == 0
-            codes = []
-            for spectator in (one, two):
-                try:
-                    while True:
-                        spectator.recv(timeout=1)
-                except ConnectionClosed as closed:
-                    codes.append(closed.rcvd.code)
-                except TimeoutError:
-                    codes.append(None)
+            codes = closing_codes(one, two)
         assert sorted(codes, key=str) == [4429, None]
 
 
@@ -342,7 +350,6 @@ def test_a_players_socket_is_admitted_before_pages_following_the_lobby(db):
     lobby still gets its player's game socket (one lobby page is closed with 4429 and asks
     until it can follow again)."""
     import httpx2 as httpx
-    from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     with serving(db, Limits(**FAST, client_sockets=2)) as address:
@@ -355,15 +362,7 @@ def test_a_players_socket_is_admitted_before_pages_following_the_lobby(db):
             url = f"{base}/api/games/{game['id']}/ws?token={game['token']}"
             with connect(url) as player:
                 assert json.loads(player.recv(timeout=5))["state"]["seat"] == 0
-            codes = []
-            for page in (one, two):
-                try:
-                    while True:
-                        page.recv(timeout=1)
-                except ConnectionClosed as closed:
-                    codes.append(closed.rcvd.code)
-                except TimeoutError:
-                    codes.append(None)
+            codes = closing_codes(one, two)
         assert sorted(codes, key=str) == [4429, None]
 
 

@@ -130,12 +130,17 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         response.delete_cookie(COOKIE, path="/")
         return {"deleted": name}
 
+    def owner(request: Request) -> tuple[str | None, str | None]:
+        """Whose the visitor's games and seeks are: (the account, None) when logged in,
+        else (None, the guest cookie's digest or None)."""
+        name = logged_in(hub, request)
+        return name, None if name is not None else guest_of(request)
+
     @router.get("/api/session/games", summary="The games of the logged-in account (or of "
                                               "the guest cookie), newest first: each with "
                                               "its seat and the seat's token")
     async def my_games(request: Request) -> dict:
-        name = logged_in(hub, request)
-        guest = None if name is not None else guest_of(request)
+        name, guest = owner(request)
         if name is None and guest is None:
             return {"games": []}
         return {"games": [{"id": game_id, "seat": seat, "token": token}
@@ -146,8 +151,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                                               "and those just taken with the game and the "
                                               "seat's token")
     async def my_seeks(request: Request) -> dict:
-        name = logged_in(hub, request)
-        guest = None if name is not None else guest_of(request)
+        name, guest = owner(request)
         if name is None and guest is None:
             return {"seeks": []}
         hub.lobby.sweep()
@@ -159,8 +163,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                                                      "its token: a player reaches her game "
                                                      "from any device")
     async def my_seat(request: Request, game_id: str) -> dict:
-        name = logged_in(hub, request)
-        guest = None if name is not None else guest_of(request)
+        name, guest = owner(request)
         if name is None and guest is None:
             require(name)
         room = hub.room(game_id)
