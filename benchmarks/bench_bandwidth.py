@@ -7,7 +7,7 @@ Starts `mancalab serve` on loopback and drives Debian's Chromium headless shell 
 network emulation (Chrome DevTools' Network.emulateNetworkConditions: the throughput both
 ways and the round trip): the bytes are what crossed the link (compressed, headers
 included), the lobby usable when the home page is shown with its quick-pairing buttons and
-the lobby's seeks have arrived. Prints a row per visit, then one JSON line.
+the lobby's seeks have arrived (its socket's first message). Prints a row per visit, then one JSON line.
 """
 
 from __future__ import annotations
@@ -24,11 +24,9 @@ from bench_web import free_port, start_server
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # the home page shown with its quick-pairing buttons (the catalogue and the language's texts
-# are in) and the lobby's seeks answered
-LOBBY_READY = ("() => document.getElementById('home')?.hidden === false && "
-               "document.querySelectorAll('#quick button').length === 3 && "
-               "performance.getEntriesByType('resource').some("
-               "e => e.name.endsWith('/api/seeks') && e.responseEnd > 0)")
+# are in); the lobby's seeks come by its socket's first message (visit)
+HOME_READY = ("() => document.getElementById('home')?.hidden === false && "
+              "document.querySelectorAll('#quick button').length === 3")
 
 
 def visit(page, session, url: str, language: str) -> dict:
@@ -39,11 +37,22 @@ def visit(page, session, url: str, language: str) -> dict:
         received["bytes"] += int(event.get("encodedDataLength", 0))
         received["requests"] += 1
 
+    lobby: list[float] = []  # when the lobby's socket brought the seeks
+
+    def follow(socket) -> None:
+        if socket.url.endswith("/api/lobby/ws"):
+            socket.on("framereceived", lambda _: lobby.append(time.perf_counter()))
+
     session.on("Network.loadingFinished", finished)
+    page.on("websocket", follow)
     started = time.perf_counter()
     page.goto(url, wait_until="commit")
-    page.wait_for_function(LOBBY_READY, timeout=120_000)
-    ready = time.perf_counter() - started
+    page.wait_for_function(HOME_READY, timeout=120_000)
+    shown = time.perf_counter()
+    while not lobby and time.perf_counter() - started < 120:
+        page.wait_for_timeout(20)
+    ready = max(shown, lobby[0]) - started
+    page.remove_listener("websocket", follow)
     page.wait_for_load_state("networkidle")
     session.remove_listener("Network.loadingFinished", finished)
     return {"language": language, "kb": received["bytes"] / 1024,
