@@ -92,7 +92,8 @@ def test_the_lobby_and_the_players_presence_are_pushed_across_processes(postgres
     one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
     with TestClient(one) as ada, TestClient(two) as bob:
         with ada.websocket_connect("/api/lobby/ws") as lobby:
-            assert lobby.receive_json() == {"type": "lobby", "seeks": [], "live": []}
+            assert lobby.receive_json() == {"type": "lobby", "seeks": [], "live": [],
+                                            "arenas": []}
             made = bob.post("/api/seeks", json={"game": "kalah", "color": "second"}).json()
             assert [s["id"] for s in lobby.receive_json()["seeks"]] == [made["id"]]
             game = ada.post(f"/api/seeks/{made['id']}/accept").json()
@@ -287,15 +288,18 @@ def test_request_rates_are_counted_per_site_in_redis(postgres_schema):
 
 
 def test_an_arena_is_pushed_to_its_pages_from_any_process(postgres_schema):
-    """An arena's page follows its socket on process A: a player joining on process B, and
-    the game that pairs her, reach it without its asking; a player's own page is told its
-    game and token."""
+    """A new arena reaches the lobby's pages on another process; an arena's page follows its
+    socket on process A: a player joining on process B, and the game that pairs her, reach
+    it without its asking; a player's own page is told its game and token."""
     one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
     with TestClient(one) as abena, TestClient(two) as kojo:
         sign_up(abena, "Abena")
         sign_up(kojo, "Kojo")
-        arena = abena.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
-                                                "seconds": 60}).json()
+        with kojo.websocket_connect("/api/lobby/ws") as lobby:  # the lobby on the other one
+            assert lobby.receive_json()["arenas"] == []
+            arena = abena.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                                    "seconds": 60}).json()
+            assert [a["id"] for a in lobby.receive_json()["arenas"]] == [arena["id"]]
         assert abena.post(f"/api/arenas/{arena['id']}/join").status_code == 200
         with abena.websocket_connect(f"/api/arenas/{arena['id']}/ws") as page:
             first = page.receive_json()

@@ -183,8 +183,10 @@ class Hub:
             self._spawn(self._seen_elsewhere(self.rooms[rest]))
         elif kind == "lobby" and self.lobby_sockets and not self.lobby_due:
             self._spawn(self.tell_lobby())
-        elif kind == "arena" and self.arena_sockets.get(rest) and rest not in self.arenas_due:
-            self._spawn(self.tell_arena(rest))
+        elif kind == "arena":  # its pages, and the lobby's list of arenas
+            if self.arena_sockets.get(rest) and rest not in self.arenas_due:
+                self._spawn(self.tell_arena(rest))
+            self._told("lobby")
 
     # ----- the lobby, pushed ----------------------------------------------------------
     def lobby_changed(self) -> None:
@@ -196,8 +198,8 @@ class Hub:
             self._told("lobby")
 
     def lobby_view(self) -> dict:
-        """The open seeks (newest first, with their seeker's rating) and the listed games
-        being played (newest first)."""
+        """The open seeks (newest first, with their seeker's rating), the listed games
+        being played (newest first) and the arenas (going on and just finished)."""
         self.lobby.sweep()
         seeks = sorted(self.lobby.open(), key=lambda s: s.created, reverse=True)
         going = [room for room in map(self.room, self.store.listed_games(LIVE_SHOWN))
@@ -208,7 +210,12 @@ class Hub:
                 "live": [{"id": room.id, "game": room.game, "names": room.names,
                           "ply": room.ply, "rated": room.rated,
                           "clock": None if room.clock is None else room.clock.view()}
-                         for room in going]}
+                         for room in going],
+                "arenas": self.arenas_view()}
+
+    def arenas_view(self) -> list[dict]:
+        self.arenas.sweep()
+        return [arena.view() for arena in self.arenas.all()]
 
     def lobby_text(self) -> str:
         return json.dumps({"type": "lobby", **self.lobby_view()})

@@ -31,12 +31,12 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         arena = hub.arenas.open(Arena("", room.game, room.options,
                                       [body.clock.base, body.clock.increment], body.rated,
                                       time.time() + body.seconds, name))
+        hub.arena_changed(arena.id)  # the lobby's list
         return arena.view_for(name)
 
     @router.get("/api/arenas", summary="The arenas going on and those just finished")
     async def arenas() -> dict:
-        hub.arenas.sweep()
-        return {"arenas": [a.view() for a in hub.arenas.all()]}
+        return {"arenas": hub.arenas_view()}
 
     @router.get("/api/arenas/{arena_id}", summary="An arena: its standings and, for a player "
                                                   "in it, their game going on")

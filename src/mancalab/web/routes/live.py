@@ -84,8 +84,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
 
     @router.websocket("/api/lobby/ws")
     async def lobby(socket: WebSocket) -> None:
-        """The lobby's seeks and the games being played, pushed on every change (from any
-        process of the site): ``{"type": "lobby", "seeks": [...], "live": [...]}``."""
+        """The lobby's seeks, the games being played and the arenas, pushed on every change
+        (from any process of the site): ``{"type": "lobby", "seeks", "live", "arenas"}``."""
         async with following(hub, limits, socket) as admitted:
             if not admitted:
                 return

@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 // [base, increment] seconds, or [seconds a move, 0, true]: correspondence
 const CLOCKS = [null, [180, 2], [300, 3], [600, 5], [900, 10], [86400, 0, true],
                 [3 * 86400, 0, true]];
-const POLL = 5000;  // ms between looks at the arenas (and the lobby while its socket is away)
+const POLL = 5000;  // ms between looks at the lobby while its socket is away
 let account = null;
 let open = null;  // this browser's own open seek: {id, secret}
 let polling = null;
@@ -89,8 +89,14 @@ function fillClocks() {
 
 // ----- arenas: a list to join; once joined, every next game opens by itself -------------
 async function refreshArenas() {
-  let arenas = [];
-  try { arenas = (await api("/api/arenas")).arenas; } catch { return; }
+  try { showArenas((await api("/api/arenas")).arenas); } catch { /* the next time */ }
+}
+
+// The arenas going on and just finished (pushed with the lobby; their minutes left counted
+// down between pushes from the last list).
+let lastArenas = [];
+function showArenas(arenas) {
+  lastArenas = arenas;
   $("arena-list").replaceChildren(...arenas.map((arena) => {
     const item = document.createElement("li");
     const minutes = Math.max(0, Math.ceil((arena.ends_at * 1000 - Date.now()) / 60000));
@@ -451,6 +457,7 @@ function followLobby() {
       if (message.type !== "lobby" || $("home").hidden) return;
       showSeeks(message.seeks);
       showLive(message.live);
+      showArenas(message.arenas);
       refreshMine();
     },
     onLine: (connected, attempt) => {
@@ -473,20 +480,19 @@ export async function showWorld(opened) {
   fillSeekGames();
   fillClocks();
   fillQuick();
-  // the lobby's socket at once (its first message is the seeks and the games being played);
-  // who is logged in, this browser's own seeks and the arenas alongside
+  // the lobby's socket at once (its first message is the seeks, the games being played and
+  // the arenas); who is logged in and this browser's own seeks alongside
   stopLobby();
   followLobby();
   const session = api("/api/session").then((answer) => answer.name).catch(() => null);
   refreshMine();
-  refreshArenas();
   account = await session;
   showAccount();
-  if (account) refreshMine();
-  // asked for only while the socket is away; the arenas (not pushed yet) each time
+  if (account) { refreshMine(); showArenas(lastArenas); }  // "join" where it is not in
+  // asked for only while the socket is away; the arenas' minutes left drawn again meanwhile
   polling = setInterval(() => {
     if ($("home").hidden) return;
-    if (lobbySocket && lobbySocket.open) refreshArenas();
+    if (lobbySocket && lobbySocket.open) showArenas(lastArenas);
     else refresh();
   }, POLL);
 }
