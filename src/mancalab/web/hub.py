@@ -549,8 +549,13 @@ class Hub:
         return len(self.store.live_games_of(account))
 
     def _spawn(self, coroutine) -> None:
-        task = asyncio.get_running_loop().create_task(coroutine,
-                                                      context=self.store.backend.context())
+        try:
+            task = asyncio.get_running_loop().create_task(
+                coroutine, context=self.store.backend.context())
+        except (RuntimeError, AttributeError):  # the server is stopping (a late notification:
+            # its loop gone, or its store closed)
+            coroutine.close()
+            return
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         task.add_done_callback(_log_failure)
