@@ -273,11 +273,22 @@ class Variant:
                 self.check_setting(setting, player)
         return self.state(self.start_cells(), to_move=0)
 
+    def layout_state(self) -> State:
+        """The start's cells as a state, without the compiled rules (a game whose start is
+        played, as 3-row Gabata's race, is not played here): for drawings and layouts."""
+        return State(self, self._board(self.start_cells(), 0, {}))
+
+    def from_fen(self, text: str) -> State:
+        """The position of a position string (``mancalab.fen``; ``State.fen`` writes it)."""
+        from . import fen
+
+        return fen.read(self, text)
+
     def picture(self) -> dict:
         """The start as a picture (cells, grid, owners, labels): laid out from the start's
         cells alone, without the compiled rules, so that a page can show it before they are
         ready (a game whose start is played, as 3-row Gabata's race, shows it before)."""
-        start = State(self, self._board(self.start_cells(), 0, {}))
+        start = self.layout_state()
         cells = range(self.n_cells)
         return {"cells": list(start.cells), "grid": self.grid(start),
                 "owners": [self.cell_owner(start, i) for i in cells],
@@ -471,6 +482,18 @@ class Variant:
         for a blank. Player 1 sees it turned by 180 degrees."""
         raise NotImplementedError
 
+    def score_cells(self) -> tuple[int, int] | None:
+        """The cells that hold player 0's and player 1's score (stores, Gebeta's families),
+        or None where the score is counted on the board (Urubugu). By default the two
+        cells no player names, one owned by each."""
+        state = self.layout_state()
+        unnamed = [i for i in range(self.n_cells)
+                   if all(self.cell_label(state, seat, i) is None for seat in (0, 1))]
+        owners = [self.cell_owner(state, i) for i in unnamed]
+        if sorted(owners) != [0, 1]:
+            return None
+        return tuple(cell for _, cell in sorted(zip(owners, unnamed)))
+
     def cell_owner(self, state: State, index: int) -> int | None:
         """Who owns cell ``index`` (for its colour)."""
         raise NotImplementedError
@@ -613,6 +636,13 @@ class State:
 
     def parse_move(self, text: str) -> int:
         return self.variant.parse_move(self, text)
+
+    def fen(self, move_number: int = 1) -> str:
+        """This position as a position string (``mancalab.fen``), e.g. Oware's start
+        ``4S,4S,4S,4S,4S,4S/4S,4S,4S,4S,4S,4S 0 0 S 1``; ``Variant.from_fen`` reads it."""
+        from . import fen
+
+        return fen.write(self, move_number)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._key == other._key

@@ -3,8 +3,8 @@ to the end through every part of the public API, as OpenSpiel's ``random_sim_tes
 
 ``simulate(variant)`` raises AssertionError naming the first broken promise: a position the
 game's own check refuses, a move whose name does not read back, a sowing trace that does not
-replay to the position after the move, a board that does not turn back into itself, a record
-whose text does not read back. The tests run it over every registered game
+replay to the position after the move, a position string that does not read back, a board
+that does not turn back into itself, a record whose text does not read back. The tests run it over every registered game
 (``mancalab.variants.examples``); a plugin's tests can call it on theirs.
 """
 
@@ -52,6 +52,8 @@ def _check_position(state: State) -> None:
     variant = state.variant
     again = variant.state(list(state.cells), state.to_move, **state.extra)
     _require(again == state, state, "the position given back by its cells is another one")
+    _require(variant.from_fen(state.fen()) == state, state,
+             f"the position string {state.fen()!r} reads back as another position")
     board = state.board
     twice = variant.turned(variant.turned(board))
     _require(np.array_equal(twice, board), state, "the board turned twice is not itself")
