@@ -24,7 +24,7 @@ def test_spec_strings(spec, name, options):
         assert p.options[key] == value
 
 
-@pytest.mark.parametrize("name", sorted(set(mancalab.players.PLAYERS) - {"engine"}))
+@pytest.mark.parametrize("name", sorted(set(mancalab.players.PLAYERS) - {"engine", "ugi"}))
 def test_every_player_takes_a_seed(name):
     """Every mancalab player (an engine program's randomness is its own business)."""
     assert mancalab.player(f"{name}:seed=5").options["seed"] == 5

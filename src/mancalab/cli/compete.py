@@ -181,3 +181,20 @@ def engine(
 
     make_player(player)
     serve_engine(player)
+
+
+@app.command()
+def ugi(
+    game: Annotated[str, typer.Argument(help="the game the engine plays")] = DEFAULT_GAME,
+    player: Annotated[str, typer.Option(
+        help="the mancalab player that answers: a level or a spec")] = "expert",
+    option: GameOptions = [],
+) -> None:
+    """Speak UGI (the Universal Game Interface, UCI for any game) on standard input and output,
+    in its mancala profile (docs/ugi.md): game runners and interfaces use a mancalab player."""
+    from ..players.ugi import serve as serve_ugi
+
+    options = parse_options(option)
+    name = make_variant(game, **options).name
+    make_player(player, name)
+    serve_ugi(name, options, player)

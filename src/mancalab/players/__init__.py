@@ -18,11 +18,12 @@ from .greedy import GreedyPlayer
 from .mcts import MCTSPlayer
 from .perfect import PerfectPlayer
 from .random import RandomPlayer
+from .ugi import UGIPlayer
 
 PLAYERS: dict[str, type[Player]] = {
     cls.name: cls
     for cls in (RandomPlayer, GreedyPlayer, ClassicPlayer, MCTSPlayer, AlphaBetaPlayer,
-                PerfectPlayer, EnginePlayer)}
+                PerfectPlayer, EnginePlayer, UGIPlayer)}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -212,6 +212,19 @@ class EnginePlayer(Player):
 
     # the process ------------------------------------------------------------------------
     def _start(self) -> None:
+        self._launch()
+        self._send(f"mep {VERSION}")
+        while True:
+            line = self._receive(HANDSHAKE_SECONDS, "the handshake (mep)")
+            if line.startswith("id name "):
+                self.engine_name = line[8:].strip()
+            elif line.split()[:1] == ["mepok"]:
+                return
+            elif not line.startswith(("id ", "info")):
+                self._fail(f"answered {line[:60]!r} to mep instead of mepok")
+
+    def _launch(self) -> None:
+        """Start the program in its own process group, its lines read by a thread."""
         try:
             args = shlex.split(self.options["cmd"])
         except ValueError as error:
@@ -226,15 +239,6 @@ class EnginePlayer(Player):
         finally:
             log.close()
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
-        self._send(f"mep {VERSION}")
-        while True:
-            line = self._receive(HANDSHAKE_SECONDS, "the handshake (mep)")
-            if line.startswith("id name "):
-                self.engine_name = line[8:].strip()
-            elif line.split()[:1] == ["mepok"]:
-                return
-            elif not line.startswith(("id ", "info")):
-                self._fail(f"answered {line[:60]!r} to mep instead of mepok")
 
     def _read(self, stream: IO[str]) -> None:
         for line in stream:
