@@ -94,16 +94,20 @@ def map_unordered(pool: Executor, fn: Callable, items: list, *args: Any,
     waiting = iter(items)
     running: set = set()
     limit = ahead * max(1, getattr(pool, "_max_workers", 0) or 8)
-    while True:
-        for item in waiting:
-            running.add(pool.submit(fn, item, *args))
-            if len(running) >= limit:
-                break
-        if not running:
-            return
-        done, running = wait(running, return_when=FIRST_COMPLETED)
-        for future in done:
-            yield future.result()
+    try:
+        while True:
+            for item in waiting:
+                running.add(pool.submit(fn, item, *args))
+                if len(running) >= limit:
+                    break
+            if not running:
+                return
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:  # the caller stopped early (a match decided): the tasks not begun are dropped
+        for future in running:
+            future.cancel()
 
 
 def each(fn: Callable, items: list, *args: Any, jobs: int = 1, cluster: str | None = None,

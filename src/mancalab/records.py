@@ -164,9 +164,10 @@ def check_names(names) -> tuple[str, str]:
 
 
 TERMINATIONS = ("repetition", "agreement")  # ends by the rule for endless play
-FORFEITS = ("resign", "time", "abort", "abandon", "draw")  # ends whatever the board says: a
-# player loses, or (an aborted game, before both moved; a draw the players agreed) nobody
-# wins; an abandoned one was left by a player on the clock, the other claiming the win
+FORFEITS = ("resign", "time", "abort", "abandon", "draw", "adjudication")  # ends whatever
+# the board says: a player loses, or (an aborted game, before both moved; a draw the players
+# agreed) nobody wins; an abandoned one was left by a player on the clock, the other claiming
+# the win; an adjudicated one (a match's referee) reached a position of known exact value
 
 
 @dataclass
@@ -429,7 +430,8 @@ class GameRecord:
                                   f"{termination!r}")
             if termination in FORFEITS:
                 winner = result or headers.get("Result", (0, None))[1]
-                drawn = termination in ("time", "abort", "draw") and winner == "D"
+                drawn = termination in ("time", "abort", "draw", "adjudication") \
+                    and winner == "D"
                 if not (winner in ("A", "B") or drawn) or record.state.is_over or \
                         (termination in ("abort", "draw") and not drawn):
                     raise RecordError(f"line {line}: a game lost by {termination} needs the "

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,34 +18,9 @@ from mancalab.analysis.compete import arena
 from mancalab.players.ugi import serve
 from mancalab.variants import examples
 
-# A random Kalah(6,4) engine written from docs/ugi.md alone: it reads the position string,
-# plays a random non-empty pit of the side to move and names it as Kalah does (pit 1 is next to
-# the mover's store: South's row reads 6..1 from the left, North's row 1..6).
-RANDOM_ENGINE = textwrap.dedent("""\
-    import random, sys
-    position = None
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "ugi":
-            print("id name random-kalah\\noption name seed type spin default 0 min 0 max 9")
-            print("ugiok", flush=True)
-        elif words[0] == "isready":
-            print("readyok", flush=True)
-        elif words[0] == "position" and words[1] == "fen":
-            position = words[2:]
-        elif words[0] == "go":
-            north, south = position[0].split("/")
-            side = position[3]
-            row = [c for w in (north if side == "N" else south).split(",")
-                   for c in ([0] * int(w) if w.isdigit() else [int(w[:-1])])]
-            pits = [i for i, seeds in enumerate(row) if seeds]
-            pit = random.choice(pits)
-            print(f"bestmove {pit + 1 if side == 'N' else 6 - pit}", flush=True)
-        elif words[0] == "quit":
-            break
-    """)
+# A random Kalah(6,4) engine written from docs/ugi.md alone (no mancalab inside)
+EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
+RANDOM_ENGINE = (EXAMPLES / "random_ugi_kalah.py").read_text()
 
 
 def _engine(tmp_path, body: str = RANDOM_ENGINE, name: str = "random_ugi") -> str:
@@ -106,7 +82,8 @@ def test_extra_turns_are_told_by_p1turn_and_repetition_ends_an_oware_game():
         query gameover
         query result
         """, game="oware")
-    assert answers == ["response true", f"response {mancalab.players.ugi.result_word(record.state)}"]
+    result = mancalab.players.ugi.result_word(record.state)
+    assert answers == ["response true", f"response {result}"]
 
 
 def test_options_are_set_and_bad_lines_get_an_error_and_leave_no_position():

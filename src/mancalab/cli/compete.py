@@ -1,4 +1,4 @@
-"""Competitions: the arena, tournaments, and the engine protocol."""
+"""Competitions: the arena, engine matches, tournaments, and the engine protocols."""
 
 from __future__ import annotations
 
@@ -80,6 +80,131 @@ def arena(
                           **summary.to_dict()}, indent=2))
         return
     _print_summary(specs, game, summary)
+
+
+@app.command()
+def match(
+    a: Annotated[str, typer.Argument(help="player A: a spec, ugi:cmd=..., engine:cmd=...")],
+    b: Annotated[str, typer.Argument(help="player B")],
+    game: Annotated[str, typer.Option(help="the game")] = DEFAULT_GAME,
+    games: Annotated[int, typer.Option(help="games at most (in pairs, colours swapped)")]
+    = 100,
+    clock: Annotated[str, typer.Option(
+        help="each player's clock, BASE+INCREMENT seconds, e.g. 10+0.1")] = "10+0.1",
+    opening_kind: Annotated[str, typer.Option(
+        "--openings", help="random (a few random moves; FairKalah boards for Kalah(6,4)), "
+                           "fair (Kalah's fair boards; elsewhere shipped balanced openings) "
+                           "or balanced (the same)")] = "random",
+    sprt: Annotated[Optional[str], typer.Option(
+        help="stop once decided between H0 'A is at most ELO0 better' and H1 'A is ELO1 "
+             "better': ELO0,ELO1, e.g. 0,10")] = None,
+    alpha: Annotated[float, typer.Option(help="the SPRT's chance of accepting H1 wrongly")]
+    = 0.05,
+    beta: Annotated[float, typer.Option(help="the SPRT's chance of accepting H0 wrongly")]
+    = 0.05,
+    adjudicate: Annotated[bool, typer.Option(
+        help="end a game at the first position the solver proves exactly")] = True,
+    jobs: Annotated[int, typer.Option(help="games played at once (processes)")] = 1,
+    seed: Annotated[int, typer.Option(help="seed of the starts and of the players")] = 1,
+    out: Annotated[Optional[str], typer.Option(
+        help="write every game's record to this file as it ends")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    option: GameOptions = [],
+) -> None:
+    """An engine match: pairs of games with colours swapped on a clock, judged exactly where
+    the solver knows the end, with the Elo interval and an SPRT (docs/players.md)."""
+    from ..analysis.compete import match as matches
+    from ..core import MancalabError
+    from ..players import resolve
+
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if opening_kind not in ("random", "fair", "balanced"):
+        fail(f"--openings must be random, fair or balanced, got {opening_kind!r}")
+    try:
+        control = matches.TimeControl.parse(clock)
+        test = matches.SPRT.parse(sprt, alpha, beta) if sprt else None
+    except MancalabError as error:
+        fail(str(error))
+    options = parse_options(option)
+    game = make_variant(game, **options).name
+    specs = matches.schedule(a, b, game, options, games, control, seed, opening_kind,
+                             adjudicate)
+    for spec in (specs[0].first, specs[0].second):
+        cls, player_options = resolve(spec, game)
+        cls(**player_options)  # a bad option fails here, before any game
+    if out:
+        check_out(out)
+        open(out, "w").close()
+    result = _run_match(specs, test, jobs, control, out, json_out, f"{a} vs {b}")
+    if json_out:
+        _print_match_json(a, b, game, options, control, test, result)
+        return
+    _print_match(a, b, game, control, test, result)
+
+
+def _run_match(specs, test, jobs: int, control, out: str | None, quiet: bool, title: str):
+    from ..analysis.compete import match as matches
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+            "{task.completed}/{task.total} games"), TextColumn("{task.fields[score]}"),
+            TimeElapsedColumn(), console=errors if quiet else console) as progress:
+        task = progress.add_task(title, total=len(specs), score="")
+        points = [0.0, 0.0]
+
+        def on_result(result, llr) -> None:
+            points[0] += result.score_for_a
+            points[1] += 1 - result.score_for_a
+            shown = f"A {points[0]:g} : {points[1]:g} B"
+            if llr is not None:
+                shown += f"  LLR {llr:+.2f}"
+            progress.update(task, advance=1, score=shown)
+            if out:
+                with open(out, "a") as file:
+                    file.write(matches.record_text(result, control) + "\n")
+
+        return matches.run(specs, test, jobs, on_result)
+
+
+def _print_match(a: str, b: str, game: str, control, test, result) -> None:
+    from ..analysis.compete import arena as arena_module
+
+    summary = arena_module.summarize(result.results)
+    _print_summary([a, b], game, summary)
+    console.print(f"Clock {control} s a player; {len(result.results)} of {result.planned} "
+                  "games played.")
+    if test is not None:
+        low, high = test.bounds
+        said = {"H1": f"H1 accepted: A is at least {test.elo1:g} Elo better",
+                "H0": f"H0 accepted: A is not {test.elo1:g} Elo better (at most "
+                      f"{test.elo0:g})", None: "no decision yet: more games are needed"}
+        console.print(f"SPRT({test.elo0:g}, {test.elo1:g}), alpha {test.alpha:g}, beta "
+                      f"{test.beta:g}: LLR {result.llr or 0:+.2f} in [{low:.2f}, {high:.2f}]: "
+                      f"{said[result.verdict]}.")
+    judged = result.adjudication_dict()
+    if judged["adjudicated"]:
+        console.print(
+            f"{judged['adjudicated']} games ended by exact adjudication, after "
+            f"{judged['mean_adjudication_ply']:.0f} moves on average (games played out: "
+            f"{judged['mean_played_out_ply'] or 0:.0f}); the solver's checks took "
+            f"{judged['judging_seconds']:.1f} s in all.")
+
+
+def _print_match_json(a, b, game, options, control, test, result) -> None:
+    import json
+
+    from ..analysis.compete import arena as arena_module
+
+    summary = arena_module.summarize(result.results)
+    out = {"a": a, "b": b, "game": game, "options": options, "clock": str(control),
+           "planned": result.planned, **summary.to_dict(), **result.adjudication_dict()}
+    if test is not None:
+        out["sprt"] = {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha,
+                       "beta": test.beta, "llr": result.llr, "bounds": list(test.bounds),
+                       "verdict": result.verdict}
+    print(json.dumps(out, indent=2))
 
 
 @app.command()

@@ -8,6 +8,8 @@ arena goes on. A position that comes round a third time ends the game by the gam
 endless play, as in every driver (``GameRecord``; "repetition"). Games still going after
 ``max_plies`` moves without repeating (a long cycle) are scored by the margin of material
 (``State.material``: the score, in 3-row Gabata the seeds held) on the board ("adjudicated").
+A game played with ``adjudicate`` (``mancalab match``) ends as soon as the solver proves its
+exact value within ``ADJUDICATION_SECONDS`` ("adjudication"), with that exact result.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from ...variants import variant as make_variant
 
 OPENING_PLIES = 4
 MAX_PLIES = 1000
+# The solver's time on each position of an adjudicated game: where its databases hold the
+# position (Kalah: 16 seeds in play or fewer) or a short search ends, far less
+ADJUDICATION_SECONDS = 0.02
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,8 @@ class GameSpec:
     opening: tuple[int, ...]  # moves played from the start before the players take over
     max_plies: int = MAX_PLIES
     clock: float | None = None  # seconds a player has for the whole game (a loss on time)
+    increment: float = 0.0  # seconds added to the mover's clock after each of its moves
+    adjudicate: bool = False  # end the game at the first position of proven exact value
 
 
 @dataclass
@@ -52,10 +59,12 @@ class GameResult:
     score_for_a: float  # 1 win, 0.5 draw, 0 loss (from the arena's player A's view)
     margin_for_a: int
     plies: int
-    how: str  # "win", "draw", "timeout", "repetition", "adjudicated", "error", "illegal", "time"
+    how: str  # "win", "draw", "timeout", "repetition", "adjudicated", "adjudication" (exact),
+    # "error", "illegal", "time"
     error: str = ""
     record: str = ""
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, A and B
+    judging: float = 0.0  # seconds the referee spent looking for an exact value
 
 
 OPENING_TRIES = 1000  # random openings drawn before taking only moves that keep the game going
@@ -126,32 +135,75 @@ def schedule(a: str, b: str, game: str, options: dict, games: int, seed: int,
     return specs
 
 
-def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | None = None):
+def exact_margin(state) -> int | None:
+    """The final margin for player 0 under perfect play from ``state``, when the solver
+    proves it within ``ADJUDICATION_SECONDS`` (no database is built for it), else None."""
+    from ..solving import solve
+
+    result = solve(state, time=ADJUDICATION_SECONDS, build=False, parallel=False)
+    if not result.exact:
+        return None
+    return result.value if state.to_move == 0 else -result.value
+
+
+@dataclass
+class _Played:
+    """How a game's play ended: why (empty: by the rules), the error, who lost by it, each
+    seat's thinking, the exact margin it was adjudicated at and the time judging took."""
+
+    how: str = ""
+    error: str = ""
+    loser: int | None = None
+    thinking: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    exact: int | None = None
+    judging: float = 0.0
+
+
+def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | None = None,
+              increment: float = 0.0, judge: Callable | None = None) -> _Played:
     """The players move until the game ends or ``max_plies``; a player that raises, answers
-    an illegal move or, with a game ``clock`` of that many seconds each, runs out of time
-    loses: (how, error, loser, thinking seconds per seat)."""
-    thinking = [0.0, 0.0]
-    how, error, loser = "", "", None
+    an illegal move or, with a game ``clock`` of that many seconds each (and ``increment``
+    after each move), runs out of time loses. ``judge(state)``, when given, ends the game at
+    the first position whose exact margin it knows."""
+    played = _Played()
+    left = None if clock is None else [clock, clock]
+    thinking = played.thinking
     while not record.state.is_over and len(record.moves) < max_plies and not record.at_cap:
         side = record.state.to_move
-        if clock is not None:  # each player is told both clocks, as over a chess board
-            seats[side].clock = (clock - thinking[0], clock - thinking[1])
+        if left is not None:  # each player is told both clocks, as over a chess board
+            seats[side].clock = (left[0], left[1])
         started = time.perf_counter()
         try:
             move = seats[side].choose(record.state)
         except Exception as exc:  # noqa: BLE001 - any crash of a player loses its game
-            how, error, loser = "error", f"{seats[side].spec}: {type(exc).__name__}: {exc}", side
+            played.how, played.loser = "error", side
+            played.error = f"{seats[side].spec}: {type(exc).__name__}: {exc}"
             break
-        thinking[side] += time.perf_counter() - started
-        if clock is not None and thinking[side] > clock:
-            how, error, loser = "time", f"{seats[side].spec} ran out of its {clock:g} s", side
-            break
+        spent = time.perf_counter() - started
+        thinking[side] += spent
+        if left is not None:
+            left[side] -= spent
+            if left[side] < 0:
+                control = f"{clock:g}+{increment:g}" if increment else f"{clock:g}"
+                played.how, played.loser = "time", side
+                played.error = f"{seats[side].spec} ran out of its {control} s"
+                break
+            left[side] += increment
         try:
             record.push(move)
         except MancalabError as exc:
-            how, error, loser = "illegal", f"{seats[side].spec} played {move!r}: {exc}", side
+            played.how, played.loser = "illegal", side
+            played.error = f"{seats[side].spec} played {move!r}: {exc}"
             break
-    return how, error, loser, thinking
+        if judge is not None and not record.state.is_over:
+            started = time.perf_counter()
+            played.exact = judge(record.state)
+            played.judging += time.perf_counter() - started
+            if played.exact is not None:
+                record.forfeit(1 if played.exact > 0 else 0, "adjudication",
+                               draw=played.exact == 0)
+                break
+    return played
 
 
 def play_game(spec: GameSpec) -> GameResult:
@@ -162,15 +214,18 @@ def play_game(spec: GameSpec) -> GameResult:
     for move in spec.opening:
         record.push(move)
     seats = [make_player(spec.first, spec.game), make_player(spec.second, spec.game)]
+    judge = exact_margin if spec.adjudicate and _solvable(variant) else None
     try:
-        how, error, loser, thinking = _play_out(record, seats, spec.max_plies, spec.clock)
+        played = _play_out(record, seats, spec.max_plies, spec.clock, spec.increment, judge)
     finally:
         for seat in seats:
             seat.close()  # an engine's process ends with its game
-    state = record.state
+    state, loser, how = record.state, played.loser, played.how
     # material: the score, but in 3-row Gabata the seeds held, which a game cut off at
     # max_plies must be judged by (its stores are emptied at every reload)
     margin_first = state.material[0] - state.material[1]
+    if played.exact is not None:
+        margin_first = played.exact
     if loser is not None:
         first_score = 0.0 if loser == 0 else 1.0
     elif state.outcome is not None and state.outcome.kind == "win":
@@ -184,9 +239,17 @@ def play_game(spec: GameSpec) -> GameResult:
         how = record.termination
     sign = 1 if spec.a_is_first_player else -1
     a_score = first_score if spec.a_is_first_player else 1.0 - first_score
+    thinking = played.thinking
     seconds = thinking if spec.a_is_first_player else thinking[::-1]
     return GameResult(spec.number, spec.a_is_first_player, a_score, sign * margin_first,
-                      len(record.moves), how, error, record.to_text(), seconds)
+                      len(record.moves), how, played.error, record.to_text(), seconds,
+                      played.judging)
+
+
+def _solvable(variant) -> bool:
+    from ..solving import unsolvable
+
+    return unsolvable(variant) is None
 
 
 def run(specs: list[GameSpec], jobs: int = 1,

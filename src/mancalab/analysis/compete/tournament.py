@@ -34,7 +34,7 @@ def clocked(spec: str, clock: float, game: str) -> str:
     by the clock get a fortieth of it a move; engines are told the clock at every move."""
     cls, options = resolve(spec, game)
     fixed = {"time", "clock", "playouts", "depth", "level"} & set(parse_spec(spec)[1])
-    if cls.name == "engine" or fixed or not cls.thinks_by_clock:
+    if cls.name in ("engine", "ugi") or fixed or not cls.thinks_by_clock:
         return spec
     name, own = parse_spec(spec)
     extra = {"clock": round(0.9 * clock, 3)} if "clock" in cls.option_specs \
