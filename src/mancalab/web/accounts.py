@@ -142,7 +142,7 @@ class Accounts:
         name = check_account_name(name)
         try:
             with self.store.transaction():
-                self.db.execute("INSERT INTO accounts VALUES (?, ?, ?)",
+                self.db.execute("INSERT INTO accounts (name, hash, created) VALUES (?, ?, ?)",
                                 (name, hashed, time.time()))
                 self.db.execute("INSERT INTO account_keys VALUES (?, ?, ?)",
                                 (key_digest(name), name, time.time()))
@@ -259,15 +259,20 @@ class Accounts:
                      "rated_games AS mine LEFT JOIN rated_games AS other ON other.game_id = "
                      "mine.game_id AND other.name != mine.name WHERE mine.name = ? "
                      "ORDER BY mine.at DESC LIMIT ?", (found, recent))]
-        return {"name": found, "ratings": ratings, "history": history, "recent": games}
+        (bot,) = self.db.execute("SELECT bot FROM accounts WHERE name = ?",
+                                 (found,)).fetchone() or (0,)
+        return {"name": found, "bot": bool(bot), "ratings": ratings, "history": history,
+                "recent": games}
 
-    def leaderboard(self, game: str, count: int = 50) -> list[dict]:
+    def leaderboard(self, game: str, count: int = 50, bots: bool = False) -> list[dict]:
         """The best ratings of ``game``: established ones first, then the provisional (shown
-        with their mark, not hidden: a new site has nothing else)."""
+        with their mark, not hidden: a new site has nothing else). People's and BOTs'
+        (``bots``) are separate boards."""
         return [{"name": name, **_shown(Rating(r, d, v), games)} for name, r, d, v, games in
-                self.db.execute("SELECT name, rating, deviation, volatility, games FROM "
-                                "ratings WHERE game = ? ORDER BY deviation > ?, rating DESC "
-                                "LIMIT ?", (game, PROVISIONAL, count))]
+                self.db.execute("SELECT ratings.name, rating, deviation, volatility, games "
+                                "FROM ratings JOIN accounts ON accounts.name = ratings.name "
+                                "WHERE game = ? AND accounts.bot = ? ORDER BY deviation > ?, "
+                                "rating DESC LIMIT ?", (game, int(bots), PROVISIONAL, count))]
 
 
 def _shown(rating: Rating, games: int) -> dict:

@@ -35,8 +35,8 @@ from .store import Store
 from .thinking import READY, Limits, warm_up
 from .guard import RequestGuard
 from .hub import Hub
-from .routes import (Rates, accounts, advice, arenas, catalogue, games, learning, live,
-                     lobby)
+from .routes import (Rates, accounts, advice, arenas, bots, catalogue, games, learning,
+                     live, lobby)
 from .schemas import ERRORS
 
 STATIC = Path(__file__).parent / "static"
@@ -149,7 +149,7 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                   limiter.shared_limit(limits.account_rate, scope="new accounts"),
                   limiter.shared_limit(limits.login_rate, scope="log-ins"),
                   limiter.shared_limit(limits.move_rate, scope="moves"))
-    for area in (catalogue, games, advice, learning, live, accounts, lobby, arenas):
+    for area in (catalogue, games, advice, learning, live, accounts, lobby, arenas, bots):
         app.include_router(area.router(hub, limits, rates))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

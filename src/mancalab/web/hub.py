@@ -27,10 +27,11 @@ from .clocks import Clock
 from .lobby import Lobby
 from .preparing import Preparation
 from .presence import FLUSH_SECONDS, Presence
-from .errors import BusyError, ConflictError, FullError, NotFoundError
+from .errors import BusyError, ConflictError, FullError, NotAllowedError, NotFoundError
 from .reviews import Reviews
 from .rooms import Room
 from .store import Store, analysis_key
+from .tokens import Tokens
 from .thinking import CLIENT, Limits, Thinker
 
 LOG = logging.getLogger("mancalab.web")
@@ -50,6 +51,7 @@ class Hub:
         self.store = store
         self.limits = limits
         self.accounts = Accounts(store)
+        self.tokens = Tokens(store)
         self.hashing = Hashing(limits.hash_queue)
         self.lobby = Lobby(limits, store, on_change=self.lobby_changed)
         self.arenas = Arenas(store)
@@ -81,6 +83,11 @@ class Hub:
         self.updates_sent = Allowance(limits.game_updates, 1.0, clients=10_000)  # by game
         self.pairings = _allowance_of(limits.create_rate, allowance)  # arena games, by account: at
         # the create rate, as the games a client makes
+        # what a token's account does through the API, whichever address it comes from (per
+        # account: every token of the account shares it): moves at the move rate; challenges,
+        # seeks and acceptances at the create rate
+        self.api_moves = _allowance_of(limits.move_rate, allowance, "api moves")
+        self.api_games = _allowance_of(limits.create_rate, allowance, "api games")
 
     def charge(self, moves: int = 0, account: str | None = None) -> None:
         """Count a new game (and the ``moves`` of a loaded record) against the client's
@@ -482,8 +489,12 @@ class Hub:
             return []
 
     def join_arena(self, arena_id: str, name: str) -> Arena:
-        """``name`` joins the arena and is paired at once if another waits."""
+        """``name`` joins the arena and is paired at once if another waits (a BOT only where
+        the arena admits bots)."""
         with self.arenas.changing(arena_id) as arena:
+            if not arena.bots and self.tokens.is_bot(name):
+                raise NotAllowedError("this arena is for people: BOT accounts play in arenas "
+                                      "that admit bots", code="arena_no_bots")
             self.arenas.join(arena, name)
             started = self._pair(arena)
         self.arena_changed(arena_id)
@@ -514,7 +525,7 @@ class Hub:
             room = Room.create(arena.game, dict(arena.options), "online", names=names,
                                helpers=False)
             room.accounts, room.rated, room.arena = names, arena.rated, arena.id
-            room.public = True
+            room.public, room.bots = True, self.tokens.bot_names(names)
             room.ratings = [self.accounts.shown_rating(name, room.game) for name in names]
             room.clock = Clock(*arena.clock)
             self.add(room)
@@ -765,12 +776,12 @@ class Hub:
                 LOG.warning("ending the games due: %s", error)
 
 
-def _allowance_of(rate: str, allowance) -> Allowance:
+def _allowance_of(rate: str, allowance, kind: str = "pairings") -> Allowance:
     """An allowance of ``rate`` ("30/minute"), as the rate limiter reads it."""
     from limits import parse
 
     item = parse(rate)
-    return allowance("pairings", item.amount, item.get_expiry())
+    return allowance(kind, item.amount, item.get_expiry())
 
 
 def _listed(room: Room) -> bool:

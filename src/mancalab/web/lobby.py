@@ -152,6 +152,11 @@ class Lobby:
         """The open challenges for ``account``."""
         return self._open(" AND to_name = ?", (account,))
 
+    def challenges_of(self, account: str) -> list[Seek]:
+        """The open challenges to ``account`` and by it."""
+        return self._open(" AND to_name IS NOT NULL AND (to_name = ? OR account = ?)",
+                          (account, account))
+
     def decline(self, seek: Seek, account: str | None, reason: str) -> None:
         """The addressee declines a challenge: it closes, and the challenger's pages are
         told why (kept aside as a taken seek is)."""

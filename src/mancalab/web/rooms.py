@@ -66,6 +66,7 @@ class Room:
     helpers: bool = True  # hints and exact values (online: only when both agreed at creation)
     rematch: dict | None = None  # the next game: {"id": ..., "tokens": [by this game's seat]}
     accounts: list[str | None] = field(default_factory=lambda: [None, None])  # by seat
+    bots: list[bool] = field(default_factory=lambda: [False, False])  # by seat: a BOT account
     guests: list[str | None] = field(default_factory=lambda: [None, None])  # by seat: the
     # digest of the guest cookie of a seat taken without an account (from the lobby)
     rated: bool = False  # the result changes both accounts' ratings (no take-backs)
@@ -171,7 +172,7 @@ class Room:
                 "end_request": self.end_request, "agreed": self.agreed,
                 "draw_request": self.draw_request, "drawn": self.drawn,
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
-                "guests": self.guests,
+                "bots": self.bots, "guests": self.guests,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
                 "abandoned": self.abandoned,
                 "rating_change": self.rating_change, "ratings": self.ratings,
@@ -567,6 +568,7 @@ class Room:
             tokens = [room.tokens[1], room.tokens[0]]
             room.accounts, room.rated, room.public = self.accounts[::-1], self.rated, \
                 self.public
+            room.bots, room.guests = self.bots[::-1], self.guests[::-1]
             if self.clock is not None:
                 room.clock = Clock(self.clock.base, self.clock.increment, self.clock.per_move)
         self.rematch = {"id": room.id, "tokens": tokens, "by": seat, "declined": False}
@@ -652,7 +654,7 @@ class Room:
                and self.record is not None and not self.record.state.is_over else None,
                "version": self.version, "setup_done": self.setup_done, "ply": self.ply,
                "helpers": self.helpers, "rematch": None, "accounts": self.accounts,
-               "rated": self.rated, "arena": self.arena, "first_move_by": self.first_move_by,
+               "bots": self.bots, "rated": self.rated, "arena": self.arena, "first_move_by": self.first_move_by,
                "ratings": self.ratings, "claim_seconds": CLAIM_SECONDS,
                "first_move_left": None if self.first_move_by is None
                else round(max(0.0, self.first_move_by - time.time()), 1),

@@ -179,6 +179,16 @@ class NewSeek(Body):
                                                "that player sees it and may take it)")
 
 
+class NewToken(Body):
+    label: Annotated[StrictStr, StringConstraints(max_length=60)] = Field(
+        "token", description="what the token is for (shown on the account page)")
+    scopes: Annotated[list[Literal["bot:play", "challenge:read", "challenge:write"]],
+                      Field(min_length=1, max_length=3)] = Field(
+        default_factory=lambda: ["bot:play", "challenge:read", "challenge:write"],
+        description="what the token may do: bot:play (play as a BOT), challenge:read, "
+                    "challenge:write")
+
+
 class Decline(Body):
     reason: Literal["generic", "later", "clock", "rated", "casual", "game"] = Field(
         "generic", description="why: not now, later, another clock, rated, casual, another "
@@ -193,3 +203,5 @@ class NewArena(Body):
     seconds: Annotated[StrictInt, Field(ge=1, le=3 * 3600)] = Field(
         3600, description="how long players are paired (at most 3 hours)")
     rated: StrictBool = Field(True, description="the games change the players' ratings")
+    bots: StrictBool = Field(False, description="BOT accounts may join (a people's arena "
+                                                "admits none)")

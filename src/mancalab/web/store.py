@@ -123,6 +123,18 @@ CREATE TABLE IF NOT EXISTS allowances (
     PRIMARY KEY (kind, client)
 );
 """
+TOKENS = """
+CREATE TABLE IF NOT EXISTS tokens (
+    digest TEXT PRIMARY KEY,    -- SHA-256 of the token: the token itself is not kept
+    id TEXT NOT NULL UNIQUE,    -- what the account page names it by (to revoke it)
+    name {NAME} NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    label TEXT NOT NULL,
+    scopes TEXT NOT NULL,       -- space-separated (web.tokens.SCOPES)
+    created {REAL} NOT NULL,
+    used {REAL}                 -- when last used
+);
+CREATE INDEX IF NOT EXISTS tokens_by_name ON tokens(name);
+"""
 # the facts about a game that are asked about across games, kept beside its JSON room
 GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
                 ("deadline", "{REAL}"), ("account0", "TEXT"), ("account1", "TEXT"),
@@ -397,8 +409,8 @@ class Store:
 
 # ----- moving a site ----------------------------------------------------------------
 # the tables a site keeps, parents first (what presence and processes hold is of the moment)
-COPIED = ("accounts", "account_keys", "sessions", "ratings", "rated_games", "games", "moves",
-          "analyses", "seeks", "arenas")
+COPIED = ("accounts", "account_keys", "sessions", "tokens", "ratings", "rated_games", "games",
+          "moves", "analyses", "seeks", "arenas")
 COPY_BATCH = 1000
 
 
@@ -488,8 +500,14 @@ def _guests_seats(backend: Backend) -> None:
         backend.execute(f"CREATE INDEX IF NOT EXISTS games_by_guest{seat} ON games(guest{seat})")
 
 
+def _bots(backend: Backend) -> None:
+    """BOT accounts (web.tokens) and the API tokens they act by."""
+    _add_columns(backend, "accounts", [("bot", "INTEGER NOT NULL DEFAULT 0")])
+    _script(backend, TOKENS)
+
+
 STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES,
-         _guests_seeks, _guests_seats]
+         _guests_seeks, _guests_seats, _bots]
 
 
 def migrate(backend: Backend) -> None:

@@ -1,7 +1,8 @@
 """The API's routes by area, each a router built for one app (its hub, limits and rates):
 ``catalogue`` (the games, examples, the page), ``games`` (making and playing games),
 ``advice`` (hints, analysis, reviews), ``learning`` (puzzles, lessons), ``live`` (the websocket),
-``accounts`` (accounts, sessions, profiles, ratings) and ``lobby`` (seeks)."""
+``accounts`` (accounts, sessions, profiles, ratings), ``lobby`` (seeks), ``arenas``
+and ``bots`` (API tokens, the Bot API, challenges by token)."""
 
 from __future__ import annotations
 

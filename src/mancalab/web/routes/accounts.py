@@ -178,9 +178,11 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def player(name: str) -> dict:
         return hub.accounts.profile(name)
 
-    @router.get("/api/leaderboard/{game}", summary="A game's best established ratings")
-    async def leaderboard(game: Literal[GAMES]) -> dict:
-        return {"game": game, "players": hub.accounts.leaderboard(game)}
+    @router.get("/api/leaderboard/{game}", summary="A game's best established ratings "
+                                                   "(bots=true: the BOTs', a board apart)")
+    async def leaderboard(game: Literal[GAMES], bots: bool = False) -> dict:
+        return {"game": game, "bots": bots,
+                "players": hub.accounts.leaderboard(game, bots=bots)}
 
     return router
 

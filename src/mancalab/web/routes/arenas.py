@@ -30,7 +30,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         room = Room.create(body.game, body.options, "online")  # the game and options checked
         arena = hub.arenas.open(Arena("", room.game, room.options,
                                       [body.clock.base, body.clock.increment], body.rated,
-                                      time.time() + body.seconds, name))
+                                      time.time() + body.seconds, name, bots=body.bots))
         hub.arena_changed(arena.id)  # the lobby's list
         return arena.view_for(name)
 

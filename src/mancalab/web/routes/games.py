@@ -209,6 +209,11 @@ def created_view(hub: Hub, room: Room, seat: int) -> dict:
     """A new game kept and announced, as its maker (holding ``seat``) is answered."""
     hub.add(room)
     hub.after_change(room)
+    return seat_view(hub, room, seat)
+
+
+def seat_view(hub: Hub, room: Room, seat: int) -> dict:
+    """A game as the holder of ``seat`` is answered: its token, links and state."""
     token = room.tokens[seat]
     links = {"play": f"/?game={room.id}&token={token}", "watch": f"/?game={room.id}"}
     if room.mode == "online":

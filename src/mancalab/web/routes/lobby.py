@@ -19,7 +19,7 @@ from ..schemas import Decline, NewSeek, Short
 from ..thinking import Limits
 from . import Rates
 from .accounts import guest_of, logged_in
-from .games import created_view
+from .games import seat_view
 
 
 def guest() -> str:
@@ -30,11 +30,6 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     """The lobby's routes, for the app of ``hub``."""
     router = APIRouter()
 
-    def check_live(account: str | None) -> None:
-        if account is not None and hub.live_games(account) >= limits.account_games:
-            raise BusyError(f"at most {limits.account_games} games going on at once: finish "
-                            "one first", code="too_many_games", count=limits.account_games)
-
     @router.post("/api/seeks", status_code=201, summary="Open a seek in the lobby; keep the "
                                                         "secret to learn the game or cancel")
     @rates.new_games
@@ -44,8 +39,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         if body.rated and account is None:
             raise NotAllowedError("a rated game needs an account: log in first",
                                   code="rated_needs_account")
-        to = None if body.to is None else _challenged(require(account), body.to)
-        check_live(account)
+        to = None if body.to is None else challenged(hub, require(account), body.to)
+        check_live(hub, limits, account)
         room = Room.create(body.game, body.options, "online")  # the game and options checked
         clock = None if body.clock is None else [body.clock.base, body.clock.increment,
                                                  body.clock.per_move]
@@ -64,14 +59,6 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                                      "watch (newest first; a friend's game is not listed)")
     async def live_games() -> dict:
         return {"games": hub.lobby_view()["live"]}
-
-    def _challenged(account: str, name: str) -> str:
-        found = hub.accounts.canonical(name)
-        if found is None:
-            raise NotFoundError(f"no player {name[:40]!r}", code="no_player", name=name[:40])
-        if found == account:
-            raise ConflictError("you cannot challenge yourself", code="own_seek")
-        return found
 
     @router.get("/api/session/challenges", summary="The challenges for the logged-in account "
                                                    "(take one with /accept, or /decline it)")
@@ -112,27 +99,56 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         found = hub.lobby.get(seek_id)
         account = logged_in(hub, request)
         cookie = None if account is not None else guest_of(request, response)
-        hub.lobby.check_taker(found, account)
-        check_live(account)
-        check_live(found.account)  # the seeker may have started other games meanwhile
-        seeker_seat = {"first": 0, "second": 1}.get(found.color, random.randint(0, 1))
-        names = [found.by, account or guest()]
-        accounts, guests = [found.account, account], [found.guest, cookie]
-        if seeker_seat == 1:
-            for pair in (names, accounts, guests):
-                pair.reverse()
-        if names[0] == names[1]:
-            names[1 - seeker_seat] += " (2)"
-        hub.charge()
-        room = Room.create(found.game, found.options, "online", names=names,
-                           human_seat=1 - seeker_seat, helpers=False)
-        room.accounts, room.guests, room.rated, room.public = accounts, guests, found.rated, True
-        room.ratings = [hub.accounts.shown_rating(name, room.game) for name in accounts]
-        if found.clock is not None:
-            room.clock = Clock(*found.clock)
-        hub.lobby.take(found, room.id, room.tokens[seeker_seat])
-        answer = created_view(hub, room, 1 - seeker_seat)
+        room, seat = take(hub, limits, found, account, cookie)
+        answer = seat_view(hub, room, seat)
         answer.pop("links", None)  # the seeker's token is theirs alone
-        return {**answer, "seat": 1 - seeker_seat}
+        return {**answer, "seat": seat}
 
     return router
+
+
+def check_live(hub: Hub, limits: Limits, account: str | None) -> None:
+    if account is not None and hub.live_games(account) >= limits.account_games:
+        raise BusyError(f"at most {limits.account_games} games going on at once: finish "
+                        "one first", code="too_many_games", count=limits.account_games)
+
+
+def challenged(hub: Hub, account: str, name: str) -> str:
+    """The account ``name`` that ``account`` challenges (NotFoundError, ConflictError)."""
+    found = hub.accounts.canonical(name)
+    if found is None:
+        raise NotFoundError(f"no player {name[:40]!r}", code="no_player", name=name[:40])
+    if found == account:
+        raise ConflictError("you cannot challenge yourself", code="own_seek")
+    return found
+
+
+def take(hub: Hub, limits: Limits, found: Seek, account: str | None,
+         cookie: str | None) -> tuple[Room, int]:
+    """``account`` (or the guest of ``cookie``) takes the seek ``found``: the game starts
+    for both, kept and announced (the lobby told again, so that streams find it). The room
+    and the taker's seat."""
+    hub.lobby.check_taker(found, account)
+    check_live(hub, limits, account)
+    check_live(hub, limits, found.account)  # the seeker may have started other games meanwhile
+    seeker_seat = {"first": 0, "second": 1}.get(found.color, random.randint(0, 1))
+    names = [found.by, account or guest()]
+    accounts, guests = [found.account, account], [found.guest, cookie]
+    if seeker_seat == 1:
+        for pair in (names, accounts, guests):
+            pair.reverse()
+    if names[0] == names[1]:
+        names[1 - seeker_seat] += " (2)"
+    hub.charge()
+    room = Room.create(found.game, found.options, "online", names=names,
+                       human_seat=1 - seeker_seat, helpers=False)
+    room.accounts, room.guests, room.rated, room.public = accounts, guests, found.rated, True
+    room.bots = hub.tokens.bot_names(accounts)
+    room.ratings = [hub.accounts.shown_rating(name, room.game) for name in accounts]
+    if found.clock is not None:
+        room.clock = Clock(*found.clock)
+    hub.lobby.take(found, room.id, room.tokens[seeker_seat])
+    hub.add(room)
+    hub.after_change(room)
+    hub.lobby_changed()
+    return room, 1 - seeker_seat
