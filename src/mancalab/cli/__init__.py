@@ -1,5 +1,5 @@
 """The ``mancalab`` command, one module per group of commands: play, teach, analysis,
-compete, db, serve (``common``: the app, the console, the one error handler, shared options).
+compete, db, serve, online (``common``: the app, the console, the one error handler, shared options).
 
 Bad input (an unknown game, option or player, a malformed record) prints one clear line and
 exits with status 2; nothing is written.
@@ -11,7 +11,7 @@ import gc
 import sys
 
 # the modules add their commands, in the order the help lists them
-from . import play, teach, analysis, compete, db, serve  # noqa: F401, I001
+from . import play, teach, analysis, compete, db, serve, online  # noqa: F401, I001
 from .common import app
 
 

@@ -1,0 +1,276 @@
+"""API tokens, BOT accounts, the Bot API and challenges by token: every route with its bad
+input, and two bots (a UGI engine and an engine-protocol engine) bridged by ``mancalab bot``
+playing a rated clocked game to its end on a real server."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from mancalab.web import create_app
+from mancalab.web.bridge import Bridge, BridgeRefused, Policy
+from mancalab.web.tokens import TOKENS_KEPT
+
+from .conftest import serving
+
+EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
+PASSWORD = "a good password"
+
+
+@pytest.fixture
+def app(db):
+    return create_app(db)
+
+
+def account(client, name: str, bot: bool = False, **token) -> dict:
+    """Sign ``name`` up on ``client``; a token's header (and the account made a BOT)."""
+    assert client.post("/api/accounts", json={"name": name, "password": PASSWORD}) \
+        .status_code == 201
+    made = client.post("/api/tokens", json={"label": f"{name}'s", **token})
+    assert made.status_code == 201, made.text
+    header = {"Authorization": f"Bearer {made.json()['token']}"}
+    if bot:
+        assert client.post("/api/bot/account/upgrade", headers=header).json() == \
+            {"name": name, "bot": True}
+    return header
+
+
+def lines(client, path: str, header: dict, count: int) -> list[dict | None]:
+    """The first ``count`` lines of a stream (None for a keep-alive)."""
+    got = []
+    with client.stream("GET", path, headers=header) as stream:
+        for line in stream.iter_lines():
+            got.append(json.loads(line) if line else None)
+            if len(got) == count:
+                break
+    return got
+
+
+@pytest.mark.both_stores
+def test_tokens_are_made_listed_used_and_revoked_and_only_their_digest_kept(app):
+    with TestClient(app) as ada:
+        header = account(ada, "Ada", scopes=["challenge:read"])
+        token = header["Authorization"].split()[1]
+        listed = ada.get("/api/tokens").json()["tokens"]
+        assert [t["scopes"] for t in listed] == [["challenge:read"]]
+        assert "token" not in listed[0] and token not in json.dumps(listed)
+        hub = app.state.hub
+        assert hub.store.execute("SELECT COUNT(*) FROM tokens WHERE digest = ?",
+                                 (token,)).fetchone()[0] == 0  # the digest, not the token
+        assert ada.get("/api/account", headers=header).json() == {"name": "Ada", "bot": False}
+        refused = {
+            "no header": ada.get("/api/account"),
+            "not bearer": ada.get("/api/account", headers={"Authorization": f"Basic {token}"}),
+            "unknown": ada.get("/api/account", headers={"Authorization": "Bearer mcl_nope"}),
+            "huge": ada.get("/api/account", headers={"Authorization": "Bearer " + "x" * 5000}),
+            "scope": ada.post("/api/bot/account/upgrade", headers=header),
+        }
+        assert {k: r.status_code for k, r in refused.items()} == dict.fromkeys(refused, 401)
+        assert refused["scope"].json()["code"] == "token_scope"
+        # a cookie is not a token: the API of programs reads the header only
+        assert ada.get("/api/account").json()["code"] == "no_token"
+        assert ada.post("/api/tokens", json={"scopes": ["admin"]}).status_code == 422
+        assert ada.post("/api/tokens", json={"scopes": []}).status_code == 422
+        assert ada.delete("/api/tokens/nope").json()["code"] == "unknown_token"
+        assert ada.delete(f"/api/tokens/{listed[0]['id']}").status_code == 200
+        assert ada.get("/api/account", headers=header).json()["code"] == "bad_token"
+        for _ in range(TOKENS_KEPT):
+            ada.post("/api/tokens", json={})
+        assert ada.post("/api/tokens", json={}).json()["code"] == "too_many_tokens"
+    with TestClient(app) as nobody:
+        assert nobody.get("/api/tokens").status_code == 401
+        assert nobody.post("/api/tokens", json={}).status_code == 401
+
+
+def test_an_account_becomes_a_bot_only_before_its_first_game_and_for_ever(app):
+    with TestClient(app) as ada, TestClient(app) as cy:
+        header = account(ada, "Ada")
+        cy_header = account(cy, "Cyrus", bot=True)
+        assert ada.post("/api/bot/account/upgrade", headers=header).status_code == 200
+        assert ada.post("/api/bot/account/upgrade", headers=header).json()["bot"]  # again
+        seek = cy.post("/api/bot/seek", headers=cy_header, json={"game": "kalah"}).json()
+        with TestClient(app) as dawit:
+            late = account(dawit, "Dawit")
+            assert dawit.post(f"/api/seeks/{seek['id']}/accept").status_code == 201
+            refused = dawit.post("/api/bot/account/upgrade", headers=late)
+            assert refused.status_code == 409 and refused.json()["code"] == "bot_after_games"
+            assert dawit.get("/api/players/Cyrus").json()["bot"] is True
+            assert dawit.get("/api/players/Dawit").json()["bot"] is False
+
+
+def test_a_person_challenges_a_bot_which_plays_through_its_streams(app):
+    with TestClient(app) as ada, TestClient(app) as bot:
+        account(ada, "Ada")
+        header = account(bot, "Stonebot", bot=True)
+        made = ada.post("/api/seeks", json={"game": "kalah", "to": "Stonebot", "rated": True,
+                                            "clock": {"base": 60, "increment": 1},
+                                            "color": "first"}).json()
+        (event,) = lines(bot, "/api/stream/event", header, 1)
+        assert event["type"] == "challenge" and event["challenge"]["by"] == "Ada"
+        started = bot.post(f"/api/challenge/{made['id']}/accept", headers=header).json()
+        game_id = started["id"]
+        assert started["seat"] == 1
+        events = lines(bot, "/api/stream/event", header, 1)
+        assert events == [{"type": "gameStart", "game": {"id": game_id}}]
+        mine = [s for s in ada.get("/api/session/seeks").json()["seeks"]
+                if s["id"] == made["id"]][0]
+        assert ada.post(f"/api/games/{game_id}/moves",
+                        json={"token": mine["token"], "move": "3"}).status_code == 200
+        full, = lines(bot, f"/api/bot/game/stream/{game_id}", header, 1)
+        assert full["type"] == "gameFull" and full["seat"] == 1 and full["bots"] == [False, True]
+        assert full["state"]["moves"] == ["3"] and full["state"]["to_move"] == 1
+        assert full["start"] == "4S,4S,4S,4S,4S,4S/4S,4S,4S,4S,4S,4S 0 0 S 1"
+        refused = {
+            "illegal": bot.post(f"/api/bot/game/{game_id}/move/9", headers=header),
+            "garbage": bot.post(f"/api/bot/game/{game_id}/move/{'x' * 300}", headers=header),
+            "no game": bot.post("/api/bot/game/nope/move/1", headers=header),
+        }
+        assert {k: r.status_code for k, r in refused.items()} == \
+            {"illegal": 400, "garbage": 400, "no game": 404}
+        assert bot.post(f"/api/bot/game/{game_id}/move/{full['state']['legal'][0]}",
+                        headers=header).json() == {"ok": True}
+        assert bot.post(f"/api/bot/game/{game_id}/resign", headers=header).json() == \
+            {"ok": True}
+        view = ada.get(f"/api/games/{game_id}").json()
+        assert view["result"]["termination"] == "resign" and view["bots"] == [False, True]
+        people = ada.get("/api/leaderboard/kalah").json()["players"]
+        bots = ada.get("/api/leaderboard/kalah?bots=true").json()["players"]
+        assert [p["name"] for p in people] == ["Ada"] and [p["name"] for p in bots] == \
+            ["Stonebot"]
+
+
+def test_a_bot_acts_only_where_it_is_seated_and_people_need_a_bot(app):
+    with TestClient(app) as ada, TestClient(app) as bot, TestClient(app) as other:
+        person = account(ada, "Ada", scopes=["bot:play", "challenge:write"])
+        header = account(bot, "Stonebot", bot=True)
+        stranger = account(other, "Otherbot", bot=True)
+        game = ada.post("/api/games", json={"game": "kalah", "mode": "online"}).json()
+        assert bot.post(f"/api/bot/game/{game['id']}/move/4", headers=header).json()["code"] \
+            == "no_seat"
+        assert bot.get(f"/api/bot/game/stream/{game['id']}", headers=header).status_code == 403
+        seek = bot.post("/api/bot/seek", headers=header, json={"game": "oware"}).json()
+        taken = other.post(f"/api/challenge/{seek['id']}/accept", headers=stranger).json()
+        assert ada.post(f"/api/bot/game/{taken['id']}/move/A", headers=person).json()["code"] \
+            == "not_a_bot"
+        assert ada.post("/api/bot/seek", headers=person, json={"game": "kalah"}).status_code \
+            == 403
+        assert bot.post("/api/bot/seek", headers=header,
+                        json={"game": "kalah", "to": "Ada"}).status_code == 403
+
+
+def test_challenges_by_token_are_accepted_declined_and_bounded(app):
+    with TestClient(app) as ada, TestClient(app) as bot:
+        person = account(ada, "Ada", scopes=["challenge:read", "challenge:write"])
+        header = account(bot, "Stonebot", bot=True)
+        made = bot.post("/api/challenge/Ada", headers=header,
+                        json={"game": "gebeta", "clock": {"base": 30, "increment": 0}})
+        assert made.status_code == 201
+        challenge_id = made.json()["id"]
+        assert [c["id"] for c in ada.get("/api/session/challenges").json()["challenges"]] == \
+            [challenge_id]
+        with bot.stream("GET", "/api/stream/event", headers=header) as stream:
+            events = (json.loads(line) for line in stream.iter_lines() if line)
+            assert next(events)["type"] == "challenge"  # its own, open
+            assert ada.post(f"/api/challenge/{challenge_id}/decline", headers=person,
+                            json={"reason": "later"}).json()["reason"] == "later"
+            assert next(events) == {"type": "challengeDeclined",
+                                    "challenge": {"id": challenge_id, "reason": "later"}}
+        refused = {
+            "no player": bot.post("/api/challenge/Nobody", headers=header, json={"game": "kalah"}),
+            "self": bot.post("/api/challenge/Stonebot", headers=header, json={"game": "kalah"}),
+            "bad game": bot.post("/api/challenge/Ada", headers=header, json={"game": "chess"}),
+            "bad option": bot.post("/api/challenge/Ada", headers=header,
+                                   json={"game": "kalah", "options": {"pits": 99}}),
+            "huge clock": bot.post("/api/challenge/Ada", headers=header,
+                                   json={"game": "kalah", "clock": {"base": 10 ** 12}}),
+            "not for you": bot.post(f"/api/challenge/{challenge_id}/accept", headers=header),
+            "no such": bot.post("/api/challenge/nope/accept", headers=header),
+            "bad reason": ada.post(f"/api/challenge/{challenge_id}/decline", headers=person,
+                                   json={"reason": "because"}),
+        }
+        assert {k: r.status_code for k, r in refused.items()} == {
+            "no player": 404, "self": 409, "bad game": 422, "bad option": 400,
+            "huge clock": 422, "not for you": 409, "no such": 404, "bad reason": 422}
+        for _ in range(3):  # the bound on a challenger's open seeks holds for tokens too
+            bot.post("/api/challenge/Ada", headers=header, json={"game": "kalah"})
+        assert bot.post("/api/challenge/Ada", headers=header,
+                        json={"game": "kalah"}).json()["code"] == "too_many_seeks"
+
+
+def test_bots_stay_out_of_peoples_arenas(app):
+    with TestClient(app) as ada, TestClient(app) as cy, TestClient(app) as bot:
+        account(ada, "Ada")
+        account(cy, "Cyrus")
+        header = account(bot, "Stonebot", bot=True)
+        people = ada.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60}}).json()
+        open_to_bots = cy.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60},
+                                                    "bots": True}).json()
+        refused = bot.post(f"/api/bot/arena/{people['id']}/join", headers=header)
+        assert refused.status_code == 403 and refused.json()["code"] == "arena_no_bots"
+        assert bot.post(f"/api/bot/arena/{open_to_bots['id']}/join", headers=header) \
+            .status_code == 200
+
+
+def test_two_bridged_engines_play_a_rated_clocked_game_to_its_end(tmp_path):
+    """A UGI engine and an engine-protocol engine, each a BOT bridged by ``Bridge``: one
+    challenges the other, the other accepts by its policy, both play to the end, rated."""
+    from mancalab.web.thinking import Limits
+
+    many = Limits(account_rate="100/hour")
+    with serving(tmp_path / "games.sqlite3", many) as address:
+        headers = {}
+        for name in ("Ugibot", "Mepbot"):
+            with httpx.Client(base_url=address) as client:
+                headers[name] = account(client, name, bot=True)
+        token = {name: h["Authorization"].split()[1] for name, h in headers.items()}
+        ugi = Bridge(address, token["Ugibot"],
+                     f"ugi:cmd={sys.executable} {EXAMPLES / 'random_ugi_kalah.py'}",
+                     log=lambda line: None, games_wanted=1)
+        mep = Bridge(address, token["Mepbot"],
+                     f"engine:cmd={sys.executable} {EXAMPLES / 'random_engine.py'}",
+                     Policy(games={"kalah"}, min_base=10), log=lambda line: None,
+                     games_wanted=1)
+        threads = [threading.Thread(target=b.run, daemon=True) for b in (ugi, mep)]
+        for thread in threads:
+            thread.start()
+        ugi.start()
+        ugi.challenge("Mepbot", "kalah", {}, (20, 1), rated=True)
+        for thread in threads:
+            thread.join(timeout=120)
+        assert not any(thread.is_alive() for thread in threads)
+        with httpx.Client(base_url=address) as client:
+            board = client.get("/api/leaderboard/kalah?bots=true").json()["players"]
+            assert sorted(p["name"] for p in board) == ["Mepbot", "Ugibot"]
+            assert all(p["games"] == 1 for p in board)
+            (played,) = client.get("/api/players/Ugibot").json()["recent"]
+            view = client.get(f"/api/games/{played['id']}").json()
+            assert view["result"]["termination"] is None  # played out by the rules
+            assert view["clock"]["base"] == 20 and view["bots"] == [True, True]
+            assert len(view["moves"]) > 10
+        with pytest.raises(BridgeRefused, match="not a BOT"):
+            with httpx.Client(base_url=address) as client:
+                person = account(client, "Person")
+            Bridge(address, person["Authorization"].split()[1], "random").start()
+
+
+@pytest.mark.parametrize("args, code, says", [
+    (["--server", "ftp://x"], 2, "http://"),
+    (["--clock", "1.5+0", "--challenge", "Ada"], 2, "whole seconds"),
+    (["--games", "0"], 2, "at least 1"),
+    (["--at-once", "0"], 2, "at least 1"),
+    (["--player", "nobody"], 1, "cannot reach"),  # the server first: nothing listens there
+])
+def test_the_bridge_command_names_bad_values(args, code, says):
+    from typer.testing import CliRunner
+
+    from mancalab.cli import app as cli
+
+    base = ["bot", "--server", "http://127.0.0.1:9", "--token", "mcl_x"]
+    result = CliRunner().invoke(cli, base + args)
+    assert result.exit_code == code and says in result.output, result.output
