@@ -212,7 +212,8 @@ class Hub:
         going = [room for room in map(self.room, self.store.listed_games(LIVE_SHOWN))
                  if room.record is not None and not room.record.state.is_over and room.ply]
         return {"seeks": [{**s.public(),
-                           "rating": self.accounts.shown_rating(s.account, s.game)}
+                           "rating": self.accounts.shown_rating(s.account, s.game),
+                           "bot": self.tokens.is_bot(s.account)}
                           for s in seeks],
                 "live": [{"id": room.id, "game": room.game, "names": room.names,
                           "ply": room.ply, "rated": room.rated,

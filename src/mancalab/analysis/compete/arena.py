@@ -9,7 +9,8 @@ endless play, as in every driver (``GameRecord``; "repetition"). Games still goi
 ``max_plies`` moves without repeating (a long cycle) are scored by the margin of material
 (``State.material``: the score, in 3-row Gabata the seeds held) on the board ("adjudicated").
 A game played with ``adjudicate`` (``mancalab match``) ends as soon as the solver proves its
-exact value within ``ADJUDICATION_SECONDS`` ("adjudication"), with that exact result.
+exact value within ``ADJUDICATION_SECONDS`` ("adjudication"), with that exact result; the
+checks take at most ``JUDGING_SHARE`` of the players' thinking (plus ``JUDGING_ALLOWANCE``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ MAX_PLIES = 1000
 # The solver's time on each position of an adjudicated game: where its databases hold the
 # position (Kalah: 16 seeds in play or fewer) or a short search ends, far less
 ADJUDICATION_SECONDS = 0.02
+# A game's checks take at most this share of its players' thinking, plus JUDGING_ALLOWANCE
+# seconds: a position is skipped while they are over it (quick engines are judged less often)
+JUDGING_SHARE = 0.1
+JUDGING_ALLOWANCE = 0.1
+JUDGING_EVERY = 4  # moves between checks while no seed leaves play
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,26 @@ class _Played:
     thinking: list[float] = field(default_factory=lambda: [0.0, 0.0])
     exact: int | None = None
     judging: float = 0.0
+    judged_at: tuple[int, int] | None = None  # the last check in vain: (seeds in play, ply)
+
+
+def _in_play(state) -> int:
+    return sum(state.cells) - sum(state.score)
+
+
+def _worth_judging(state, ply: int, played: _Played, thinking: float) -> bool:
+    """Whether to ask the solver about ``state``: within the checks' share of the players'
+    thinking, once at most half the seeds are in play (the solver proves positions of fewer
+    seeds sooner), and after a check in vain once more seeds have left play or
+    ``JUDGING_EVERY`` moves on."""
+    if state.is_over or played.judging > JUDGING_ALLOWANCE + JUDGING_SHARE * thinking:
+        return False
+    if 2 * _in_play(state) > sum(state.cells):
+        return False
+    if played.judged_at is None:
+        return True
+    seeds, at = played.judged_at
+    return _in_play(state) < seeds or ply - at >= JUDGING_EVERY
 
 
 def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | None = None,
@@ -195,10 +221,12 @@ def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | No
             played.how, played.loser = "illegal", side
             played.error = f"{seats[side].spec} played {move!r}: {exc}"
             break
-        if judge is not None and not record.state.is_over:
+        if judge is not None and _worth_judging(record.state, len(record.moves), played,
+                                                sum(thinking)):
             started = time.perf_counter()
             played.exact = judge(record.state)
             played.judging += time.perf_counter() - started
+            played.judged_at = (_in_play(record.state), len(record.moves))
             if played.exact is not None:
                 record.forfeit(1 if played.exact > 0 else 0, "adjudication",
                                draw=played.exact == 0)

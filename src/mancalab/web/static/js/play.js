@@ -229,6 +229,10 @@ function drawPlayers(state) {
     // the clock and the score keep their line on a phone
     const who = Object.assign(document.createElement("span"), {className: "who"});
     who.append(dot, name);
+    if (state.bots && state.bots[seat]) {  // a BOT account: a program plays this seat
+      who.append(Object.assign(document.createElement("span"), {className: "bot-tag",
+                                                                 textContent: t("bot_tag")}));
+    }
     element.append(who);
     if (state.ratings && state.ratings[seat]) {
       who.append(Object.assign(document.createElement("span"), {

@@ -1,7 +1,12 @@
 // Talking to the server: the JSON API and a game's live websocket (reconnecting).
-export async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+export function api(path, body) {
+  return send(path, body === undefined ? "GET" : "POST", body);
+}
+
+// A request by any method; its JSON answer, or an Error with the server's words.
+export async function send(path, method, body) {
+  const response = await fetch(path, body === undefined ? {method} : {
+    method, headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")

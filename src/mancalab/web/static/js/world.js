@@ -2,8 +2,9 @@
 // The server decides everything (who may take a seek, ratings, clocks); this draws it.
 import {gameName, selectedGame} from "./home.js";
 import {showMyGames} from "./mine.js";
-import {api, follow} from "./server.js";
+import {api, follow, send} from "./server.js";
 import {plural, sayError, t} from "./texts.js";
+import {wireTokens} from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
 // [base, increment] seconds, or [seconds a move, 0, true]: correspondence
@@ -18,20 +19,6 @@ let openGame = null;
 let following = null;  // the arena this browser's player joined: its id
 let arenaPoll = null;  // the pushed updates of the arena joined from the home page
 let lastArenaGame = null;
-
-async function send(path, method, body) {
-  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
-                                      body: body === undefined ? undefined : JSON.stringify(body)});
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
-      : data.detail;
-    // code and values: said in the reader's language (texts.js sayError)
-    throw Object.assign(new Error(detail || response.statusText),
-                        {status: response.status, code: data.code, values: data.values});
-  }
-  return data;
-}
 
 export function clockText(clock) {
   if (!clock) return t("clock_none");
@@ -430,7 +417,8 @@ function showSeeks(seeks) {
   const rows = seeks.filter((s) => (!open || s.id !== open.id) && (!account || s.by !== account))
     .map((s) => {
     const row = document.createElement("tr");
-    const cells = [gameName(s.game), s.rating ? `${s.by} (${s.rating})` : s.by,
+    const by = s.bot ? `${t("bot_tag")} ${s.by}` : s.by;
+    const cells = [gameName(s.game), s.rating ? `${by} (${s.rating})` : by,
                    clockText(s.clock), t(s.rated ? "rated" : "casual")];
     row.append(...cells.map((text) => Object.assign(document.createElement("td"),
                                                     {textContent: text})));
@@ -536,6 +524,13 @@ async function showProfile(name) {
   try { profile = await api(`/api/players/${encodeURIComponent(name)}`); }
   catch (error) { $("world-error").textContent = sayError(error); return; }
   $("profile-title").textContent = profile.name;
+  $("profile-bot").hidden = !profile.bot;
+  // a person challenges a player (a bot among them) from the profile: the seek form's terms
+  $("profile-challenge").hidden = !account || account === profile.name;
+  $("profile-challenge").onclick = () => {
+    $("profile-dialog").close();
+    seek(null, profile.name);
+  };
   $("profile-ratings").replaceChildren(...Object.entries(profile.ratings).map(([game, r]) => {
     const row = document.createElement("tr");
     const rating = `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
@@ -615,6 +610,7 @@ export function wireWorld() {
     showAccount();
   };
   $("my-profile").onclick = () => showProfile(account);
+  wireTokens();
   $("leaderboard-open").onclick = showLeaderboard;
   $("leaderboard-close").onclick = () => $("leaderboard-dialog").close();
   $("profile-close").onclick = () => $("profile-dialog").close();
