@@ -122,7 +122,12 @@ def test_a_person_challenges_a_bot_which_plays_through_its_streams(app):
                 if s["id"] == made["id"]][0]
         assert ada.post(f"/api/games/{game_id}/moves",
                         json={"token": mine["token"], "move": "3"}).status_code == 200
-        full, = lines(bot, f"/api/bot/game/stream/{game_id}", header, 1)
+        with bot.stream("GET", f"/api/bot/game/stream/{game_id}", headers=header) as stream:
+            following = stream.iter_lines()  # kept: a dropped iterator closes the stream
+            full = json.loads(next(following))
+            # a bot following its game is here, as a page is: the other cannot claim a win
+            assert ada.get(f"/api/games/{game_id}").json()["present"][1] is True
+        assert ada.get(f"/api/games/{game_id}").json()["present"][1] is False
         assert full["type"] == "gameFull" and full["seat"] == 1 and full["bots"] == [False, True]
         assert full["state"]["moves"] == ["3"] and full["state"]["to_move"] == 1
         assert full["start"] == "4S,4S,4S,4S,4S,4S/4S,4S,4S,4S,4S,4S 0 0 S 1"

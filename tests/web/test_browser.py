@@ -1674,3 +1674,72 @@ def test_quick_pairing_brings_two_guests_into_one_game_that_others_can_watch(ser
     assert "Mum" not in watcher.inner_text("#live-list")
     for page in pages + [watcher]:
         page.context.close()
+
+
+def bot_online(server, name: str, spec: str, **policy) -> tuple:
+    """A BOT account ``name`` made through the API and brought online by the bridge (in a
+    thread): the bridge and its thread."""
+    import threading
+
+    import httpx2 as httpx
+
+    from mancalab.web.bridge import Bridge, Policy
+
+    with httpx.Client(base_url=server) as client:
+        client.post("/api/accounts", json={"name": name, "password": "a long password"})
+        token = client.post("/api/tokens", json={"label": "bridge"}).json()["token"]
+        client.post("/api/bot/account/upgrade", headers={"Authorization": f"Bearer {token}"})
+    bridge = Bridge(server, token, spec, Policy(**policy), log=lambda line: None)
+    thread = threading.Thread(target=bridge.run, daemon=True)
+    thread.start()
+    return bridge, thread
+
+
+def test_people_watch_two_bots_play_and_challenge_one_from_its_profile(server, browser,
+                                                                       tmp_path):
+    """Issue 86: a UGI engine and an engine-protocol engine, bridged as BOTs, play a rated
+    clocked game while a person watches (BOT beside their names); then the person
+    challenges one of them from its profile, and it accepts and plays."""
+    examples = Path(__file__).parents[2] / "docs" / "examples"
+    python = __import__("sys").executable
+    ugi, ugi_thread = bot_online(server, "Ugibot",
+                                 f"ugi:cmd={python} {examples / 'random_ugi_kalah.py'}")
+    mep, mep_thread = bot_online(server, "Mepbot",
+                                 f"engine:cmd={python} {examples / 'random_engine.py'}")
+    ugi.start()
+    ugi.challenge("Mepbot", "kalah", {}, (60, 1), rated=True)
+    person = signed_up(browser, server, "Watcher", 1280, 800)
+    wait_until(lambda: person.locator("#live-list a").count() >= 1, what="the bots' game listed")
+    person.click("#live-list a")
+    wait_until(lambda: person.locator(".player-bar .bot-tag").count() == 2,
+               what="BOT beside both names")
+    wait_until(lambda: moves_shown(person) >= 2, what="the bots' moves")
+    person.screenshot(path=str(ARTIFACTS / "bots-watched-1280.png"))
+    wait_until(lambda: api_state(server, person)["result"], what="the bots' game's end")
+    assert api_state(server, person)["rated"]
+    person.goto(server)
+    wait_until(lambda: person.is_visible("#account-in"), what="the account")
+    person.check("input[name=game][value=kalah]")
+    person.click("#leaderboard-open")
+    person.check("#leaderboard-bots")  # bots are rated apart: a board of their own
+    wait_until(lambda: person.locator("#leaderboard-list button").count() >= 1,
+               what="the bots' leaderboard")
+    person.click("#leaderboard-list button:text('Mepbot')")
+    wait_until(lambda: person.is_visible("#profile-bot"), what="BOT on the profile")
+    person.click("#profile-challenge")
+    person.wait_for_selector("#play:not([hidden])", timeout=20_000)
+    wait_until(lambda: person.locator(".player-bar .bot-tag").count() == 1,
+               what="the bot's seat marked")
+    for _ in range(2):  # the person moves; the bot answers from its bridge
+        wait_until(lambda: playable(person) or api_state(server, person)["result"],
+                   what="the person's turn")
+        before = moves_shown(person)
+        cells = playable(person)
+        if api_state(server, person)["result"] or not cells:
+            break
+        person.click(f".hole[data-cell='{cells[0]}']")
+        wait_until(lambda: moves_shown(person) > before, what="the person's move")
+    wait_until(lambda: moves_shown(person) >= 3, what="the bot's answer")
+    for bridge in (ugi, mep):
+        bridge.stop()
+    person.context.close()

@@ -36,13 +36,15 @@ NDJSON = "application/x-ndjson"
 
 
 class Waker:
-    """Stands in a hub's set of watchers for a stream: each push wakes it up."""
+    """Stands in a hub's set of watchers for a stream: each push wakes it up (from the
+    stream's own event loop, whichever loop pushes)."""
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
 
     async def send_text(self, text: str) -> None:
-        self.event.set()
+        self.loop.call_soon_threadsafe(self.event.set)
 
     async def wait(self, seconds: float) -> bool:
         """Whether a push came within ``seconds``."""
@@ -180,12 +182,15 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     async def game_stream(request: Request, game_id: str) -> StreamingResponse:
         name = bot_of(request)
         room = await hub.load(game_id)
-        seat = room.seat_of(seat_token(room, name))
+        token = seat_token(room, name)
+        seat = room.seat_of(token)
 
         async def lines():
+            # the stream holds the bot's seat as a page does: the bot is here while it follows
             waker = Waker()
             watchers = hub.watchers.setdefault(game_id, set())
-            watchers.add((waker, None))
+            watchers.add((waker, token))
+            hub._spawn(hub.broadcast(room, skip=waker))  # the other sees the bot come
             try:
                 current = hub.room(game_id)
                 yield game_full(current, seat)
@@ -199,7 +204,10 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                     elif not woke:
                         yield None
             finally:
-                watchers.discard((waker, None))
+                watchers.discard((waker, token))
+                hub.presence(room)  # gone from now: counted for a claim, as a page's leaving
+                with contextlib.suppress(RuntimeError):  # the loop is closing
+                    hub.after_change(room)
 
         return stream(name, lines)
 

@@ -501,10 +501,13 @@ export function retranslateWorld() {
   if (!$("home").hidden) refresh();
 }
 
+// People's ratings, or (the Bots switch) the BOT accounts' board: they are rated apart.
 async function showLeaderboard() {
   const game = selectedGame();
+  const bots = $("leaderboard-bots").checked;
   let players = [];
-  try { players = (await api(`/api/leaderboard/${game}`)).players; } catch { /* none */ }
+  try { players = (await api(`/api/leaderboard/${game}${bots ? "?bots=true" : ""}`)).players; }
+  catch { /* none */ }
   $("leaderboard-title").textContent = `${t("leaderboard")} · ${gameName(game)}`;
   $("leaderboard-list").replaceChildren(...players.map((p) => {
     const item = document.createElement("li");
@@ -611,7 +614,11 @@ export function wireWorld() {
   };
   $("my-profile").onclick = () => showProfile(account);
   wireTokens();
-  $("leaderboard-open").onclick = showLeaderboard;
+  $("leaderboard-open").onclick = () => {
+    $("leaderboard-bots").checked = false;
+    showLeaderboard();
+  };
+  $("leaderboard-bots").onchange = showLeaderboard;
   $("leaderboard-close").onclick = () => $("leaderboard-dialog").close();
   $("profile-close").onclick = () => $("profile-dialog").close();
   $("seek-form").onsubmit = seek;
