@@ -279,3 +279,30 @@ def test_the_bridge_command_names_bad_values(args, code, says):
     base = ["bot", "--server", "http://127.0.0.1:9", "--token", "mcl_x"]
     result = CliRunner().invoke(cli, base + args)
     assert result.exit_code == code and says in result.output, result.output
+
+
+def test_a_flooding_bot_is_limited_per_account_whatever_its_tokens(tmp_path):
+    from mancalab.web.thinking import Limits
+
+    app = create_app(tmp_path / "games.sqlite3", Limits(create_rate="4/minute",
+                                                          account_rate="100/hour"))
+    with TestClient(app) as ada, TestClient(app) as bot:
+        account(ada, "Ada")
+        first = account(bot, "Stonebot", bot=True)
+        second = {"Authorization": "Bearer " + bot.post("/api/tokens", json={}).json()["token"]}
+        answers = [bot.post("/api/bot/seek", headers=header, json={"game": "kalah"})
+                   for header in (first, second) * 3]
+        codes = [a.json().get("code") for a in answers]
+        assert "too_many" in codes[4:]  # the account's allowance, its two tokens together
+
+
+def test_a_bot_aborts_before_both_moved(app):
+    with TestClient(app) as ada, TestClient(app) as bot:
+        account(ada, "Ada")
+        header = account(bot, "Stonebot", bot=True)
+        seek = bot.post("/api/bot/seek", headers=header, json={"game": "oware",
+                                                               "color": "second"}).json()
+        game_id = ada.post(f"/api/seeks/{seek['id']}/accept").json()["id"]
+        assert bot.post(f"/api/bot/game/{game_id}/abort", headers=header).json() == {"ok": True}
+        assert ada.get(f"/api/games/{game_id}").json()["result"]["termination"] == "abort"
+        assert bot.post(f"/api/bot/game/{game_id}/resign", headers=header).status_code == 409
