@@ -163,7 +163,12 @@ def serve(spec: str, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -
     """Speak the protocol as an engine playing the player ``spec`` (a level is the one
     measured for each game) until ``quit`` or the end of the input. A bad command gets
     ``error TEXT``."""
-    session = _Session(spec)
+    speak(_Session(spec).handle, lambda error: f"error {error}", stdin, stdout)
+
+
+def speak(handle, error_line, stdin: IO[str], stdout: IO[str]) -> None:
+    """An engine's loop: each line's words to ``handle`` (its answer: a line, lines or
+    None), a bad one answered by ``error_line(error)``, until ``quit`` or the input's end."""
     for line in stdin:
         words = line.split()
         if not words:
@@ -171,11 +176,12 @@ def serve(spec: str, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -
         if words[0] == "quit":
             break
         try:
-            answer = session.handle(words)
+            answer = handle(words)
         except MancalabError as error:
-            answer = f"error {error}"
+            answer = error_line(error)
         if answer:
-            stdout.write(answer + "\n")
+            lines = [answer] if isinstance(answer, str) else answer
+            stdout.write("\n".join(lines) + "\n")
             stdout.flush()
 
 

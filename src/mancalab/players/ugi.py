@@ -21,7 +21,7 @@ import time
 from typing import IO, Any
 
 from ..core import MancalabError, Option, State, Variant, real
-from .engine import EngineError, EnginePlayer, GRACE_SECONDS, HANDSHAKE_SECONDS
+from .engine import EngineError, EnginePlayer, GRACE_SECONDS, HANDSHAKE_SECONDS, speak
 
 CLOCK_SHARE = 20  # a move may take a twentieth of the mover's clock (plus most of its increment)
 RESULTS = {None: "none", 0: "p1win", 1: "p2win"}
@@ -212,19 +212,7 @@ def serve(game: str, options: dict[str, Any], spec: str, stdin: IO[str] = sys.st
     end of the input. A bad command gets ``info string error: TEXT`` (UGI has no error
     reply; a runner that waits for an answer sees it in its log)."""
     engine = _Engine(game, options, spec)
-    for line in stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "quit":
-            break
-        try:
-            answer = engine.handle(words)
-        except MancalabError as error:
-            answer = [f"info string error: {error}"]
-        if answer:
-            stdout.write("\n".join(answer) + "\n")
-            stdout.flush()
+    speak(engine.handle, lambda error: f"info string error: {error}", stdin, stdout)
     engine.player.close()
 
 
