@@ -271,7 +271,8 @@ class Accounts:
         return [{"name": name, **_shown(Rating(r, d, v), games)} for name, r, d, v, games in
                 self.db.execute("SELECT ratings.name, rating, deviation, volatility, games "
                                 "FROM ratings JOIN accounts ON accounts.name = ratings.name "
-                                "WHERE game = ? AND accounts.bot = ? ORDER BY deviation > ?, "
+                                "WHERE game = ? AND accounts.bot = ? AND ratings.name NOT IN "
+                                "(SELECT name FROM pupils) ORDER BY deviation > ?, "
                                 "rating DESC LIMIT ?", (game, int(bots), PROVISIONAL, count))]
 
 

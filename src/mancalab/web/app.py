@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import math
 import threading
 from pathlib import Path
@@ -21,6 +22,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
 from starlette.routing import Match
 from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
@@ -29,14 +31,15 @@ from ..analysis import solving
 from ..analysis.solving.preparation import Step
 from ..core import MancalabError, MancalabFailure
 from .accounts import ClientGone
-from .clients import scope_client
+from .clients import CLASS_ADDRESSES
 from .errors import said
 from .store import Store
-from .thinking import READY, Limits, warm_up
+from .thinking import CLIENT, READY, Limits, warm_up
 from .guard import RequestGuard
 from .hub import Hub
-from .routes import (Rates, accounts, advice, arenas, bots, catalogue, games, learning,
-                     live, lobby)
+from .routes import (Rates, accounts, advice, arenas, bots, catalogue, classes, games,
+                     learning, live, lobby)
+from .routes.accounts import COOKIE
 from .schemas import ERRORS
 
 STATIC = Path(__file__).parent / "static"
@@ -59,7 +62,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                                    kept=limits.solver_memory)
     hub = Hub(Store(db_path), limits)
     # the request rates, counted per site where its processes share a Redis server
-    limiter = Limiter(key_func=lambda request: scope_client(request.scope) or "",
+    # (per client: an address, or a class's pupil, whose school shares one address)
+    limiter = Limiter(key_func=lambda request: CLIENT.get() or "",
                       storage_uri=limits.rate_storage)
 
     @contextlib.asynccontextmanager
@@ -101,7 +105,8 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     # text goes compressed to a browser that takes it (a school's slow link: the page's
     # scripts, texts and the API's answers shrink to about a quarter)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
-    app.add_middleware(RequestGuard, limit=limits.body_bytes)  # the outermost: first to read
+    app.add_middleware(RequestGuard, limit=limits.body_bytes,  # the outermost: first to read
+                       identify=functools.partial(_client_of, hub))
 
     async def answer(request: Request, error: MancalabError | MancalabFailure) -> JSONResponse:
         """Bad input (a 4xx) or a failure (a 5xx, 429), each error's own ``status``, with
@@ -149,12 +154,27 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                   limiter.shared_limit(limits.account_rate, scope="new accounts"),
                   limiter.shared_limit(limits.login_rate, scope="log-ins"),
                   limiter.shared_limit(limits.move_rate, scope="moves"))
-    for area in (catalogue, games, advice, learning, live, accounts, lobby, arenas, bots):
+    for area in (catalogue, games, advice, learning, live, accounts, lobby, arenas, bots,
+                 classes):
         app.include_router(area.router(hub, limits, rates))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
+
+
+def _client_of(hub: Hub, scope, address: str | None) -> str | None:
+    """Who a request is for the per-client limits: a class's pupil by their account (their
+    school's address counted as its pupils: ``clients.ClassAddresses``), else its address."""
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie" and COOKIE.encode() in value:
+            token = cookie_parser(value.decode("latin-1")).get(COOKIE)
+            pupil = hub.classes.pupil_of_session(token) if token and len(token) <= 100 \
+                else None
+            if pupil is not None:
+                CLASS_ADDRESSES.seen(address, pupil)
+                return f"pupil {pupil}"
+    return address
 
 
 def _methods_of(app: FastAPI, scope) -> set[str]:

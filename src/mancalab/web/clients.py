@@ -28,6 +28,42 @@ def client_key(host: str | None) -> str | None:
     return str(address)
 
 
+class ClassAddresses:
+    """The addresses a school's pupils come from: each pupil seen from an address in the last
+    ``seconds`` adds ``connections`` and ``sockets`` to what that address may hold open, so
+    that a class behind one address is counted as its pupils, not as one stranger. Bounded by
+    the classes' sizes (a pupil needs a class's code and a place in it)."""
+
+    connections = 3  # HTTP connections a pupil's page holds at most (and a websocket each)
+    sockets = 2
+    seconds = 4 * 3600.0
+
+    def __init__(self, keep: int = 10_000) -> None:
+        self.keep = keep
+        self.pupils: dict[str, dict[str, float]] = {}  # address: pupil: last seen
+
+    def seen(self, address: str | None, pupil: str) -> None:
+        if address is None:
+            return
+        here = self.pupils.setdefault(address, {})
+        here[pupil] = time.monotonic()
+        if len(self.pupils) > self.keep:  # the longest unseen address goes
+            oldest = min(self.pupils, key=lambda a: max(self.pupils[a].values()))
+            del self.pupils[oldest]
+
+    def count(self, address: str | None) -> int:
+        here = self.pupils.get(address)
+        if not here:
+            return 0
+        now = time.monotonic()
+        for pupil in [p for p, at in here.items() if now - at > self.seconds]:
+            del here[pupil]
+        return len(here)
+
+
+CLASS_ADDRESSES = ClassAddresses()  # this process's (its connections are its own)
+
+
 def scope_client(scope) -> str | None:
     """The client key of an ASGI ``scope`` (HTTP or websocket)."""
     client = scope.get("client")

@@ -23,6 +23,7 @@ from ..players import Player
 from .clients import Allowance, SharedAllowance
 from .accounts import Accounts, Hashing
 from .arenas import Arena, Arenas
+from .classes import Classes
 from .clocks import Clock
 from .lobby import Lobby
 from .preparing import Preparation
@@ -52,6 +53,7 @@ class Hub:
         self.limits = limits
         self.accounts = Accounts(store)
         self.tokens = Tokens(store)
+        self.classes = Classes(store, self.accounts)
         self.hashing = Hashing(limits.hash_queue)
         self.lobby = Lobby(limits, store, on_change=self.lobby_changed)
         self.arenas = Arenas(store)
@@ -493,6 +495,7 @@ class Hub:
         """``name`` joins the arena and is paired at once if another waits (a BOT only where
         the arena admits bots)."""
         with self.arenas.changing(arena_id) as arena:
+            self.classes.check_public(name)
             if not arena.bots and self.tokens.is_bot(name):
                 raise NotAllowedError("this arena is for people: BOT accounts play in arenas "
                                       "that admit bots", code="arena_no_bots")

@@ -179,7 +179,15 @@ class Room:
                 "aborted": self.aborted, "aborted_by": self.aborted_by,
                 "first_move_by": self.first_move_by,
                 "clock": None if self.clock is None else self.clock.stored(),
-                "arena": self.arena, "ended_at": self.ended_at, "public": self.public}
+                "arena": self.arena, "ended_at": self.ended_at, "public": self.public,
+                "result": self._result()}
+
+    def _result(self) -> str | None:
+        """A (the first seat won), B or D once the game is over with a result (an aborted
+        game has none), for the store's column."""
+        if self.record is None or not self.record.state.is_over or self.aborted:
+            return None
+        return self.record.result if self.record.result in ("A", "B", "D") else None
 
     @classmethod
     def from_stored(cls, stored: StoredGame) -> Room:
@@ -200,6 +208,7 @@ class Room:
             if fields.get("aborted") and not record.state.is_over:
                 record.forfeit(record.state.to_move, "abort", draw=True)
         clock = Clock.of(fields.pop("clock", None))
+        fields.pop("result", None)  # the store's column, worked out again from the record
         room = cls(id=stored.id, created=stored.created, record=record, clock=clock,
                    stored_version=stored.version, **fields)
         if clock is not None and clock.flagged is not None and not record.state.is_over:

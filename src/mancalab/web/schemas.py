@@ -205,3 +205,55 @@ class NewArena(Body):
     rated: StrictBool = Field(True, description="the games change the players' ratings")
     bots: StrictBool = Field(False, description="BOT accounts may join (a people's arena "
                                                 "admits none)")
+
+
+PupilName = Annotated[StrictStr, StringConstraints(min_length=1, max_length=40,
+                                                   strip_whitespace=True)]
+
+
+class NewClass(Body):
+    name: Annotated[StrictStr, StringConstraints(min_length=1, max_length=60,
+                                                 strip_whitespace=True)] = Field(
+        description="the class's name, as the teacher calls it")
+    games: Annotated[list[Literal[GAMES]], Field(min_length=1, max_length=len(GAMES))] = Field(
+        description="the games the class plays")
+    language: Literal["en", "fr", "rn", "am"] = Field("en", description="the pupils' language")
+    size: Annotated[StrictInt, Field(ge=1, le=100)] = Field(
+        40, description="pupils at most (a full class refuses more)")
+
+
+class JoinClass(Body):
+    code: Annotated[StrictStr, StringConstraints(max_length=20)] = Field(
+        description="the class's join code, as ABCD-EFGH (case and dash do not matter)")
+    name: PupilName = Field(description="the pupil's name (the teacher alone sees it)")
+
+
+class PupilLogIn(JoinClass):
+    pictures: Annotated[list[Annotated[StrictStr, StringConstraints(max_length=20)]],
+                        Field(min_length=2, max_length=2)] = Field(
+        description="the pupil's two pictures, in order")
+
+
+class PupilNames(Body):
+    names: Annotated[list[PupilName], Field(min_length=1, max_length=100)] = Field(
+        description="the pupils to make, by name (their cards to print come back)")
+
+
+class PupilRename(Body):
+    name: PupilName
+
+
+class NewAssignment(Body):
+    kind: Literal["puzzles", "exercises", "lesson", "worksheet"] = Field(
+        description="what is to be done")
+    game: Literal[GAMES]
+    count: Annotated[StrictInt, Field(ge=1, le=100)] = Field(
+        10, description="puzzles solved, exercises right, lesson steps or worksheet questions")
+    theme: Literal["capture", "family", "again", "endgame", "wipeout"] | None = Field(
+        None, description="puzzles: of this theme only")
+    rating: Annotated[StrictInt, Field(ge=0, le=4000)] | None = Field(
+        None, description="puzzles: near this rating")
+    exercise: Annotated[StrictStr, StringConstraints(max_length=20)] | None = Field(
+        None, description="exercises: of this kind only")
+    due: Annotated[float, Field(ge=0, le=4e9)] | None = Field(
+        None, description="when it is due (seconds since 1970), or none")

@@ -19,7 +19,7 @@ import uvicorn
 from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .clients import admits, client_key
+from .clients import CLASS_ADDRESSES, admits, client_key
 from .thinking import Limits
 
 BODY_GRACE = 1.0  # seconds of a body before its rate is checked
@@ -55,8 +55,10 @@ class GuardedProtocol(H11Protocol):
         limits = self.limits
         proxy = peer is not None and peer in GuardedProtocol.trusted
         held = 0 if proxy else GuardedProtocol.open_by_client[self._key]
+        pupils = CLASS_ADDRESSES.count(self._key)  # a class behind one address: its pupils
         if not admits(held, GuardedProtocol.open_total, limits.connections,
-                      limits.client_connections, limits.share_connections):
+                      limits.client_connections + pupils * CLASS_ADDRESSES.connections,
+                      limits.share_connections + pupils * CLASS_ADDRESSES.connections):
             transport.write(FULL)
             transport.close()
             return

@@ -135,14 +135,52 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 CREATE INDEX IF NOT EXISTS tokens_by_name ON tokens(name);
 """
+CLASSES = """
+CREATE TABLE IF NOT EXISTS classes (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    teacher {NAME} NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    games TEXT NOT NULL,        -- the class's games: JSON
+    language TEXT NOT NULL,
+    code TEXT NOT NULL UNIQUE,  -- the join code (web.classes.new_code)
+    size INTEGER NOT NULL,      -- pupils at most
+    created {REAL} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS classes_by_teacher ON classes(teacher);
+CREATE TABLE IF NOT EXISTS pupils (
+    name {NAME} PRIMARY KEY REFERENCES accounts(name) ON DELETE CASCADE,
+    class_id TEXT NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+    real_name TEXT NOT NULL,    -- seen by the teacher alone
+    secret TEXT NOT NULL,       -- digest of the pupil's picture pair (web.classes.PICTURES)
+    tries INTEGER NOT NULL DEFAULT 0,  -- wrong pictures since the last log-in
+    created {REAL} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pupils_by_class ON pupils(class_id);
+CREATE TABLE IF NOT EXISTS assignments (
+    id TEXT PRIMARY KEY,
+    class_id TEXT NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+    assignment TEXT NOT NULL,   -- kind, game, its terms, due: JSON
+    created {REAL} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS activity (
+    name {NAME} NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+    kind TEXT NOT NULL,         -- puzzle, exercise, lesson
+    game TEXT NOT NULL,
+    item TEXT NOT NULL,         -- the puzzle's id, the exercise's kind, the lesson's step
+    correct INTEGER NOT NULL,
+    at {REAL} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS activity_by_name ON activity(name, at);
+"""
 # the facts about a game that are asked about across games, kept beside its JSON room
 GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
                 ("deadline", "{REAL}"), ("account0", "TEXT"), ("account1", "TEXT"),
                 ("listed", "INTEGER NOT NULL DEFAULT 0")]
-NAMED_LOCKS = {"schema": 7041, "lobby": 7042, "arenas": 7043}  # PostgreSQL's advisory locks
+NAMED_LOCKS = {"schema": 7041, "lobby": 7042, "arenas": 7043,
+               "classes": 7044}  # PostgreSQL's advisory locks
 _ROOM_COLUMNS = ", ".join(f"{name} = ?" for name in (
     "room", "start_record", "ended", "deadline", "account0", "account1", "listed", "guest0",
-    "guest1"))
+    "guest1", "result"))
 ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
 CLIENT_ANALYSES = 1_000  # of them, the most kept for one client (its least recent go first)
 
@@ -165,7 +203,7 @@ def game_columns(room: dict, deadline: float | None) -> dict:
     return {"ended": room.get("ended_at"), "deadline": deadline, "account0": accounts[0],
             "account1": accounts[1],
             "listed": int(bool(room.get("public")) and room.get("mode") == "online"),
-            "guest0": guests[0], "guest1": guests[1]}
+            "guest0": guests[0], "guest1": guests[1], "result": room.get("result")}
 
 
 class Store:
@@ -340,6 +378,20 @@ class Store:
         found.sort(reverse=True)
         return [(game_id, seat, token) for _, game_id, seat, token in found[:count]]
 
+    def results_of(self, account: str) -> tuple[int, int, int]:
+        """The wins, draws and losses of ``account``'s ended games (a game aborted or
+        timed out counts as none)."""
+        counts = [0, 0, 0]
+        for seat in (0, 1):
+            for result, count in self.execute(
+                    f"SELECT result, COUNT(*) FROM games WHERE account{seat} = ? AND result "
+                    f"IS NOT NULL GROUP BY result", (account,)):
+                if result == "D":
+                    counts[1] += count
+                elif result in ("A", "B"):
+                    counts[0 if "AB".index(result) == seat else 2] += count
+        return counts[0], counts[1], counts[2]
+
     def live_games_of(self, account: str) -> list[str]:
         """The games not ended in which ``account`` holds a seat."""
         return [game_id for (game_id,) in self.execute(
@@ -410,7 +462,7 @@ class Store:
 # ----- moving a site ----------------------------------------------------------------
 # the tables a site keeps, parents first (what presence and processes hold is of the moment)
 COPIED = ("accounts", "account_keys", "sessions", "tokens", "ratings", "rated_games", "games",
-          "moves", "analyses", "seeks", "arenas")
+          "moves", "analyses", "seeks", "arenas", "classes", "pupils", "assignments", "activity")
 COPY_BATCH = 1000
 
 
@@ -500,6 +552,12 @@ def _guests_seats(backend: Backend) -> None:
         backend.execute(f"CREATE INDEX IF NOT EXISTS games_by_guest{seat} ON games(guest{seat})")
 
 
+def _results(backend: Backend) -> None:
+    """A game's result as a column (A, B or D once ended; older games' NULL), for the
+    results of a player's games (a class's progress)."""
+    _add_columns(backend, "games", [("result", "TEXT")])
+
+
 def _bots(backend: Backend) -> None:
     """BOT accounts (web.tokens) and the API tokens they act by."""
     _add_columns(backend, "accounts", [("bot", "INTEGER NOT NULL DEFAULT 0")])
@@ -507,7 +565,7 @@ def _bots(backend: Backend) -> None:
 
 
 STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES,
-         _guests_seeks, _guests_seats, _bots]
+         _guests_seeks, _guests_seats, _bots, _results, CLASSES]
 
 
 def migrate(backend: Backend) -> None:

@@ -176,6 +176,9 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.get("/api/players/{name}", summary="A player's ratings, rating history and recent "
                                                "rated games")
     async def player(name: str) -> dict:
+        found = hub.accounts.canonical(name)
+        if found is not None and hub.classes.pupil(found) is not None:  # no public profile
+            raise NotFoundError(f"no player {name[:40]!r}")
         return hub.accounts.profile(name)
 
     @router.get("/api/leaderboard/{game}", summary="A game's best established ratings "

@@ -19,6 +19,7 @@ from ..thinking import Limits
 from ..hub import Hub
 from ..schemas import GAMES, Answer
 from . import Rates
+from .accounts import logged_in
 
 
 def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
@@ -49,9 +50,10 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.post("/api/puzzles/try/{puzzle_id}", summary="Try a move: whether it is the best, "
                                                       "and the move played step by step, "
                                                       "without giving the answer away")
-    async def try_move(puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
+    async def try_move(request: Request, puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
                        body: Answer) -> dict:
         found, state, move = _asked(puzzle_id, body)
+        noted(request, "puzzle", found.game, found.id, move == found.best)
         return {"correct": move == found.best, "move": move, "name": state.move_name(move),
                 **_played(state, move)}
 
@@ -90,7 +92,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     @router.post("/api/exercises/{game}/{kind}/{number}",
                  summary="Check an answer: right or not, the right answers, and the move "
                          "played step by step (the move shown, or the one picked)")
-    async def exercise_answer(game: Literal[GAMES],
+    async def exercise_answer(request: Request, game: Literal[GAMES],
                               kind: Annotated[str, FastAPIPath(max_length=20)],
                               number: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
                               body: Answer) -> dict:
@@ -98,6 +100,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         state = found.state
         answer = state.parse_move(body.move) if isinstance(body.move, str) else body.move
         correct = exercises.check(found, answer)
+        noted(request, "exercise", game, kind, correct)
         move = found.move if found.move is not None else answer
         return {"correct": correct, "answers": sorted(found.answers),
                 "names": [state.move_name(cell) for cell in sorted(found.answers)],
@@ -120,6 +123,10 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return Response(pdf, media_type="application/pdf", headers={
             "Content-Disposition": f'attachment; filename="{game}-worksheet-{seed}.pdf"'})
 
+    def noted(request: Request, kind: str, game: str, item: str, correct: bool) -> None:
+        """A pupil's step, for their class's progress (nobody else's is kept)."""
+        hub.classes.note(logged_in(hub, request), kind, game, item, correct)
+
     def _asked(puzzle_id: str, body: Answer):
         """The puzzle, its position and the legal move an answer names (else 404 or 400)."""
         found = puzzles.find(puzzle_id)
@@ -136,14 +143,16 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
 
     @router.post("/api/lessons/{game}/{step}", summary="Check a lesson step's move: whether it "
                                                     "does what the step asks, step by step")
-    async def lesson_move(game: Literal[GAMES], step: Annotated[int, FastAPIPath(ge=0, le=9)],
-                          body: Answer) -> dict:
+    async def lesson_move(request: Request, game: Literal[GAMES],
+                          step: Annotated[int, FastAPIPath(ge=0, le=9)], body: Answer) -> dict:
         taught = lessons.steps(game)
         if step >= len(taught):
             raise NotFoundError(f"the {game} lesson has {len(taught)} steps")
         kind, state = taught[step]
         move = _move_of(state, body)
-        return {"ok": lessons.does(state, move, kind), "kind": kind, "move": move,
+        done = lessons.does(state, move, kind)
+        noted(request, "lesson", game, str(step), done)
+        return {"ok": done, "kind": kind, "move": move,
                 "name": state.move_name(move), **_played(state, move)}
 
     return router

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ...core import MancalabError
-from ..clients import admits, scope_client
+from ..clients import CLASS_ADDRESSES, admits, scope_client
 from ..errors import BusyError, NotFoundError
 from ..rooms import Room
 from ..thinking import Limits
@@ -44,8 +44,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         if len(watchers) >= limits.watchers and not (seated and _shed(hub, game_id)):
             await refuse(socket, 4429, "too many watchers of this game")
             return
-        if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
-                      limits.sockets, limits.client_sockets, limits.share_connections) and \
+        if not _admitted(hub, client, limits) and \
                 not (seated and _room_for_player(hub, client, limits)):
             await refuse(socket, 4429, "too many live connections from one address")
             return
@@ -100,6 +99,14 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     return router
 
 
+def _admitted(hub: Hub, client: str | None, limits: Limits) -> bool:
+    """Whether ``client`` (an address) may open one more websocket: a class's pupils seen
+    there each add their share (``clients.ClassAddresses``)."""
+    extra = CLASS_ADDRESSES.count(client) * CLASS_ADDRESSES.sockets
+    return admits(hub.sockets_by_client[client], hub.sockets_by_client.total(), limits.sockets,
+                  limits.client_sockets + extra, limits.share_connections + extra)
+
+
 @contextlib.asynccontextmanager
 async def following(hub: Hub, limits: Limits, socket: WebSocket):
     """A page's socket that follows something pushed (the lobby, an arena), within the
@@ -110,8 +117,7 @@ async def following(hub: Hub, limits: Limits, socket: WebSocket):
         yield False
         return
     client = scope_client(socket.scope)
-    if not admits(hub.sockets_by_client[client], hub.sockets_by_client.total(),
-                  limits.sockets, limits.client_sockets, limits.share_connections):
+    if not _admitted(hub, client, limits):
         await refuse(socket, 4429, "too many live connections from one address")
         yield False
         return

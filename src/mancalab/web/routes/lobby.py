@@ -40,6 +40,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
             raise NotAllowedError("a rated game needs an account: log in first",
                                   code="rated_needs_account")
         to = None if body.to is None else challenged(hub, require(account), body.to)
+        if to is None:
+            hub.classes.check_public(account)  # a pupil challenges classmates only
         check_live(hub, limits, account)
         room = Room.create(body.game, body.options, "online")  # the game and options checked
         clock = None if body.clock is None else [body.clock.base, body.clock.increment,
@@ -116,7 +118,7 @@ def check_live(hub: Hub, limits: Limits, account: str | None) -> None:
 def challenged(hub: Hub, account: str, name: str) -> str:
     """The account ``name`` that ``account`` challenges (NotFoundError, ConflictError)."""
     found = hub.accounts.canonical(name)
-    if found is None:
+    if found is None or hub.classes.apart(account, found):  # pupils are not seen outside
         raise NotFoundError(f"no player {name[:40]!r}", code="no_player", name=name[:40])
     if found == account:
         raise ConflictError("you cannot challenge yourself", code="own_seek")
@@ -129,6 +131,9 @@ def take(hub: Hub, limits: Limits, found: Seek, account: str | None,
     for both, kept and announced (the lobby told again, so that streams find it). The room
     and the taker's seat."""
     hub.lobby.check_taker(found, account)
+    if hub.classes.apart(found.account, account):
+        raise NotAllowedError("a class account plays its classmates only",
+                              code="class_account")
     check_live(hub, limits, account)
     check_live(hub, limits, found.account)  # the seeker may have started other games meanwhile
     seeker_seat = {"first": 0, "second": 1}.get(found.color, random.randint(0, 1))

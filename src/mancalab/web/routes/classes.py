@@ -1,0 +1,210 @@
+"""Classes: a teacher's classes, pupils joining by code, assignments and progress."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Literal
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import PlainTextResponse
+
+from ..accounts import require
+from ..clients import CLASS_ADDRESSES, scope_client
+from ..errors import BusyError, NotAllowedError
+from ..hub import Hub
+from ..schemas import JoinClass, NewAssignment, NewClass, PupilLogIn, PupilNames, PupilRename
+from ..thinking import Limits
+from . import Rates
+from .accounts import _set_cookie, logged_in
+
+WRONG_CODES = (20, 60.0)  # wrong join codes or pictures an address may send, a minute
+
+
+def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
+    """The routes of classes, for the app of ``hub``."""
+    from ..clients import Allowance
+
+    router = APIRouter()
+    wrong = Allowance(*WRONG_CODES)  # by address: guessing codes or pictures is hopeless
+
+    def teacher(request: Request) -> str:
+        name = require(logged_in(hub, request))
+        if hub.classes.pupil(name) is not None:
+            raise NotAllowedError("a pupil's account cannot teach", code="pupil_only")
+        return name
+
+    def check_tries(request: Request) -> str | None:
+        address = scope_client(request.scope)
+        if wrong.wait(address, 1):
+            raise BusyError("too many wrong codes or pictures from your address: wait a "
+                            "minute", code="too_many_tries")
+        return address
+
+    def pupil_in(request: Request, response: Response, pupil: str, session: str) -> None:
+        _set_cookie(request, response, session)
+        CLASS_ADDRESSES.seen(scope_client(request.scope), pupil)
+
+    @router.post("/api/classes", status_code=201, summary="Make a class (the account becomes "
+                                                          "its teacher): its id and join code")
+    async def make(request: Request, body: NewClass) -> dict:
+        return hub.classes.create(teacher(request), body.name, list(dict.fromkeys(body.games)),
+                                  body.language, body.size)
+
+    @router.get("/api/classes", summary="The logged-in teacher's classes")
+    async def mine(request: Request) -> dict:
+        return {"classes": hub.classes.classes_of(teacher(request))}
+
+    @router.post("/api/classes/join", status_code=201,
+                 summary="Join a class with its code and a name: the pupil's session cookie, "
+                         "and the two pictures to log in with again")
+    async def join(request: Request, response: Response, body: JoinClass) -> dict:
+        address = check_tries(request)
+        try:
+            made, klass = hub.classes.join(body.code, body.name)
+        except Exception as error:
+            if getattr(error, "code", None) == "wrong_class_code":
+                wrong.take(address, 1)
+            raise
+        pupil_in(request, response, made["pupil"], made.pop("session"))
+        return {**made, "class": _pupils_view(klass)}
+
+    @router.post("/api/classes/login", summary="A pupil logs in again: the class code, their "
+                                               "name and their two pictures")
+    async def pupil_log_in(request: Request, response: Response, body: PupilLogIn) -> dict:
+        address = check_tries(request)
+        try:
+            name, session = hub.classes.log_in(body.code, body.name, body.pictures)
+        except Exception:
+            wrong.take(address, 1)
+            raise
+        pupil_in(request, response, name, session)
+        return {"pupil": name}
+
+    @router.get("/api/classes/{class_id}", summary="A class as its teacher sees it: pupils "
+                                                   "(real names), assignments")
+    async def one(request: Request, class_id: str) -> dict:
+        klass = hub.classes.of_teacher(class_id, teacher(request))
+        pupils = hub.classes.pupils(class_id)
+        return {**klass, "pupils": pupils, "assignments": hub.classes.assignments(class_id),
+                "address_pupils": CLASS_ADDRESSES.count(scope_client(request.scope)),
+                "limits": _class_limits(limits, klass["size"])}
+
+    @router.delete("/api/classes/{class_id}", summary="Delete a class and its pupils' "
+                                                      "accounts and personal data")
+    async def delete(request: Request, class_id: str) -> dict:
+        hub.classes.of_teacher(class_id, teacher(request))
+        for pupil in hub.classes.pupils(class_id):  # their games going on resigned first
+            await hub.forget(pupil["pupil"])
+        hub.classes.delete(class_id)
+        return {"deleted": class_id}
+
+    @router.post("/api/classes/{class_id}/pupils", status_code=201,
+                 summary="Make pupils by name: their cards (name, pupil account, pictures)")
+    async def add_pupils(request: Request, class_id: str, body: PupilNames) -> dict:
+        hub.classes.of_teacher(class_id, teacher(request))
+        cards = []
+        for real_name in dict.fromkeys(body.names):
+            made = hub.classes.add_pupil(class_id, real_name)
+            made.pop("session")
+            cards.append(made)
+        return {"cards": cards}
+
+    @router.post("/api/classes/{class_id}/pupils/{pupil}/reset",
+                 summary="New pictures for a pupil (unlocked; logged out everywhere)")
+    async def reset(request: Request, class_id: str, pupil: str) -> dict:
+        hub.classes.of_teacher(class_id, teacher(request))
+        return {"pupil": pupil, "pictures": hub.classes.reset(class_id, pupil)}
+
+    @router.post("/api/classes/{class_id}/pupils/{pupil}/rename", summary="Rename a pupil")
+    async def rename(request: Request, class_id: str, pupil: str, body: PupilRename) -> dict:
+        hub.classes.of_teacher(class_id, teacher(request))
+        hub.classes.rename(class_id, pupil, body.name)
+        return {"pupil": pupil, "real_name": body.name}
+
+    @router.delete("/api/classes/{class_id}/pupils/{pupil}",
+                   summary="Remove a pupil: their account and personal data go")
+    async def remove(request: Request, class_id: str, pupil: str) -> dict:
+        hub.classes.of_teacher(class_id, teacher(request))
+        hub.classes.check_pupil(class_id, pupil)
+        await hub.forget(pupil)  # games going on resigned; games with others stay
+        return {"removed": pupil}
+
+    @router.post("/api/classes/{class_id}/assignments", status_code=201,
+                 summary="Assign puzzles, exercises, a lesson or a worksheet")
+    async def assign(request: Request, class_id: str, body: NewAssignment) -> dict:
+        klass = hub.classes.of_teacher(class_id, teacher(request))
+        if body.game not in klass["games"]:
+            raise NotAllowedError(f"the class does not play {body.game}",
+                                  code="not_class_game", game=body.game)
+        return hub.classes.assign(class_id, body.model_dump())
+
+    @router.delete("/api/classes/{class_id}/assignments/{assignment_id}",
+                   summary="Take an assignment back")
+    async def unassign(request: Request, class_id: str, assignment_id: str) -> dict:
+        hub.classes.of_teacher(class_id, teacher(request))
+        hub.classes.unassign(class_id, assignment_id)
+        return {"removed": assignment_id}
+
+    @router.get("/api/classes/{class_id}/progress",
+                summary="Each pupil's progress (one row a pupil); format=csv to download")
+    async def progress(request: Request, class_id: str,
+                       format: Literal["json", "csv"] = "json"):
+        klass = hub.classes.of_teacher(class_id, teacher(request))
+        rows = hub.classes.progress(class_id, hub.store.results_of)
+        if format == "csv":
+            return PlainTextResponse(_csv(rows, hub.classes.assignments(class_id)),
+                                     media_type="text/csv", headers={
+                                         "Content-Disposition":
+                                             f'attachment; filename="{class_id}-progress.csv"'})
+        return {"class": klass["name"], "pupils": rows,
+                "assignments": hub.classes.assignments(class_id),
+                "weeks": hub.classes.weekly(class_id)}
+
+    @router.get("/api/session/class", summary="The pupil's class and what is to do")
+    async def my_class(request: Request) -> dict:
+        name = logged_in(hub, request)
+        membership = hub.classes.pupil(name)
+        if membership is None:
+            return {"class": None}
+        klass = _pupils_view(hub.classes.get(membership["class_id"]))
+        todo = [{**task, **hub.classes.done(name, task)}
+                for task in hub.classes.assignments(membership["class_id"])]
+        return {"class": klass, "pupil": name, "real_name": membership["real_name"],
+                "todo": todo}
+
+    return router
+
+
+def _pupils_view(klass: dict) -> dict:
+    """What a pupil sees of the class: not its code, not its teacher's other classes."""
+    return {k: klass[k] for k in ("id", "name", "games", "language")}
+
+
+def _class_limits(limits: Limits, size: int) -> dict:
+    """What a class behind one address may hold open, as its teacher is told."""
+    return {"connections": limits.client_connections + size * CLASS_ADDRESSES.connections,
+            "sockets": limits.client_sockets + size * CLASS_ADDRESSES.sockets,
+            "per_pupil_rates": {"new_games": limits.create_rate, "hints": limits.hint_rate,
+                                "moves": limits.move_rate}}
+
+
+def _csv(rows: list[dict], tasks: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    kinds = sorted({kind for row in rows for kind in row["exercises"]})
+    writer.writerow(["name", "pupil", "lessons", *(f"{k} right" for k in kinds),
+                     *(f"{k} wrong" for k in kinds), "puzzles tried", "puzzles solved",
+                     "puzzle rating", "games", "wins", "draws", "losses", "minutes",
+                     *(f"{t['kind']} {t['game']} {t['id']}" for t in tasks)])
+    for row in rows:
+        ex = row["exercises"]
+        writer.writerow([row["real_name"], row["pupil"], row["lessons"],
+                         *(ex.get(k, {}).get("right", 0) for k in kinds),
+                         *(ex.get(k, {}).get("wrong", 0) for k in kinds),
+                         row["puzzles_tried"], row["puzzles_solved"], row["puzzle_rating"],
+                         row["games"], row["wins"], row["draws"], row["losses"],
+                         row["minutes"],
+                         *(f"{row['assignments'][t['id']]['done']}/"
+                           f"{row['assignments'][t['id']]['wanted']}" for t in tasks)])
+    return out.getvalue()
