@@ -33,6 +33,7 @@ from .reviews import Reviews
 from .rooms import Room
 from .store import Store, analysis_key
 from .tokens import Tokens
+from .tournaments import Tournament, Tournaments
 from .thinking import CLIENT, Limits, Thinker
 
 LOG = logging.getLogger("mancalab.web")
@@ -54,6 +55,7 @@ class Hub:
         self.accounts = Accounts(store)
         self.tokens = Tokens(store)
         self.classes = Classes(store, self.accounts)
+        self.tournaments = Tournaments(store)
         self.hashing = Hashing(limits.hash_queue)
         self.lobby = Lobby(limits, store, on_change=self.lobby_changed)
         self.arenas = Arenas(store)
@@ -507,6 +509,35 @@ class Hub:
         if started:
             self.lobby_changed()
         return arena
+
+    def start_round(self, tournament: Tournament, absent: set[str],
+                    names: dict[str, str]) -> list[Room]:
+        """Start the tournament's next round: a game for each of its pairings (an absent
+        pupil's skipped), once every game of the round before has ended."""
+        if tournament.started >= len(tournament.rounds):
+            raise ConflictError("every round has been played", code="tournament_over")
+        going = [game_id for key, game_id in tournament.games.items()
+                 if int(key.split(":")[0]) == tournament.started - 1]
+        if any(result is None for result in self.store.results(going).values()):
+            raise ConflictError("games of the round are going on: end the stuck ones first",
+                                code="round_going")
+        number, started = tournament.started, []
+        for index, pair in enumerate(tournament.rounds[number]):
+            if None in pair or set(pair) & absent:
+                continue
+            room = Room.create(tournament.game, dict(tournament.options), "online",
+                               names=[names[p] for p in pair], helpers=False)
+            room.accounts, room.tournament = list(pair), tournament.id
+            room.clock = Clock(*tournament.clock)
+            self.add(room)
+            tournament.games[f"{number}:{index}"] = room.id
+            started.append(room)
+        tournament.absent[str(number)] = sorted(absent)
+        tournament.started += 1
+        self.tournaments.save(tournament)
+        for room in started:
+            self.after_change(room)
+        return started
 
     def _may_pair(self, name: str) -> bool:
         """Whether an arena may start a game for ``name`` now: within the games an account

@@ -75,6 +75,8 @@ class Room:
     ratings: list | None = None  # each seat's rating as shown when the game began (accounts)
     resigned: int | None = None  # the seat that resigned
     abandoned: int | None = None  # the seat that left a game on the clock (the other claimed)
+    adjudicated: list | None = None  # ended by its organizer: [margin for seat 0, exact]
+    tournament: str | None = None  # the class tournament the game is part of
     aborted: bool = False  # ended before both players moved, with no result
     aborted_by: int | None = None  # the seat that aborted it (None: nobody moved in time)
     first_move_by: float | None = None  # when the player to move must have made their first
@@ -174,7 +176,8 @@ class Room:
                 "helpers": self.helpers, "rematch": self.rematch, "accounts": self.accounts,
                 "bots": self.bots, "guests": self.guests,
                 "rated": self.rated, "rated_done": self.rated_done, "resigned": self.resigned,
-                "abandoned": self.abandoned,
+                "abandoned": self.abandoned, "adjudicated": self.adjudicated,
+                "tournament": self.tournament,
                 "rating_change": self.rating_change, "ratings": self.ratings,
                 "aborted": self.aborted, "aborted_by": self.aborted_by,
                 "first_move_by": self.first_move_by,
@@ -205,6 +208,9 @@ class Room:
                 record.forfeit(record.state.to_move, "draw", draw=True)
             if fields.get("abandoned") is not None and not record.state.is_over:
                 record.forfeit(fields["abandoned"], "abandon")
+            if fields.get("adjudicated") and not record.state.is_over:
+                margin = fields["adjudicated"][0]
+                record.forfeit(1 if margin > 0 else 0, "adjudication", draw=margin == 0)
             if fields.get("aborted") and not record.state.is_over:
                 record.forfeit(record.state.to_move, "abort", draw=True)
         clock = Clock.of(fields.pop("clock", None))
@@ -429,6 +435,14 @@ class Room:
             seat = self.record.state.to_move
         self.resigned = seat
         self._forfeit(store, seat, "resign")
+
+    def adjudicate(self, store: Store, margin: int, exact: bool) -> None:
+        """Its organizer ends the game (a class tournament's stuck game): the first seat's
+        ``margin`` decides it, ``exact`` when the solver proved it, else by the score."""
+        if self.record is None or self.record.state.is_over:
+            raise ConflictError("the game is not going on")
+        self.adjudicated = [int(margin), bool(exact)]
+        self._forfeit(store, 1 if margin > 0 else 0, "adjudication", draw=margin == 0)
 
     # ----- the first moves: a game nobody starts is aborted, with no result ----------------
     def both_moved(self) -> bool:

@@ -257,3 +257,22 @@ class NewAssignment(Body):
         None, description="exercises: of this kind only")
     due: Annotated[float, Field(ge=0, le=4e9)] | None = Field(
         None, description="when it is due (seconds since 1970), or none")
+
+
+class NewTournament(Body):
+    kind: Literal["round-robin"] = Field(
+        "round-robin", description="every pupil meets every other once (an arena for a class: "
+                                   "an arena opened by the teacher; Swiss: not yet)")
+    game: Literal[GAMES]
+    options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
+        default_factory=dict, description="the game's options")
+    clock: Clock = Field(description="each game's clock")
+    pupils: Annotated[list[Annotated[StrictStr, StringConstraints(max_length=40)]],
+                      Field(min_length=2, max_length=40)] = Field(
+        description="the pupils who play (their accounts, as the class lists them)")
+
+
+class NewRound(Body):
+    absent: Annotated[list[Annotated[StrictStr, StringConstraints(max_length=40)]],
+                      Field(max_length=40)] = Field(
+        default_factory=list, description="pupils not here: their pairings are skipped")

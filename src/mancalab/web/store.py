@@ -172,6 +172,15 @@ CREATE TABLE IF NOT EXISTS activity (
 );
 CREATE INDEX IF NOT EXISTS activity_by_name ON activity(name, at);
 """
+TOURNAMENTS = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    class_id TEXT NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+    tournament TEXT NOT NULL,   -- web.tournaments.Tournament: its schedule and games (JSON)
+    created {REAL} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_by_class ON tournaments(class_id);
+"""
 # the facts about a game that are asked about across games, kept beside its JSON room
 GAME_COLUMNS = [("version", "INTEGER NOT NULL DEFAULT 0"), ("ended", "{REAL}"),
                 ("deadline", "{REAL}"), ("account0", "TEXT"), ("account1", "TEXT"),
@@ -378,6 +387,17 @@ class Store:
         found.sort(reverse=True)
         return [(game_id, seat, token) for _, game_id, seat, token in found[:count]]
 
+    def results(self, game_ids: list[str]) -> dict[str, str | None]:
+        """Each game's result: A, B, D, X (ended with none: aborted), None while going on."""
+        found: dict[str, str | None] = {}
+        for start in range(0, len(game_ids), 500):
+            part = game_ids[start:start + 500]
+            for game_id, result, ended in self.execute(
+                    f"SELECT id, result, ended FROM games WHERE id IN "
+                    f"({', '.join('?' * len(part))})", tuple(part)):
+                found[game_id] = result or ("X" if ended is not None else None)
+        return found
+
     def results_of(self, account: str) -> tuple[int, int, int]:
         """The wins, draws and losses of ``account``'s ended games (a game aborted or
         timed out counts as none)."""
@@ -462,7 +482,8 @@ class Store:
 # ----- moving a site ----------------------------------------------------------------
 # the tables a site keeps, parents first (what presence and processes hold is of the moment)
 COPIED = ("accounts", "account_keys", "sessions", "tokens", "ratings", "rated_games", "games",
-          "moves", "analyses", "seeks", "arenas", "classes", "pupils", "assignments", "activity")
+          "moves", "analyses", "seeks", "arenas", "classes", "pupils", "assignments", "activity",
+          "tournaments")
 COPY_BATCH = 1000
 
 
@@ -565,7 +586,7 @@ def _bots(backend: Backend) -> None:
 
 
 STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES,
-         _guests_seeks, _guests_seats, _bots, _results, CLASSES]
+         _guests_seeks, _guests_seats, _bots, _results, CLASSES, TOURNAMENTS]
 
 
 def migrate(backend: Backend) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 from typing import Literal
@@ -11,14 +12,17 @@ from fastapi.responses import PlainTextResponse
 
 from ..accounts import require
 from ..clients import CLASS_ADDRESSES, scope_client
-from ..errors import BusyError, NotAllowedError
+from ..errors import BusyError, NotAllowedError, NotFoundError
 from ..hub import Hub
-from ..schemas import JoinClass, NewAssignment, NewClass, PupilLogIn, PupilNames, PupilRename
+from ..rooms import Room
+from ..schemas import (JoinClass, NewAssignment, NewClass, NewRound, NewTournament, PupilLogIn,
+                       PupilNames, PupilRename)
 from ..thinking import Limits
 from . import Rates
 from .accounts import _set_cookie, logged_in
 
 WRONG_CODES = (20, 60.0)  # wrong join codes or pictures an address may send, a minute
+EXACT_SECONDS = 1.0  # the solver's time on a stuck tournament game
 
 
 def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
@@ -161,6 +165,62 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                 "assignments": hub.classes.assignments(class_id),
                 "weeks": hub.classes.weekly(class_id)}
 
+    # ----- tournaments -----------------------------------------------------------------
+    def tournament_view(class_id: str, found) -> dict:
+        names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(class_id)}
+        results = hub.store.results(list(found.games.values()))
+        return {**found.view(results, names), "link": f"/?tournament={found.id}",
+                "class_id": class_id}
+
+    @router.post("/api/classes/{class_id}/tournaments", status_code=201,
+                 summary="Open a tournament of the class's pupils (the teacher does not "
+                         "play): its id and its private link")
+    async def open_tournament(request: Request, class_id: str, body: NewTournament) -> dict:
+        klass = hub.classes.of_teacher(class_id, teacher(request))
+        if body.game not in klass["games"]:
+            raise NotAllowedError(f"the class does not play {body.game}",
+                                  code="not_class_game", game=body.game)
+        pupils = list(dict.fromkeys(body.pupils))
+        for pupil in pupils:
+            hub.classes.check_pupil(class_id, pupil)
+        if len(pupils) < 2:
+            raise NotAllowedError("a tournament needs two pupils at least",
+                                  code="too_few_pupils")
+        Room.create(body.game, body.options, "online")  # the game and options checked
+        made = hub.tournaments.create(class_id, body.kind, body.game, body.options,
+                                      [body.clock.base, body.clock.increment], pupils)
+        return tournament_view(class_id, made)
+
+    @router.get("/api/tournaments/{tournament_id}", summary="A tournament as its teacher "
+                                                           "sees it (the projector page)")
+    async def tournament(request: Request, tournament_id: str) -> dict:
+        found = hub.tournaments.get(tournament_id)
+        hub.classes.of_teacher(found.class_id, teacher(request))
+        return tournament_view(found.class_id, found)
+
+    @router.post("/api/tournaments/{tournament_id}/rounds", summary="Start the next round "
+                                                                   "(absent pupils skipped)")
+    async def next_round(request: Request, tournament_id: str, body: NewRound) -> dict:
+        found = hub.tournaments.get(tournament_id)
+        hub.classes.of_teacher(found.class_id, teacher(request))
+        names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(found.class_id)}
+        hub.start_round(found, set(body.absent), names)
+        return tournament_view(found.class_id, found)
+
+    @router.post("/api/tournaments/{tournament_id}/games/{game_id}/end",
+                 summary="End a stuck game: by its exact value where the solver proves it, "
+                         "else by the score")
+    async def end_game(request: Request, tournament_id: str, game_id: str) -> dict:
+        found = hub.tournaments.get(tournament_id)
+        hub.classes.of_teacher(found.class_id, teacher(request))
+        if game_id not in found.games.values():
+            raise NotFoundError("no such game in this tournament", code="no_game")
+        room = await hub.load(game_id)
+        margin, exact = await asyncio.to_thread(_judged, room)
+        await hub.change(game_id, room.tokens[0],
+                         lambda r: r.adjudicate(hub.store, margin, exact))
+        return {**tournament_view(found.class_id, found), "ended": game_id, "exact": exact}
+
     @router.get("/api/session/class", summary="The pupil's class and what is to do")
     async def my_class(request: Request) -> dict:
         name = logged_in(hub, request)
@@ -170,10 +230,27 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         klass = _pupils_view(hub.classes.get(membership["class_id"]))
         todo = [{**task, **hub.classes.done(name, task)}
                 for task in hub.classes.assignments(membership["class_id"])]
+        games = [{"id": game_id, "seat": seat, "token": token} for game_id, seat, token
+                 in hub.store.games_of(name, count=10)
+                 if game_id in set(hub.store.live_games_of(name))]
         return {"class": klass, "pupil": name, "real_name": membership["real_name"],
-                "todo": todo}
+                "todo": todo, "games": games}
 
     return router
+
+
+def _judged(room) -> tuple[int, bool]:
+    """The first seat's margin in a game to end now: exact where the solver proves it
+    within ``EXACT_SECONDS`` (in a thread), else the score's."""
+    from ...analysis import solving
+
+    state = room.record.state
+    if solving.unsolvable(state.variant) is None:
+        result = solving.solve(state, time=EXACT_SECONDS, build=False, parallel=False)
+        if result.exact:
+            return (result.value if state.to_move == 0 else -result.value), True
+    material = state.material
+    return material[0] - material[1], False
 
 
 def _pupils_view(klass: dict) -> dict:
