@@ -1,0 +1,227 @@
+"""Classes through the API: a teacher, thirty pupils joining from one address on a server
+with default limits, assignments and progress, pupils kept to their class, a round robin run
+to its end, and every bad request refused."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mancalab.web import create_app
+from mancalab.web.classes import CODE_ALPHABET, PUPIL_TRIES
+from mancalab.web.routes.classes import WRONG_CODES
+
+PASSWORD = "a good password"
+
+
+@pytest.fixture
+def app(db):
+    return create_app(db)
+
+
+def teacher(client, name="Teacher", **klass) -> dict:
+    assert client.post("/api/accounts", json={"name": name, "password": PASSWORD}) \
+        .status_code == 201
+    made = client.post("/api/classes", json={"name": "Grade 5", "games": ["kalah", "gebeta"],
+                                             **klass})
+    assert made.status_code == 201, made.text
+    return made.json()
+
+
+def pupil(app, code: str, name: str) -> tuple[TestClient, dict]:
+    """A pupil's own browser (the app already started by the teacher's client)."""
+    client = TestClient(app)
+    joined = client.post("/api/classes/join", json={"code": code, "name": name})
+    assert joined.status_code == 201, joined.text
+    return client, joined.json()
+
+
+@pytest.mark.both_stores
+def test_thirty_pupils_join_from_one_address_and_their_progress_is_counted(app):
+    with TestClient(app) as t:
+        klass = teacher(t)
+        code = klass["code"]
+        assert len(code) == 9 and code[4] == "-" and set(code) - {"-"} <= set(CODE_ALPHABET)
+        pupils = [pupil(app, code.lower().replace("-", " "), f"Child {i}") for i in range(30)]
+        names = sorted(p["real_name"] for _, p in pupils)
+        seen = t.get(f"/api/classes/{klass['id']}").json()
+        assert sorted(p["real_name"] for p in seen["pupils"]) == names
+        assert seen["address_pupils"] >= 30  # one school address, counted as its pupils
+        assert seen["limits"]["connections"] > 30 * 2
+        task = t.post(f"/api/classes/{klass['id']}/assignments",
+                      json={"kind": "puzzles", "game": "kalah", "count": 3}).json()
+        client, me = pupils[0]
+        todo = client.get("/api/session/class").json()
+        assert todo["real_name"] == "Child 0" and todo["todo"][0]["done"] == 0
+        assert "code" not in todo["class"]
+        for _ in range(3):  # three puzzles solved: the best move of each
+            puzzle = client.get("/api/puzzles/kalah", params={"draw": _}).json()
+            answer = client.post(f"/api/puzzles/answer/{puzzle['id']}",
+                                 json={"move": puzzle["legal"][0]}).json()
+            assert client.post(f"/api/puzzles/try/{puzzle['id']}",
+                               json={"move": answer["best"]}).json()["correct"]
+        exercise = client.get("/api/exercises/kalah/landing/1").json()
+        client.post("/api/exercises/kalah/landing/1", json={"move": exercise["legal"][0]})
+        assert client.post("/api/lessons/kalah/0", json={"move": 0}).status_code in (200, 400)
+        todo = client.get("/api/session/class").json()["todo"]
+        assert todo[0]["done"] == 3 and todo[0]["wanted"] == 3
+        progress = t.get(f"/api/classes/{klass['id']}/progress").json()
+        row = next(r for r in progress["pupils"] if r["real_name"] == "Child 0")
+        assert row["puzzles_solved"] == 3 and row["puzzle_rating"] > 1500
+        assert row["assignments"][task["id"]] == {"done": 3, "wanted": 3}
+        assert sum(k["right"] + k["wrong"] for k in row["exercises"].values()) == 1
+        table = list(csv.reader(io.StringIO(
+            t.get(f"/api/classes/{klass['id']}/progress?format=csv").text)))
+        assert len(table) == 31 and table[0][0] == "name"
+        assert any(r[0] == "Child 0" and r[-1] == "3/3" for r in table)
+
+
+def test_pupils_log_in_by_pictures_and_a_guessing_address_is_stopped(app):
+    with TestClient(app) as t:
+        klass = teacher(t)
+        _, made = pupil(app, klass["code"], "Abebe")
+        again = TestClient(app)
+        log_in = {"code": klass["code"], "name": "Abebe"}
+        assert again.post("/api/classes/login", json={**log_in, "pictures": made["pictures"]}) \
+            .json() == {"pupil": made["pupil"]}
+        assert again.get("/api/session/class").json()["pupil"] == made["pupil"]
+        wrong = [p for p in ("sun", "moon", "star") if p not in made["pictures"]][:2]
+        for _ in range(PUPIL_TRIES):
+            assert again.post("/api/classes/login", json={**log_in, "pictures": wrong}) \
+                .json()["code"] == "wrong_pictures"
+        locked = again.post("/api/classes/login", json={**log_in, "pictures": made["pictures"]})
+        assert locked.status_code == 401 and locked.json()["code"] == "pupil_locked"
+        pictures = t.post(f"/api/classes/{klass['id']}/pupils/{made['pupil']}/reset").json()
+        assert again.post("/api/classes/login", json={**log_in, "pictures": pictures["pictures"]}) \
+            .status_code == 200
+        guesser = TestClient(app)
+        codes = [guesser.post("/api/classes/join", json={"code": "AAAA-AAAA", "name": "X"})
+                 .json()["code"] for _ in range(WRONG_CODES[0] + 1)]
+        assert codes[0] == "wrong_class_code" and codes[-1] == "too_many_tries"
+
+
+def test_teachers_and_pupils_see_only_their_own_class(app):
+    with TestClient(app) as t, TestClient(app) as other:
+        klass = teacher(t, size=2)
+        elsewhere = teacher(other, "Other")
+        kid, made = pupil(app, klass["code"], "Abebe")
+        pupil(app, klass["code"], "Tigist")
+        full = TestClient(app).post("/api/classes/join", json={"code": klass["code"],
+                                                               "name": "Third"})
+        assert full.status_code == 429 and full.json()["code"] == "class_full"
+        refused = {
+            "another teacher's class": other.get(f"/api/classes/{klass['id']}"),
+            "its progress": other.get(f"/api/classes/{klass['id']}/progress"),
+            "its pupils": other.post(f"/api/classes/{klass['id']}/pupils/{made['pupil']}/reset"),
+            "a pupil teaching": kid.post("/api/classes", json={"name": "x", "games": ["kalah"]}),
+            "a pupil's look": kid.get(f"/api/classes/{elsewhere['id']}"),
+            "no game": t.post("/api/classes", json={"name": "x", "games": []}),
+            "bad game": t.post("/api/classes", json={"name": "x", "games": ["chess"]}),
+            "bad size": t.post("/api/classes", json={"name": "x", "games": ["kalah"],
+                                                      "size": 1000}),
+            "not the class's game": t.post(f"/api/classes/{klass['id']}/assignments",
+                                           json={"kind": "lesson", "game": "oware"}),
+            "bad kind": t.post(f"/api/classes/{klass['id']}/assignments",
+                               json={"kind": "homework", "game": "kalah"}),
+            "a stranger's pupil": t.post(f"/api/classes/{klass['id']}/pupils/Nobody/reset"),
+            "no log-in": TestClient(app).post("/api/classes", json={"name": "x",
+                                                                    "games": ["kalah"]}),
+        }
+        assert {k: r.status_code for k, r in refused.items()} == {
+            "another teacher's class": 404, "its progress": 404, "its pupils": 404,
+            "a pupil teaching": 403, "a pupil's look": 403, "no game": 422, "bad game": 422,
+            "bad size": 422, "not the class's game": 403, "bad kind": 422,
+            "a stranger's pupil": 404, "no log-in": 401}
+
+
+def test_pupils_meet_their_classmates_only_and_have_no_public_profile(app):
+    with TestClient(app) as t, TestClient(app) as stranger:
+        klass = teacher(t)
+        stranger.post("/api/accounts", json={"name": "Stranger", "password": PASSWORD})
+        kid, made = pupil(app, klass["code"], "Abebe")
+        mate, other = pupil(app, klass["code"], "Tigist")
+        assert kid.post("/api/seeks", json={"game": "kalah"}).json()["code"] == "class_account"
+        assert stranger.get(f"/api/players/{made['pupil']}").status_code == 404
+        assert stranger.post("/api/seeks", json={"game": "kalah", "to": made["pupil"]}) \
+            .json()["code"] == "no_player"
+        open_seek = stranger.post("/api/seeks", json={"game": "kalah"}).json()
+        assert kid.post(f"/api/seeks/{open_seek['id']}/accept").json()["code"] == \
+            "class_account"
+        challenge = kid.post("/api/seeks", json={"game": "kalah", "to": other["pupil"]})
+        assert challenge.status_code == 201
+        started = mate.post(f"/api/seeks/{challenge.json()['id']}/accept")
+        assert started.status_code == 201
+        arena = t.post("/api/arenas", json={"game": "kalah", "clock": {"base": 60}}).json()
+        assert kid.post(f"/api/arenas/{arena['id']}/join").json()["code"] == "class_account"
+
+
+def test_removing_a_pupil_or_the_class_deletes_their_personal_data(app):
+    with TestClient(app) as t:
+        klass = teacher(t)
+        kid, made = pupil(app, klass["code"], "Abebe")
+        mate, other = pupil(app, klass["code"], "Tigist")
+        challenge = kid.post("/api/seeks", json={"game": "kalah", "to": other["pupil"]}).json()
+        game_id = mate.post(f"/api/seeks/{challenge['id']}/accept").json()["id"]
+        assert t.delete(f"/api/classes/{klass['id']}/pupils/{made['pupil']}").status_code == 200
+        assert t.get(f"/api/games/{game_id}").json()["result"]["termination"] == "resign"
+        assert kid.get("/api/session/class").json() == {"class": None}
+        store = app.state.hub.store
+        assert store.execute("SELECT COUNT(*) FROM accounts WHERE name = ?",
+                             (made["pupil"],)).fetchone()[0] == 0
+        assert t.delete(f"/api/classes/{klass['id']}").status_code == 200
+        assert store.execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 1  # the teacher
+        assert store.execute("SELECT COUNT(*) FROM activity").fetchone()[0] == 0
+        assert t.get(f"/api/games/{game_id}").status_code == 200  # the game stays
+
+
+def test_a_round_robin_is_run_to_its_end_by_the_teacher(app, monkeypatch):
+    monkeypatch.setattr("mancalab.web.routes.classes.EXACT_SECONDS", 0.02)  # starts: unproven
+    with TestClient(app) as t:
+        klass = teacher(t)
+        pupils = [pupil(app, klass["code"], f"Child {i}") for i in range(6)]
+        names = [made["pupil"] for _, made in pupils]
+        made = t.post(f"/api/classes/{klass['id']}/tournaments",
+                      json={"game": "kalah", "clock": {"base": 300, "increment": 5},
+                            "pupils": names})
+        assert made.status_code == 201
+        tour = made.json()
+        assert len(tour["rounds"]) == 5 and all(len(r) == 3 for r in tour["rounds"])
+        assert tour["link"] == f"/?tournament={tour['id']}"
+        absent = names[0]
+        for number in range(5):
+            view = t.post(f"/api/tournaments/{tour['id']}/rounds",
+                          json={"absent": [absent] if number == 0 else []}).json()
+            pairs = view["rounds"][number]
+            assert all(p["skipped"] == (absent in (p["first"], p["second"]) and number == 0)
+                       for p in pairs)
+            first = next(p for p in pairs if p["game_id"])
+            seat = names.index(first["first"])
+            client = pupils[seat][0]
+            games = client.get("/api/session/class").json()["games"]
+            assert [g["id"] for g in games] == [first["game_id"]]
+            busy = t.post(f"/api/tournaments/{tour['id']}/rounds", json={})
+            assert busy.json()["code"] == ("round_going" if number < 4 else "tournament_over")
+            for pair in pairs:
+                if pair["game_id"]:
+                    ended = t.post(f"/api/tournaments/{tour['id']}/games/{pair['game_id']}"
+                                   "/end").json()
+                    assert ended["ended"] == pair["game_id"]
+        final = t.get(f"/api/tournaments/{tour['id']}").json()
+        assert final["finished"]
+        assert sum(row["games"] for row in final["standings"]) == 2 * (15 - 1)
+        assert t.post(f"/api/tournaments/{tour['id']}/rounds", json={}).json()["code"] == \
+            "tournament_over"
+        refused = {
+            "a stranger": t.post(f"/api/classes/{klass['id']}/tournaments", json={
+                "game": "kalah", "clock": {"base": 60}, "pupils": ["Nobody", names[0]]}),
+            "one pupil": t.post(f"/api/classes/{klass['id']}/tournaments", json={
+                "game": "kalah", "clock": {"base": 60}, "pupils": [names[0], names[0]]}),
+            "swiss": t.post(f"/api/classes/{klass['id']}/tournaments", json={
+                "kind": "swiss", "game": "kalah", "clock": {"base": 60}, "pupils": names}),
+            "no such": t.get("/api/tournaments/nope"),
+        }
+        assert {k: r.status_code for k, r in refused.items()} == {
+            "a stranger": 404, "one pupil": 403, "swiss": 422, "no such": 404}
