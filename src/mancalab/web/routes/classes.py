@@ -45,6 +45,12 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                             "minute", code="too_many_tries")
         return address
 
+    def tournament_view(class_id: str, found) -> dict:
+        names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(class_id)}
+        results = hub.store.results(list(found.games.values()))
+        return {**found.view(results, names), "link": f"/?tournament={found.id}",
+                "class_id": class_id}
+
     def pupil_in(request: Request, response: Response, pupil: str, session: str) -> None:
         _set_cookie(request, response, session)
         CLASS_ADDRESSES.seen(scope_client(request.scope), pupil)
@@ -91,6 +97,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         klass = hub.classes.of_teacher(class_id, teacher(request))
         pupils = hub.classes.pupils(class_id)
         return {**klass, "pupils": pupils, "assignments": hub.classes.assignments(class_id),
+                "tournaments": [tournament_view(class_id, found)
+                                for found in hub.tournaments.of_class(class_id)],
                 "address_pupils": CLASS_ADDRESSES.count(scope_client(request.scope)),
                 "limits": _class_limits(limits, klass["size"])}
 
@@ -166,12 +174,6 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                 "weeks": hub.classes.weekly(class_id)}
 
     # ----- tournaments -----------------------------------------------------------------
-    def tournament_view(class_id: str, found) -> dict:
-        names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(class_id)}
-        results = hub.store.results(list(found.games.values()))
-        return {**found.view(results, names), "link": f"/?tournament={found.id}",
-                "class_id": class_id}
-
     @router.post("/api/classes/{class_id}/tournaments", status_code=201,
                  summary="Open a tournament of the class's pupils (the teacher does not "
                          "play): its id and its private link")

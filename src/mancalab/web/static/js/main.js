@@ -1,4 +1,5 @@
 // mancalab in the browser: the page draws what the server sends; every rule is the server's.
+import {showClassPage, showTournamentPage, wireClasses} from "./classroom.js";
 import {retranslateHome, selectedGame, showHome, useCatalogue} from "./home.js";
 import {remember, showMyGames} from "./mine.js";
 import {currentGame, openGame, rerender} from "./play.js";
@@ -41,6 +42,8 @@ function learn(game) {
 async function backHome() {
   history.pushState({}, "", "/");
   $("arena-page").hidden = true;
+  $("class-page").hidden = true;
+  $("tournament-page").hidden = true;
   $("puzzle").hidden = true;
   $("lesson").hidden = true;
   $("exercise").hidden = true;
@@ -84,6 +87,7 @@ async function main() {
   await texts;
   onLanguage(() => { retranslateHome(); retranslateWorld(); rerender(); });
   wireWorld();
+  wireClasses(Object.keys(catalogue.games));
   $("rules").onclick = () => showRules(currentGame().game, learn);
   $("home-rules").onclick = () => showRules(
     document.querySelector("input[name=game]:checked").value, learn);
@@ -110,6 +114,10 @@ async function main() {
     openGame(catalogue, game, token, {opened: openCreated});
   } else if (params.get("arena")) {
     showArenaPage(params.get("arena"), backHome, openCreated);
+  } else if (params.get("class")) {
+    showClassPage(params.get("class"), backHome);
+  } else if (params.get("tournament")) {
+    showTournamentPage(params.get("tournament"), backHome);
   } else if (learning) {
     showLesson(learning, backHome);
   } else if (practising) {

@@ -5,6 +5,7 @@ import {showMyGames} from "./mine.js";
 import {api, follow, send} from "./server.js";
 import {plural, sayError, t} from "./texts.js";
 import {wireTokens} from "./tokens.js";
+import {showClasses} from "./classroom.js";
 
 const $ = (id) => document.getElementById(id);
 // [base, increment] seconds, or [seconds a move, 0, true]: correspondence
@@ -37,6 +38,7 @@ function showAccount() {
   if (!account) $("seek-rated").checked = false;
   $("challenge-form").hidden = !account;
   if (!account) $("challenges").hidden = true;
+  showClasses(account);
 }
 
 async function enter(path) {
