@@ -1761,6 +1761,8 @@ def test_a_teacher_runs_a_class_of_thirty_from_one_address(browser, tmp_path):
         teacher.click("#class-make button[type=submit]")
         wait_until(lambda: teacher.is_visible("#class-page-code"), what="the class page")
         code = teacher.inner_text("#class-page-code")
+        wait_until(lambda: teacher.locator("#class-join-qr svg").count() == 1,
+                   what="the join sheet's QR code")
         class_id = teacher.evaluate("new URLSearchParams(location.search).get('class')")
         pupils = []
         for number in range(27):
@@ -1772,9 +1774,9 @@ def test_a_teacher_runs_a_class_of_thirty_from_one_address(browser, tmp_path):
         pages = []
         for name in ("Abebe", "Tigist", "Kirenga"):
             page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            page.goto(server)
+            page.goto(f"{server}/?join={code}")  # the join sheet's QR code leads here
             wait_until(lambda p=page: p.is_visible("#class-join"), what="the join form")
-            page.fill("#class-join-code", code.lower())
+            assert page.input_value("#class-join-code") == code
             page.fill("#class-join-name", name)
             page.click("#class-join button[type=submit]")
             wait_until(lambda p=page: p.is_visible("#class-pictures-shown"),

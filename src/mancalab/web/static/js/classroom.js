@@ -132,6 +132,8 @@ async function makeClass(event) {
 }
 
 export function wireClasses(games) {
+  const code = new URLSearchParams(location.search).get("join");  // a join sheet's QR code
+  if (code) $("class-join-code").value = code;
   catalogueGames = games;
   $("class-join").onsubmit = join;
   $("class-login-open").onclick = openLogin;
@@ -168,6 +170,7 @@ export async function showClassPage(classId, back) {
   $("class-page-join").textContent = t("class_join_how", {address: location.host,
                                                           code: klass.code});
   $("class-page-csv").href = `/api/classes/${classId}/progress?format=csv`;
+  drawJoinSheet(klass);
   $("class-page-delete").onclick = async () => {
     if (!confirm(t("class_delete_sure", {name: klass.name}))) return;
     await send(`/api/classes/${classId}`, "DELETE").catch(() => null);
@@ -177,6 +180,26 @@ export async function showClassPage(classId, back) {
   drawAssignments(classId, klass);
   drawTournamentForm(classId, klass);
   $("class-add").onsubmit = (event) => addPupils(event, classId, klass);
+}
+
+// The join sheet: the code, and a QR code of the join link that pupils' phones open (the
+// laptop's own address: a school network with no internet). Its script loads only here.
+async function drawJoinSheet(klass) {
+  const link = `${location.origin}/?join=${encodeURIComponent(klass.code)}`;
+  $("class-join-sheet-code").textContent = klass.code;
+  $("class-join-sheet-how").textContent = t("class_join_how", {address: location.host,
+                                                               code: klass.code});
+  const {default: qrcode} = await import("./qrcode.js");
+  const qr = qrcode(0, "M");
+  qr.addData(link);
+  qr.make();
+  $("class-join-qr").innerHTML = qr.createSvgTag({cellSize: 6, margin: 2, scalable: true,
+                                                  alt: link, title: link});
+  $("class-page-print-join").onclick = () => {
+    document.body.classList.add("printing-join");
+    window.print();
+    document.body.classList.remove("printing-join");
+  };
 }
 
 function drawProgress(classId, klass, progress) {
