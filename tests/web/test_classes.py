@@ -219,9 +219,58 @@ def test_a_round_robin_is_run_to_its_end_by_the_teacher(app, monkeypatch):
                 "game": "kalah", "clock": {"base": 60}, "pupils": ["Nobody", names[0]]}),
             "one pupil": t.post(f"/api/classes/{klass['id']}/tournaments", json={
                 "game": "kalah", "clock": {"base": 60}, "pupils": [names[0], names[0]]}),
-            "swiss": t.post(f"/api/classes/{klass['id']}/tournaments", json={
-                "kind": "swiss", "game": "kalah", "clock": {"base": 60}, "pupils": names}),
+            "knockout": t.post(f"/api/classes/{klass['id']}/tournaments", json={
+                "kind": "knockout", "game": "kalah", "clock": {"base": 60}, "pupils": names}),
             "no such": t.get("/api/tournaments/nope"),
         }
         assert {k: r.status_code for k, r in refused.items()} == {
-            "a stranger": 404, "one pupil": 403, "swiss": 422, "no such": 404}
+            "a stranger": 404, "one pupil": 403, "knockout": 422, "no such": 404}
+
+
+def test_a_swiss_system_pairs_by_points_and_never_twice(app, monkeypatch):
+    monkeypatch.setattr("mancalab.web.routes.classes.EXACT_SECONDS", 0.02)
+    with TestClient(app) as t:
+        klass = teacher(t)
+        names = [pupil(app, klass["code"], f"Child {i}")[1]["pupil"] for i in range(7)]
+        tour = t.post(f"/api/classes/{klass['id']}/tournaments", json={
+            "kind": "swiss", "game": "gebeta", "clock": {"base": 300}, "pupils": names,
+            "rounds": 3}).json()
+        assert tour["planned"] == 3 and tour["rounds"] == []
+        met = set()
+        for number in range(3):
+            view = t.post(f"/api/tournaments/{tour['id']}/rounds", json={}).json()
+            pairs = view["rounds"][number]
+            assert sum(None in (p["first"], p["second"]) for p in pairs) == 1  # a bye of 7
+            for pair in pairs:
+                if pair["game_id"]:
+                    key = frozenset((pair["first"], pair["second"]))
+                    assert key not in met
+                    met.add(key)
+                    t.post(f"/api/tournaments/{tour['id']}/games/{pair['game_id']}/end")
+        final = t.get(f"/api/tournaments/{tour['id']}").json()
+        assert final["finished"] and len(met) == 9
+
+
+def test_a_class_arena_takes_its_pupils_only_and_is_not_listed(app):
+    with TestClient(app) as t, TestClient(app) as stranger:
+        klass = teacher(t)
+        stranger.post("/api/accounts", json={"name": "Stranger", "password": PASSWORD})
+        kid, made = pupil(app, klass["code"], "Abebe")
+        other_class = teacher(TestClient(app), "Other")
+        outsider, _ = pupil(app, other_class["code"], "Kofi")
+        arena = t.post(f"/api/classes/{klass['id']}/tournaments", json={
+            "kind": "arena", "game": "kalah", "clock": {"base": 120}, "pupils": [
+                made["pupil"], made["pupil"]], "seconds": 600})
+        assert arena.status_code == 403  # two pupils at least, as any tournament
+        mate = pupil(app, klass["code"], "Tigist")[1]["pupil"]
+        arena = t.post(f"/api/classes/{klass['id']}/tournaments", json={
+            "kind": "arena", "game": "kalah", "clock": {"base": 120},
+            "pupils": [made["pupil"], mate], "seconds": 600}).json()
+        assert arena["link"] == f"/?arena={arena['id']}"
+        assert arena["id"] not in [a["id"] for a in t.get("/api/arenas").json()["arenas"]]
+        assert kid.post(f"/api/arenas/{arena['id']}/join").status_code == 200
+        for refused in (stranger, outsider):
+            assert refused.post(f"/api/arenas/{arena['id']}/join").json()["code"] == \
+                "class_arena"
+        assert [a["id"] for a in t.get(f"/api/classes/{klass['id']}").json()["arenas"]] == \
+            [arena["id"]]

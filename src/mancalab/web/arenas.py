@@ -62,6 +62,7 @@ class Arena:
     entrants: dict[str, Entrant] = field(default_factory=dict)
     games: list[str] = field(default_factory=list)
     bots: bool = False  # BOT accounts may join (people's arenas admit none)
+    class_id: str | None = None  # a class's arena: its pupils alone, not listed to all
 
     def kept(self) -> dict:
         """The arena as the store keeps it (JSON)."""
@@ -93,7 +94,8 @@ class Arena:
         return {"id": self.id, "pairings": [{"game_id": game_id, "names": names}
                                             for game_id, names in pairings.items()], "game": self.game, "options": self.options,
                 "clock": {"base": self.clock[0], "increment": self.clock[1]},
-                "rated": self.rated, "bots": self.bots, "ends_at": self.ends_at, "by": self.by,
+                "rated": self.rated, "bots": self.bots, "class_id": self.class_id,
+                "ends_at": self.ends_at, "by": self.by,
                 "running": self.running, "finished": self.finished, "standings": table,
                 "winner": table[0]["name"] if self.finished and table and table[0]["games"]
                 else None, "games": len(self.games)}

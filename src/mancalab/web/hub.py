@@ -226,8 +226,9 @@ class Hub:
                 "arenas": self.arenas_view()}
 
     def arenas_view(self) -> list[dict]:
+        """The arenas listed to everybody (a class's arena is its pupils' alone)."""
         self.arenas.sweep()
-        return [arena.view() for arena in self.arenas.all()]
+        return [arena.view() for arena in self.arenas.all() if arena.class_id is None]
 
     def lobby_text(self) -> str:
         return json.dumps({"type": "lobby", **self.lobby_view()})
@@ -497,7 +498,11 @@ class Hub:
         """``name`` joins the arena and is paired at once if another waits (a BOT only where
         the arena admits bots)."""
         with self.arenas.changing(arena_id) as arena:
-            self.classes.check_public(name)
+            if arena.class_id is None:
+                self.classes.check_public(name)
+            elif (self.classes.pupil(name) or {}).get("class_id") != arena.class_id:
+                raise NotAllowedError("this arena is a class's: its pupils play in it",
+                                      code="class_arena")
             if not arena.bots and self.tokens.is_bot(name):
                 raise NotAllowedError("this arena is for people: BOT accounts play in arenas "
                                       "that admit bots", code="arena_no_bots")
@@ -514,15 +519,14 @@ class Hub:
                     names: dict[str, str]) -> list[Room]:
         """Start the tournament's next round: a game for each of its pairings (an absent
         pupil's skipped), once every game of the round before has ended."""
-        if tournament.started >= len(tournament.rounds):
+        if tournament.started >= tournament.total:
             raise ConflictError("every round has been played", code="tournament_over")
-        going = [game_id for key, game_id in tournament.games.items()
-                 if int(key.split(":")[0]) == tournament.started - 1]
-        if any(result is None for result in self.store.results(going).values()):
+        results = self.store.results(list(tournament.games.values()))
+        if any(result is None for result in results.values()):
             raise ConflictError("games of the round are going on: end the stuck ones first",
                                 code="round_going")
         number, started = tournament.started, []
-        for index, pair in enumerate(tournament.rounds[number]):
+        for index, pair in enumerate(tournament.next_pairs(results, absent)):
             if None in pair or set(pair) & absent:
                 continue
             room = Room.create(tournament.game, dict(tournament.options), "online",

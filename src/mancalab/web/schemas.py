@@ -260,9 +260,14 @@ class NewAssignment(Body):
 
 
 class NewTournament(Body):
-    kind: Literal["round-robin"] = Field(
-        "round-robin", description="every pupil meets every other once (an arena for a class: "
-                                   "an arena opened by the teacher; Swiss: not yet)")
+    kind: Literal["round-robin", "swiss", "arena"] = Field(
+        "round-robin", description="round-robin (every pupil meets every other once), swiss "
+                                   "(``rounds`` rounds, each paired by points) or arena "
+                                   "(paired again as soon as a game ends, for ``seconds``)")
+    rounds: Annotated[StrictInt, Field(ge=1, le=20)] | None = Field(
+        None, description="a Swiss system's rounds (default: enough to find a winner)")
+    seconds: Annotated[StrictInt, Field(ge=60, le=3 * 3600)] = Field(
+        1800, description="how long an arena pairs its players")
     game: Literal[GAMES]
     options: Annotated[dict[Short, OptionValue], Field(max_length=16)] = Field(
         default_factory=dict, description="the game's options")

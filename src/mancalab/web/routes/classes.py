@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import math
+import time
 from typing import Literal
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from ..accounts import require
+from ..arenas import Arena
 from ..clients import CLASS_ADDRESSES, scope_client
 from ..errors import BusyError, NotAllowedError, NotFoundError
 from ..hub import Hub
@@ -99,6 +102,8 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         return {**klass, "pupils": pupils, "assignments": hub.classes.assignments(class_id),
                 "tournaments": [tournament_view(class_id, found)
                                 for found in hub.tournaments.of_class(class_id)],
+                "arenas": [arena.view() for arena in hub.arenas.all()
+                           if arena.class_id == class_id],
                 "address_pupils": CLASS_ADDRESSES.count(scope_client(request.scope)),
                 "limits": _class_limits(limits, klass["size"])}
 
@@ -188,9 +193,17 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         if len(pupils) < 2:
             raise NotAllowedError("a tournament needs two pupils at least",
                                   code="too_few_pupils")
-        Room.create(body.game, body.options, "online")  # the game and options checked
-        made = hub.tournaments.create(class_id, body.kind, body.game, body.options,
-                                      [body.clock.base, body.clock.increment], pupils)
+        room = Room.create(body.game, body.options, "online")  # the game and options checked
+        clock = [body.clock.base, body.clock.increment]
+        if body.kind == "arena":  # the pupils join it from its page, as any arena
+            arena = hub.arenas.open(Arena("", room.game, room.options, clock, False,
+                                          time.time() + body.seconds, klass["teacher"],
+                                          class_id=class_id))
+            return {"id": arena.id, "kind": "arena", "link": f"/?arena={arena.id}",
+                    "class_id": class_id}
+        planned = body.rounds or max(1, math.ceil(math.log2(len(pupils)))) + 1
+        made = hub.tournaments.create(class_id, body.kind, body.game, body.options, clock,
+                                      pupils, planned)
         return tournament_view(class_id, made)
 
     @router.get("/api/tournaments/{tournament_id}", summary="A tournament as its teacher "

@@ -326,9 +326,11 @@ function drawTournamentForm(classId, klass) {
       type: "checkbox", value: p.pupil, checked: true}), ` ${p.real_name}`);
     return label;
   }));
-  $("class-tournament-list").replaceChildren(...(klass.tournaments || []).map((tour) =>
-    item(`${t("class_round_robin_of", {game: gameName(tour.game)})} · ${
-      plural("class_rounds", tour.rounds.length)}`, tour.link)));
+  $("class-tournament-list").replaceChildren(
+    ...(klass.tournaments || []).map((tour) => item(`${tournamentName(tour)} · ${
+      plural("class_rounds", tour.planned)}`, tour.link)),
+    ...(klass.arenas || []).map((arena) => item(`${t("arena")} · ${gameName(arena.game)} ${
+      clockText(arena.clock)}`, `/?arena=${arena.id}`)));
   $("class-tournament").onsubmit = async (event) => {
     event.preventDefault();
     const pupils = [...document.querySelectorAll("#class-tournament-pupils input:checked")]
@@ -336,10 +338,16 @@ function drawTournamentForm(classId, klass) {
     const [base, increment] = TOURNAMENT_CLOCKS[Number($("class-tournament-clock").value)];
     try {
       const made = await api(`/api/classes/${classId}/tournaments`, {
-        game: $("class-tournament-game").value, clock: {base, increment}, pupils});
+        kind: $("class-tournament-kind").value, game: $("class-tournament-game").value,
+        clock: {base, increment}, pupils});
       location.href = made.link;
     } catch (error) { $("class-page-error").textContent = sayError(error); }
   };
+}
+
+function tournamentName(tour) {
+  const key = tour.kind === "swiss" ? "class_swiss_of" : "class_round_robin_of";
+  return t(key, {game: gameName(tour.game)});
 }
 
 // ----- a tournament on the classroom's projector -------------------------------------------
@@ -361,8 +369,7 @@ export async function showTournamentPage(tournamentId, back) {
 
 function drawTournament(tour, back) {
   $("tournament-error").textContent = "";
-  $("tournament-title").textContent = `${t("class_round_robin_of", {game: gameName(tour.game)})} · ${
-    clockText(tour.clock)}`;
+  $("tournament-title").textContent = `${tournamentName(tour)} · ${clockText(tour.clock)}`;
   $("tournament-back").onclick = () => { location.href = `/?class=${tour.class_id}`; };
   $("tournament-standings").replaceChildren(...tour.standings.map((row, i) => {
     const tr = document.createElement("tr");
@@ -380,7 +387,7 @@ function drawTournament(tour, back) {
       return label;
     }));
   }
-  $("tournament-next").hidden = tour.started >= tour.rounds.length;
+  $("tournament-next").hidden = tour.started >= tour.planned;
   $("tournament-next").onclick = async () => {
     const absent = [...document.querySelectorAll("#tournament-absent input:checked")]
       .map((box) => box.value);
