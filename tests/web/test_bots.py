@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 from pathlib import Path
 
 import httpx2 as httpx
@@ -14,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mancalab.web import create_app
-from mancalab.web.bridge import Bridge, BridgeRefused, Policy
+from mancalab.web.bridge import Bridge, BridgeRefused
 from mancalab.web.tokens import TOKENS_KEPT
 
 from .conftest import serving
@@ -223,32 +222,34 @@ def test_bots_stay_out_of_peoples_arenas(app):
 
 
 def test_two_bridged_engines_play_a_rated_clocked_game_to_its_end(tmp_path):
-    """A UGI engine and an engine-protocol engine, each a BOT bridged by ``Bridge``: one
-    challenges the other, the other accepts by its policy, both play to the end, rated."""
+    """A UGI engine and an engine-protocol engine, each a BOT brought online by ``mancalab
+    bot``: one challenges the other, which accepts by its policy; both play to the end,
+    rated."""
+    import subprocess
+
     from mancalab.web.thinking import Limits
 
     many = Limits(account_rate="100/hour")
     with serving(tmp_path / "games.sqlite3", many) as address:
-        headers = {}
+        tokens = {}
         for name in ("Ugibot", "Mepbot"):
             with httpx.Client(base_url=address) as client:
-                headers[name] = account(client, name, bot=True)
-        token = {name: h["Authorization"].split()[1] for name, h in headers.items()}
-        ugi = Bridge(address, token["Ugibot"],
-                     f"ugi:cmd={sys.executable} {EXAMPLES / 'random_ugi_kalah.py'}",
-                     log=lambda line: None, games_wanted=1)
-        mep = Bridge(address, token["Mepbot"],
-                     f"engine:cmd={sys.executable} {EXAMPLES / 'random_engine.py'}",
-                     Policy(games={"kalah"}, min_base=10), log=lambda line: None,
-                     games_wanted=1)
-        threads = [threading.Thread(target=b.run, daemon=True) for b in (ugi, mep)]
-        for thread in threads:
-            thread.start()
-        ugi.start()
-        ugi.challenge("Mepbot", "kalah", {}, (20, 1), rated=True)
-        for thread in threads:
-            thread.join(timeout=120)
-        assert not any(thread.is_alive() for thread in threads)
+                header = account(client, name)  # the bridge makes it a BOT (--upgrade)
+                tokens[name] = header["Authorization"].split()[1]
+        command = [sys.executable, "-m", "mancalab", "bot", "--server", address, "--games", "1",
+                   "--upgrade"]
+        mep = subprocess.Popen(command + [
+            "--token", tokens["Mepbot"], "--accept", "kalah", "--min-clock", "10",
+            "--player", f"engine:cmd={sys.executable} {EXAMPLES / 'random_engine.py'}"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        ugi = subprocess.Popen(command + [
+            "--token", tokens["Ugibot"], "--challenge", "Mepbot", "--game", "kalah",
+            "--clock", "20+1", "--rated-challenge",
+            "--player", f"ugi:cmd={sys.executable} {EXAMPLES / 'random_ugi_kalah.py'}"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        said = [process.communicate(timeout=120)[0] for process in (ugi, mep)]
+        assert [ugi.returncode, mep.returncode] == [0, 0], said
+        assert "challenged Mepbot" in said[0] and "accepted Ugibot's challenge" in said[1]
         with httpx.Client(base_url=address) as client:
             board = client.get("/api/leaderboard/kalah?bots=true").json()["players"]
             assert sorted(p["name"] for p in board) == ["Mepbot", "Ugibot"]
