@@ -328,9 +328,13 @@ class EnginePlayer(Player):
                 self._fail(f"refused the position: {line[6:]}")
             if words[0] != "move" or len(words) != 2:
                 self._fail(f"answered {line[:60]!r} instead of move M")
-            try:
-                move = state.parse_move(words[1])
-            except MancalabError as error:
-                self._fail(f"played {words[1]!r}, which is not legal: {error}")
-            self.last_info = {**self.last_info, "seconds": time.perf_counter() - started}
-            return move
+            return self._played(state, words[1], started)
+
+    def _played(self, state: State, name: str, started: float) -> int:
+        """The legal move the engine named (else it fails), its time noted."""
+        try:
+            move = state.parse_move(name)
+        except MancalabError as error:
+            self._fail(f"played {name!r}, which is not legal: {error}")
+        self.last_info = {**self.last_info, "seconds": time.perf_counter() - started}
+        return move

@@ -297,12 +297,7 @@ class UGIPlayer(EnginePlayer):
                 continue
             if words[0] != "bestmove" or len(words) < 2:
                 self._fail(f"answered {line[:60]!r} instead of bestmove M")
-            try:
-                move = state.parse_move(words[1])
-            except MancalabError as error:
-                self._fail(f"played {words[1]!r}, which is not legal: {error}")
-            self.last_info = {**self.last_info, "seconds": time.perf_counter() - started}
-            return move
+            return self._played(state, words[1], started)
 
 
 __all__ = ["UGIPlayer", "EngineError", "option_line", "result_word", "serve"]
