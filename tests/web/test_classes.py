@@ -274,3 +274,31 @@ def test_a_class_arena_takes_its_pupils_only_and_is_not_listed(app):
                 "class_arena"
         assert [a["id"] for a in t.get(f"/api/classes/{klass['id']}").json()["arenas"]] == \
             [arena["id"]]
+
+
+def test_a_puzzle_assignment_of_a_theme_counts_that_theme_only(app):
+    with TestClient(app) as t:
+        klass = teacher(t)
+        kid, _ = pupil(app, klass["code"], "Abebe")
+        themes = kid.get("/api/puzzles/kalah/themes").json()["themes"]
+        wanted, other = sorted(themes, key=themes.get, reverse=True)[:2]
+        task = t.post(f"/api/classes/{klass['id']}/assignments",
+                      json={"kind": "puzzles", "game": "kalah", "count": 1,
+                            "theme": wanted}).json()
+
+        def solve(theme: str) -> None:
+            for draw in range(20):  # one of that theme and not of the other
+                puzzle = kid.get("/api/puzzles/kalah", params={"theme": theme,
+                                                               "draw": draw}).json()
+                answer = kid.post(f"/api/puzzles/answer/{puzzle['id']}",
+                                  json={"move": puzzle["legal"][0]}).json()
+                if (wanted in answer["themes"]) == (theme == wanted):
+                    kid.post(f"/api/puzzles/try/{puzzle['id']}", json={"move": answer["best"]})
+                    return
+            pytest.skip("no puzzle of one theme alone")
+
+        solve(other)
+        assert kid.get("/api/session/class").json()["todo"][0]["done"] == 0
+        solve(wanted)
+        done = t.get(f"/api/classes/{klass['id']}/progress").json()["pupils"][0]
+        assert done["assignments"][task["id"]] == {"done": 1, "wanted": 1}

@@ -287,8 +287,10 @@ class Classes:
         rows = [r for r in self.activity(name) if r[1] == assignment["game"]
                 and r[4] >= assignment["created"]]
         kind = assignment["kind"]
-        if kind == "puzzles":
-            done = len({item for k, _, item, correct, _ in rows if k == "puzzle" and correct})
+        if kind == "puzzles":  # of the assignment's theme, where it names one
+            solved = {item for k, _, item, correct, _ in rows if k == "puzzle" and correct}
+            done = len([item for item in solved
+                        if assignment.get("theme") in (None, *_puzzle_themes(item))])
         elif kind == "exercises":
             done = sum(1 for k, _, item, correct, _ in rows if k == "exercise" and correct
                        and item == assignment.get("exercise", item))
@@ -349,6 +351,13 @@ def puzzle_rating(steps: list[tuple]) -> float:
         if found is not None:
             rating = after_game(rating, Rating(found.rating, 60.0), 1.0 if correct else 0.0)[0]
     return rating.rating
+
+
+def _puzzle_themes(puzzle_id: str) -> tuple[str, ...]:
+    from ..analysis.teach import puzzles
+
+    found = puzzles.find(puzzle_id)
+    return () if found is None else puzzles.themes(found)
 
 
 def _seconds_spent(steps: list[tuple]) -> float:
