@@ -344,16 +344,14 @@ class Variant:
     # ----- kernels from Python -----------------------------------------------------
     def legal_moves_of(self, board: np.ndarray) -> list[int]:
         """The legal moves in the game's move order (cell order unless the game says)."""
-        moves = movemask.to_list(self.kernels.legal_mask(self.params, board))
+        return self.moves_of_mask(self.kernels.legal_mask(self.params, board))
+
+    def moves_of_mask(self, mask: int) -> list[int]:
+        """The moves of a legal-move mask in the game's move order."""
+        moves = movemask.to_list(mask)
         if type(self).move_rank is Variant.move_rank:  # cell order already
             return moves
         return sorted(moves, key=self.move_rank)
-
-    def is_legal_on(self, board: np.ndarray, move: object) -> bool:
-        """Whether ``move`` (a cell number) is legal on ``board``."""
-        return (isinstance(move, (int, np.integer)) and not isinstance(move, bool)
-                and 0 <= move < 64
-                and bool(int(self.kernels.legal_mask(self.params, board)) >> int(move) & 1))
 
     def move_rank(self, cell: int) -> int:
         """Where a move comes in the game's list of moves (Urubugu lists them by hole)."""
@@ -525,21 +523,43 @@ class Variant:
 class State:
     """An immutable, hashable position of one variant."""
 
-    __slots__ = ("variant", "_board", "_writable", "_key")
+    __slots__ = ("variant", "_writable", "_view", "_ident", "_mask")
 
     def __init__(self, variant: Variant, board: np.ndarray) -> None:
         self._own(variant, np.array(board, dtype=np.int64))
 
     def _own(self, variant: Variant, board: np.ndarray) -> None:
-        """Take ``board`` (a fresh int64 array no one else holds) as this state's: shown
-        read-only (``_board``), handed to the kernels as it is (``_writable``, never
-        changed): a read-only array is another type to numba, and every kernel Python calls
-        would be compiled twice, for it and for the searches' boards."""
+        """Take ``board`` (a fresh int64 array no one else holds) as this state's, handed to
+        the kernels as it is (``_writable``, never changed: a read-only array is another type
+        to numba, and every kernel Python calls would be compiled twice). What a step from
+        Python does not need is made when first asked: the read-only view (``_board``), the
+        key (``_key``) and the legal moves' mask (``_legal_mask``)."""
         self.variant = variant
         self._writable = board
-        self._board = board.view()
-        self._board.setflags(write=False)
-        self._key = (variant.key, board.tobytes())
+        self._view = self._ident = self._mask = None
+
+    @property
+    def _board(self) -> np.ndarray:
+        """The board, read-only (for code that must not change it)."""
+        if self._view is None:
+            view = self._writable.view()
+            view.setflags(write=False)
+            self._view = view
+        return self._view
+
+    @property
+    def _key(self) -> tuple:
+        """The game and the whole board: equality and hashing."""
+        if self._ident is None:
+            self._ident = (self.variant.key, self._writable.tobytes())
+        return self._ident
+
+    def _legal_mask(self) -> int:
+        """The legal moves as a mask (``mancalab.movemask``), asked of the rules once."""
+        if self._mask is None:
+            variant = self.variant
+            self._mask = int(variant.kernels.legal_mask(variant.params, self._writable))
+        return self._mask
 
     @classmethod
     def _after(cls, variant: Variant, board: np.ndarray) -> State:
@@ -551,15 +571,15 @@ class State:
     @property
     def board(self) -> np.ndarray:
         """A writable copy of the kernel board (cells, extra state, to_move, status)."""
-        return self._board.copy()
+        return self._writable.copy()
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(int(c) for c in self._board[: self.variant.n_cells])
+        return tuple(int(c) for c in self._writable[: self.variant.n_cells])
 
     @property
     def to_move(self) -> int:
-        return int(self._board[-2])
+        return int(self._writable[-2])
 
     @property
     def outcome(self) -> Outcome | None:
@@ -584,10 +604,10 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        return int(self._board[-1]) != ONGOING
+        return int(self._writable[-1]) != ONGOING
 
     def legal_moves(self) -> list[int]:
-        return self.variant.legal_moves_of(self._writable)
+        return self.variant.moves_of_mask(self._legal_mask())
 
     def stopped(self) -> State:
         """This position ended now by the game's rule for endless play (``Kernels.stop``)."""
@@ -602,9 +622,9 @@ class State:
     def play(self, move: int) -> State:
         """The state after ``move``; raises IllegalMoveError and leaves this state unchanged."""
         self._check_legal(move)
-        board = self.board
-        self.variant.kernels.play(self.variant.params, board, int(move))
-        return State._after(self.variant, board)
+        variant, board = self.variant, self._writable.copy()
+        variant.kernels.play(variant.params, board, int(move))
+        return State._after(variant, board)
 
     def sowing(self, move: int, limit: int = 100_000) -> list[Step] | None:
         """``move`` step by step, as the rules play it: every lift, seed dropped, capture and
@@ -616,7 +636,10 @@ class State:
         return read_trace(trace, self.variant.n_cells)
 
     def _check_legal(self, move: int) -> None:
-        if not self.variant.is_legal_on(self._writable, move):
+        if type(move) is int and 0 <= move < 64 and self._legal_mask() >> move & 1:
+            return  # the common case, at once
+        if not (isinstance(move, (int, np.integer)) and not isinstance(move, bool)
+                and 0 <= move < 64 and self._legal_mask() >> int(move) & 1):
             legal = self.legal_moves()
             if self.is_over:
                 raise IllegalMoveError(f"the game is over; no move {move!r} can be played")

