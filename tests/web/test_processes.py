@@ -255,8 +255,16 @@ def test_a_lost_database_connection_is_a_503_and_the_next_request_reconnects(
         assert ada.post(f"/api/games/{made['id']}/moves",
                         json={"token": made["token"], "move": 2}).status_code == 200
         with psycopg.connect(postgres_schema, autocommit=True) as admin:
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
-                          "datname = current_database() AND pid <> pg_backend_pid()")
+            killed = [pid for (pid,) in admin.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND "
+                "pid <> pg_backend_pid()")]
+            admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid",
+                          (killed,))
+            for _ in range(100):  # a terminated backend ends a moment later
+                if not admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)",
+                                     (killed,)).fetchone():
+                    break
+                time.sleep(0.05)
         lost = ada.post(f"/api/games/{made['id']}/moves",
                         json={"token": made["token"], "move": 0})
         assert lost.status_code == 503 and "database" in lost.json()["detail"]
