@@ -7,6 +7,7 @@ import pytest
 
 import mancalab
 from mancalab import InvalidPositionError
+from mancalab.testing import simulate
 from mancalab.variants import examples
 
 
@@ -36,7 +37,7 @@ def test_the_extra_state_and_a_game_without_stores():
 
 @pytest.mark.parametrize("variant", examples(), ids=repr)
 def test_positions_of_every_game_read_back(variant):
-    mancalab.testing.simulate(variant, games=1, seed=7)
+    simulate(variant, games=1, seed=7)
 
 
 @pytest.mark.parametrize("text, says", [

@@ -15,7 +15,8 @@ import pytest
 
 import mancalab
 from mancalab.analysis.compete import arena
-from mancalab.players.ugi import serve
+from mancalab.players.ugi import result_word, serve
+from mancalab.records import GameRecord
 from mancalab.variants import examples
 
 # A random Kalah(6,4) engine written from docs/ugi.md alone (no mancalab inside)
@@ -71,7 +72,7 @@ def test_extra_turns_are_told_by_p1turn_and_repetition_ends_an_oware_game():
     # Oware: a third repetition ends the game by the rule for endless play
     oware = mancalab.variant("oware")
     state = oware.state([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 23, 23])
-    record = mancalab.records.GameRecord(oware, state)
+    record = GameRecord(oware, state)
     moves = []
     while not record.state.is_over:
         move = record.state.legal_moves()[0]
@@ -82,7 +83,7 @@ def test_extra_turns_are_told_by_p1turn_and_repetition_ends_an_oware_game():
         query gameover
         query result
         """, game="oware")
-    result = mancalab.players.ugi.result_word(record.state)
+    result = result_word(record.state)
     assert answers == ["response true", f"response {result}"]
 
 
@@ -141,11 +142,11 @@ def test_a_whole_game_through_the_protocol_alone(tmp_path):
     finally:
         engine.stdin.close()
         engine.wait(timeout=10)
-    record = mancalab.records.GameRecord.new(mancalab.variant("kalah"))
+    record = GameRecord.new(mancalab.variant("kalah"))
     for name, p1turn in zip(moves, turns):
         assert (record.state.to_move == 0) == p1turn
         record.push(record.state.parse_move(name))
-    assert record.state.is_over and mancalab.players.ugi.result_word(record.state) == result
+    assert record.state.is_over and result_word(record.state) == result
 
 
 def test_an_engine_written_from_the_profile_plays_in_the_arena(tmp_path):
