@@ -213,11 +213,12 @@ class Hub:
         being played (newest first) and the arenas (going on and just finished)."""
         self.lobby.sweep()
         seeks = sorted(self.lobby.open(), key=lambda s: s.created, reverse=True)
+        bots = self.tokens.bots_among(s.account for s in seeks)
         going = [room for room in map(self.room, self.store.listed_games(LIVE_SHOWN))
                  if room.record is not None and not room.record.state.is_over and room.ply]
         return {"seeks": [{**s.public(),
                            "rating": self.accounts.shown_rating(s.account, s.game),
-                           "bot": self.tokens.is_bot(s.account)}
+                           "bot": s.account in bots}
                           for s in seeks],
                 "live": [{"id": room.id, "game": room.game, "names": room.names,
                           "ply": room.ply, "rated": room.rated,

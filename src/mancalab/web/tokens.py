@@ -106,5 +106,15 @@ class Tokens:
         self.store.execute("UPDATE accounts SET bot = 1 WHERE name = ?", (name,))
 
     def bot_names(self, names: list[str | None]) -> list[bool]:
-        """Which of ``names`` (accounts, None for guests) are BOTs."""
-        return [self.is_bot(name) for name in names]
+        """Which of ``names`` (accounts, None for guests) are BOTs (one query)."""
+        bots = self.bots_among(names)
+        return [name in bots for name in names]
+
+    def bots_among(self, names) -> set[str]:
+        """The BOT accounts among ``names``, asked at once (the lobby's seeks)."""
+        wanted = sorted({name for name in names if name is not None})
+        if not wanted:
+            return set()
+        return {name for (name,) in self.store.execute(
+            f"SELECT name FROM accounts WHERE bot = 1 AND name IN "
+            f"({', '.join('?' * len(wanted))})", tuple(wanted))}
