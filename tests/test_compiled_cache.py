@@ -75,8 +75,8 @@ def test_a_copy_of_the_package_elsewhere_loads_the_kernels_compiled_here(tmp_pat
                     ignore=shutil.ignore_patterns("__pycache__"))
     script = ("import mancalab\nfrom mancalab.variants import kalah\n"
               "mancalab.variant('kalah').start().play(0)\n"
-              "print(mancalab.__file__, sum(kalah.play.stats.cache_hits.values()),"
-              " sum(kalah.play.stats.cache_misses.values()))")
+              "print(mancalab.__file__, sum(kalah.step.stats.cache_hits.values()),"
+              " sum(kalah.step.stats.cache_misses.values()))")
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            env={**os.environ, "PYTHONPATH": str(copy)}, check=True)
     where, hits, misses = found.stdout.split()

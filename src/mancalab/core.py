@@ -75,6 +75,8 @@ class Kernels(NamedTuple):
     - ``settle(params, board)`` applies the end rule to a position given directly;
     - ``material(params, board, player) -> int`` what players weigh short of the game's end,
       where that is not the score (``mancalab.kernels.material``); None: the score;
+    - ``step(params, board, move) -> uint64`` (optional) ``play`` then ``legal_mask``: a step
+      from Python in one compiled call;
     - ``stop(params, board)`` ends an ongoing game now by the game's rule for endless play
       (each player banks what the game's own end rule gives them from their side; the rule is
       stated on each game's doc page). The drivers apply it on a third repetition or when the
@@ -87,6 +89,7 @@ class Kernels(NamedTuple):
     settle: Callable
     material: Callable | None = None
     stop: Callable | None = None
+    step: Callable | None = None
 
 
 LARGEST = 10**9  # no option or count mancalab takes is larger; beyond it a typo or an attack
@@ -623,8 +626,14 @@ class State:
         """The state after ``move``; raises IllegalMoveError and leaves this state unchanged."""
         self._check_legal(move)
         variant, board = self.variant, self._writable.copy()
-        variant.kernels.play(variant.params, board, int(move))
-        return State._after(variant, board)
+        kernels = variant.kernels
+        if kernels.step is None:
+            kernels.play(variant.params, board, int(move))
+            return State._after(variant, board)
+        mask = kernels.step(variant.params, board, int(move))
+        after = State._after(variant, board)
+        after._mask = int(mask)  # its legal moves, from the same call
+        return after
 
     def sowing(self, move: int, limit: int = 100_000) -> list[Step] | None:
         """``move`` step by step, as the rules play it: every lift, seed dropped, capture and

@@ -136,6 +136,13 @@ def stop(params, board):
     board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
+
+@njit(cache=True)
+def step(params, board, move):
+    """``play``, then the new position's legal moves: a step from Python in one call."""
+    play(params, board, move)
+    return legal_mask(params, board)
+
 class Gabata(Variant):
     name = "gabata"
     game_id = GAME_ID
@@ -157,7 +164,7 @@ class Gabata(Variant):
     option_specs = {
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["max_laps"]], dtype=np.int64)

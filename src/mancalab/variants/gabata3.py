@@ -365,6 +365,13 @@ def _column_row(text: str) -> int:
     return 6 * (int(token[1]) - 1) + "ABCDEF".index(token[0])
 
 
+
+@njit(cache=True)
+def step(params, board, move):
+    """``play``, then the new position's legal moves: a step from Python in one call."""
+    play(params, board, move)
+    return legal_mask(params, board)
+
 class Gabata3(Variant):
     name = "gabata3"
     game_id = GAME_ID
@@ -391,7 +398,7 @@ class Gabata3(Variant):
         "rounds": choice("multi", ROUNDS),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, score, settle, holdings, stop)
+    kernels = Kernels(legal_mask, play, score, settle, holdings, stop, step=step)
 
     def make_params(self) -> np.ndarray:
         o = self.options

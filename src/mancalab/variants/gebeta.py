@@ -168,6 +168,13 @@ def stop(params, board):
     board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
+
+@njit(cache=True)
+def step(params, board, move):
+    """``play``, then the new position's legal moves: a step from Python in one call."""
+    play(params, board, move)
+    return legal_mask(params, board)
+
 class Gebeta(Variant):
     name = "gebeta"
     game_id = GAME_ID
@@ -189,7 +196,7 @@ class Gebeta(Variant):
     option_specs = {
         "lap_limit": laps_option(50, " (the reference program uses 50)"),
     }
-    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["lap_limit"]], dtype=np.int64)

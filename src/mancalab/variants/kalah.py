@@ -196,6 +196,13 @@ def _board_option(value):
     return whole(value)
 
 
+
+@njit(cache=True)
+def step(params, board, move):
+    """``play``, then the new position's legal moves: a step from Python in one call."""
+    play(params, board, move)
+    return legal_mask(params, board)
+
 class Kalah(SeedStores, Variant):
     name = "kalah"
     game_id = GAME_ID
@@ -231,7 +238,7 @@ class Kalah(SeedStores, Variant):
                         "Kalah(6,4): the FairKalah boards; other sizes: docs/kalah.md)",
                         choices=("standard", "random"), low=1, high=FAIR_BOARDS),
     }
-    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
 
     def __init__(self, **options) -> None:
         super().__init__(**options)

@@ -155,6 +155,13 @@ def stop(params, board):
     _sweep(board, params[P_HOUSES], None)
 
 
+
+@njit(cache=True)
+def step(params, board, move):
+    """``play``, then the new position's legal moves: a step from Python in one call."""
+    play(params, board, move)
+    return legal_mask(params, board)
+
 class Oware(SeedStores, Variant):
     name = "oware"
     game_id = GAME_ID
@@ -171,7 +178,7 @@ class Oware(SeedStores, Variant):
                                 "moves after which no move is taken, 1..1,000,000 (OpenSpiel: "
                                 "1000)"),
     }
-    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
     not_solved = ("the exact values of Oware are not built yet: its first recurrence of a "
                   "position ends the game, which the graph solver does not model")
 

@@ -191,6 +191,13 @@ def stop(params, board):
     board[STATUS] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
+
+@njit(cache=True)
+def step(params, board, move):
+    """``play``, then the new position's legal moves: a step from Python in one call."""
+    play(params, board, move)
+    return legal_mask(params, board)
+
 class Urubugu(Variant):
     name = "urubugu"
     game_id = GAME_ID
@@ -219,7 +226,7 @@ class Urubugu(Variant):
         "wipeout_ends_move": flag(True),
         "max_laps": lap_guard(),
     }
-    kernels = Kernels(legal_mask, play, score, settle, stop=stop)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
 
     def move_rank(self, cell: int) -> int:
         return int(CELL_HOLE[cell])  # moves are listed by hole number, 1..16
