@@ -161,7 +161,7 @@ def test_the_small_things_of_the_workflows(tmp_path):
 
     start = mancalab.variant("kalah").start()
     for bad in (40, -1, True, 2.0):
-        with pytest.raises(IllegalMoveError, match="no cell"):
+        with pytest.raises(IllegalMoveError, match="no hole"):
             start.move_name(bad)
     with pytest.raises(IllegalMoveError):
         start.play(True)  # not move 1

@@ -49,3 +49,13 @@ def test_a_game_from_another_package_plays_everywhere(tmp_path):
                             "--games", "2", "--json"], env=environment, capture_output=True,
                            text=True, timeout=300)
     assert arena.returncode == 0 and '"games": 2' in arena.stdout, arena.stderr + arena.stdout
+
+
+@pytest.mark.parametrize("variant", examples(), ids=repr)
+def test_a_move_name_of_no_hole_is_a_value_error_naming_it(variant):
+    start = variant.start()
+    stores = variant.score_cells() or ()
+    for move in (40, -1, True, 2.5, *stores):
+        with pytest.raises(ValueError, match="no hole of this board"):
+            variant.move_name(start, move)
+    assert all(start.parse_move(start.move_name(m)) == m for m in start.legal_moves())

@@ -509,7 +509,34 @@ class Variant:
 
     # ----- notation ----------------------------------------------------------------
     def move_name(self, state: State, move: int) -> str:
+        """``move`` (a hole's cell) in the game's notation. A game defines it for its holes;
+        the check that ``move`` is one (``check_hole``) is added to every game's own."""
         raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("move_name")
+        if own is not None:  # every game's notation refuses what is no hole, the same way
+            def move_name(self, state: State, move: int, _own=own) -> str:
+                self.check_hole(move)
+                return _own(self, state, move)
+
+            move_name.__doc__ = own.__doc__ or Variant.move_name.__doc__
+            cls.move_name = move_name
+
+    def check_hole(self, move: object) -> None:
+        """IllegalMoveError (a ValueError) naming ``move`` unless it is a hole's cell: a whole
+        number in ``0..n_cells - 1`` that holds no score (a store, Gebeta's families)."""
+        scores = self.__dict__.get("_score_cells")
+        if scores is None:  # worked out once (the labels it reads may name holes: no stores
+            self._score_cells = frozenset()  # are known meanwhile)
+            scores = self._score_cells = frozenset(self.score_cells() or ())
+        if isinstance(move, bool) or not isinstance(move, (int, np.integer)) \
+                or not 0 <= move < self.n_cells or int(move) in scores:
+            raise IllegalMoveError(f"{move!r} is no hole of this board: a move is a hole's "
+                                   f"cell in 0..{self.n_cells - 1}"
+                                   + (f", not a store ({', '.join(map(str, sorted(scores)))})"
+                                      if scores else ""))
 
     def parse_move(self, state: State, text: str) -> int:
         raise NotImplementedError
@@ -658,13 +685,10 @@ class State:
             raise IllegalMoveError(f"move {move!r} is not legal here (legal: {legal})")
 
     def move_name(self, move: int) -> str:
-        """``move`` (a cell) in the game's notation; IllegalMoveError for no cell of the
-        board (the name of any cell is given, played or not)."""
-        if isinstance(move, bool) or not isinstance(move, (int, np.integer)) or \
-                not 0 <= move < self.variant.n_cells:
-            raise IllegalMoveError(f"{move!r} is no cell of this board: a move is a cell "
-                                   f"0..{self.variant.n_cells - 1}")
-        return self.variant.move_name(self, int(move))
+        """``move`` (a hole's cell) in the game's notation, played or not; IllegalMoveError
+        for what is no hole of the board."""
+        return self.variant.move_name(self, int(move) if isinstance(move, np.integer)
+                                      else move)
 
     def parse_move(self, text: str) -> int:
         return self.variant.parse_move(self, text)
