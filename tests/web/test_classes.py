@@ -302,3 +302,15 @@ def test_a_puzzle_assignment_of_a_theme_counts_that_theme_only(app):
         solve(wanted)
         done = t.get(f"/api/classes/{klass['id']}/progress").json()["pupils"][0]
         assert done["assignments"][task["id"]] == {"done": 1, "wanted": 1}
+
+
+def test_a_class_behind_one_address_challenges_within_itself_freely(app):
+    """Seeks are bounded per client (3 open): a class's pupils are each a client, not their
+    school's one address."""
+    with TestClient(app) as t:
+        klass = teacher(t)
+        pupils = [pupil(app, klass["code"], f"Child {i}") for i in range(8)]
+        for (kid, _), (_, other) in zip(pupils[::2], pupils[1::2]):
+            for _ in range(2):
+                made = kid.post("/api/seeks", json={"game": "kalah", "to": other["pupil"]})
+                assert made.status_code == 201, made.text

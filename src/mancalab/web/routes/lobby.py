@@ -8,7 +8,6 @@ import secrets
 
 from fastapi import APIRouter, Request, Response
 
-from ..clients import scope_client
 from ..hub import Hub
 from ..clocks import Clock
 from ..lobby import Seek
@@ -16,7 +15,7 @@ from ..accounts import require
 from ..errors import BusyError, ConflictError, NotAllowedError, NotFoundError
 from ..rooms import Room
 from ..schemas import Decline, NewSeek, Short
-from ..thinking import Limits
+from ..thinking import CLIENT, Limits
 from . import Rates
 from .accounts import guest_of, logged_in
 from .games import seat_view
@@ -48,7 +47,7 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
                                                  body.clock.per_move]
         opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
                                     body.rated, body.color, account or guest(), account,
-                                    scope_client(request.scope), clock, to=to,
+                                    CLIENT.get(), clock, to=to,  # a pupil: by account
                                     guest=cookie))
         return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
 
