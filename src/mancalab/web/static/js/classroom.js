@@ -58,8 +58,7 @@ function drawMyClass(mine) {
   $("my-class-who").textContent = t("class_you_are", {name: mine.real_name});
   const links = {puzzles: "puzzles", lesson: "learn", exercises: "exercises"};
   $("my-class-todo").replaceChildren(...mine.todo.map((task) => {
-    const what = t(`class_kind_${task.kind}`);
-    const text = `${what} · ${gameName(task.game)} · ${task.done}/${task.wanted}`;
+    const text = `${assignmentText(task)} · ${task.done}/${task.wanted}`;
     const href = task.kind === "worksheet"
       ? `/api/worksheets/${task.game}?questions=${task.count}&language=${mine.class.language}`
       : `/?${links[task.kind]}=${task.game}`;
@@ -220,7 +219,15 @@ function drawProgress(classId, klass, progress) {
     tr.append(...cells.map((text) => Object.assign(document.createElement("td"),
                                                    {textContent: text})));
     const actions = document.createElement("td");
-    actions.append(button(t("class_reset"), async () => {
+    actions.append(button(t("class_rename"), async () => {
+      const name = prompt(t("class_rename_to", {name: row.real_name}), row.real_name);
+      if (!name || name.trim() === row.real_name) return;
+      try {
+        await api(`/api/classes/${classId}/pupils/${encodeURIComponent(row.pupil)}/rename`,
+                  {name: name.trim()});
+        showClassPage(classId, $("class-page-back").onclick);
+      } catch (error) { $("class-page-error").textContent = sayError(error); }
+    }), button(t("class_reset"), async () => {
       const made = await send(`/api/classes/${classId}/pupils/${encodeURIComponent(row.pupil)}/reset`,
                               "POST").catch((error) => ({error}));
       if (made.error) { $("class-page-error").textContent = sayError(made.error); return; }
@@ -297,8 +304,11 @@ function showCards(cards, klass) {
 function drawAssignments(classId, klass) {
   const games = $("class-assign-game");
   games.replaceChildren(...klass.games.map((game) => new Option(gameName(game), game)));
+  const kind = $("class-assign-kind");
+  kind.onchange = () => { $("class-assign-theme-label").hidden = kind.value !== "puzzles"; };
+  kind.onchange();
   $("class-assignment-list").replaceChildren(...klass.assignments.map((task) =>
-    item(`${t(`class_kind_${task.kind}`)} · ${gameName(task.game)} · ${task.count}`, null, [
+    item(assignmentText(task), null, [
       " ", button(t("class_unassign"), async () => {
         await send(`/api/classes/${classId}/assignments/${task.id}`, "DELETE").catch(() => null);
         showClassPage(classId, $("class-page-back").onclick);
@@ -306,12 +316,23 @@ function drawAssignments(classId, klass) {
   $("class-assign").onsubmit = async (event) => {
     event.preventDefault();
     try {
+      const due = $("class-assign-due").valueAsNumber;  // midnight UTC of the day chosen
       await api(`/api/classes/${classId}/assignments`, {
-        kind: $("class-assign-kind").value, game: games.value,
-        count: Number($("class-assign-count").value)});
+        kind: kind.value, game: games.value, count: Number($("class-assign-count").value),
+        theme: kind.value === "puzzles" && $("class-assign-theme").value || null,
+        due: Number.isFinite(due) ? due / 1000 + 86399 : null});
       showClassPage(classId, $("class-page-back").onclick);
     } catch (error) { $("class-page-error").textContent = sayError(error); }
   };
+}
+
+// An assignment in words: what, which game, how many, the theme and the day it is due.
+function assignmentText(task) {
+  const parts = [t(`class_kind_${task.kind}`), gameName(task.game), String(task.count)];
+  if (task.theme) parts.push(t(`theme_${task.theme}`));
+  if (task.due) parts.push(t("class_due_on", {date: new Date(task.due * 1000)
+    .toLocaleDateString(document.documentElement.lang || undefined)}));
+  return parts.join(" · ");
 }
 
 function drawTournamentForm(classId, klass) {
