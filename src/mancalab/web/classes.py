@@ -282,9 +282,10 @@ class Classes:
         return self.store.execute("SELECT kind, game, item, correct, at FROM activity WHERE "
                                   "name = ? ORDER BY at", (name,)).fetchall()
 
-    def done(self, name: str, assignment: dict) -> dict:
+    def done(self, name: str, assignment: dict, steps: list[tuple] | None = None) -> dict:
         """How far pupil ``name`` is with ``assignment``: ``done`` of ``wanted``."""
-        rows = [r for r in self.activity(name) if r[1] == assignment["game"]
+        steps = self.activity(name) if steps is None else steps  # read once for many tasks
+        rows = [r for r in steps if r[1] == assignment["game"]
                 and r[4] >= assignment["created"]]
         kind = assignment["kind"]
         if kind == "puzzles":  # of the assignment's theme, where it names one
@@ -324,7 +325,7 @@ class Classes:
                 "puzzle_rating": round(puzzle_rating(steps)),
                 "games": wins + draws + losses, "wins": wins, "draws": draws,
                 "losses": losses, "minutes": round(_seconds_spent(steps) / 60, 1),
-                "assignments": {task["id"]: self.done(name, task) for task in tasks},
+                "assignments": {task["id"]: self.done(name, task, steps) for task in tasks},
             })
         return rows
 

@@ -243,11 +243,12 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
         if membership is None:
             return {"class": None}
         klass = _pupils_view(hub.classes.get(membership["class_id"]))
-        todo = [{**task, **hub.classes.done(name, task)}
+        steps = hub.classes.activity(name)
+        todo = [{**task, **hub.classes.done(name, task, steps)}
                 for task in hub.classes.assignments(membership["class_id"])]
+        live = set(hub.store.live_games_of(name))
         games = [{"id": game_id, "seat": seat, "token": token} for game_id, seat, token
-                 in hub.store.games_of(name, count=10)
-                 if game_id in set(hub.store.live_games_of(name))]
+                 in hub.store.games_of(name, count=10) if game_id in live]
         return {"class": klass, "pupil": name, "real_name": membership["real_name"],
                 "todo": todo, "games": games}
 
