@@ -16,6 +16,8 @@ import hashlib
 import re
 from pathlib import Path
 
+from ..draw.html import LANGUAGES
+
 STATIC = Path(__file__).parent / "static"
 KEPT = b"public, max-age=31536000, immutable"
 ASKED = b"no-cache"
@@ -36,10 +38,24 @@ def version() -> str:
 
 
 @functools.cache
-def page() -> str:
-    """index.html with every /static/ address given the version."""
+def page(language: str = "en") -> str:
+    """index.html with every /static/ address given the version, and the texts of
+    ``language`` fetched with the page's first files (not after its modules have run)."""
     text = (STATIC / "index.html").read_text(encoding="utf-8")
+    text = text.replace("/static/i18n/en.json", f"/static/i18n/{language}.json")
     return STATIC_URL.sub(lambda m: f"{m[1]}{m[2]}?v={version()}{m[3]}", text)
+
+
+def language_of(cookie: str | None, accept: str | None) -> str:
+    """The language the page will start in, as texts.js chooses it: the one chosen before
+    (its cookie), else the browser's first one the page has (Accept-Language), else English."""
+    if cookie in LANGUAGES:
+        return cookie
+    for wanted in (accept or "").split(",")[:20]:
+        code = wanted.strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
 
 
 @functools.cache

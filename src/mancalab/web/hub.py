@@ -41,7 +41,6 @@ DUE_GRACE = 0.5  # seconds a deadline may pass before a process other than its t
 LIVE_SHOWN = 30  # games being played now, listed to watch
 LOBBY_PAUSE = 0.2  # seconds: the lobby's changes within it are pushed as one
 SEND_SECONDS = 5.0  # a watcher's socket that takes no update for this long is dropped
-LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
 
 # ----- the rooms the server holds -----------------------------------------------------

@@ -65,7 +65,10 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
 
     @router.get("/", include_in_schema=False)
     async def page(request: Request) -> Response:
-        return _versioned(request, assets.page(), "text/html; charset=utf-8")
+        language = assets.language_of(request.cookies.get("mancalab.language"),
+                                      request.headers.get("accept-language"))
+        return _versioned(request, assets.page(language), "text/html; charset=utf-8",
+                          language)
 
     @router.get("/static/js/{name}", include_in_schema=False)
     async def module(request: Request, name: str) -> Response:
@@ -107,9 +110,13 @@ def _option_form(option) -> dict:
             "choices": list(option.choices), "min": option.low, "max": option.high}
 
 
-def _versioned(request: Request, text: str, kind: str) -> Response:
-    """``text`` as the page's version of it (an ETag of the version: a 304 when unchanged)."""
-    tag = f'"{assets.version()}"'
+def _versioned(request: Request, text: str, kind: str, language: str | None = None) -> Response:
+    """``text`` as the page's version of it (an ETag of the version, and of the language
+    whose texts the page names: a 304 when unchanged)."""
+    tag = f'"{assets.version()}{"-" + language if language else ""}"'
+    headers = {"etag": tag}
+    if language:
+        headers["vary"] = "Cookie, Accept-Language"
     if request.headers.get("if-none-match") == tag:
-        return Response(status_code=304, headers={"etag": tag})
-    return Response(text, media_type=kind, headers={"etag": tag})
+        return Response(status_code=304, headers=headers)
+    return Response(text, media_type=kind, headers=headers)

@@ -1,17 +1,33 @@
 // mancalab in the browser: the page draws what the server sends; every rule is the server's.
-import {showClassPage, showTournamentPage, wireClasses} from "./classroom.js";
 import {retranslateHome, selectedGame, showHome, useCatalogue} from "./home.js";
 import {remember, showMyGames} from "./mine.js";
-import {currentGame, openGame, rerender} from "./play.js";
 import {createFromPosition, readPositionLink} from "./position.js";
-import {showPuzzles} from "./puzzles.js";
-import {showExercises} from "./exercises.js";
-import {showLesson} from "./lessons.js";
-import {showRules} from "./rules.js";
 import {api} from "./server.js";
 import {setSound, soundOn} from "./sound.js";
-import {retranslateWorld, showArenaPage, showWorld, stopLobby, wireWorld} from "./world.js";
+import {retranslateWorld, showArenaPage, showWorld, startLobby, stopLobby,
+        wireWorld} from "./world.js";
 import {onLanguage, preferredLanguage, sayError, setLanguage, t} from "./texts.js";
+
+// The pages beyond the home page come when first wanted, and are fetched once the home
+// page is shown: on a school's slow link the lobby is not kept waiting for them.
+const LATER = {
+  play: () => import("./play.js"),
+  classroom: () => import("./classroom.js"),
+  puzzles: () => import("./puzzles.js"),
+  exercises: () => import("./exercises.js"),
+  lessons: () => import("./lessons.js"),
+  rules: () => import("./rules.js"),
+};
+let play = null;  // play.js once loaded: the open game is drawn again in a new language
+
+async function openGame(...args) {
+  play = await LATER.play();
+  play.openGame(...args);
+}
+
+function fetchTheRest() {
+  for (const load of Object.values(LATER)) load().catch(() => {});  // again when wanted
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,9 +50,9 @@ function openCreated(created, how = {}) {
 
 let catalogue = null;
 
-function learn(game) {
+async function learn(game) {
   history.pushState({}, "", `/?learn=${game}`);
-  showLesson(game, backHome);
+  (await LATER.lessons()).showLesson(game, backHome);
 }
 
 async function backHome() {
@@ -67,6 +83,8 @@ function wireCopyButtons() {
 }
 
 async function main() {
+  const params = new URLSearchParams(location.search);
+  if (![...params.keys()].length) startLobby();  // the home page: its seeks are on their way
   // the texts and the games' catalogue come at once (each is a round trip on a slow link)
   const texts = setLanguage(preferredLanguage());
   catalogue = await api("/api/games");
@@ -85,26 +103,28 @@ async function main() {
     $("sound").setAttribute("aria-pressed", String(soundOn()));
   };
   await texts;
-  onLanguage(() => { retranslateHome(); retranslateWorld(); rerender(); });
+  onLanguage(() => { retranslateHome(); retranslateWorld(); play?.rerender(); });
   wireWorld();
-  wireClasses(Object.keys(catalogue.games));
-  $("rules").onclick = () => showRules(currentGame().game, learn);
+  LATER.classroom().then((classroom) => classroom.wireClasses(Object.keys(catalogue.games)));
+  const showRules = async (game) => (await LATER.rules()).showRules(game, learn);
+  $("rules").onclick = () => showRules(play.currentGame().game);
   $("home-rules").onclick = () => showRules(
-    document.querySelector("input[name=game]:checked").value, learn);
-  const params = new URLSearchParams(location.search);
+    document.querySelector("input[name=game]:checked").value);
   const game = params.get("game");
   const position = readPositionLink(params);
   const puzzles = params.get("puzzles");
   const learning = params.get("learn");
   const practising = params.get("exercises");
   $("home-learn").onclick = () => learn(selectedGame());
+  const showExercises = async (game) => (await LATER.exercises()).showExercises(game, backHome);
+  const showPuzzles = async (game) => (await LATER.puzzles()).showPuzzles(game, backHome);
   $("home-exercises").onclick = () => {
     history.pushState({}, "", `/?exercises=${selectedGame()}`);
-    showExercises(selectedGame(), backHome);
+    showExercises(selectedGame());
   };
   $("home-puzzles").onclick = () => {
     history.pushState({}, "", `/?puzzles=${selectedGame()}`);
-    showPuzzles(selectedGame(), backHome);
+    showPuzzles(selectedGame());
   };
   if (game) {
     // a link without a token: the logged-in player's own seat, from any device
@@ -115,15 +135,15 @@ async function main() {
   } else if (params.get("arena")) {
     showArenaPage(params.get("arena"), backHome, openCreated);
   } else if (params.get("class")) {
-    showClassPage(params.get("class"), backHome);
+    (await LATER.classroom()).showClassPage(params.get("class"), backHome);
   } else if (params.get("tournament")) {
-    showTournamentPage(params.get("tournament"), backHome);
+    (await LATER.classroom()).showTournamentPage(params.get("tournament"), backHome);
   } else if (learning) {
-    showLesson(learning, backHome);
+    (await LATER.lessons()).showLesson(learning, backHome);
   } else if (practising) {
-    showExercises(practising, backHome);
+    showExercises(practising);
   } else if (puzzles) {
-    showPuzzles(puzzles, backHome);
+    showPuzzles(puzzles);
   } else if (position) {  // a shared position: a new analysis board of it
     try { openCreated(await createFromPosition(position), {analyse: true}); }
     catch (error) { await showHome(openCreated); $("home-error").textContent = sayError(error); }
@@ -132,6 +152,7 @@ async function main() {
     showMyGames();
     showWorld(openCreated);
   }
+  fetchTheRest();
 }
 
 main();

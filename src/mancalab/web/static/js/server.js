@@ -60,13 +60,15 @@ export function live(id, token, {onState, onError, onLine}) {
 // Follow what the server pushes over the websocket ``path`` (the lobby, an arena):
 // ``onMessage(message)`` for each, ``onLine(connected, attempt)`` when it drops or comes
 // back; it opens again by itself with a growing pause until ``close()`` (not after a refusal
-// for a missing thing or another site's page).
-export function follow(path, {onMessage, onLine = () => {}}) {
+// for a missing thing or another site's page). ``early``: {socket, last} already opened for
+// it (early.js), its last message not yet told.
+export function follow(path, {onMessage, onLine = () => {}}, early = null) {
   let socket = null;
   let closed = false;
   const open = (attempt) => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    const adopted = attempt === 0 && early && early.socket.readyState <= WebSocket.OPEN;
+    socket = adopted ? early.socket : new WebSocket(`${scheme}://${location.host}${path}`);
     socket.onmessage = (event) => onMessage(JSON.parse(event.data));
     socket.onopen = () => { attempt = 0; onLine(true, 0); };
     socket.onclose = (event) => {
@@ -75,6 +77,8 @@ export function follow(path, {onMessage, onLine = () => {}}) {
       if (event.code === 4404 || event.code === 4403) return;
       setTimeout(() => { if (!closed) open(attempt + 1); }, Math.min(10000, 500 * 2 ** attempt));
     };
+    if (adopted && socket.readyState === WebSocket.OPEN) onLine(true, 0);
+    if (adopted && early.last) socket.onmessage(early.last);
   };
   open(0);
   return {

@@ -64,10 +64,13 @@ const VERSION = new URL(import.meta.url).search;
 
 export async function setLanguage(code) {
   wanted = code;
+  // remembered at once (a reload while its texts come keeps it); the server names this
+  // language's texts in the page it sends next (web/assets.py)
+  localStorage.setItem("mancalab.language", code);
+  document.cookie = `mancalab.language=${code}; path=/; max-age=31536000; SameSite=Lax`;
   const loaded = await (await fetch(`/static/i18n/${code}.json${VERSION}`)).json();
   if (code !== wanted) return;
   useTexts(loaded, code);
-  localStorage.setItem("mancalab.language", code);
   document.documentElement.lang = code;
   translatePage();
   for (const listener of listeners) listener();

@@ -43,13 +43,12 @@ async function make(event) {
   list();
 }
 
-export function wireTokens() {
-  $("tokens-open").onclick = () => {
-    $("token-new").hidden = true;
-    $("tokens-error").textContent = "";
-    list();
-    $("tokens-dialog").showModal();
-  };
+// The tokens' dialog (its module loaded on the first click of its button).
+export function openTokens() {
+  $("token-new").hidden = true;
+  $("tokens-error").textContent = "";
+  list();
+  $("tokens-dialog").showModal();
   $("token-form").onsubmit = make;
   $("tokens-close").onclick = () => {
     $("token-text").textContent = "";  // shown once: gone when the dialog closes

@@ -4,8 +4,6 @@ import {gameName, selectedGame} from "./home.js";
 import {showMyGames} from "./mine.js";
 import {api, follow, send} from "./server.js";
 import {plural, sayError, t} from "./texts.js";
-import {wireTokens} from "./tokens.js";
-import {showClasses} from "./classroom.js";
 
 const $ = (id) => document.getElementById(id);
 // [base, increment] seconds, or [seconds a move, 0, true]: correspondence
@@ -15,7 +13,7 @@ const POLL = 5000;  // ms between looks at the lobby while its socket is away
 let account = null;
 let open = null;  // this browser's own open seek: {id, secret}
 let polling = null;
-let lobbySocket = null;  // the lobby's pushed updates (followLobby)
+let lobbySocket = null;  // the lobby's pushed updates (startLobby)
 let openGame = null;
 let following = null;  // the arena this browser's player joined: its id
 let arenaPoll = null;  // the pushed updates of the arena joined from the home page
@@ -38,7 +36,7 @@ function showAccount() {
   if (!account) $("seek-rated").checked = false;
   $("challenge-form").hidden = !account;
   if (!account) $("challenges").hidden = true;
-  showClasses(account);
+  import("./classroom.js").then((classroom) => classroom.showClasses(account));
 }
 
 async function enter(path) {
@@ -439,22 +437,33 @@ function showSeeks(seeks) {
 }
 
 // The lobby's socket: the server pushes the seeks and the games being played on every change
-// (a seek taken among them: this browser's own is looked at then). While it is away the page
-// says so and asks instead (server.js follow opens it again).
-function followLobby() {
+// (a seek taken among them: this browser's own is looked at then). Opened as the page starts
+// (its first message kept until the home page is drawn); while it is away the page says so
+// and asks instead (server.js follow opens it again).
+let lastLobby = null;  // the lobby's last message
+
+export function startLobby() {
+  if (lobbySocket) return;
+  const early = window.mancalabLobby;  // opened by early.js: taken once
+  window.mancalabLobby = null;
   lobbySocket = follow("/api/lobby/ws", {
     onMessage: (message) => {
-      if (message.type !== "lobby" || $("home").hidden) return;
-      showSeeks(message.seeks);
-      showLive(message.live);
-      showArenas(message.arenas);
-      refreshMine();
+      if (message.type !== "lobby") return;
+      lastLobby = message;
+      if (openGame && !$("home").hidden) drawLobby(message);
     },
     onLine: (connected, attempt) => {
       $("lobby-offline").hidden = connected;
-      if (!connected && attempt === 0) refresh();  // asked for meanwhile
+      if (!connected && attempt === 0 && openGame) refresh();  // asked for meanwhile
     },
-  });
+  }, early);
+}
+
+function drawLobby(message) {
+  showSeeks(message.seeks);
+  showLive(message.live);
+  showArenas(message.arenas);
+  refreshMine();
 }
 
 export function stopLobby() {
@@ -462,6 +471,7 @@ export function stopLobby() {
   polling = null;
   if (lobbySocket) lobbySocket.close();
   lobbySocket = null;
+  lastLobby = null;
 }
 
 // The world's part of the home page; ``opened(created)`` opens a game that started.
@@ -470,10 +480,12 @@ export async function showWorld(opened) {
   fillSeekGames();
   fillClocks();
   fillQuick();
-  // the lobby's socket at once (its first message is the seeks, the games being played and
-  // the arenas); who is logged in and this browser's own seeks alongside
-  stopLobby();
-  followLobby();
+  // the lobby's socket (its first message is the seeks, the games being played and the
+  // arenas), open already on a first visit; who is logged in and this browser's own seeks
+  // alongside
+  clearInterval(polling);
+  startLobby();
+  if (lastLobby) drawLobby(lastLobby);
   const session = api("/api/session").then((answer) => answer.name).catch(() => null);
   refreshMine();
   account = await session;
@@ -615,7 +627,7 @@ export function wireWorld() {
     showAccount();
   };
   $("my-profile").onclick = () => showProfile(account);
-  wireTokens();
+  $("tokens-open").onclick = async () => (await import("./tokens.js")).openTokens();
   $("leaderboard-open").onclick = () => {
     $("leaderboard-bots").checked = false;
     showLeaderboard();
