@@ -419,6 +419,10 @@ def test_the_page_asks_for_its_first_texts_at_once(client):
     assert again.status_code == 304
     other = client.get("/", headers={"If-None-Match": first.headers["etag"]})  # English
     assert other.status_code == 200 and "i18n/en.json" in other.text
+    games = client.get("/api/games")  # the catalogue: the same until the server changes
+    assert "kalah" in games.json()["games"] and games.headers["cache-control"] == "no-cache"
+    unchanged = client.get("/api/games", headers={"If-None-Match": games.headers["etag"]})
+    assert unchanged.status_code == 304 and unchanged.content == b""
 
 
 # ----- round 2: options that scale a move's work, processes, threads, queues ----------

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
+import json
 from pathlib import Path
 from typing import Literal
 
@@ -32,8 +34,18 @@ def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
     """The catalogue's routes, for the app of ``hub``."""
     router = APIRouter()
 
-    @router.get("/api/games", summary="The games, their options, players, levels and languages")
-    async def catalogue() -> dict:
+    @router.get("/api/games", response_model=dict,
+                summary="The games, their options, players, levels and languages")
+    async def catalogue(request: Request) -> Response:
+        # the same for every visit of this server: a second visit is answered "unchanged"
+        body = json.dumps(_catalogue(), ensure_ascii=False, separators=(",", ":")).encode()
+        tag = f'"{hashlib.sha256(body).hexdigest()[:16]}"'
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers={"etag": tag})
+        return Response(body, media_type="application/json",
+                        headers={"etag": tag, "cache-control": "no-cache"})
+
+    def _catalogue() -> dict:
         games = {}
         for name, cls in VARIANTS.items():
             games[name] = {"title": cls.title,
