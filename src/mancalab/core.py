@@ -199,6 +199,8 @@ class Variant:
     # the moves after which no move is taken (None: no cap). ``mancalab.records`` keeps both.
     repetitions: int = 3
     move_cap: int | None = None
+    recurs: bool = True  # whether a position can occur twice in a game (compiled random play
+    # counts positions only where it can: ``kernels.repetitions_of``)
     # What is taught and who plays: the kinds of move the game's lessons teach, in order
     # (``mancalab.analysis.teach.lessons``), and the player spec of each level where the arena
     # ordered this game's players otherwise than ``mancalab.players.LEVELS``.

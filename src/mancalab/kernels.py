@@ -39,7 +39,7 @@ from .variants import VARIANTS
 # name, arguments, each game's kernel inlined into the run-time switch
 SWITCHED = (("legal_mask", "params, board", True), ("play", "params, board, move", True),
             ("settle", "params, board", False), ("score", "params, board, player", False),
-            ("material", "params, board, player", False))
+            ("material", "params, board, player", False), ("stop", "params, board", False))
 DOCS = {
     "legal_mask": "The legal moves as a mask (``mancalab.movemask``); 0 once the game is over.",
     "play": "Play a legal move in place.",
@@ -47,6 +47,8 @@ DOCS = {
     "score": "``player``'s score (families, store, beads held ...: the game's ``score_noun``).",
     "material": "``player``'s material, what the players weigh short of the game's end: the "
                 "game's ``Kernels.material``, else its score.",
+    "stop": "End the position now by the game's rule for endless play (``Kernels.stop``; a "
+            "game without one: nothing, and ``repetitions_of`` is 0).",
 }
 
 
@@ -67,8 +69,16 @@ def switch_source(games: dict) -> tuple[str, dict]:
 
 
 def own_kernel(cls, kernel: str):
-    """Game ``cls``'s compiled ``kernel`` (``material`` defaults to its score)."""
+    """Game ``cls``'s compiled ``kernel`` (``material`` defaults to its score, ``stop`` to
+    nothing)."""
+    if kernel == "stop":
+        return cls.kernels.stop or _no_stop
     return getattr(cls.kernels, kernel) or cls.kernels.score
+
+
+@njit(cache=True)
+def _no_stop(params, board):
+    pass
 
 
 def _build_switch() -> dict:
@@ -105,8 +115,8 @@ def _chooser(kernel: str, arguments: str):
 
 
 _switch = _build_switch()
-legal_mask, play, settle, score, material = (_chooser(kernel, arguments)
-                                             for kernel, arguments, _ in SWITCHED)
+legal_mask, play, settle, score, material, stop = (_chooser(kernel, arguments)
+                                                   for kernel, arguments, _ in SWITCHED)
 
 
 @njit(cache=True)
@@ -136,14 +146,109 @@ def seed_rng(seed):
     np.random.seed(seed)
 
 
+# ----- random play, ended as a game record ends it -----------------------------------------
+def repetitions_of(variant) -> int:
+    """The occurrence of a position that ends a game of ``variant`` by its rule for endless
+    play (``Variant.repetitions``, as ``mancalab.records`` counts them); 0 where no position
+    can occur twice (``Variant.recurs``) or the game has no such rule (no ``Kernels.stop``)."""
+    return variant.repetitions if variant.recurs and variant.kernels.stop is not None else 0
+
+
+FIRST_ROWS = 256  # a game's table of positions at first (4 KB): doubled when half full
+
+
+# a random odd multiplier a board slot: a board's key is a sum of products (computed side by
+# side, where a chain of them waits on each other)
+HASH_KEYS = np.random.default_rng(87).integers(0, 2 ** 62, size=512, dtype=np.uint64) * \
+    np.uint64(2) + np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _key(board):
+    """A 64-bit key of the whole board (cells, extra state, mover, status; at most 512
+    slots), never 0. Two of a game's positions (at most 10^5) share one with a chance below
+    10^-9, far below anything sampled random play can show."""
+    key = np.uint64(0)
+    for i in range(board.shape[0]):
+        key += np.uint64(board[i]) * HASH_KEYS[i]
+    key ^= key >> np.uint64(29)
+    key *= np.uint64(0xBF58476D1CE4E5B9)
+    key ^= key >> np.uint64(32)
+    return key if key != 0 else np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _row_of(table, key):
+    """The row of ``table`` holding ``key``, or the free row it goes in."""
+    mask = np.uint64(table.shape[0] - 1)
+    row = key & mask
+    while table[row, 0] != 0 and table[row, 0] != key:
+        row = (row + np.uint64(1)) & mask
+    return row
+
+
 @njit(cache=True)
-def random_moves(params, board, max_plies):
+def _doubled(table):
+    bigger = np.zeros((2 * table.shape[0], 2), dtype=np.uint64)
+    for old in range(table.shape[0]):
+        if table[old, 0] != 0:
+            row = _row_of(bigger, table[old, 0])
+            bigger[row, 0], bigger[row, 1] = table[old, 0], table[old, 1]
+    return bigger
+
+
+@njit(cache=True, inline="always")
+def _seen_once_more(table, board):
+    """Count ``board`` once more in ``table`` (rows: a key and a count; one free at least):
+    whether it took a free row, and how often the position has now occurred."""
+    key = _key(board)
+    row = _row_of(table, key)
+    new = table[row, 0] == 0
+    table[row, 0] = key
+    table[row, 1] += np.uint64(1)
+    return new, np.int64(table[row, 1])
+
+
+@njit(cache=True)
+def random_moves(params, board, max_plies, repetitions):
     """Play uniformly random legal moves in place until the game ends or ``max_plies`` moves
-    have been played; return how many were played."""
-    params, board = borrowed(params), borrowed(board)
+    have been played; return how many were played. A position occurring for the
+    ``repetitions``-th time (the start counted; 0: never) ends the game by its rule for
+    endless play, as a game record ends it (``repetitions_of``)."""
+    return _play_out(params, borrowed(board), np.empty(0, dtype=np.int64), max_plies,
+                     repetitions)
+
+
+@njit(cache=True)
+def play_moves(params, board, moves, repetitions):
+    """Play ``moves`` (legal ones) in place, the game ended as ``random_moves`` ends it;
+    return how many were played before it ended (or all)."""
+    return _play_out(params, board, moves, moves.shape[0], repetitions)
+
+
+@njit(cache=True, inline="always")
+def _play_out(params, board, moves, max_plies, repetitions):
+    """``moves`` in turn, or random ones where there are none, until the end or
+    ``max_plies``; a repeated position ends the game by its rule (``random_moves``)."""
+    params = borrowed(params)
+    table = np.zeros((FIRST_ROWS if repetitions else 1, 2), dtype=np.uint64)
+    used = 0  # the rows of ``table`` taken: doubled before half are
+    if repetitions:
+        used += _seen_once_more(table, board)[0]
     plies = 0
     while board[-1] == ONGOING and plies < max_plies:
-        legal = legal_mask(params, board)
-        play(params, board, movemask.nth(legal, np.random.randint(movemask.count(legal))))
+        if moves.shape[0]:
+            move = moves[plies]
+        else:
+            legal = legal_mask(params, board)
+            move = movemask.nth(legal, np.random.randint(movemask.count(legal)))
+        play(params, board, move)
         plies += 1
+        if repetitions and board[-1] == ONGOING:
+            if 2 * (used + 1) > table.shape[0]:
+                table = _doubled(table)
+            new, seen = _seen_once_more(table, board)
+            used += new
+            if seen >= repetitions:
+                stop(params, board)
     return plies

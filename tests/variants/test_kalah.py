@@ -1,6 +1,8 @@
 """Kalah: every test vector of docs/rules/kalah.md (the solver values are for issue 5), perft
 for both capture rules, the FairKalah boards, options and properties."""
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -197,3 +199,18 @@ def test_shipped_fair_boards_are_drawn_and_their_neighbours_are_not(small_databa
         for cells in (boards[1], boards[len(boards)], unfair):
             result = solving.decide(variant.state(list(cells), 0), 0)
             assert (result.lower == result.upper == 0) == (cells != unfair)
+
+
+@pytest.mark.parametrize("options", [{}, *mancalab.variant("kalah").examples,
+                                     {"board": 17}, {"pits": 2, "seeds": 1}])
+def test_no_position_occurs_twice(options):
+    """``Kalah.recurs`` is False (compiled random play counts no positions): in random
+    games of every kind of board no position occurs twice."""
+    rng = random.Random(3)
+    variant = mancalab.variant("kalah", **options)
+    for _ in range(200):
+        state, seen = variant.start(), set()
+        while not state.is_over:
+            assert state not in seen
+            seen.add(state)
+            state = state.play(rng.choice(state.legal_moves()))

@@ -31,10 +31,12 @@ PLAYOUT_PLIES = 1000
 
 
 @njit(cache=True)
-def random_playout(params, board):
-    """Play uniformly random moves to the end of the game (or PLAYOUT_PLIES); player 0's
-    margin of material (the score margin; 3-row Gabata: of seeds held, see kernels.material)."""
-    kernels.random_moves(params, board, PLAYOUT_PLIES)
+def random_playout(params, board, repetitions):
+    """Play uniformly random moves to the end of the game (or PLAYOUT_PLIES; a position's
+    ``repetitions``-th occurrence in the playout ends it, ``kernels.random_moves``); player
+    0's margin of material (the score margin; 3-row Gabata: of seeds held, see
+    kernels.material)."""
+    kernels.random_moves(params, board, PLAYOUT_PLIES, repetitions)
     return kernels.material_margin(params, board)
 
 
@@ -89,10 +91,12 @@ def _prove(node, boards, first_child, n_legal, n_expanded, proven):
 @njit(cache=True, nogil=True)
 def run_iterations(params, boards, first_child, n_legal,
                    n_expanded, parent, move, visits, total, n_nodes, iterations, c, proven,
-                   solver, moves, scratch):
+                   solver, moves, scratch, repetitions):
     """Run up to ``iterations`` MCTS iterations; stop early when the arrays are nearly full
     or (``solver``) when the root is proven. ``moves`` (MAX_MOVES) and ``scratch`` (a board)
-    are work space, made by the caller so that they are lent too (``mancalab.borrow``).
+    are work space, made by the caller so that they are lent too (``mancalab.borrow``). A
+    playout ends at a position's ``repetitions``-th occurrence in it
+    (``kernels.repetitions_of``).
 
     Returns (new node count, iterations done).
     """
@@ -132,7 +136,7 @@ def run_iterations(params, boards, first_child, n_legal,
             node = _best_uct_child(node, first_child, n_expanded, visits, total, boards, c,
                                    proven)
         kernels.copy_into(scratch, boards[node])
-        reward = random_playout(params, scratch)
+        reward = random_playout(params, scratch, repetitions)
         while node >= 0:  # backpropagation
             visits[node] += 1
             total[node] += reward
@@ -190,7 +194,8 @@ class SearchTree:
         self.n_nodes, done = run_iterations(
             variant.params, self.boards, self.first_child,
             self.n_legal, self.n_expanded, self.parent, self.move, self.visits, self.total,
-            self.n_nodes, iterations, c, self.proven, solver, self.moves, self.scratch)
+            self.n_nodes, iterations, c, self.proven, solver, self.moves, self.scratch,
+            kernels.repetitions_of(variant))
         return done
 
     @property
@@ -217,7 +222,8 @@ def warm_up(state: State | None = None) -> None:
     tree = SearchTree(state.board, capacity=2 * MAX_MOVES)
     run_iterations(state.variant.params, tree.boards, tree.first_child, tree.n_legal,
                    tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0,
-                   tree.proven, True, tree.moves, tree.scratch)
+                   tree.proven, True, tree.moves, tree.scratch,
+                   kernels.repetitions_of(state.variant))
 
 
 class MCTSPlayer(Player):

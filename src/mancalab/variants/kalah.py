@@ -238,6 +238,10 @@ class Kalah(SeedStores, Variant):
                         "Kalah(6,4): the FairKalah boards; other sizes: docs/kalah.md)",
                         choices=("standard", "random"), low=1, high=FAIR_BOARDS),
     }
+    # No position recurs: stores never shrink, and a move that adds nothing to a store
+    # moves the mover's seeds along their own row only, towards the store (the sum of their
+    # places grows) and leaves the other row as it was.
+    recurs = False
     kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
 
     def __init__(self, **options) -> None:

@@ -207,3 +207,34 @@ def test_the_command_names_a_first_runs_compiling_apart(monkeypatch, compiled_he
     assert ("s of it compiling: a first run" in said) == bool(compiled_here), said
     if compiled_here:
         assert f"({compiled_here:.1f} s of it compiling" in said
+
+
+@pytest.mark.parametrize("options, games", [({}, 300), ({"houses": 3, "seeds": 2}, 2000)])
+def test_compiled_play_ends_oware_at_a_recurrence_as_its_record_does(options, games):
+    """Issue 87: compiled random play did not know Oware's end at the first recurrence of a
+    position (0.83% of random games cycled to the move limit). Random games played by the
+    record are replayed by the compiled loop's rules (``kernels.play_moves``, whose end
+    check ``random_moves`` shares): the same moves taken, the same final board."""
+    from mancalab import kernels
+    from mancalab.records import GameRecord
+
+    variant = mancalab.variant("oware", **options)
+    rng = random.Random(87)
+    repeated = 0
+    for _ in range(games):
+        record = GameRecord.new(variant)
+        while not record.state.is_over and not record.at_cap:
+            record.push(rng.choice(record.state.legal_moves()))
+        board = variant.start().board.copy()
+        played = kernels.play_moves(variant.params, board, np.array(record.moves, np.int64),
+                                    kernels.repetitions_of(variant))
+        assert played == len(record.moves) and list(board) == list(record.state.board)
+        repeated += record.termination == "repetition"
+    assert repeated > games // 100  # the rule ended games
+
+
+def test_random_oware_games_all_end():
+    """Issue 87: the sampled statistics count every random Oware game to its end (none cut
+    at the move limit by a cycle)."""
+    stats = random_play_stats(mancalab.variant("oware").start(), 3000, seed=1)
+    assert stats.unfinished == 0 and stats.wins_0 + stats.wins_1 + stats.draws == 3000
