@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import platform
+import subprocess
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -30,8 +33,13 @@ def machine() -> dict:
             "python": platform.python_version(), "system": platform.platform()}
 
 
+RESULTS = Path(__file__).parent / "results"
+
+
 def report(title: str, rows: list[dict], columns: list[str]) -> None:
-    """Print the machine, the rows as a table, then ``JSON: {...}`` on one line."""
+    """Print the machine, the rows as a table, then ``JSON: {...}`` on one line, and append
+    that line (with the time, the command and the commit) to ``results/SCRIPT.jsonl``: the
+    history of runs is data, the README holds the current figures."""
     console = Console(highlight=False)
     info = machine()
     console.print(f"[bold]{title}[/]  on {info['cpu']}, {info['cores']} cores, "
@@ -45,7 +53,30 @@ def report(title: str, rows: list[dict], columns: list[str]) -> None:
                         else f"{row[c]:,}" if isinstance(row[c], int) else str(row[c])
                         for c in columns))
     console.print(table)
-    print("JSON: " + json.dumps({"benchmark": title, "machine": info, "results": rows}))
+    record = {"benchmark": title, "machine": info, "results": rows}
+    print("JSON: " + json.dumps(record))
+    _keep({"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "command": " ".join(sys.argv), "commit": _commit(), **record})
+
+
+def _commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip() \
+            or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _keep(record: dict) -> None:
+    """Append ``record`` to the script's results file (nothing where it cannot be written)."""
+    script = Path(sys.argv[0]).stem or "benchmark"
+    try:
+        RESULTS.mkdir(exist_ok=True)
+        with open(RESULTS / f"{script}.jsonl", "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+    except OSError:
+        pass
 
 
 def rows_done(results) -> dict:
