@@ -178,3 +178,10 @@ def test_hint_switch_and_level():
     assert "Computer now plays as classic:level=2." in out
     # after the switch the computer plays A's opening move: level 2 plays pit 1, i.e. "2"
     assert "Computer now plays A." in out and "Computer plays 2" in out
+
+
+def test_perft_prints_the_spec_counts_and_refuses_a_bad_depth():
+    result = runner.invoke(app, ["perft", "kalah", "--depth", "6"])
+    assert result.exit_code == 0 and "23,169" in result.output and "4,685" in result.output
+    result = runner.invoke(app, ["perft", "kalah", "--depth", "65"])
+    assert result.exit_code == 2 and "--depth must be 0..64" in result.output

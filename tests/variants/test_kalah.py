@@ -104,8 +104,11 @@ def test_vector_10_end_rules_differ():
     (starve, [6, 35, 185, 942, 4685, 23169]),
 ])
 def test_vector_11_perft(variant, counts):
+    from mancalab.analysis import perft as compiled_perft
+
     s = variant.start()
     assert [perft(s, d) for d in range(1, 7)] == counts
+    assert [compiled_perft(s, d).sequences for d in range(1, 7)] == counts
 
 
 def test_perft_agrees_with_the_tree_statistics():

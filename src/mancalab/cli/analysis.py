@@ -268,6 +268,41 @@ def solve(
                   f"{'; ' + said if said else ''}).")
 
 
+@app.command()
+def perft(
+    game: Annotated[str, typer.Argument(help="the game, e.g. kalah")],
+    depth: Annotated[int, typer.Option(help="moves a sequence, 0..64")],
+    position: Annotated[Optional[str], typer.Option(
+        help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
+    to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object a depth")] = False,
+    option: GameOptions = [],
+) -> None:
+    """The move sequences of exactly 1..DEPTH moves (a game that ends sooner counts nothing;
+    no end by repetition), counted in compiled code: a check of the rules against another
+    program's, and their speed."""
+    import json
+
+    from ..analysis.stats.perft import MAX_DEPTH, perft as count, warm_up
+
+    if not 0 <= depth <= MAX_DEPTH:
+        fail(f"--depth must be 0..{MAX_DEPTH}, got {depth}")
+    state = position_of(game, position, to_move, option)
+    with compiling_timed():
+        warm_up(state)
+    rows = []
+    for level in range(1, depth + 1) if depth else [0]:
+        found = count(state, level)
+        if json_out:
+            print(json.dumps({**found._asdict(), "per_second": round(found.per_second)}),
+                  flush=True)
+        rows.append([str(level), f"{found.sequences:,}", f"{found.seconds:.3f}",
+                     f"{found.per_second:,.0f}"])
+    if not json_out:
+        print_figures(f"{state.variant.title}: perft", ["depth", "sequences", "seconds",
+                                                        "sequences/s"], rows)
+
+
 @app.command("random-play")
 def random_play(
     game: Annotated[str, typer.Argument(
