@@ -8,11 +8,17 @@ completed and the seconds spent. Each game is measured ``--repeat`` times with a
 (empty transposition table) and the median run is shown, since one run's depth depends on
 whether the next iteration was predicted to end in time. Run it on an idle machine: the
 search uses one core.
+
+``--vs-openspiel`` instead times MCTS decisions of 1,000 simulations beside OpenSpiel's C++
+``MCTSBot`` (one random rollout a leaf, UCT 1.4) on the same positions (Kalah as OpenSpiel's
+``mancala`` and Oware, from the start and along random games), the two alternated.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import time
 
 import mancalab
 
@@ -29,12 +35,64 @@ def measure(game: str, seconds: float) -> dict:
     return {"nodes": info["nodes"], "seconds": info["seconds"], "depth": info["depth"]}
 
 
+OPENSPIEL = {"kalah": ("mancala", {"empty_capture": False}), "oware": ("oware", {})}
+
+
+def mcts_against_openspiel(simulations: int = 1000, positions: int = 20,
+                           rounds: int = 3) -> list[dict]:
+    """Milliseconds a decision of ``simulations`` for mancalab's MCTS and OpenSpiel's C++
+    MCTSBot on ``positions`` positions a game (reached by the same random moves), the best
+    of ``rounds`` alternated runs each."""
+    import pyspiel
+
+    rows = []
+    for name, (theirs, options) in OPENSPIEL.items():
+        game = pyspiel.load_game(theirs)
+        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 1.4, simulations,
+                              10**9, False, 0, False, pyspiel.ChildSelectionPolicy.UCT)
+        player = mancalab.player(f"mcts:playouts={simulations},seed=1")
+        rng = random.Random(5)
+        pairs = []
+        while len(pairs) < positions:
+            ours, spiel = mancalab.variant(name, **options).start(), game.new_initial_state()
+            for _ in range(rng.randrange(30)):
+                if ours.is_over:
+                    break
+                move = rng.choice(ours.legal_moves())
+                spiel.apply_action(spiel.legal_actions()[ours.legal_moves().index(move)])
+                ours = ours.play(move)
+            if not ours.is_over and len(ours.legal_moves()) > 1:
+                pairs.append((ours, spiel))
+        player.choose(pairs[0][0]), bot.step(pairs[0][1])  # compiled, warmed
+        ours_ms, theirs_ms = [], []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            for state, _ in pairs:
+                player.choose(state)
+            ours_ms.append((time.perf_counter() - started) / positions * 1e3)
+            started = time.perf_counter()
+            for _, state in pairs:
+                bot.step(state)
+            theirs_ms.append((time.perf_counter() - started) / positions * 1e3)
+        rows.append({"game": name, "mancalab ms a decision": min(ours_ms),
+                     "OpenSpiel C++ ms": min(theirs_ms),
+                     "ratio": min(theirs_ms) / min(ours_ms)})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=GAMES)
     parser.add_argument("--time", type=float, default=1.0, help="seconds a move")
     parser.add_argument("--repeat", type=int, default=3, help="runs per game (median shown)")
+    parser.add_argument("--vs-openspiel", action="store_true",
+                        help="MCTS decisions of 1,000 simulations beside OpenSpiel's C++")
     args = parser.parse_args()
+    if args.vs_openspiel:
+        rows = mcts_against_openspiel()
+        report("MCTS against OpenSpiel's C++ MCTSBot, 1,000 simulations", rows,
+               list(rows[0]))
+        return
     rows = []
     for game in args.games:
         runs = sorted((measure(game, args.time) for _ in range(args.repeat)),
