@@ -745,3 +745,27 @@ def test_no_move_is_taken_past_a_games_cap_and_the_computer_agrees_to_end(client
     assert state(client, game, token)["ply"] == 2  # nothing changed
     ended = _end(client, game, token).json()
     assert ended["end"] == "ended" and ended["state"]["result"]["termination"] == "agreement"
+
+
+def test_a_route_gets_its_services_by_depends_and_a_test_overrides_them(db):
+    """Issue 84: the routers are module-level and get the hub, the limits and the rates
+    from the app they serve (``web.deps``): one app's limits are its own, and a test
+    replaces a dependency with ``app.dependency_overrides``."""
+    from mancalab.web import deps
+    from mancalab.web.thinking import Limits
+
+    app = create_app(db, Limits(max_think=3.0, create_rate="2/minute"))
+    with TestClient(app) as one, TestClient(create_app(db, Limits())) as other:
+        assert one.get("/api/games").json()["max_think"] == 3.0
+        assert other.get("/api/games").json()["max_think"] == Limits().max_think
+        app.dependency_overrides[deps.limits_of] = lambda: Limits(max_think=7.0)
+        assert one.get("/api/games").json()["max_think"] == 7.0
+        made = [one.post("/api/games", json={"game": "kalah", "mode": "local"}).status_code
+                for _ in range(3)]
+        assert made == [201, 201, 429]  # this app's rate, not the other's
+        refused = one.post("/api/games", json={"game": "kalah", "mode": "local"})
+        said = refused.json()
+        assert said["code"] == "too_many" and "2 per 1 minute" in said["detail"]
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert other.post("/api/games", json={"game": "kalah", "mode": "local"}).status_code \
+            == 201

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import math
 import threading
 from pathlib import Path
 
@@ -24,20 +23,19 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import cookie_parser
 from starlette.routing import Match
-from slowapi import Limiter
-from slowapi.errors import RateLimitExceeded
 
 from ..analysis import solving
 from ..analysis.solving.preparation import Step
 from ..core import MancalabError, MancalabFailure
 from .accounts import ClientGone
 from .clients import CLASS_ADDRESSES
+from .deps import Rates, TooManyRequests
 from .errors import said
 from .store import Store
-from .thinking import CLIENT, READY, Limits, warm_up
+from .thinking import READY, Limits, warm_up
 from .guard import RequestGuard
 from .hub import Hub
-from .routes import (Rates, accounts, advice, arenas, bots, catalogue, classes, games,
+from .routes import (accounts, advice, arenas, bots, catalogue, classes, games,
                      learning, live, lobby)
 from .routes.accounts import COOKIE
 from .schemas import ERRORS
@@ -61,10 +59,6 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     solvers = solving.kalah.Budget(table=min(SOLVER_TABLE_MEMORY, limits.solver_memory),
                                    kept=limits.solver_memory)
     hub = Hub(Store(db_path), limits)
-    # the request rates, counted per site where its processes share a Redis server
-    # (per client: an address, or a class's pupil, whose school shares one address)
-    limiter = Limiter(key_func=lambda request: CLIENT.get() or "",
-                      storage_uri=limits.rate_storage)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -99,9 +93,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
                          description="Play mancala games: create a game, get its state, play "
                                      "moves, ask the computer. Live updates: the websocket "
                                      "/api/games/{id}/ws?token=...")
-    app.state.hub = hub
+    app.state.hub = hub  # the routes get it, its limits and the rates by ``deps``
     app.state.solvers = solvers  # the solvers' budget while it runs (its lifespan)
-    app.state.limiter = limiter
+    # the request rates, counted per site where its processes share a Redis server
+    # (per client: an address, or a class's pupil, whose school shares one address)
+    app.state.rates = Rates(limits)
     # text goes compressed to a browser that takes it (a school's slow link: the page's
     # scripts, texts and the API's answers shrink to about a quarter)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
@@ -116,13 +112,11 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     app.add_exception_handler(MancalabError, answer)
     app.add_exception_handler(MancalabFailure, answer)
 
-    @app.exception_handler(RateLimitExceeded)
-    async def too_many(request: Request, error: RateLimitExceeded) -> JSONResponse:
-        retry = max(1, math.ceil(error.limit.limit.get_expiry() if error.limit else 60))
-        return JSONResponse({"detail": f"too many requests: at most {error.detail}; try "
+    @app.exception_handler(TooManyRequests)
+    async def too_many(request: Request, error: TooManyRequests) -> JSONResponse:
+        return JSONResponse({"detail": f"too many requests: at most {error.rate}; try "
                                        "again later", "code": "too_many", "values": {}},
-                            status_code=429,
-                            headers={"Retry-After": str(retry)})
+                            status_code=429, headers={"Retry-After": str(error.retry_after)})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -148,15 +142,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     async def too_deep(request: Request, error: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the request is nested too deeply"}, status_code=400)
 
-    new_games = limiter.shared_limit(limits.create_rate, scope="new games")
-    searches = limiter.shared_limit(limits.hint_rate, scope="searches")
-    rates = Rates(new_games, searches,
-                  limiter.shared_limit(limits.account_rate, scope="new accounts"),
-                  limiter.shared_limit(limits.login_rate, scope="log-ins"),
-                  limiter.shared_limit(limits.move_rate, scope="moves"))
     for area in (catalogue, games, advice, learning, live, accounts, lobby, arenas, bots,
                  classes):
-        app.include_router(area.router(hub, limits, rates))
+        app.include_router(area.router)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

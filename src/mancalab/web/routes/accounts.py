@@ -20,8 +20,7 @@ from ..names import check_account_name, check_password
 from ..hub import Hub
 from ..errors import ConflictError, NotAllowedError, NotFoundError, UnauthorizedError
 from ..schemas import GAMES, Confirmation, Credentials, PasswordChange
-from ..thinking import Limits
-from . import Rates
+from ..deps import HubDep, log_ins, new_accounts
 
 COOKIE = "mancalab_session"
 COOKIE_SECONDS = 365 * 24 * 3600
@@ -64,128 +63,141 @@ def guest_of(request: Request, response: Response | None = None) -> str | None:
     return digest(token)
 
 
-def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
-    """The routes of accounts and ratings, for the app of ``hub``."""
-    router = APIRouter()
+router = APIRouter()
 
-    async def hashed(request: Request, work, *args):
-        """``work(*args)`` (a password's hash or check) in the hashing threads, in turn."""
-        return await hub.hashing.run(scope_client(request.scope), request.receive, work, *args)
 
-    async def checked(request: Request, name: str, password: str) -> str:
-        """The account's name when ``password`` is its password (hashing off the loop)."""
-        found = hub.accounts.canonical(name)
-        stored = hub.accounts.stored_hash(found) if found else None
-        if not await hashed(request, hub.accounts.verify, stored, password) or found is None:
-            raise UnauthorizedError("wrong name or password", code="wrong_password")
-        return found
+async def hashed(hub: Hub, request: Request, work, *args):
+    """``work(*args)`` (a password's hash or check) in the hashing threads, in turn."""
+    return await hub.hashing.run(scope_client(request.scope), request.receive, work, *args)
 
-    @router.post("/api/accounts", status_code=201, summary="Make an account (and log in)")
-    @rates.accounts
-    async def create_account(request: Request, response: Response, body: Credentials) -> dict:
-        name = check_account_name(body.name)
-        if hub.accounts.held(name):
-            raise ConflictError(f"the name {name!r} is taken (or one that looks the same)",
-                                code="name_taken", name=name)
-        check_password(body.password, name)
-        made = await hashed(request, hub.accounts.hash, body.password)
-        _set_cookie(request, response, hub.accounts.create(name, made))
-        return {"name": name}
 
-    @router.post("/api/session", summary="Log in: the session cookie is set")
-    @rates.logins
-    async def log_in(request: Request, response: Response, body: Credentials) -> dict:
-        name = await checked(request, body.name, body.password)
-        _set_cookie(request, response, hub.accounts.new_session(name))
-        return {"name": name}
+async def checked(hub: Hub, request: Request, name: str, password: str) -> str:
+    """The account's name when ``password`` is its password (hashing off the loop)."""
+    found = hub.accounts.canonical(name)
+    stored = hub.accounts.stored_hash(found) if found else None
+    if not await hashed(hub, request, hub.accounts.verify, stored, password) or found is None:
+        raise UnauthorizedError("wrong name or password", code="wrong_password")
+    return found
 
-    @router.get("/api/session", summary="Who the session cookie logs in (name null: nobody)")
-    async def session(request: Request) -> dict:
-        return {"name": hub.accounts.name_of(session_token(request))}
 
-    @router.delete("/api/session", summary="Log out")
-    async def log_out(request: Request, response: Response) -> dict:
-        logged_in(hub, request)  # the Origin check
-        hub.accounts.end_session(session_token(request))
-        response.delete_cookie(COOKIE, path="/")
-        return {"name": None}
+@router.post("/api/accounts", status_code=201, summary="Make an account (and log in)")
+@new_accounts
+async def create_account(hub: HubDep, request: Request, response: Response,
+                         body: Credentials) -> dict:
+    name = check_account_name(body.name)
+    if hub.accounts.held(name):
+        raise ConflictError(f"the name {name!r} is taken (or one that looks the same)",
+                            code="name_taken", name=name)
+    check_password(body.password, name)
+    made = await hashed(hub, request, hub.accounts.hash, body.password)
+    _set_cookie(request, response, hub.accounts.create(name, made))
+    return {"name": name}
 
-    @router.post("/api/session/password", summary="Change the password (other sessions end)")
-    @rates.logins
-    async def change_password(request: Request, body: PasswordChange) -> dict:
-        name = await checked(request, require(logged_in(hub, request)), body.old)
-        check_password(body.new, name)
-        made = await hashed(request, hub.accounts.hash, body.new)
-        hub.accounts.set_hash(name, made, keep=session_token(request))
-        return {"name": name}
 
-    @router.post("/api/accounts/delete", summary="Delete the account and its personal data "
-                                                 "(sessions, ratings); its games going on "
-                                                 "are resigned first, its games stay, and "
-                                                 "its name is not given to anybody else")
-    @rates.logins
-    async def delete_account(request: Request, response: Response, body: Confirmation) -> dict:
-        name = await checked(request, require(logged_in(hub, request)), body.password)
-        await hub.forget(name)
-        response.delete_cookie(COOKIE, path="/")
-        return {"deleted": name}
+@router.post("/api/session", summary="Log in: the session cookie is set")
+@log_ins
+async def log_in(hub: HubDep, request: Request, response: Response, body: Credentials) -> dict:
+    name = await checked(hub, request, body.name, body.password)
+    _set_cookie(request, response, hub.accounts.new_session(name))
+    return {"name": name}
 
-    def owner(request: Request) -> tuple[str | None, str | None]:
-        """Whose the visitor's games and seeks are: (the account, None) when logged in,
-        else (None, the guest cookie's digest or None)."""
-        name = logged_in(hub, request)
-        return name, None if name is not None else guest_of(request)
 
-    @router.get("/api/session/games", summary="The games of the logged-in account (or of "
-                                              "the guest cookie), newest first: each with "
-                                              "its seat and the seat's token")
-    async def my_games(request: Request) -> dict:
-        name, guest = owner(request)
-        if name is None and guest is None:
-            return {"games": []}
-        return {"games": [{"id": game_id, "seat": seat, "token": token}
-                          for game_id, seat, token in hub.store.games_of(name, guest=guest)]}
+@router.get("/api/session", summary="Who the session cookie logs in (name null: nobody)")
+async def session(hub: HubDep, request: Request) -> dict:
+    return {"name": hub.accounts.name_of(session_token(request))}
 
-    @router.get("/api/session/seeks", summary="The seeks of the logged-in account (or of the "
-                                              "guest cookie): open ones with their secrets, "
-                                              "and those just taken with the game and the "
-                                              "seat's token")
-    async def my_seeks(request: Request) -> dict:
-        name, guest = owner(request)
-        if name is None and guest is None:
-            return {"seeks": []}
-        hub.lobby.sweep()
-        return {"seeks": [{**seek.public(), "secret": seek.secret, "game_id": seek.game_id,
-                           "token": seek.token} for seek in hub.lobby.of(name, guest)]}
 
-    @router.get("/api/games/{game_id}/seat", summary="The seat the logged-in account (or the "
-                                                     "guest cookie) holds in the game, with "
-                                                     "its token: a player reaches her game "
-                                                     "from any device")
-    async def my_seat(request: Request, game_id: str) -> dict:
-        name, guest = owner(request)
-        if name is None and guest is None:
-            require(name)
-        room = hub.room(game_id)
-        holders = room.accounts if name is not None else room.guests
-        for seat, holder in enumerate(holders):
-            if holder == (name or guest) and room.tokens[seat] is not None:
-                return {"seat": seat, "token": room.tokens[seat]}
-        raise NotFoundError("your account holds no seat in this game", code="no_seat_here")
+@router.delete("/api/session", summary="Log out")
+async def log_out(hub: HubDep, request: Request, response: Response) -> dict:
+    logged_in(hub, request)  # the Origin check
+    hub.accounts.end_session(session_token(request))
+    response.delete_cookie(COOKIE, path="/")
+    return {"name": None}
 
-    @router.get("/api/players/{name}", summary="A player's ratings, rating history and recent "
-                                               "rated games")
-    async def player(name: str) -> dict:
-        found = hub.accounts.canonical(name)
-        if found is not None and hub.classes.pupil(found) is not None:  # no public profile
-            raise NotFoundError(f"no player {name[:40]!r}")
-        return hub.accounts.profile(name)
 
-    @router.get("/api/leaderboard/{game}", summary="A game's best established ratings "
-                                                   "(bots=true: the BOTs', a board apart)")
-    async def leaderboard(game: Literal[GAMES], bots: bool = False) -> dict:
-        return {"game": game, "bots": bots,
-                "players": hub.accounts.leaderboard(game, bots=bots)}
+@router.post("/api/session/password", summary="Change the password (other sessions end)")
+@log_ins
+async def change_password(hub: HubDep, request: Request, body: PasswordChange) -> dict:
+    name = await checked(hub, request, require(logged_in(hub, request)), body.old)
+    check_password(body.new, name)
+    made = await hashed(hub, request, hub.accounts.hash, body.new)
+    hub.accounts.set_hash(name, made, keep=session_token(request))
+    return {"name": name}
 
-    return router
+
+@router.post("/api/accounts/delete", summary="Delete the account and its personal data "
+                                             "(sessions, ratings); its games going on "
+                                             "are resigned first, its games stay, and "
+                                             "its name is not given to anybody else")
+@log_ins
+async def delete_account(hub: HubDep, request: Request, response: Response,
+                         body: Confirmation) -> dict:
+    name = await checked(hub, request, require(logged_in(hub, request)), body.password)
+    await hub.forget(name)
+    response.delete_cookie(COOKIE, path="/")
+    return {"deleted": name}
+
+
+def owner(hub: Hub, request: Request) -> tuple[str | None, str | None]:
+    """Whose the visitor's games and seeks are: (the account, None) when logged in,
+    else (None, the guest cookie's digest or None)."""
+    name = logged_in(hub, request)
+    return name, None if name is not None else guest_of(request)
+
+
+@router.get("/api/session/games", summary="The games of the logged-in account (or of "
+                                          "the guest cookie), newest first: each with "
+                                          "its seat and the seat's token")
+async def my_games(hub: HubDep, request: Request) -> dict:
+    name, guest = owner(hub, request)
+    if name is None and guest is None:
+        return {"games": []}
+    return {"games": [{"id": game_id, "seat": seat, "token": token}
+                      for game_id, seat, token in hub.store.games_of(name, guest=guest)]}
+
+
+@router.get("/api/session/seeks", summary="The seeks of the logged-in account (or of the "
+                                          "guest cookie): open ones with their secrets, "
+                                          "and those just taken with the game and the "
+                                          "seat's token")
+async def my_seeks(hub: HubDep, request: Request) -> dict:
+    name, guest = owner(hub, request)
+    if name is None and guest is None:
+        return {"seeks": []}
+    hub.lobby.sweep()
+    return {"seeks": [{**seek.public(), "secret": seek.secret, "game_id": seek.game_id,
+                       "token": seek.token} for seek in hub.lobby.of(name, guest)]}
+
+
+@router.get("/api/games/{game_id}/seat", summary="The seat the logged-in account (or the "
+                                                 "guest cookie) holds in the game, with "
+                                                 "its token: a player reaches her game "
+                                                 "from any device")
+async def my_seat(hub: HubDep, request: Request, game_id: str) -> dict:
+    name, guest = owner(hub, request)
+    if name is None and guest is None:
+        require(name)
+    room = hub.room(game_id)
+    holders = room.accounts if name is not None else room.guests
+    for seat, holder in enumerate(holders):
+        if holder == (name or guest) and room.tokens[seat] is not None:
+            return {"seat": seat, "token": room.tokens[seat]}
+    raise NotFoundError("your account holds no seat in this game", code="no_seat_here")
+
+
+@router.get("/api/players/{name}", summary="A player's ratings, rating history and recent "
+                                           "rated games")
+async def player(hub: HubDep, name: str) -> dict:
+    found = hub.accounts.canonical(name)
+    if found is not None and hub.classes.pupil(found) is not None:  # no public profile
+        raise NotFoundError(f"no player {name[:40]!r}")
+    return hub.accounts.profile(name)
+
+
+@router.get("/api/leaderboard/{game}", summary="A game's best established ratings "
+                                               "(bots=true: the BOTs', a board apart)")
+async def leaderboard(hub: HubDep, game: Literal[GAMES], bots: bool = False) -> dict:
+    return {"game": game, "bots": bots,
+            "players": hub.accounts.leaderboard(game, bots=bots)}
+
 

@@ -8,58 +8,59 @@ from typing import Annotated
 from fastapi import APIRouter, Path as FastAPIPath, Request
 
 from ...core import LARGEST
-from ..thinking import Limits
-from ..hub import Hub
 from ..schemas import Hint, Short, Token
-from . import Rates
+from ..deps import HubDep, searches
 
 
-def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
-    """The routes of help in a game, for the app of ``hub``."""
-    router = APIRouter()
-    searches = rates.searches
+router = APIRouter()
 
-    @router.post("/api/games/{game_id}/hint", summary="The move a player would make here "
-                                                   "(for a player holding a seat)")
-    @searches
-    async def hint(request: Request, game_id: str, body: Hint) -> dict:
-        return await hub.hint(game_id, body.token, body.player)
 
-    @router.get("/api/games/{game_id}/previews",
-                summary="What each legal move would do: the cell where its last seed lands, its "
-                        "laps, the cells it captures from, what it adds to the mover's score, "
-                        "whether the mover plays again (for a player holding a seat, where "
-                        "hints are on)")
-    async def previews(game_id: str, token: Short | None = None) -> dict:
-        return hub.previews(game_id, token)
+@router.post("/api/games/{game_id}/hint", summary="The move a player would make here "
+                                               "(for a player holding a seat)")
+@searches
+async def hint(hub: HubDep, request: Request, game_id: str, body: Hint) -> dict:
+    return await hub.hint(game_id, body.token, body.player)
 
-    @router.post("/api/games/{game_id}/analysis",
-              summary="Every legal move's exact value for the player to move, or its bounds "
-                      "when not proven in time (Kalah; for a player holding a seat)")
-    @searches
-    async def analysis(request: Request, game_id: str, body: Token) -> dict:
-        return await hub.analysis(game_id, body.token)
 
-    @router.post("/api/games/{game_id}/review",
-              summary="The game's review: each position's value (exact where proven, else "
-                      "an estimate) and each move's mark; its positions are appraised in the "
-                      "background, so ask again until appraised equals positions")
-    @searches
-    async def review_game(request: Request, game_id: str, body: Token) -> dict:
-        return await hub.reviews.review(game_id, body.token)
+@router.get("/api/games/{game_id}/previews",
+            summary="What each legal move would do: the cell where its last seed lands, its "
+                    "laps, the cells it captures from, what it adds to the mover's score, "
+                    "whether the mover plays again (for a player holding a seat, where "
+                    "hints are on)")
+async def previews(hub: HubDep, game_id: str, token: Short | None = None) -> dict:
+    return hub.previews(game_id, token)
 
-    @router.post("/api/games/{game_id}/positions/{ply}/continuation",
-                 summary="The best continuation from the position after PLY moves: a few "
-                         "moves, proven best where the position is solved (exact), else the "
-                         "expert's; for a finished game, or a seated player where hints are on")
-    @searches
-    async def continuation(request: Request, game_id: str,
-                           ply: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
-                           body: Token) -> dict:
-        return await hub.reviews.continuation(game_id, body.token, ply)
 
-    @router.get("/api/games/{game_id}/review", summary="The game's review as far as it is")
-    async def review_so_far(game_id: str, token: Short | None = None) -> dict:
-        return await hub.reviews.review(game_id, token, start=False)
+@router.post("/api/games/{game_id}/analysis",
+          summary="Every legal move's exact value for the player to move, or its bounds "
+                  "when not proven in time (Kalah; for a player holding a seat)")
+@searches
+async def analysis(hub: HubDep, request: Request, game_id: str, body: Token) -> dict:
+    return await hub.analysis(game_id, body.token)
 
-    return router
+
+@router.post("/api/games/{game_id}/review",
+          summary="The game's review: each position's value (exact where proven, else "
+                  "an estimate) and each move's mark; its positions are appraised in the "
+                  "background, so ask again until appraised equals positions")
+@searches
+async def review_game(hub: HubDep, request: Request, game_id: str, body: Token) -> dict:
+    return await hub.reviews.review(game_id, body.token)
+
+
+@router.post("/api/games/{game_id}/positions/{ply}/continuation",
+             summary="The best continuation from the position after PLY moves: a few "
+                     "moves, proven best where the position is solved (exact), else the "
+                     "expert's; for a finished game, or a seated player where hints are on")
+@searches
+async def continuation(hub: HubDep, request: Request, game_id: str,
+                       ply: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
+                       body: Token) -> dict:
+    return await hub.reviews.continuation(game_id, body.token, ply)
+
+
+@router.get("/api/games/{game_id}/review", summary="The game's review as far as it is")
+async def review_so_far(hub: HubDep, game_id: str, token: Short | None = None) -> dict:
+    return await hub.reviews.review(game_id, token, start=False)
+
+

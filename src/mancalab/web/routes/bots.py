@@ -26,9 +26,9 @@ from ..lobby import Seek
 from ..rooms import Room
 from ..schemas import Decline, NewSeek, NewToken
 from ..thinking import Limits
-from . import Rates
 from .accounts import logged_in
 from .lobby import challenged, check_live, take
+from ..deps import HubDep, LimitsDep, moves, new_games
 
 KEEPALIVE_SECONDS = 6.0  # an empty line this often keeps a stream's connection open
 ACCOUNT_STREAMS = 16  # streams one account may hold open at once (its games and events)
@@ -78,209 +78,242 @@ def game_full(room: Room, seat: int) -> dict:
             "state": game_state(room)}
 
 
-def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
-    """The routes of tokens, the Bot API and challenges, for the app of ``hub``."""
-    router = APIRouter()
-    streams: dict[str, int] = {}  # open streams by account (this process)
+router = APIRouter()
 
-    def account_of(request: Request, *scopes: str) -> str:
-        """The account of the request's token, holding one of ``scopes``."""
-        return hub.tokens.owner(request.headers.get("authorization"), scopes)
 
-    def bot_of(request: Request) -> str:
-        name = account_of(request, "bot:play")
-        if not hub.tokens.is_bot(name):
-            raise NotAllowedError("this is for BOT accounts: upgrade the account first "
-                                  "(POST /api/bot/account/upgrade)", code="not_a_bot")
-        return name
+def account_of(hub: Hub, request: Request, *scopes: str) -> str:
+    """The account of the request's token, holding one of ``scopes``."""
+    return hub.tokens.owner(request.headers.get("authorization"), scopes)
 
-    def spend(allowance, name: str) -> None:
-        """One of the account's actions, within its allowance (BusyError, a 429, beyond)."""
-        wait = allowance.take(f"account {name}", 1)
-        if wait:
-            raise BusyError(f"too many requests from this account: try again in "
-                            f"{max(1, round(wait))} s", code="too_many")
 
-    def seat_token(room: Room, name: str) -> str:
-        """The token of ``name``'s seat in ``room``: a bot acts only where it is seated."""
-        for seat, holder in enumerate(room.accounts):
-            if holder == name and room.tokens[seat] is not None:
-                return room.tokens[seat]
-        raise NotAllowedError("this account holds no seat in the game", code="no_seat")
+def bot_of(hub: Hub, request: Request) -> str:
+    name = account_of(hub, request, "bot:play")
+    if not hub.tokens.is_bot(name):
+        raise NotAllowedError("this is for BOT accounts: upgrade the account first "
+                              "(POST /api/bot/account/upgrade)", code="not_a_bot")
+    return name
 
-    # ----- tokens, on the account page ----------------------------------------------
-    @router.post("/api/tokens", status_code=201, summary="Make an API token (shown once; "
-                                                        "only its digest is kept)")
-    async def new_token(request: Request, body: NewToken) -> dict:
-        return hub.tokens.create(require(logged_in(hub, request)), body.label, body.scopes)
 
-    @router.get("/api/tokens", summary="The account's API tokens (never the tokens)")
-    async def tokens(request: Request) -> dict:
-        return {"tokens": hub.tokens.of(require(logged_in(hub, request)))}
+def spend(allowance, name: str) -> None:
+    """One of the account's actions, within its allowance (BusyError, a 429, beyond)."""
+    wait = allowance.take(f"account {name}", 1)
+    if wait:
+        raise BusyError(f"too many requests from this account: try again in "
+                        f"{max(1, round(wait))} s", code="too_many")
 
-    @router.delete("/api/tokens/{token_id}", summary="Revoke an API token")
-    async def revoke(request: Request, token_id: str) -> dict:
-        hub.tokens.revoke(require(logged_in(hub, request)), token_id)
-        return {"revoked": token_id}
 
-    # ----- the account of a token ---------------------------------------------------
-    @router.get("/api/account", summary="The account of the token, and whether it is a BOT")
-    async def account(request: Request) -> dict:
-        name = account_of(request, "bot:play", "challenge:read", "challenge:write")
-        return {"name": name, "bot": hub.tokens.is_bot(name)}
+def seat_token(room: Room, name: str) -> str:
+    """The token of ``name``'s seat in ``room``: a bot acts only where it is seated."""
+    for seat, holder in enumerate(room.accounts):
+        if holder == name and room.tokens[seat] is not None:
+            return room.tokens[seat]
+    raise NotAllowedError("this account holds no seat in the game", code="no_seat")
 
-    @router.post("/api/bot/account/upgrade", summary="Make the token's account a BOT: only "
-                                                     "before its first game, and for ever")
-    async def upgrade(request: Request) -> dict:
-        name = account_of(request, "bot:play")
-        hub.tokens.upgrade(name)
-        return {"name": name, "bot": True}
 
-    # ----- streams --------------------------------------------------------------------
-    def stream(name: str, lines: Callable[[], AsyncIterator[dict]]) -> StreamingResponse:
-        """An NDJSON response of ``lines``, an empty line every ``KEEPALIVE_SECONDS``
-        between them; at most ``ACCOUNT_STREAMS`` open for one account."""
-        if streams.get(name, 0) >= ACCOUNT_STREAMS:
-            raise BusyError(f"at most {ACCOUNT_STREAMS} streams open for one account",
-                            code="too_many_streams", count=ACCOUNT_STREAMS)
-        streams[name] = streams.get(name, 0) + 1
+# ----- tokens, on the account page ----------------------------------------------
 
-        async def body():
-            try:
-                async for line in lines():
-                    yield "\n" if line is None else json.dumps(line) + "\n"
-            finally:
-                streams[name] -= 1
-                if streams[name] <= 0:
-                    del streams[name]
 
-        return StreamingResponse(body(), media_type=NDJSON)
+@router.post("/api/tokens", status_code=201, summary="Make an API token (shown once; "
+                                                    "only its digest is kept)")
+async def new_token(hub: HubDep, request: Request, body: NewToken) -> dict:
+    return hub.tokens.create(require(logged_in(hub, request)), body.label, body.scopes)
 
-    @router.get("/api/stream/event", summary="The account's events as NDJSON: challenges "
-                                             "to it (and their end), its games starting "
-                                             "and finishing")
-    async def events(request: Request) -> StreamingResponse:
-        name = account_of(request, "bot:play", "challenge:read")
 
-        async def lines():
-            waker, known_games, known_challenges = Waker(), set(), set()
-            hub.lobby_sockets.add(waker)
-            try:
-                while True:
-                    for line in _event_lines(hub, name, known_games, known_challenges):
-                        yield line
-                    if not await waker.wait(KEEPALIVE_SECONDS):
-                        yield None
-            finally:
-                hub.lobby_sockets.discard(waker)
+@router.get("/api/tokens", summary="The account's API tokens (never the tokens)")
+async def tokens(hub: HubDep, request: Request) -> dict:
+    return {"tokens": hub.tokens.of(require(logged_in(hub, request)))}
 
-        return stream(name, lines)
 
-    @router.get("/api/bot/game/stream/{game_id}", summary="A game of the BOT's as NDJSON: "
-                                                          "gameFull, then gameState at "
-                                                          "every change")
-    async def game_stream(request: Request, game_id: str) -> StreamingResponse:
-        name = bot_of(request)
-        room = await hub.load(game_id)
-        token = seat_token(room, name)
-        seat = room.seat_of(token)
+@router.delete("/api/tokens/{token_id}", summary="Revoke an API token")
+async def revoke(hub: HubDep, request: Request, token_id: str) -> dict:
+    hub.tokens.revoke(require(logged_in(hub, request)), token_id)
+    return {"revoked": token_id}
 
-        async def lines():
-            # the stream holds the bot's seat as a page does: the bot is here while it follows
-            waker = Waker()
-            watchers = hub.watchers.setdefault(game_id, set())
-            watchers.add((waker, token))
-            hub._spawn(hub.broadcast(room, skip=waker))  # the other sees the bot come
-            try:
+
+# ----- the account of a token ---------------------------------------------------
+
+
+@router.get("/api/account", summary="The account of the token, and whether it is a BOT")
+async def account(hub: HubDep, request: Request) -> dict:
+    name = account_of(hub, request, "bot:play", "challenge:read", "challenge:write")
+    return {"name": name, "bot": hub.tokens.is_bot(name)}
+
+
+@router.post("/api/bot/account/upgrade", summary="Make the token's account a BOT: only "
+                                                 "before its first game, and for ever")
+async def upgrade(hub: HubDep, request: Request) -> dict:
+    name = account_of(hub, request, "bot:play")
+    hub.tokens.upgrade(name)
+    return {"name": name, "bot": True}
+
+
+# ----- streams --------------------------------------------------------------------
+
+
+def stream(request: Request, name: str,
+           lines: Callable[[], AsyncIterator[dict]]) -> StreamingResponse:
+    """An NDJSON response of ``lines``, an empty line every ``KEEPALIVE_SECONDS``
+    between them; at most ``ACCOUNT_STREAMS`` open for one account (counted by the app, in
+    this process)."""
+    state = request.app.state
+    if getattr(state, "bot_streams", None) is None:
+        state.bot_streams = {}
+    streams: dict[str, int] = state.bot_streams
+    if streams.get(name, 0) >= ACCOUNT_STREAMS:
+        raise BusyError(f"at most {ACCOUNT_STREAMS} streams open for one account",
+                        code="too_many_streams", count=ACCOUNT_STREAMS)
+    streams[name] = streams.get(name, 0) + 1
+
+    async def body():
+        try:
+            async for line in lines():
+                yield "\n" if line is None else json.dumps(line) + "\n"
+        finally:
+            streams[name] -= 1
+            if streams[name] <= 0:
+                del streams[name]
+
+    return StreamingResponse(body(), media_type=NDJSON)
+
+
+@router.get("/api/stream/event", summary="The account's events as NDJSON: challenges "
+                                         "to it (and their end), its games starting "
+                                         "and finishing")
+async def events(hub: HubDep, request: Request) -> StreamingResponse:
+    name = account_of(hub, request, "bot:play", "challenge:read")
+
+    async def lines():
+        waker, known_games, known_challenges = Waker(), set(), set()
+        hub.lobby_sockets.add(waker)
+        try:
+            while True:
+                for line in _event_lines(hub, name, known_games, known_challenges):
+                    yield line
+                if not await waker.wait(KEEPALIVE_SECONDS):
+                    yield None
+        finally:
+            hub.lobby_sockets.discard(waker)
+
+    return stream(request, name, lines)
+
+
+@router.get("/api/bot/game/stream/{game_id}", summary="A game of the BOT's as NDJSON: "
+                                                      "gameFull, then gameState at "
+                                                      "every change")
+async def game_stream(hub: HubDep, request: Request, game_id: str) -> StreamingResponse:
+    name = bot_of(hub, request)
+    room = await hub.load(game_id)
+    token = seat_token(room, name)
+    seat = room.seat_of(token)
+
+    async def lines():
+        # the stream holds the bot's seat as a page does: the bot is here while it follows
+        waker = Waker()
+        watchers = hub.watchers.setdefault(game_id, set())
+        watchers.add((waker, token))
+        hub._spawn(hub.broadcast(room, skip=waker))  # the other sees the bot come
+        try:
+            current = hub.room(game_id)
+            yield game_full(current, seat)
+            seen = (current.ply, current.version)
+            while current.record.state.outcome is None:
+                woke = await waker.wait(KEEPALIVE_SECONDS)
                 current = hub.room(game_id)
-                yield game_full(current, seat)
-                seen = (current.ply, current.version)
-                while current.record.state.outcome is None:
-                    woke = await waker.wait(KEEPALIVE_SECONDS)
-                    current = hub.room(game_id)
-                    if (current.ply, current.version) != seen:
-                        seen = (current.ply, current.version)
-                        yield game_state(current)
-                    elif not woke:
-                        yield None
-            finally:
-                watchers.discard((waker, token))
-                hub.presence(room)  # gone from now: counted for a claim, as a page's leaving
-                with contextlib.suppress(RuntimeError):  # the loop is closing
-                    hub.after_change(room)
+                if (current.ply, current.version) != seen:
+                    seen = (current.ply, current.version)
+                    yield game_state(current)
+                elif not woke:
+                    yield None
+        finally:
+            watchers.discard((waker, token))
+            hub.presence(room)  # gone from now: counted for a claim, as a page's leaving
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                hub.after_change(room)
 
-        return stream(name, lines)
+    return stream(request, name, lines)
 
-    # ----- acting in a game ---------------------------------------------------------
-    @router.post("/api/bot/game/{game_id}/move/{move}", summary="Play a move (its name in the "
-                                                                "game's notation)")
-    @rates.moves
-    async def move(request: Request, game_id: str, move: str) -> dict:
-        name = bot_of(request)
-        token = seat_token(await hub.load(game_id), name)
-        spend(hub.api_moves, name)
-        hub.pace(game_id)
-        await hub.change(game_id, token, lambda room: room.play(hub.store, token, move[:40]))
-        return {"ok": True}
 
-    @router.post("/api/bot/game/{game_id}/resign", summary="Resign the game")
-    async def resign(request: Request, game_id: str) -> dict:
-        token = seat_token(await hub.load(game_id), bot_of(request))
-        await hub.change(game_id, token, lambda room: room.resign(hub.store, token))
-        return {"ok": True}
+# ----- acting in a game ---------------------------------------------------------
 
-    @router.post("/api/bot/game/{game_id}/abort", summary="Abort the game before both "
-                                                          "players moved")
-    async def abort(request: Request, game_id: str) -> dict:
-        token = seat_token(await hub.load(game_id), bot_of(request))
-        await hub.change(game_id, token, lambda room: room.abort(hub.store, token))
-        return {"ok": True}
 
-    @router.post("/api/bot/seek", status_code=201, summary="Open a seek in the lobby as the "
-                                                           "BOT (people who take it accept a "
-                                                           "bot)")
-    @rates.new_games
-    async def bot_seek(request: Request, body: NewSeek) -> dict:
-        name = bot_of(request)
-        spend(hub.api_games, name)
-        if body.to is not None:
-            raise NotAllowedError("challenge a player by POST /api/challenge/{name}")
-        opened = _open_seek(hub, limits, request, name, body, None)
-        return {"id": opened.id, "seek": opened.public()}
+@router.post("/api/bot/game/{game_id}/move/{move}", summary="Play a move (its name in the "
+                                                            "game's notation)")
+@moves
+async def move(hub: HubDep, request: Request, game_id: str, move: str) -> dict:
+    name = bot_of(hub, request)
+    token = seat_token(await hub.load(game_id), name)
+    spend(hub.api_moves, name)
+    hub.pace(game_id)
+    await hub.change(game_id, token, lambda room: room.play(hub.store, token, move[:40]))
+    return {"ok": True}
 
-    @router.post("/api/bot/arena/{arena_id}/join", summary="Join an arena that admits bots")
-    async def join_arena(request: Request, arena_id: str) -> dict:
-        name = bot_of(request)
-        return hub.join_arena(arena_id, name).view_for(name)
 
-    # ----- challenges -----------------------------------------------------------------
-    @router.post("/api/challenge/{player}", status_code=201,
-                 summary="Challenge a player (a person or a bot); they accept or decline")
-    @rates.new_games
-    async def challenge(request: Request, player: str, body: NewSeek) -> dict:
-        name = account_of(request, "challenge:write", "bot:play")
-        spend(hub.api_games, name)
-        to = challenged(hub, name, player)
-        opened = _open_seek(hub, limits, request, name, body, to)
-        return {"id": opened.id, "challenge": opened.public()}
+@router.post("/api/bot/game/{game_id}/resign", summary="Resign the game")
+async def resign(hub: HubDep, request: Request, game_id: str) -> dict:
+    token = seat_token(await hub.load(game_id), bot_of(hub, request))
+    await hub.change(game_id, token, lambda room: room.resign(hub.store, token))
+    return {"ok": True}
 
-    @router.post("/api/challenge/{seek_id}/accept", status_code=201,
-                 summary="Accept a challenge: the game starts (its id and the seat)")
-    @rates.new_games
-    async def accept(request: Request, response: Response, seek_id: str) -> dict:
-        name = account_of(request, "challenge:write", "bot:play")
-        spend(hub.api_games, name)
-        found = hub.lobby.get(seek_id)
-        room, seat = take(hub, limits, found, name, None)
-        return {"id": room.id, "seat": seat}
 
-    @router.post("/api/challenge/{seek_id}/decline", summary="Decline a challenge, saying why")
-    async def decline(request: Request, seek_id: str, body: Decline) -> dict:
-        name = account_of(request, "challenge:write", "bot:play")
-        hub.lobby.decline(hub.lobby.get(seek_id), name, body.reason)
-        return {"declined": seek_id, "reason": body.reason}
+@router.post("/api/bot/game/{game_id}/abort", summary="Abort the game before both "
+                                                      "players moved")
+async def abort(hub: HubDep, request: Request, game_id: str) -> dict:
+    token = seat_token(await hub.load(game_id), bot_of(hub, request))
+    await hub.change(game_id, token, lambda room: room.abort(hub.store, token))
+    return {"ok": True}
 
-    return router
+
+@router.post("/api/bot/seek", status_code=201, summary="Open a seek in the lobby as the "
+                                                       "BOT (people who take it accept a "
+                                                       "bot)")
+@new_games
+async def bot_seek(hub: HubDep, limits: LimitsDep, request: Request, body: NewSeek) -> dict:
+    name = bot_of(hub, request)
+    spend(hub.api_games, name)
+    if body.to is not None:
+        raise NotAllowedError("challenge a player by POST /api/challenge/{name}")
+    opened = _open_seek(hub, limits, request, name, body, None)
+    return {"id": opened.id, "seek": opened.public()}
+
+
+@router.post("/api/bot/arena/{arena_id}/join", summary="Join an arena that admits bots")
+async def join_arena(hub: HubDep, request: Request, arena_id: str) -> dict:
+    name = bot_of(hub, request)
+    return hub.join_arena(arena_id, name).view_for(name)
+
+
+# ----- challenges -----------------------------------------------------------------
+
+
+@router.post("/api/challenge/{player}", status_code=201,
+             summary="Challenge a player (a person or a bot); they accept or decline")
+@new_games
+async def challenge(hub: HubDep, limits: LimitsDep, request: Request, player: str,
+                    body: NewSeek) -> dict:
+    name = account_of(hub, request, "challenge:write", "bot:play")
+    spend(hub.api_games, name)
+    to = challenged(hub, name, player)
+    opened = _open_seek(hub, limits, request, name, body, to)
+    return {"id": opened.id, "challenge": opened.public()}
+
+
+@router.post("/api/challenge/{seek_id}/accept", status_code=201,
+             summary="Accept a challenge: the game starts (its id and the seat)")
+@new_games
+async def accept(hub: HubDep, limits: LimitsDep, request: Request, response: Response,
+                 seek_id: str) -> dict:
+    name = account_of(hub, request, "challenge:write", "bot:play")
+    spend(hub.api_games, name)
+    found = hub.lobby.get(seek_id)
+    room, seat = take(hub, limits, found, name, None)
+    return {"id": room.id, "seat": seat}
+
+
+@router.post("/api/challenge/{seek_id}/decline", summary="Decline a challenge, saying why")
+async def decline(hub: HubDep, request: Request, seek_id: str, body: Decline) -> dict:
+    name = account_of(hub, request, "challenge:write", "bot:play")
+    hub.lobby.decline(hub.lobby.get(seek_id), name, body.reason)
+    return {"declined": seek_id, "reason": body.reason}
 
 
 def _open_seek(hub: Hub, limits: Limits, request: Request, name: str, body: NewSeek,

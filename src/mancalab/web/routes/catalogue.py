@@ -22,74 +22,75 @@ from .. import assets
 from ..errors import NotFoundError
 from ..rooms import MODES
 from ..thinking import Limits
-from ..hub import Hub
 from ..schemas import GAMES
-from . import Rates
+from ..deps import HubDep, LimitsDep
 
 STATIC = Path(__file__).parents[1] / "static"
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
 
 
-def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
-    """The catalogue's routes, for the app of ``hub``."""
-    router = APIRouter()
+router = APIRouter()
 
-    @router.get("/api/games", response_model=dict,
-                summary="The games, their options, players, levels and languages")
-    async def catalogue(request: Request) -> Response:
-        # the same for every visit of this server: a second visit is answered "unchanged"
-        body = json.dumps(_catalogue(), ensure_ascii=False, separators=(",", ":")).encode()
-        tag = f'"{hashlib.sha256(body).hexdigest()[:16]}"'
-        if request.headers.get("if-none-match") == tag:
-            return Response(status_code=304, headers={"etag": tag})
-        return Response(body, media_type="application/json",
-                        headers={"etag": tag, "cache-control": "no-cache"})
 
-    def _catalogue() -> dict:
-        games = {}
-        for name, cls in VARIANTS.items():
-            games[name] = {"title": cls.title,
-                           "options": {k: _option_form(o) for k, o in cls.option_specs.items()},
-                           "solvable": solving.unsolvable(cls()) is None,
-                           "puzzles": puzzles.pick(name, 1000, 0) is not None,
-                           "race": None if cls.race_option is None else {
-                               "option": cls.race_option, "none": cls.no_race},
-                           "score_noun": cls.score_noun, "setting": cls.has_setting,
-                           "picture": _picture(name)}
-        return {"games": games, "modes": list(MODES), "levels": LEVELS,
-                "game_levels": GAME_LEVELS, "languages": LANGUAGES,
-                # mancalab's players, then those the operator named (engines, files)
-                "players": sorted(set(PLAYERS) - {"engine"}) + sorted(limits.players),
-                "max_think": limits.max_think}
+@router.get("/api/games", response_model=dict,
+            summary="The games, their options, players, levels and languages")
+async def catalogue(limits: LimitsDep, request: Request) -> Response:
+    # the same for every visit of this server: a second visit is answered "unchanged"
+    body = json.dumps(_catalogue(limits), ensure_ascii=False, separators=(",", ":")).encode()
+    tag = f'"{hashlib.sha256(body).hexdigest()[:16]}"'
+    if request.headers.get("if-none-match") == tag:
+        return Response(status_code=304, headers={"etag": tag})
+    return Response(body, media_type="application/json",
+                    headers={"etag": tag, "cache-control": "no-cache"})
 
-    @router.get("/api/preparation", summary="What exact play still needs on this server: per "
-                                         "game whether it is ready and the seconds left")
-    async def preparation() -> dict:
-        if hub.preparation is None:
-            return {"ready": True, "seconds_left": 0, "games": {}, "steps": []}
-        return hub.preparation.status()
 
-    @router.get("/api/examples/{game}", summary="A game's start and one move played on it, step "
-                                             "by step (for the page's how-to-play)")
-    async def example(game: Literal[GAMES]) -> dict:
-        # a thread: the first one may wait for the rules to compile, the others need not
-        return await asyncio.to_thread(_example, game)
+def _catalogue(limits: Limits) -> dict:
+    games = {}
+    for name, cls in VARIANTS.items():
+        games[name] = {"title": cls.title,
+                       "options": {k: _option_form(o) for k, o in cls.option_specs.items()},
+                       "solvable": solving.unsolvable(cls()) is None,
+                       "puzzles": puzzles.pick(name, 1000, 0) is not None,
+                       "race": None if cls.race_option is None else {
+                           "option": cls.race_option, "none": cls.no_race},
+                       "score_noun": cls.score_noun, "setting": cls.has_setting,
+                       "picture": _picture(name)}
+    return {"games": games, "modes": list(MODES), "levels": LEVELS,
+            "game_levels": GAME_LEVELS, "languages": LANGUAGES,
+            # mancalab's players, then those the operator named (engines, files)
+            "players": sorted(set(PLAYERS) - {"engine"}) + sorted(limits.players),
+            "max_think": limits.max_think}
 
-    @router.get("/", include_in_schema=False)
-    async def page(request: Request) -> Response:
-        language = assets.language_of(request.cookies.get("mancalab.language"),
-                                      request.headers.get("accept-language"))
-        return _versioned(request, assets.page(language), "text/html; charset=utf-8",
-                          language)
 
-    @router.get("/static/js/{name}", include_in_schema=False)
-    async def module(request: Request, name: str) -> Response:
-        text = assets.module(name)
-        if text is None:
-            raise NotFoundError(f"no module {name[:40]!r}")
-        return _versioned(request, text, "text/javascript; charset=utf-8")
+@router.get("/api/preparation", summary="What exact play still needs on this server: per "
+                                     "game whether it is ready and the seconds left")
+async def preparation(hub: HubDep) -> dict:
+    if hub.preparation is None:
+        return {"ready": True, "seconds_left": 0, "games": {}, "steps": []}
+    return hub.preparation.status()
 
-    return router
+
+@router.get("/api/examples/{game}", summary="A game's start and one move played on it, step "
+                                         "by step (for the page's how-to-play)")
+async def example(game: Literal[GAMES]) -> dict:
+    # a thread: the first one may wait for the rules to compile, the others need not
+    return await asyncio.to_thread(_example, game)
+
+
+@router.get("/", include_in_schema=False)
+async def page(request: Request) -> Response:
+    language = assets.language_of(request.cookies.get("mancalab.language"),
+                                  request.headers.get("accept-language"))
+    return _versioned(request, assets.page(language), "text/html; charset=utf-8",
+                      language)
+
+
+@router.get("/static/js/{name}", include_in_schema=False)
+async def module(request: Request, name: str) -> Response:
+    text = assets.module(name)
+    if text is None:
+        raise NotFoundError(f"no module {name[:40]!r}")
+    return _versioned(request, text, "text/javascript; charset=utf-8")
 
 
 @functools.lru_cache(maxsize=None)

@@ -14,245 +14,273 @@ from fastapi.responses import PlainTextResponse
 
 from ..accounts import require
 from ..arenas import Arena
-from ..clients import CLASS_ADDRESSES, scope_client
+from ..clients import CLASS_ADDRESSES, Allowance, scope_client
+from ..deps import HubDep, LimitsDep
+from ..thinking import Limits
 from ..errors import BusyError, NotAllowedError, NotFoundError
 from ..hub import Hub
 from ..rooms import Room
 from ..schemas import (JoinClass, NewAssignment, NewClass, NewRound, NewTournament, PupilLogIn,
                        PupilNames, PupilRename)
-from ..thinking import Limits
-from . import Rates
 from .accounts import _set_cookie, logged_in
 
 WRONG_CODES = (20, 60.0)  # wrong join codes or pictures an address may send, a minute
 EXACT_SECONDS = 1.0  # the solver's time on a stuck tournament game
 
 
-def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
-    """The routes of classes, for the app of ``hub``."""
-    from ..clients import Allowance
+router = APIRouter()
 
-    router = APIRouter()
-    wrong = Allowance(*WRONG_CODES)  # by address: guessing codes or pictures is hopeless
 
-    def teacher(request: Request) -> str:
-        name = require(logged_in(hub, request))
-        if hub.classes.pupil(name) is not None:
-            raise NotAllowedError("a pupil's account cannot teach", code="pupil_only")
-        return name
+def wrong_tries(request: Request) -> Allowance:
+    """The app's wrong join codes or pictures, by address: guessing them is hopeless."""
+    state = request.app.state
+    if getattr(state, "wrong_tries", None) is None:
+        state.wrong_tries = Allowance(*WRONG_CODES)
+    return state.wrong_tries
 
-    def check_tries(request: Request) -> str | None:
-        address = scope_client(request.scope)
-        if wrong.wait(address, 1):
-            raise BusyError("too many wrong codes or pictures from your address: wait a "
-                            "minute", code="too_many_tries")
-        return address
 
-    def tournament_view(class_id: str, found) -> dict:
-        names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(class_id)}
-        results = hub.store.results(list(found.games.values()))
-        return {**found.view(results, names), "link": f"/?tournament={found.id}",
-                "class_id": class_id}
+def teacher(hub: Hub, request: Request) -> str:
+    name = require(logged_in(hub, request))
+    if hub.classes.pupil(name) is not None:
+        raise NotAllowedError("a pupil's account cannot teach", code="pupil_only")
+    return name
 
-    def pupil_in(request: Request, response: Response, pupil: str, session: str) -> None:
-        _set_cookie(request, response, session)
-        CLASS_ADDRESSES.seen(scope_client(request.scope), pupil)
 
-    @router.post("/api/classes", status_code=201, summary="Make a class (the account becomes "
-                                                          "its teacher): its id and join code")
-    async def make(request: Request, body: NewClass) -> dict:
-        return hub.classes.create(teacher(request), body.name, list(dict.fromkeys(body.games)),
-                                  body.language, body.size)
+def check_tries(request: Request) -> str | None:
+    address = scope_client(request.scope)
+    if wrong_tries(request).wait(address, 1):
+        raise BusyError("too many wrong codes or pictures from your address: wait a "
+                        "minute", code="too_many_tries")
+    return address
 
-    @router.get("/api/classes", summary="The logged-in teacher's classes")
-    async def mine(request: Request) -> dict:
-        return {"classes": hub.classes.classes_of(teacher(request))}
 
-    @router.post("/api/classes/join", status_code=201,
-                 summary="Join a class with its code and a name: the pupil's session cookie, "
-                         "and the two pictures to log in with again")
-    async def join(request: Request, response: Response, body: JoinClass) -> dict:
-        address = check_tries(request)
-        try:
-            made, klass = hub.classes.join(body.code, body.name)
-        except Exception as error:
-            if getattr(error, "code", None) == "wrong_class_code":
-                wrong.take(address, 1)
-            raise
-        pupil_in(request, response, made["pupil"], made.pop("session"))
-        return {**made, "class": _pupils_view(klass)}
+def tournament_view(hub: Hub, class_id: str, found) -> dict:
+    names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(class_id)}
+    results = hub.store.results(list(found.games.values()))
+    return {**found.view(results, names), "link": f"/?tournament={found.id}",
+            "class_id": class_id}
 
-    @router.post("/api/classes/login", summary="A pupil logs in again: the class code, their "
-                                               "name and their two pictures")
-    async def pupil_log_in(request: Request, response: Response, body: PupilLogIn) -> dict:
-        address = check_tries(request)
-        try:
-            name, session = hub.classes.log_in(body.code, body.name, body.pictures)
-        except Exception:
-            wrong.take(address, 1)
-            raise
-        pupil_in(request, response, name, session)
-        return {"pupil": name}
 
-    @router.get("/api/classes/{class_id}", summary="A class as its teacher sees it: pupils "
-                                                   "(real names), assignments")
-    async def one(request: Request, class_id: str) -> dict:
-        klass = hub.classes.of_teacher(class_id, teacher(request))
-        pupils = hub.classes.pupils(class_id)
-        return {**klass, "pupils": pupils, "assignments": hub.classes.assignments(class_id),
-                "tournaments": [tournament_view(class_id, found)
-                                for found in hub.tournaments.of_class(class_id)],
-                "arenas": [arena.view() for arena in hub.arenas.all()
-                           if arena.class_id == class_id],
-                "address_pupils": CLASS_ADDRESSES.count(scope_client(request.scope)),
-                "limits": _class_limits(limits, klass["size"])}
+def pupil_in(request: Request, response: Response, pupil: str, session: str) -> None:
+    _set_cookie(request, response, session)
+    CLASS_ADDRESSES.seen(scope_client(request.scope), pupil)
 
-    @router.delete("/api/classes/{class_id}", summary="Delete a class and its pupils' "
-                                                      "accounts and personal data")
-    async def delete(request: Request, class_id: str) -> dict:
-        hub.classes.of_teacher(class_id, teacher(request))
-        for pupil in hub.classes.pupils(class_id):  # their games going on resigned first
-            await hub.forget(pupil["pupil"])
-        hub.classes.delete(class_id)
-        return {"deleted": class_id}
 
-    @router.post("/api/classes/{class_id}/pupils", status_code=201,
-                 summary="Make pupils by name: their cards (name, pupil account, pictures)")
-    async def add_pupils(request: Request, class_id: str, body: PupilNames) -> dict:
-        hub.classes.of_teacher(class_id, teacher(request))
-        cards = []
-        for real_name in dict.fromkeys(body.names):
-            made = hub.classes.add_pupil(class_id, real_name)
-            made.pop("session")
-            cards.append(made)
-        return {"cards": cards}
+@router.post("/api/classes", status_code=201, summary="Make a class (the account becomes "
+                                                      "its teacher): its id and join code")
+async def make(hub: HubDep, request: Request, body: NewClass) -> dict:
+    return hub.classes.create(teacher(hub, request), body.name, list(dict.fromkeys(body.games)),
+                              body.language, body.size)
 
-    @router.post("/api/classes/{class_id}/pupils/{pupil}/reset",
-                 summary="New pictures for a pupil (unlocked; logged out everywhere)")
-    async def reset(request: Request, class_id: str, pupil: str) -> dict:
-        hub.classes.of_teacher(class_id, teacher(request))
-        return {"pupil": pupil, "pictures": hub.classes.reset(class_id, pupil)}
 
-    @router.post("/api/classes/{class_id}/pupils/{pupil}/rename", summary="Rename a pupil")
-    async def rename(request: Request, class_id: str, pupil: str, body: PupilRename) -> dict:
-        hub.classes.of_teacher(class_id, teacher(request))
-        hub.classes.rename(class_id, pupil, body.name)
-        return {"pupil": pupil, "real_name": body.name}
+@router.get("/api/classes", summary="The logged-in teacher's classes")
+async def mine(hub: HubDep, request: Request) -> dict:
+    return {"classes": hub.classes.classes_of(teacher(hub, request))}
 
-    @router.delete("/api/classes/{class_id}/pupils/{pupil}",
-                   summary="Remove a pupil: their account and personal data go")
-    async def remove(request: Request, class_id: str, pupil: str) -> dict:
-        hub.classes.of_teacher(class_id, teacher(request))
+
+@router.post("/api/classes/join", status_code=201,
+             summary="Join a class with its code and a name: the pupil's session cookie, "
+                     "and the two pictures to log in with again")
+async def join(hub: HubDep, request: Request, response: Response, body: JoinClass) -> dict:
+    address = check_tries(request)
+    try:
+        made, klass = hub.classes.join(body.code, body.name)
+    except Exception as error:
+        if getattr(error, "code", None) == "wrong_class_code":
+            wrong_tries(request).take(address, 1)
+        raise
+    pupil_in(request, response, made["pupil"], made.pop("session"))
+    return {**made, "class": _pupils_view(klass)}
+
+
+@router.post("/api/classes/login", summary="A pupil logs in again: the class code, their "
+                                           "name and their two pictures")
+async def pupil_log_in(hub: HubDep, request: Request, response: Response,
+                       body: PupilLogIn) -> dict:
+    address = check_tries(request)
+    try:
+        name, session = hub.classes.log_in(body.code, body.name, body.pictures)
+    except Exception:
+        wrong_tries(request).take(address, 1)
+        raise
+    pupil_in(request, response, name, session)
+    return {"pupil": name}
+
+
+@router.get("/api/classes/{class_id}", summary="A class as its teacher sees it: pupils "
+                                               "(real names), assignments")
+async def one(hub: HubDep, limits: LimitsDep, request: Request, class_id: str) -> dict:
+    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
+    pupils = hub.classes.pupils(class_id)
+    return {**klass, "pupils": pupils, "assignments": hub.classes.assignments(class_id),
+            "tournaments": [tournament_view(hub, class_id, found)
+                            for found in hub.tournaments.of_class(class_id)],
+            "arenas": [arena.view() for arena in hub.arenas.all()
+                       if arena.class_id == class_id],
+            "address_pupils": CLASS_ADDRESSES.count(scope_client(request.scope)),
+            "limits": _class_limits(limits, klass["size"])}
+
+
+@router.delete("/api/classes/{class_id}", summary="Delete a class and its pupils' "
+                                                  "accounts and personal data")
+async def delete(hub: HubDep, request: Request, class_id: str) -> dict:
+    hub.classes.of_teacher(class_id, teacher(hub, request))
+    for pupil in hub.classes.pupils(class_id):  # their games going on resigned first
+        await hub.forget(pupil["pupil"])
+    hub.classes.delete(class_id)
+    return {"deleted": class_id}
+
+
+@router.post("/api/classes/{class_id}/pupils", status_code=201,
+             summary="Make pupils by name: their cards (name, pupil account, pictures)")
+async def add_pupils(hub: HubDep, request: Request, class_id: str, body: PupilNames) -> dict:
+    hub.classes.of_teacher(class_id, teacher(hub, request))
+    cards = []
+    for real_name in dict.fromkeys(body.names):
+        made = hub.classes.add_pupil(class_id, real_name)
+        made.pop("session")
+        cards.append(made)
+    return {"cards": cards}
+
+
+@router.post("/api/classes/{class_id}/pupils/{pupil}/reset",
+             summary="New pictures for a pupil (unlocked; logged out everywhere)")
+async def reset(hub: HubDep, request: Request, class_id: str, pupil: str) -> dict:
+    hub.classes.of_teacher(class_id, teacher(hub, request))
+    return {"pupil": pupil, "pictures": hub.classes.reset(class_id, pupil)}
+
+
+@router.post("/api/classes/{class_id}/pupils/{pupil}/rename", summary="Rename a pupil")
+async def rename(hub: HubDep, request: Request, class_id: str, pupil: str,
+                 body: PupilRename) -> dict:
+    hub.classes.of_teacher(class_id, teacher(hub, request))
+    hub.classes.rename(class_id, pupil, body.name)
+    return {"pupil": pupil, "real_name": body.name}
+
+
+@router.delete("/api/classes/{class_id}/pupils/{pupil}",
+               summary="Remove a pupil: their account and personal data go")
+async def remove(hub: HubDep, request: Request, class_id: str, pupil: str) -> dict:
+    hub.classes.of_teacher(class_id, teacher(hub, request))
+    hub.classes.check_pupil(class_id, pupil)
+    await hub.forget(pupil)  # games going on resigned; games with others stay
+    return {"removed": pupil}
+
+
+@router.post("/api/classes/{class_id}/assignments", status_code=201,
+             summary="Assign puzzles, exercises, a lesson or a worksheet")
+async def assign(hub: HubDep, request: Request, class_id: str, body: NewAssignment) -> dict:
+    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
+    if body.game not in klass["games"]:
+        raise NotAllowedError(f"the class does not play {body.game}",
+                              code="not_class_game", game=body.game)
+    return hub.classes.assign(class_id, body.model_dump())
+
+
+@router.delete("/api/classes/{class_id}/assignments/{assignment_id}",
+               summary="Take an assignment back")
+async def unassign(hub: HubDep, request: Request, class_id: str, assignment_id: str) -> dict:
+    hub.classes.of_teacher(class_id, teacher(hub, request))
+    hub.classes.unassign(class_id, assignment_id)
+    return {"removed": assignment_id}
+
+
+@router.get("/api/classes/{class_id}/progress",
+            summary="Each pupil's progress (one row a pupil); format=csv to download")
+async def progress(hub: HubDep, request: Request, class_id: str,
+                   format: Literal["json", "csv"] = "json"):
+    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
+    rows = hub.classes.progress(class_id, hub.store.results_of)
+    if format == "csv":
+        return PlainTextResponse(_csv(rows, hub.classes.assignments(class_id)),
+                                 media_type="text/csv", headers={
+                                     "Content-Disposition":
+                                         f'attachment; filename="{class_id}-progress.csv"'})
+    return {"class": klass["name"], "pupils": rows,
+            "assignments": hub.classes.assignments(class_id),
+            "weeks": hub.classes.weekly(class_id)}
+
+
+# ----- tournaments -----------------------------------------------------------------
+
+
+@router.post("/api/classes/{class_id}/tournaments", status_code=201,
+             summary="Open a tournament of the class's pupils (the teacher does not "
+                     "play): its id and its private link")
+async def open_tournament(hub: HubDep, request: Request, class_id: str,
+                          body: NewTournament) -> dict:
+    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
+    if body.game not in klass["games"]:
+        raise NotAllowedError(f"the class does not play {body.game}",
+                              code="not_class_game", game=body.game)
+    pupils = list(dict.fromkeys(body.pupils))
+    for pupil in pupils:
         hub.classes.check_pupil(class_id, pupil)
-        await hub.forget(pupil)  # games going on resigned; games with others stay
-        return {"removed": pupil}
+    if len(pupils) < 2:
+        raise NotAllowedError("a tournament needs two pupils at least",
+                              code="too_few_pupils")
+    room = Room.create(body.game, body.options, "online")  # the game and options checked
+    clock = [body.clock.base, body.clock.increment]
+    if body.kind == "arena":  # the pupils join it from its page, as any arena
+        arena = hub.arenas.open(Arena("", room.game, room.options, clock, False,
+                                      time.time() + body.seconds, klass["teacher"],
+                                      class_id=class_id))
+        return {"id": arena.id, "kind": "arena", "link": f"/?arena={arena.id}",
+                "class_id": class_id}
+    planned = body.rounds or max(1, math.ceil(math.log2(len(pupils)))) + 1
+    made = hub.tournaments.create(class_id, body.kind, body.game, body.options, clock,
+                                  pupils, planned)
+    return tournament_view(hub, class_id, made)
 
-    @router.post("/api/classes/{class_id}/assignments", status_code=201,
-                 summary="Assign puzzles, exercises, a lesson or a worksheet")
-    async def assign(request: Request, class_id: str, body: NewAssignment) -> dict:
-        klass = hub.classes.of_teacher(class_id, teacher(request))
-        if body.game not in klass["games"]:
-            raise NotAllowedError(f"the class does not play {body.game}",
-                                  code="not_class_game", game=body.game)
-        return hub.classes.assign(class_id, body.model_dump())
 
-    @router.delete("/api/classes/{class_id}/assignments/{assignment_id}",
-                   summary="Take an assignment back")
-    async def unassign(request: Request, class_id: str, assignment_id: str) -> dict:
-        hub.classes.of_teacher(class_id, teacher(request))
-        hub.classes.unassign(class_id, assignment_id)
-        return {"removed": assignment_id}
+@router.get("/api/tournaments/{tournament_id}", summary="A tournament as its teacher "
+                                                       "sees it (the projector page)")
+async def tournament(hub: HubDep, request: Request, tournament_id: str) -> dict:
+    found = hub.tournaments.get(tournament_id)
+    hub.classes.of_teacher(found.class_id, teacher(hub, request))
+    return tournament_view(hub, found.class_id, found)
 
-    @router.get("/api/classes/{class_id}/progress",
-                summary="Each pupil's progress (one row a pupil); format=csv to download")
-    async def progress(request: Request, class_id: str,
-                       format: Literal["json", "csv"] = "json"):
-        klass = hub.classes.of_teacher(class_id, teacher(request))
-        rows = hub.classes.progress(class_id, hub.store.results_of)
-        if format == "csv":
-            return PlainTextResponse(_csv(rows, hub.classes.assignments(class_id)),
-                                     media_type="text/csv", headers={
-                                         "Content-Disposition":
-                                             f'attachment; filename="{class_id}-progress.csv"'})
-        return {"class": klass["name"], "pupils": rows,
-                "assignments": hub.classes.assignments(class_id),
-                "weeks": hub.classes.weekly(class_id)}
 
-    # ----- tournaments -----------------------------------------------------------------
-    @router.post("/api/classes/{class_id}/tournaments", status_code=201,
-                 summary="Open a tournament of the class's pupils (the teacher does not "
-                         "play): its id and its private link")
-    async def open_tournament(request: Request, class_id: str, body: NewTournament) -> dict:
-        klass = hub.classes.of_teacher(class_id, teacher(request))
-        if body.game not in klass["games"]:
-            raise NotAllowedError(f"the class does not play {body.game}",
-                                  code="not_class_game", game=body.game)
-        pupils = list(dict.fromkeys(body.pupils))
-        for pupil in pupils:
-            hub.classes.check_pupil(class_id, pupil)
-        if len(pupils) < 2:
-            raise NotAllowedError("a tournament needs two pupils at least",
-                                  code="too_few_pupils")
-        room = Room.create(body.game, body.options, "online")  # the game and options checked
-        clock = [body.clock.base, body.clock.increment]
-        if body.kind == "arena":  # the pupils join it from its page, as any arena
-            arena = hub.arenas.open(Arena("", room.game, room.options, clock, False,
-                                          time.time() + body.seconds, klass["teacher"],
-                                          class_id=class_id))
-            return {"id": arena.id, "kind": "arena", "link": f"/?arena={arena.id}",
-                    "class_id": class_id}
-        planned = body.rounds or max(1, math.ceil(math.log2(len(pupils)))) + 1
-        made = hub.tournaments.create(class_id, body.kind, body.game, body.options, clock,
-                                      pupils, planned)
-        return tournament_view(class_id, made)
+@router.post("/api/tournaments/{tournament_id}/rounds", summary="Start the next round "
+                                                               "(absent pupils skipped)")
+async def next_round(hub: HubDep, request: Request, tournament_id: str, body: NewRound) -> dict:
+    found = hub.tournaments.get(tournament_id)
+    hub.classes.of_teacher(found.class_id, teacher(hub, request))
+    names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(found.class_id)}
+    hub.start_round(found, set(body.absent), names)
+    return tournament_view(hub, found.class_id, found)
 
-    @router.get("/api/tournaments/{tournament_id}", summary="A tournament as its teacher "
-                                                           "sees it (the projector page)")
-    async def tournament(request: Request, tournament_id: str) -> dict:
-        found = hub.tournaments.get(tournament_id)
-        hub.classes.of_teacher(found.class_id, teacher(request))
-        return tournament_view(found.class_id, found)
 
-    @router.post("/api/tournaments/{tournament_id}/rounds", summary="Start the next round "
-                                                                   "(absent pupils skipped)")
-    async def next_round(request: Request, tournament_id: str, body: NewRound) -> dict:
-        found = hub.tournaments.get(tournament_id)
-        hub.classes.of_teacher(found.class_id, teacher(request))
-        names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(found.class_id)}
-        hub.start_round(found, set(body.absent), names)
-        return tournament_view(found.class_id, found)
+@router.post("/api/tournaments/{tournament_id}/games/{game_id}/end",
+             summary="End a stuck game: by its exact value where the solver proves it, "
+                     "else by the score")
+async def end_game(hub: HubDep, request: Request, tournament_id: str, game_id: str) -> dict:
+    found = hub.tournaments.get(tournament_id)
+    hub.classes.of_teacher(found.class_id, teacher(hub, request))
+    if game_id not in found.games.values():
+        raise NotFoundError("no such game in this tournament", code="no_game")
+    room = await hub.load(game_id)
+    margin, exact = await asyncio.to_thread(_judged, room)
+    await hub.change(game_id, room.tokens[0],
+                     lambda r: r.adjudicate(hub.store, margin, exact))
+    return {**tournament_view(hub, found.class_id, found), "ended": game_id, "exact": exact}
 
-    @router.post("/api/tournaments/{tournament_id}/games/{game_id}/end",
-                 summary="End a stuck game: by its exact value where the solver proves it, "
-                         "else by the score")
-    async def end_game(request: Request, tournament_id: str, game_id: str) -> dict:
-        found = hub.tournaments.get(tournament_id)
-        hub.classes.of_teacher(found.class_id, teacher(request))
-        if game_id not in found.games.values():
-            raise NotFoundError("no such game in this tournament", code="no_game")
-        room = await hub.load(game_id)
-        margin, exact = await asyncio.to_thread(_judged, room)
-        await hub.change(game_id, room.tokens[0],
-                         lambda r: r.adjudicate(hub.store, margin, exact))
-        return {**tournament_view(found.class_id, found), "ended": game_id, "exact": exact}
 
-    @router.get("/api/session/class", summary="The pupil's class and what is to do")
-    async def my_class(request: Request) -> dict:
-        name = logged_in(hub, request)
-        membership = hub.classes.pupil(name)
-        if membership is None:
-            return {"class": None}
-        klass = _pupils_view(hub.classes.get(membership["class_id"]))
-        steps = hub.classes.activity(name)
-        todo = [{**task, **hub.classes.done(name, task, steps)}
-                for task in hub.classes.assignments(membership["class_id"])]
-        live = set(hub.store.live_games_of(name))
-        games = [{"id": game_id, "seat": seat, "token": token} for game_id, seat, token
-                 in hub.store.games_of(name, count=10) if game_id in live]
-        return {"class": klass, "pupil": name, "real_name": membership["real_name"],
-                "todo": todo, "games": games}
-
-    return router
+@router.get("/api/session/class", summary="The pupil's class and what is to do")
+async def my_class(hub: HubDep, request: Request) -> dict:
+    name = logged_in(hub, request)
+    membership = hub.classes.pupil(name)
+    if membership is None:
+        return {"class": None}
+    klass = _pupils_view(hub.classes.get(membership["class_id"]))
+    steps = hub.classes.activity(name)
+    todo = [{**task, **hub.classes.done(name, task, steps)}
+            for task in hub.classes.assignments(membership["class_id"])]
+    live = set(hub.store.live_games_of(name))
+    games = [{"id": game_id, "seat": seat, "token": token} for game_id, seat, token
+             in hub.store.games_of(name, count=10) if game_id in live]
+    return {"class": klass, "pupil": name, "real_name": membership["real_name"],
+            "todo": todo, "games": games}
 
 
 def _judged(room) -> tuple[int, bool]:

@@ -19,84 +19,83 @@ from ..thinking import Limits
 from ..hub import Hub
 from ..guard import parse_json
 from ..hub import send_quietly
-from . import Rates
+from ..deps import HubDep, LimitsDep
 
 
-def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
-    """The websocket's route, for the app of ``hub``."""
-    router = APIRouter()
+router = APIRouter()
 
-    @router.websocket("/api/games/{game_id}/ws")
-    async def live(socket: WebSocket, game_id: str, token: str | None = None) -> None:
-        # refusals are closes after the handshake, so the page reads their codes (a refused
-        # handshake is a bare 403 to a browser)
+
+@router.websocket("/api/games/{game_id}/ws")
+async def live(hub: HubDep, limits: LimitsDep, socket: WebSocket, game_id: str,
+               token: str | None = None) -> None:
+    # refusals are closes after the handshake, so the page reads their codes (a refused
+    # handshake is a bare 403 to a browser)
+    try:
+        room = await hub.load(game_id)
+    except NotFoundError:
+        await refuse(socket, 4404, "no such game")
+        return
+    if not _same_origin(socket):
+        await refuse(socket, 4403, "a page of another site may not connect")
+        return
+    seated = room.seat_of(token) is not None
+    watchers = hub.watchers.setdefault(game_id, set())
+    client = scope_client(socket.scope)
+    if len(watchers) >= limits.watchers and not (seated and _shed(hub, game_id)):
+        await refuse(socket, 4429, "too many watchers of this game")
+        return
+    if not _admitted(hub, client, limits) and \
+            not (seated and _room_for_player(hub, client, limits)):
+        await refuse(socket, 4429, "too many live connections from one address")
+        return
+    hub.sockets_by_client[client] += 1
+    await socket.accept()
+    watcher = (socket, token)
+    watchers.add(watcher)
+    seated = room.mode == "online" and seated
+    try:
+        await socket.send_json({"type": "state", "state": hub.view(room, token)})
+        if seated:  # the others see who is here
+            hub._spawn(hub.broadcast(room, skip=socket))
+        recent: deque[float] = deque(maxlen=WS_MESSAGES)
+        while True:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            now = time.monotonic()
+            if len(recent) == WS_MESSAGES and now - recent[0] < WS_SECONDS:
+                await socket.close(code=1008, reason=f"more than {WS_MESSAGES} messages in "
+                                                     f"{WS_SECONDS:g} s")
+                break
+            recent.append(now)
+            await _answer(hub, room, socket, token, message.get("text"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        watchers.discard(watcher)
+        if seated:
+            hub.presence(room)  # a seat with no page from now: counted for a claim
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                hub.after_change(room)
+        hub.sockets_by_client[client] -= 1
+        if hub.sockets_by_client[client] <= 0:
+            del hub.sockets_by_client[client]
+
+
+@router.websocket("/api/lobby/ws")
+async def lobby(hub: HubDep, limits: LimitsDep, socket: WebSocket) -> None:
+    """The lobby's seeks, the games being played and the arenas, pushed on every change
+    (from any process of the site): ``{"type": "lobby", "seeks", "live", "arenas"}``."""
+    async with following(hub, limits, socket) as admitted:
+        if not admitted:
+            return
+        hub.lobby_sockets.add(socket)
         try:
-            room = await hub.load(game_id)
-        except NotFoundError:
-            await refuse(socket, 4404, "no such game")
-            return
-        if not _same_origin(socket):
-            await refuse(socket, 4403, "a page of another site may not connect")
-            return
-        seated = room.seat_of(token) is not None
-        watchers = hub.watchers.setdefault(game_id, set())
-        client = scope_client(socket.scope)
-        if len(watchers) >= limits.watchers and not (seated and _shed(hub, game_id)):
-            await refuse(socket, 4429, "too many watchers of this game")
-            return
-        if not _admitted(hub, client, limits) and \
-                not (seated and _room_for_player(hub, client, limits)):
-            await refuse(socket, 4429, "too many live connections from one address")
-            return
-        hub.sockets_by_client[client] += 1
-        await socket.accept()
-        watcher = (socket, token)
-        watchers.add(watcher)
-        seated = room.mode == "online" and seated
-        try:
-            await socket.send_json({"type": "state", "state": hub.view(room, token)})
-            if seated:  # the others see who is here
-                hub._spawn(hub.broadcast(room, skip=socket))
-            recent: deque[float] = deque(maxlen=WS_MESSAGES)
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                now = time.monotonic()
-                if len(recent) == WS_MESSAGES and now - recent[0] < WS_SECONDS:
-                    await socket.close(code=1008, reason=f"more than {WS_MESSAGES} messages in "
-                                                         f"{WS_SECONDS:g} s")
-                    break
-                recent.append(now)
-                await _answer(hub, room, socket, token, message.get("text"))
-        except WebSocketDisconnect:
-            pass
+            await socket.send_text(hub.lobby_text())
+            while (await socket.receive())["type"] != "websocket.disconnect":
+                pass  # the page sends nothing; whatever it sends is not read
         finally:
-            watchers.discard(watcher)
-            if seated:
-                hub.presence(room)  # a seat with no page from now: counted for a claim
-                with contextlib.suppress(RuntimeError):  # the loop is closing
-                    hub.after_change(room)
-            hub.sockets_by_client[client] -= 1
-            if hub.sockets_by_client[client] <= 0:
-                del hub.sockets_by_client[client]
-
-    @router.websocket("/api/lobby/ws")
-    async def lobby(socket: WebSocket) -> None:
-        """The lobby's seeks, the games being played and the arenas, pushed on every change
-        (from any process of the site): ``{"type": "lobby", "seeks", "live", "arenas"}``."""
-        async with following(hub, limits, socket) as admitted:
-            if not admitted:
-                return
-            hub.lobby_sockets.add(socket)
-            try:
-                await socket.send_text(hub.lobby_text())
-                while (await socket.receive())["type"] != "websocket.disconnect":
-                    pass  # the page sends nothing; whatever it sends is not read
-            finally:
-                hub.lobby_sockets.discard(socket)
-
-    return router
+            hub.lobby_sockets.discard(socket)
 
 
 def _admitted(hub: Hub, client: str | None, limits: Limits) -> bool:

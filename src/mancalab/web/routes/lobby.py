@@ -16,96 +16,102 @@ from ..errors import BusyError, ConflictError, NotAllowedError, NotFoundError
 from ..rooms import Room
 from ..schemas import Decline, NewSeek, Short
 from ..thinking import CLIENT, Limits
-from . import Rates
 from .accounts import guest_of, logged_in
 from .games import seat_view
+from ..deps import HubDep, LimitsDep, new_games
 
 
 def guest() -> str:
     return f"Guest {secrets.randbelow(10_000):04d}"
 
 
-def router(hub: Hub, limits: Limits, rates: Rates) -> APIRouter:
-    """The lobby's routes, for the app of ``hub``."""
-    router = APIRouter()
+router = APIRouter()
 
-    @router.post("/api/seeks", status_code=201, summary="Open a seek in the lobby; keep the "
-                                                        "secret to learn the game or cancel")
-    @rates.new_games
-    async def seek(request: Request, response: Response, body: NewSeek) -> dict:
-        account = logged_in(hub, request)
-        cookie = None if account is not None else guest_of(request, response)
-        if body.rated and account is None:
-            raise NotAllowedError("a rated game needs an account: log in first",
-                                  code="rated_needs_account")
-        to = None if body.to is None else challenged(hub, require(account), body.to)
-        if to is None:
-            hub.classes.check_public(account)  # a pupil challenges classmates only
-        check_live(hub, limits, account)
-        room = Room.create(body.game, body.options, "online")  # the game and options checked
-        clock = None if body.clock is None else [body.clock.base, body.clock.increment,
-                                                 body.clock.per_move]
-        opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
-                                    body.rated, body.color, account or guest(), account,
-                                    CLIENT.get(), clock, to=to,  # a pupil: by account
-                                    guest=cookie))
-        return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
 
-    @router.get("/api/seeks", summary="The open seeks, newest first (pushed on every change "
-                                      "by the websocket /api/lobby/ws)")
-    async def seeks() -> dict:
-        return {"seeks": hub.lobby_view()["seeks"]}
+@router.post("/api/seeks", status_code=201, summary="Open a seek in the lobby; keep the "
+                                                    "secret to learn the game or cancel")
+@new_games
+async def seek(hub: HubDep, limits: LimitsDep, request: Request, response: Response,
+               body: NewSeek) -> dict:
+    account = logged_in(hub, request)
+    cookie = None if account is not None else guest_of(request, response)
+    if body.rated and account is None:
+        raise NotAllowedError("a rated game needs an account: log in first",
+                              code="rated_needs_account")
+    to = None if body.to is None else challenged(hub, require(account), body.to)
+    if to is None:
+        hub.classes.check_public(account)  # a pupil challenges classmates only
+    check_live(hub, limits, account)
+    room = Room.create(body.game, body.options, "online")  # the game and options checked
+    clock = None if body.clock is None else [body.clock.base, body.clock.increment,
+                                             body.clock.per_move]
+    opened = hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options,
+                                body.rated, body.color, account or guest(), account,
+                                CLIENT.get(), clock, to=to,  # a pupil: by account
+                                guest=cookie))
+    return {"id": opened.id, "secret": opened.secret, "seek": opened.public()}
 
-    @router.get("/api/live", summary="Games from the lobby and arenas being played now, to "
-                                     "watch (newest first; a friend's game is not listed)")
-    async def live_games() -> dict:
-        return {"games": hub.lobby_view()["live"]}
 
-    @router.get("/api/session/challenges", summary="The challenges for the logged-in account "
-                                                   "(take one with /accept, or /decline it)")
-    async def challenges(request: Request) -> dict:
-        account = logged_in(hub, request)
-        hub.lobby.sweep()
-        found = [] if account is None else hub.lobby.challenges_to(account)
-        return {"challenges": [seek.public() for seek in found]}
+@router.get("/api/seeks", summary="The open seeks, newest first (pushed on every change "
+                                  "by the websocket /api/lobby/ws)")
+async def seeks(hub: HubDep) -> dict:
+    return {"seeks": hub.lobby_view()["seeks"]}
 
-    @router.post("/api/seeks/{seek_id}/decline", summary="Decline a challenge, saying why "
-                                                         "(the challenger is told)")
-    async def decline(request: Request, seek_id: str, body: Decline) -> dict:
-        found = hub.lobby.get(seek_id)
-        hub.lobby.decline(found, logged_in(hub, request), body.reason)
-        return {"declined": seek_id, "reason": body.reason}
 
-    @router.get("/api/seeks/{seek_id}", summary="A seek; with its secret, the game once taken")
-    async def one_seek(seek_id: str, secret: Short | None = None) -> dict:
-        found = hub.lobby.get(seek_id)
-        out = {**found.public(), "taken": found.game_id is not None}
-        if secret and secrets.compare_digest(found.secret.encode(), secret.encode()) \
-                and found.game_id is not None:
-            out.update(game_id=found.game_id, token=found.token,
-                       play=f"/?game={found.game_id}&token={found.token}")
-            hub.lobby.delivered(found)
-        return out
+@router.get("/api/live", summary="Games from the lobby and arenas being played now, to "
+                                 "watch (newest first; a friend's game is not listed)")
+async def live_games(hub: HubDep) -> dict:
+    return {"games": hub.lobby_view()["live"]}
 
-    @router.delete("/api/seeks/{seek_id}", summary="Cancel a seek (its secret)")
-    async def cancel(seek_id: str, secret: Short | None = None) -> dict:
-        hub.lobby.cancel(seek_id, secret)
-        return {"cancelled": seek_id}
 
-    @router.post("/api/seeks/{seek_id}/accept", status_code=201,
-                 summary="Take a seek: the game starts for both; the answer is the game with "
-                         "the taker's seat and token")
-    @rates.new_games
-    async def accept(request: Request, response: Response, seek_id: str) -> dict:
-        found = hub.lobby.get(seek_id)
-        account = logged_in(hub, request)
-        cookie = None if account is not None else guest_of(request, response)
-        room, seat = take(hub, limits, found, account, cookie)
-        answer = seat_view(hub, room, seat)
-        answer.pop("links", None)  # the seeker's token is theirs alone
-        return {**answer, "seat": seat}
+@router.get("/api/session/challenges", summary="The challenges for the logged-in account "
+                                               "(take one with /accept, or /decline it)")
+async def challenges(hub: HubDep, request: Request) -> dict:
+    account = logged_in(hub, request)
+    hub.lobby.sweep()
+    found = [] if account is None else hub.lobby.challenges_to(account)
+    return {"challenges": [seek.public() for seek in found]}
 
-    return router
+
+@router.post("/api/seeks/{seek_id}/decline", summary="Decline a challenge, saying why "
+                                                     "(the challenger is told)")
+async def decline(hub: HubDep, request: Request, seek_id: str, body: Decline) -> dict:
+    found = hub.lobby.get(seek_id)
+    hub.lobby.decline(found, logged_in(hub, request), body.reason)
+    return {"declined": seek_id, "reason": body.reason}
+
+
+@router.get("/api/seeks/{seek_id}", summary="A seek; with its secret, the game once taken")
+async def one_seek(hub: HubDep, seek_id: str, secret: Short | None = None) -> dict:
+    found = hub.lobby.get(seek_id)
+    out = {**found.public(), "taken": found.game_id is not None}
+    if secret and secrets.compare_digest(found.secret.encode(), secret.encode()) \
+            and found.game_id is not None:
+        out.update(game_id=found.game_id, token=found.token,
+                   play=f"/?game={found.game_id}&token={found.token}")
+        hub.lobby.delivered(found)
+    return out
+
+
+@router.delete("/api/seeks/{seek_id}", summary="Cancel a seek (its secret)")
+async def cancel(hub: HubDep, seek_id: str, secret: Short | None = None) -> dict:
+    hub.lobby.cancel(seek_id, secret)
+    return {"cancelled": seek_id}
+
+
+@router.post("/api/seeks/{seek_id}/accept", status_code=201,
+             summary="Take a seek: the game starts for both; the answer is the game with "
+                     "the taker's seat and token")
+@new_games
+async def accept(hub: HubDep, limits: LimitsDep, request: Request, response: Response,
+                 seek_id: str) -> dict:
+    found = hub.lobby.get(seek_id)
+    account = logged_in(hub, request)
+    cookie = None if account is not None else guest_of(request, response)
+    room, seat = take(hub, limits, found, account, cookie)
+    answer = seat_view(hub, room, seat)
+    answer.pop("links", None)  # the seeker's token is theirs alone
+    return {**answer, "seat": seat}
 
 
 def check_live(hub: Hub, limits: Limits, account: str | None) -> None:
