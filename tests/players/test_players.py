@@ -136,6 +136,7 @@ def test_a_full_tree_stops_where_growing_it_would_pass_the_deadline(monkeypatch)
     monkeypatch.setattr(SearchTree, "__init__",
                         lambda tree, board: init(tree, board, capacity=2 * mcts.MAX_MOVES + 1))
     monkeypatch.setattr(SearchTree, "grow", slow_grow)
+    monkeypatch.setattr(mcts._kept, "tree", None, raising=False)  # a new tree, not a kept one
     player = mancalab.player("mcts:time=0.8,seed=1")
     start = mancalab.variant("gabata").start()
     tree, done = player._search(start, 1, time.perf_counter() + 0.8, 0)
