@@ -769,3 +769,15 @@ def test_a_route_gets_its_services_by_depends_and_a_test_overrides_them(db):
         assert int(refused.headers["Retry-After"]) >= 1
         assert other.post("/api/games", json={"game": "kalah", "mode": "local"}).status_code \
             == 201
+
+
+def test_a_landing_in_a_store_is_answered(client):
+    """A landing exercise whose sowing ends in a store (Kalah's number 3: the store 6) was
+    refused with 400 when its answers were named (a store is no move): its answers name
+    the holes only."""
+    asked = client.get("/api/exercises/kalah/landing/3").json()
+    answer = client.post("/api/exercises/kalah/landing/3", json={"move": 6})
+    assert answer.status_code == 200, answer.text
+    said = answer.json()
+    assert said["correct"] and said["answers"] == [6] and said["names"] == [None]
+    assert said["move"] == asked["move"]

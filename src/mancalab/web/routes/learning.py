@@ -11,7 +11,7 @@ from fastapi import APIRouter, Path as FastAPIPath, Query, Request
 from fastapi.responses import Response
 
 from ...analysis.teach import exercises, lessons, puzzles, worksheet as sheets
-from ...core import LARGEST, MancalabError
+from ...core import LARGEST, IllegalMoveError, MancalabError
 from ...draw.html import LANGUAGES, board_view, texts
 from ..errors import BusyError, NotFoundError
 from ..rooms import SOWING_STEPS
@@ -111,7 +111,7 @@ async def exercise_answer(hub: HubDep, request: Request, game: Literal[GAMES],
     noted(hub, request, "exercise", game, kind, correct)
     move = found.move if found.move is not None else answer
     return {"correct": correct, "answers": sorted(found.answers),
-            "names": [state.move_name(cell) for cell in sorted(found.answers)],
+            "names": [_cell_name(state, cell) for cell in sorted(found.answers)],
             "move": move, **_played(state, move)}
 
 
@@ -137,6 +137,14 @@ def noted(hub: Hub, request: Request, kind: str, game: str, item: str,
           correct: bool) -> None:
     """A pupil's step, for their class's progress (nobody else's is kept)."""
     hub.classes.note(logged_in(hub, request), kind, game, item, correct)
+
+
+def _cell_name(state, cell: int) -> str | None:
+    """A hole's name; None for a store (where a landing exercise's sowing may end)."""
+    try:
+        return state.move_name(cell)
+    except IllegalMoveError:
+        return None
 
 
 def _asked(puzzle_id: str, body: Answer):
