@@ -19,11 +19,13 @@ from .hub import Hub
 from .thinking import CLIENT, Limits
 
 
-def hub_of(connection: HTTPConnection) -> Hub:
+# coroutines, so FastAPI calls them on the event loop (a plain function would be run in its
+# thread pool: a thread's hop for every request)
+async def hub_of(connection: HTTPConnection) -> Hub:
     return connection.app.state.hub
 
 
-def limits_of(connection: HTTPConnection) -> Limits:
+async def limits_of(connection: HTTPConnection) -> Limits:
     return connection.app.state.hub.limits
 
 
