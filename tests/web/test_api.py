@@ -748,9 +748,9 @@ def test_no_move_is_taken_past_a_games_cap_and_the_computer_agrees_to_end(client
 
 
 def test_a_route_gets_its_services_by_depends_and_a_test_overrides_them(db):
-    """Issue 84: the routers are module-level and get the hub, the limits and the rates
-    from the app they serve (``web.deps``): one app's limits are its own, and a test
-    replaces a dependency with ``app.dependency_overrides``."""
+    """Issue 84: the routers are module-level and get the services, the limits and the
+    rates from the app they serve (``web.deps``): one app's limits are its own, and a test
+    replaces a dependency (a service too) with ``app.dependency_overrides``."""
     from mancalab.web import deps
     from mancalab.web.thinking import Limits
 
@@ -760,6 +760,14 @@ def test_a_route_gets_its_services_by_depends_and_a_test_overrides_them(db):
         assert other.get("/api/games").json()["max_think"] == Limits().max_think
         app.dependency_overrides[deps.limits_of] = lambda: Limits(max_think=7.0)
         assert one.get("/api/games").json()["max_think"] == 7.0
+
+        class Adviser:  # a stand-in for the computer's service: a route asks for it alone
+            def previews(self, game_id, token):
+                return {"previews of": game_id}
+
+        app.dependency_overrides[deps.computer_of] = Adviser
+        assert one.get("/api/games/nothing/previews").json() == {"previews of": "nothing"}
+        assert other.get("/api/games/nothing/previews").status_code == 404
         made = [one.post("/api/games", json={"game": "kalah", "mode": "local"}).status_code
                 for _ in range(3)]
         assert made == [201, 201, 429]  # this app's rate, not the other's

@@ -153,9 +153,9 @@ def test_a_game_is_loaded_once(db):
         hub = client.app.state.hub
         with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
             socket.receive_json()
-            first = hub.rooms[game["id"]]
+            first = hub.games.rooms[game["id"]]
             state(client, game)
-            assert hub.rooms[game["id"]] is first
+            assert hub.games.rooms[game["id"]] is first
             assert move(client, game, game["token"], 0, 0).status_code == 200
 
 
@@ -166,9 +166,9 @@ def test_idle_players_are_freed_and_idle_games_leave_memory(db):
         game = create(client, game="kalah", mode="computer", bot="expert", human_seat=1)
         wait_for(client, game, game["token"], lambda v: v["ply"] >= 1 and not v["thinking"])
         deadline = time.monotonic() + 10
-        while game["id"] in hub.rooms and time.monotonic() < deadline:
+        while game["id"] in hub.games.rooms and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert game["id"] not in hub.rooms and not hub.kept
+        assert game["id"] not in hub.games.rooms and not hub.computer.kept
         assert state(client, game, game["token"])["ply"] >= 1  # back from the store
 
 
@@ -179,8 +179,8 @@ def test_at_most_so_many_computer_players_are_kept(db):
                  for _ in range(4)]
         for game in games:
             wait_for(client, game, game["token"], lambda v: v["ply"] >= 1 and not v["thinking"])
-        assert len(hub.kept) <= 2
-        assert sum(room.player is not None for room in hub.rooms.values()) <= 2
+        assert len(hub.computer.kept) <= 2
+        assert sum(room.player is not None for room in hub.games.rooms.values()) <= 2
 
 
 def test_a_huge_body_is_refused_before_it_is_read(client):

@@ -230,7 +230,7 @@ def test_loaded_records_are_charged_by_their_moves(db):
         assert refused.status_code == 429 and "new games" in refused.json()["detail"]
         # the refused load spent none of its moves: they are where the two loads left them
         left = 1000 - 2 * moves_at_most(text)
-        assert client.app.state.hub.moves_loaded.wait("testclient", left) == 0
+        assert client.app.state.hub.allowances.moves_loaded.wait("testclient", left) == 0
 
 
 def test_games_per_client_and_the_disk_are_bounded(db):
@@ -373,10 +373,11 @@ def test_a_watcher_that_does_not_read_holds_two_updates_and_is_dropped(monkeypat
     import asyncio
     import types
 
-    from mancalab.web import hub as hubs
     from mancalab.web.backends import Backend
+    from mancalab.web.hub import Hub
+    from mancalab.web.services import pushes as pushing
 
-    monkeypatch.setattr(hubs, "SEND_SECONDS", 0.3)
+    monkeypatch.setattr(pushing, "SEND_SECONDS", 0.3)
 
     class Stuck:
         def __init__(self):
@@ -389,22 +390,22 @@ def test_a_watcher_that_does_not_read_holds_two_updates_and_is_dropped(monkeypat
         async def close(self, code, reason):
             self.closed = code
 
-    async def broadcast_to_a_stuck_page(hub):
+    async def broadcast_to_a_stuck_page(pushes):
         socket = Stuck()
-        hub.watchers["g"] = {(socket, None)}
-        sends = [asyncio.ensure_future(hub._send_latest("g", socket, f"view {i}"))
+        pushes.watchers["g"] = {(socket, None)}
+        sends = [asyncio.ensure_future(pushes.send_latest("g", socket, f"view {i}"))
                  for i in range(100)]
         await asyncio.sleep(0.05)
-        assert hub.sending[socket] == "view 99"  # one waiting, the newest
+        assert pushes.sending[socket] == "view 99"  # one waiting, the newest
         await asyncio.gather(*sends)
         await asyncio.sleep(0.05)
         assert socket.sent == ["view 0"] and socket.closed == 1008
-        assert not hub.watchers["g"] and socket not in hub.sending
+        assert not pushes.watchers["g"] and socket not in pushes.sending
 
-    hub = hubs.Hub.__new__(hubs.Hub)  # only the watchers and the sends are needed
-    hub.watchers, hub.sending, hub.tasks, hub.lobby_sockets = {}, {}, set(), set()
-    hub.store = types.SimpleNamespace(backend=Backend())  # its tasks' context
-    asyncio.run(broadcast_to_a_stuck_page(hub))
+    # the pushes alone: a hub of their tasks and their context only
+    hub = types.SimpleNamespace(tasks=set(), store=types.SimpleNamespace(backend=Backend()))
+    hub.spawn = lambda coroutine: Hub.spawn(hub, coroutine)
+    asyncio.run(broadcast_to_a_stuck_page(pushing.Pushes(hub)))
 
 
 def test_moves_to_a_watched_game_are_paced_by_its_watchers(db):

@@ -8,7 +8,6 @@ loaded from the store on first use, so after a restart every game goes on.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import threading
@@ -64,27 +63,16 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     async def lifespan(app: FastAPI):
         with solving.kalah.budget(solvers):  # the solvers' memory while the server runs
             hub.store.open()
-            loop = asyncio.get_running_loop()
-            sweepers = [loop.create_task(hub.sweeping()),
-                        loop.create_task(hub.sweeping_deadlines()),
-                        loop.create_task(hub.telling_presence())]
-            hub.listen()
-            await hub.resume_clocks()
+            sweepers = await hub.start()
             if not READY.is_set():
                 threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
                                  daemon=True).start()
             if prepare:
-                hub.prepare(prepare)
+                hub.computer.prepare(prepare)
             yield
-            if hub.preparation is not None:
-                hub.preparation.stop()
             for sweeper in sweepers:
                 sweeper.cancel()
-            if hub.stop_listening is not None:
-                hub.stop_listening()
-                hub.stop_listening = None
-            for task in list(hub.tasks):
-                task.cancel()
+            hub.stop()
             hub.thinker.close()
             hub.store.close()
 

@@ -15,8 +15,18 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from starlette.requests import HTTPConnection
 
+from .accounts import Accounts
+from .classes import Classes
 from .hub import Hub
+from .lobby import Lobby
+from .reviews import Reviews
+from .services.allowances import Allowances
+from .services.computer import Computer
+from .services.games import Games
+from .services.pairing import Pairing
+from .services.pushes import Pushes
 from .thinking import CLIENT, Limits
+from .tokens import Tokens
 
 
 # coroutines, so FastAPI calls them on the event loop (a plain function would be run in its
@@ -29,8 +39,33 @@ async def limits_of(connection: HTTPConnection) -> Limits:
     return connection.app.state.hub.limits
 
 
+def _provider(name: str):
+    """The dependency of one of the hub's services: a route asks for what it uses, so a
+    test may override that one (``app.dependency_overrides[deps.games_of]``)."""
+    async def service_of(connection: HTTPConnection):
+        return getattr(connection.app.state.hub, name)
+
+    service_of.__name__ = service_of.__qualname__ = f"{name}_of"
+    return service_of
+
+
+games_of, pushes_of, computer_of, pairing_of = map(
+    _provider, ("games", "pushes", "computer", "pairing"))
+allowances_of, accounts_of, classes_of = map(_provider, ("allowances", "accounts", "classes"))
+lobby_of, tokens_of, reviews_of = map(_provider, ("lobby", "tokens", "reviews"))
+
 HubDep = Annotated[Hub, Depends(hub_of)]
 LimitsDep = Annotated[Limits, Depends(limits_of)]
+GamesDep = Annotated[Games, Depends(games_of)]
+PushesDep = Annotated[Pushes, Depends(pushes_of)]
+ComputerDep = Annotated[Computer, Depends(computer_of)]
+PairingDep = Annotated[Pairing, Depends(pairing_of)]
+AllowancesDep = Annotated[Allowances, Depends(allowances_of)]
+AccountsDep = Annotated[Accounts, Depends(accounts_of)]
+ClassesDep = Annotated[Classes, Depends(classes_of)]
+LobbyDep = Annotated[Lobby, Depends(lobby_of)]
+TokensDep = Annotated[Tokens, Depends(tokens_of)]
+ReviewsDep = Annotated[Reviews, Depends(reviews_of)]
 
 
 class TooManyRequests(Exception):

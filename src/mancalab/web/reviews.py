@@ -76,7 +76,7 @@ class Reviews:
     def _reviewable(self, game_id: str, token: str | None) -> Room:
         """The game, when the holder of ``token`` may look back at it: a finished game,
         anyone; a running one, a seated player with helpers on."""
-        room = self.hub.room(game_id)
+        room = self.hub.games.room(game_id)
         if room.record is None:
             raise ConflictError("the game has not started yet", code="not_started")
         if not room.state.is_over:
@@ -104,8 +104,8 @@ class Reviews:
                 adviser = self.hub.thinker.player(f"{kind}:time={CONTINUATION_SECONDS:g}",
                                               room.game)
                 try:
-                    move = await self.hub.thinker.choose(room.id, self.hub._knowing(adviser, state),
-                                                     state)
+                    knowing = self.hub.computer.knowing(adviser, state)
+                    move = await self.hub.thinker.choose(room.id, knowing, state)
                 finally:
                     adviser.close()
                 exact = exact and bool(adviser.last_info.get("exact"))

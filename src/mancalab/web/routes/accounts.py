@@ -20,7 +20,7 @@ from ..names import check_account_name, check_password
 from ..hub import Hub
 from ..errors import ConflictError, NotAllowedError, NotFoundError, UnauthorizedError
 from ..schemas import GAMES, Confirmation, Credentials, PasswordChange
-from ..deps import HubDep, log_ins, new_accounts
+from ..deps import AccountsDep, HubDep, log_ins, new_accounts
 
 COOKIE = "mancalab_session"
 COOKIE_SECONDS = 365 * 24 * 3600
@@ -103,8 +103,8 @@ async def log_in(hub: HubDep, request: Request, response: Response, body: Creden
 
 
 @router.get("/api/session", summary="Who the session cookie logs in (name null: nobody)")
-async def session(hub: HubDep, request: Request) -> dict:
-    return {"name": hub.accounts.name_of(session_token(request))}
+async def session(accounts: AccountsDep, request: Request) -> dict:
+    return {"name": accounts.name_of(session_token(request))}
 
 
 @router.delete("/api/session", summary="Log out")
@@ -177,7 +177,7 @@ async def my_seat(hub: HubDep, request: Request, game_id: str) -> dict:
     name, guest = owner(hub, request)
     if name is None and guest is None:
         require(name)
-    room = hub.room(game_id)
+    room = hub.games.room(game_id)
     holders = room.accounts if name is not None else room.guests
     for seat, holder in enumerate(holders):
         if holder == (name or guest) and room.tokens[seat] is not None:
@@ -196,8 +196,8 @@ async def player(hub: HubDep, name: str) -> dict:
 
 @router.get("/api/leaderboard/{game}", summary="A game's best established ratings "
                                                "(bots=true: the BOTs', a board apart)")
-async def leaderboard(hub: HubDep, game: Literal[GAMES], bots: bool = False) -> dict:
+async def leaderboard(accounts: AccountsDep, game: Literal[GAMES], bots: bool = False) -> dict:
     return {"game": game, "bots": bots,
-            "players": hub.accounts.leaderboard(game, bots=bots)}
+            "players": accounts.leaderboard(game, bots=bots)}
 
 

@@ -14,7 +14,7 @@ from ..schemas import NewArena
 from ..errors import NotFoundError
 from .accounts import COOKIE, logged_in
 from .live import following, refuse
-from ..deps import HubDep, LimitsDep, new_games
+from ..deps import HubDep, LimitsDep, PushesDep, new_games
 
 
 router = APIRouter()
@@ -28,13 +28,13 @@ async def open_arena(hub: HubDep, request: Request, body: NewArena) -> dict:
     arena = hub.arenas.open(Arena("", room.game, room.options,
                                   [body.clock.base, body.clock.increment], body.rated,
                                   time.time() + body.seconds, name, bots=body.bots))
-    hub.arena_changed(arena.id)  # the lobby's list
+    hub.pushes.arena_changed(arena.id)  # the lobby's list
     return arena.view_for(name)
 
 
 @router.get("/api/arenas", summary="The arenas going on and those just finished")
-async def arenas(hub: HubDep) -> dict:
-    return {"arenas": hub.arenas_view()}
+async def arenas(pushes: PushesDep) -> dict:
+    return {"arenas": pushes.arenas_view()}
 
 
 @router.get("/api/arenas/{arena_id}", summary="An arena: its standings and, for a player "
@@ -47,7 +47,7 @@ async def one(hub: HubDep, request: Request, arena_id: str) -> dict:
 @router.post("/api/arenas/{arena_id}/join", summary="Join an arena: paired at once")
 async def join(hub: HubDep, request: Request, arena_id: str) -> dict:
     name = require(logged_in(hub, request))
-    return hub.join_arena(arena_id, name).view_for(name)
+    return hub.pairing.join_arena(arena_id, name).view_for(name)
 
 
 @router.post("/api/arenas/{arena_id}/leave", summary="Leave an arena: no more pairings "
@@ -56,7 +56,7 @@ async def leave(hub: HubDep, request: Request, arena_id: str) -> dict:
     name = require(logged_in(hub, request))
     with hub.arenas.changing(arena_id) as arena:
         hub.arenas.leave(arena, name)
-    hub.arena_changed(arena_id)
+    hub.pushes.arena_changed(arena_id)
     return arena.view_for(name)
 
 
@@ -73,12 +73,12 @@ async def follow(hub: HubDep, limits: LimitsDep, socket: WebSocket, arena_id: st
     async with following(hub, limits, socket) as admitted:
         if not admitted:
             return
-        hub.arena_sockets.setdefault(arena_id, set()).add((socket, name))
+        hub.pushes.arena_sockets.setdefault(arena_id, set()).add((socket, name))
         try:
-            await socket.send_text(hub.arena_text(hub.arenas.get(arena_id), name))
+            await socket.send_text(hub.pushes.arena_text(hub.arenas.get(arena_id), name))
             while (await socket.receive())["type"] != "websocket.disconnect":
                 pass  # the page sends nothing; whatever it sends is not read
         finally:
-            hub.arena_sockets.get(arena_id, set()).discard((socket, name))
+            hub.pushes.arena_sockets.get(arena_id, set()).discard((socket, name))
 
 

@@ -184,7 +184,7 @@ async def events(hub: HubDep, request: Request) -> StreamingResponse:
 
     async def lines():
         waker, known_games, known_challenges = Waker(), set(), set()
-        hub.lobby_sockets.add(waker)
+        hub.pushes.lobby_sockets.add(waker)
         try:
             while True:
                 for line in _event_lines(hub, name, known_games, known_challenges):
@@ -192,7 +192,7 @@ async def events(hub: HubDep, request: Request) -> StreamingResponse:
                 if not await waker.wait(KEEPALIVE_SECONDS):
                     yield None
         finally:
-            hub.lobby_sockets.discard(waker)
+            hub.pushes.lobby_sockets.discard(waker)
 
     return stream(request, name, lines)
 
@@ -202,23 +202,23 @@ async def events(hub: HubDep, request: Request) -> StreamingResponse:
                                                       "every change")
 async def game_stream(hub: HubDep, request: Request, game_id: str) -> StreamingResponse:
     name = bot_of(hub, request)
-    room = await hub.load(game_id)
+    room = await hub.games.load(game_id)
     token = seat_token(room, name)
     seat = room.seat_of(token)
 
     async def lines():
         # the stream holds the bot's seat as a page does: the bot is here while it follows
         waker = Waker()
-        watchers = hub.watchers.setdefault(game_id, set())
+        watchers = hub.pushes.watchers.setdefault(game_id, set())
         watchers.add((waker, token))
-        hub._spawn(hub.broadcast(room, skip=waker))  # the other sees the bot come
+        hub.spawn(hub.pushes.broadcast(room, skip=waker))  # the other sees the bot come
         try:
-            current = hub.room(game_id)
+            current = hub.games.room(game_id)
             yield game_full(current, seat)
             seen = (current.ply, current.version)
             while current.record.state.outcome is None:
                 woke = await waker.wait(KEEPALIVE_SECONDS)
-                current = hub.room(game_id)
+                current = hub.games.room(game_id)
                 if (current.ply, current.version) != seen:
                     seen = (current.ply, current.version)
                     yield game_state(current)
@@ -226,9 +226,9 @@ async def game_stream(hub: HubDep, request: Request, game_id: str) -> StreamingR
                     yield None
         finally:
             watchers.discard((waker, token))
-            hub.presence(room)  # gone from now: counted for a claim, as a page's leaving
+            hub.pushes.presence(room)  # gone from now: counted for a claim, as a page's leaving
             with contextlib.suppress(RuntimeError):  # the loop is closing
-                hub.after_change(room)
+                hub.games.after_change(room)
 
     return stream(request, name, lines)
 
@@ -241,25 +241,25 @@ async def game_stream(hub: HubDep, request: Request, game_id: str) -> StreamingR
 @moves
 async def move(hub: HubDep, request: Request, game_id: str, move: str) -> dict:
     name = bot_of(hub, request)
-    token = seat_token(await hub.load(game_id), name)
-    spend(hub.api_moves, name)
-    hub.pace(game_id)
-    await hub.change(game_id, token, lambda room: room.play(hub.store, token, move[:40]))
+    token = seat_token(await hub.games.load(game_id), name)
+    spend(hub.allowances.api_moves, name)
+    hub.games.pace(game_id)
+    await hub.games.change(game_id, token, lambda room: room.play(hub.store, token, move[:40]))
     return {"ok": True}
 
 
 @router.post("/api/bot/game/{game_id}/resign", summary="Resign the game")
 async def resign(hub: HubDep, request: Request, game_id: str) -> dict:
-    token = seat_token(await hub.load(game_id), bot_of(hub, request))
-    await hub.change(game_id, token, lambda room: room.resign(hub.store, token))
+    token = seat_token(await hub.games.load(game_id), bot_of(hub, request))
+    await hub.games.change(game_id, token, lambda room: room.resign(hub.store, token))
     return {"ok": True}
 
 
 @router.post("/api/bot/game/{game_id}/abort", summary="Abort the game before both "
                                                       "players moved")
 async def abort(hub: HubDep, request: Request, game_id: str) -> dict:
-    token = seat_token(await hub.load(game_id), bot_of(hub, request))
-    await hub.change(game_id, token, lambda room: room.abort(hub.store, token))
+    token = seat_token(await hub.games.load(game_id), bot_of(hub, request))
+    await hub.games.change(game_id, token, lambda room: room.abort(hub.store, token))
     return {"ok": True}
 
 
@@ -269,7 +269,7 @@ async def abort(hub: HubDep, request: Request, game_id: str) -> dict:
 @new_games
 async def bot_seek(hub: HubDep, limits: LimitsDep, request: Request, body: NewSeek) -> dict:
     name = bot_of(hub, request)
-    spend(hub.api_games, name)
+    spend(hub.allowances.api_games, name)
     if body.to is not None:
         raise NotAllowedError("challenge a player by POST /api/challenge/{name}")
     opened = _open_seek(hub, limits, request, name, body, None)
@@ -279,7 +279,7 @@ async def bot_seek(hub: HubDep, limits: LimitsDep, request: Request, body: NewSe
 @router.post("/api/bot/arena/{arena_id}/join", summary="Join an arena that admits bots")
 async def join_arena(hub: HubDep, request: Request, arena_id: str) -> dict:
     name = bot_of(hub, request)
-    return hub.join_arena(arena_id, name).view_for(name)
+    return hub.pairing.join_arena(arena_id, name).view_for(name)
 
 
 # ----- challenges -----------------------------------------------------------------
@@ -291,7 +291,7 @@ async def join_arena(hub: HubDep, request: Request, arena_id: str) -> dict:
 async def challenge(hub: HubDep, limits: LimitsDep, request: Request, player: str,
                     body: NewSeek) -> dict:
     name = account_of(hub, request, "challenge:write", "bot:play")
-    spend(hub.api_games, name)
+    spend(hub.allowances.api_games, name)
     to = challenged(hub, name, player)
     opened = _open_seek(hub, limits, request, name, body, to)
     return {"id": opened.id, "challenge": opened.public()}
@@ -303,7 +303,7 @@ async def challenge(hub: HubDep, limits: LimitsDep, request: Request, player: st
 async def accept(hub: HubDep, limits: LimitsDep, request: Request, response: Response,
                  seek_id: str) -> dict:
     name = account_of(hub, request, "challenge:write", "bot:play")
-    spend(hub.api_games, name)
+    spend(hub.allowances.api_games, name)
     found = hub.lobby.get(seek_id)
     room, seat = take(hub, limits, found, name, None)
     return {"id": room.id, "seat": seat}

@@ -23,7 +23,7 @@ from ..errors import NotFoundError
 from ..rooms import MODES
 from ..thinking import Limits
 from ..schemas import GAMES
-from ..deps import HubDep, LimitsDep
+from ..deps import ComputerDep, LimitsDep
 
 STATIC = Path(__file__).parents[1] / "static"
 LANGUAGES = {"en": "English", "fr": "Français", "rn": "Kirundi", "am": "አማርኛ"}
@@ -64,10 +64,10 @@ def _catalogue(limits: Limits) -> dict:
 
 @router.get("/api/preparation", summary="What exact play still needs on this server: per "
                                      "game whether it is ready and the seconds left")
-async def preparation(hub: HubDep) -> dict:
-    if hub.preparation is None:
+async def preparation(computer: ComputerDep) -> dict:
+    if computer.preparation is None:
         return {"ready": True, "seconds_left": 0, "games": {}, "steps": []}
-    return hub.preparation.status()
+    return computer.preparation.status()
 
 
 @router.get("/api/examples/{game}", summary="A game's start and one move played on it, step "

@@ -15,7 +15,7 @@ from fastapi.responses import PlainTextResponse
 from ..accounts import require
 from ..arenas import Arena
 from ..clients import CLASS_ADDRESSES, Allowance, scope_client
-from ..deps import HubDep, LimitsDep
+from ..deps import ClassesDep, HubDep, LimitsDep
 from ..thinking import Limits
 from ..errors import BusyError, NotAllowedError, NotFoundError
 from ..hub import Hub
@@ -81,10 +81,10 @@ async def mine(hub: HubDep, request: Request) -> dict:
 @router.post("/api/classes/join", status_code=201,
              summary="Join a class with its code and a name: the pupil's session cookie, "
                      "and the two pictures to log in with again")
-async def join(hub: HubDep, request: Request, response: Response, body: JoinClass) -> dict:
+async def join(classes: ClassesDep, request: Request, response: Response, body: JoinClass) -> dict:
     address = check_tries(request)
     try:
-        made, klass = hub.classes.join(body.code, body.name)
+        made, klass = classes.join(body.code, body.name)
     except Exception as error:
         if getattr(error, "code", None) == "wrong_class_code":
             wrong_tries(request).take(address, 1)
@@ -95,11 +95,11 @@ async def join(hub: HubDep, request: Request, response: Response, body: JoinClas
 
 @router.post("/api/classes/login", summary="A pupil logs in again: the class code, their "
                                            "name and their two pictures")
-async def pupil_log_in(hub: HubDep, request: Request, response: Response,
+async def pupil_log_in(classes: ClassesDep, request: Request, response: Response,
                        body: PupilLogIn) -> dict:
     address = check_tries(request)
     try:
-        name, session = hub.classes.log_in(body.code, body.name, body.pictures)
+        name, session = classes.log_in(body.code, body.name, body.pictures)
     except Exception:
         wrong_tries(request).take(address, 1)
         raise
@@ -247,7 +247,7 @@ async def next_round(hub: HubDep, request: Request, tournament_id: str, body: Ne
     found = hub.tournaments.get(tournament_id)
     hub.classes.of_teacher(found.class_id, teacher(hub, request))
     names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(found.class_id)}
-    hub.start_round(found, set(body.absent), names)
+    hub.pairing.start_round(found, set(body.absent), names)
     return tournament_view(hub, found.class_id, found)
 
 
@@ -259,9 +259,9 @@ async def end_game(hub: HubDep, request: Request, tournament_id: str, game_id: s
     hub.classes.of_teacher(found.class_id, teacher(hub, request))
     if game_id not in found.games.values():
         raise NotFoundError("no such game in this tournament", code="no_game")
-    room = await hub.load(game_id)
+    room = await hub.games.load(game_id)
     margin, exact = await asyncio.to_thread(_judged, room)
-    await hub.change(game_id, room.tokens[0],
+    await hub.games.change(game_id, room.tokens[0],
                      lambda r: r.adjudicate(hub.store, margin, exact))
     return {**tournament_view(hub, found.class_id, found), "ended": game_id, "exact": exact}
 

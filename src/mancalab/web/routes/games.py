@@ -18,7 +18,7 @@ from ..rooms import SOWING_STEPS, Room
 from ..thinking import rules_compiled
 from ..hub import Hub
 from ..schemas import BotChange, LoadGame, Move, NewGame, RecordText, Setting, Token
-from ..deps import HubDep, moves, new_games, searches
+from ..deps import ComputerDep, GamesDep, HubDep, moves, new_games, searches
 
 
 router = APIRouter()
@@ -37,14 +37,14 @@ async def create_game(hub: HubDep, request: Request, body: NewGame) -> dict:
                        else (body.position.cells, body.position.to_move))
     if body.clock is not None:
         room.clock = Clock(body.clock.base, body.clock.increment, body.clock.per_move)
-    hub.charge()
+    hub.allowances.charge()
     return created_view(hub, room, body.human_seat)
 
 
 @router.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
 @new_games
 async def load_game(hub: HubDep, request: Request, body: LoadGame) -> dict:
-    hub.charge(moves=moves_at_most(body.record, body.game))  # before reading it
+    hub.allowances.charge(moves=moves_at_most(body.record, body.game))  # before reading it
     # replaying a long record is Python work: in a thread, so other games go on
     record = await asyncio.to_thread(GameRecord.from_text, body.record, body.game)
     if body.mode == "computer":
@@ -64,16 +64,16 @@ async def record_contents(body: RecordText) -> dict:
 
 
 @router.get("/api/games/{game_id}", summary="A game as the holder of the token sees it")
-async def get_game(hub: HubDep, game_id: str, token: str | None = None) -> dict:
-    return hub.view(await hub.load(game_id), token)
+async def get_game(games: GamesDep, game_id: str, token: str | None = None) -> dict:
+    return games.view(await games.load(game_id), token)
 
 
 @router.get("/api/games/{game_id}/positions/{ply}",
          summary="The position after the first PLY moves, and the last of them step by "
                  "step (to review a game)")
-async def position(hub: HubDep, game_id: str,
+async def position(games: GamesDep, game_id: str,
                    ply: Annotated[int, FastAPIPath(ge=0, le=LARGEST)]) -> dict:
-    room = hub.room(game_id)
+    room = games.room(game_id)
     if room.record is None:
         raise ConflictError("the game has not started yet")
     record = room.record
@@ -88,16 +88,16 @@ async def position(hub: HubDep, game_id: str,
 
 @router.post("/api/games/{game_id}/moves", summary="Play a move for the seat to move")
 @moves
-async def play(hub: HubDep, request: Request, game_id: str, body: Move) -> dict:
-    hub.pace(game_id)
-    return await hub.change(game_id, body.token,
-                            lambda room: room.play(hub.store, body.token, body.move, body.ply))
+async def play(games: GamesDep, request: Request, game_id: str, body: Move) -> dict:
+    games.pace(game_id)
+    return await games.change(game_id, body.token,
+                            lambda room: room.play(games.store, body.token, body.move, body.ply))
 
 
 @router.post("/api/games/{game_id}/undo", summary="Take back (online: ask, then agree)")
-async def undo(hub: HubDep, game_id: str, body: Token) -> dict:
-    state = await hub.change(game_id, body.token,
-                             lambda room: room.undo(hub.store, body.token))
+async def undo(games: GamesDep, game_id: str, body: Token) -> dict:
+    state = await games.change(game_id, body.token,
+                             lambda room: room.undo(games.store, body.token))
     asked = state["undo_request"] is not None  # online: waiting for the other's consent
     return {"undo": "asked" if asked else "undone", "state": state}
 
@@ -106,114 +106,114 @@ async def undo(hub: HubDep, game_id: str, body: Token) -> dict:
                                               "(online: propose, then agree; the computer "
                                               "agrees by its evaluation)")
 @searches
-async def end(hub: HubDep, request: Request, game_id: str, body: Token) -> dict:
-    state = await hub.end(game_id, body.token)
+async def end(computer: ComputerDep, request: Request, game_id: str, body: Token) -> dict:
+    state = await computer.end(game_id, body.token)
     return {"end": "ended" if state["result"] else "asked", "state": state}
 
 
 @router.post("/api/games/{game_id}/resign", summary="Resign: the seat of the token loses "
                                                  "now (a local game: the seat to move)")
-async def resign(hub: HubDep, game_id: str, body: Token) -> dict:
-    return await hub.change(game_id, body.token,
-                            lambda room: room.resign(hub.store, body.token))
+async def resign(games: GamesDep, game_id: str, body: Token) -> dict:
+    return await games.change(game_id, body.token,
+                            lambda room: room.resign(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/abort", summary="Online, before both players have "
                                                 "moved: end the game with no result "
                                                 "(not rated; not in an arena)")
-async def abort(hub: HubDep, game_id: str, body: Token) -> dict:
-    return await hub.change(game_id, body.token,
-                            lambda room: room.abort(hub.store, body.token))
+async def abort(games: GamesDep, game_id: str, body: Token) -> dict:
+    return await games.change(game_id, body.token,
+                            lambda room: room.abort(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/draw", summary="Offer a draw, or accept the other's "
                                                "(online, once both have moved)")
-async def draw(hub: HubDep, game_id: str, body: Token) -> dict:
-    return await hub.change(game_id, body.token,
-                            lambda room: room.offer_draw(hub.store, body.token))
+async def draw(games: GamesDep, game_id: str, body: Token) -> dict:
+    return await games.change(game_id, body.token,
+                            lambda room: room.offer_draw(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/claim", summary="Claim the win when the other player "
                                                 "has left a game on a clock for 30 s")
 async def claim(hub: HubDep, game_id: str, body: Token) -> dict:
-    room = hub.room(game_id)
-    gone_for = hub.presence(room)["gone_for"]
+    room = hub.games.room(game_id)
+    gone_for = hub.pushes.presence(room)["gone_for"]
     seat = room.seat_of(body.token)
-    return await hub.change(game_id, body.token, lambda r: r.claim(
+    return await hub.games.change(game_id, body.token, lambda r: r.claim(
         hub.store, body.token, None if seat is None else gone_for[1 - seat]))
 
 
 @router.post("/api/games/{game_id}/decline",
           summary="Online: refuse the other player's request to take back or to end")
-async def decline(hub: HubDep, game_id: str, body: Token) -> dict:
-    return await hub.change(game_id, body.token,
-                            lambda room: room.decline(hub.store, body.token))
+async def decline(games: GamesDep, game_id: str, body: Token) -> dict:
+    return await games.change(game_id, body.token,
+                            lambda room: room.decline(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/rematch/decline",
              summary="Decline the rematch the other player offered (its game is aborted)")
-async def decline_rematch(hub: HubDep, game_id: str, body: Token) -> dict:
-    old = hub.room(game_id)
-    next_id = await hub.apply(old, lambda room: room.decline_rematch(hub.store, body.token))
+async def decline_rematch(games: GamesDep, game_id: str, body: Token) -> dict:
+    old = games.room(game_id)
+    next_id = await games.apply(old, lambda room: room.decline_rematch(games.store, body.token))
     theirs = old.rematch["tokens"][old.seat_of(body.token)]  # the decliner's seat there
 
     def abort(offered: Room) -> None:  # the asker's page says who declined
         if offered.record is not None and not offered.record.state.is_over and \
                 not offered.both_moved():
-            offered.abort(hub.store, theirs)
+            offered.abort(games.store, theirs)
 
-    await hub.apply(hub.room(next_id), abort)
-    return hub.view(old, body.token)
+    await games.apply(games.room(next_id), abort)
+    return games.view(old, body.token)
 
 
 @router.post("/api/games/{game_id}/rematch", status_code=201,
           summary="The next game between the same players, seats swapped")
 @new_games
 async def rematch(hub: HubDep, request: Request, game_id: str, body: Token) -> dict:
-    old = hub.room(game_id)
+    old = hub.games.room(game_id)
     old.check_token(body.token)
-    hub.charge()
+    hub.allowances.charge()
 
     def offer(old: Room) -> Room:
         room = old.new_rematch(body.token)
         old.save(hub.store)
         return room
 
-    room = await hub.apply(old, offer)  # the other player's page offers the rematch
+    room = await hub.games.apply(old, offer)  # the other player's page offers the rematch
     seat = old.seat_of(body.token)
     created = created_view(hub, room, 0)
     token = old.rematch["tokens"][seat]
     return {**created, "token": token, "links": {
         **created["links"], "play": f"/?game={room.id}&token={token}"},
-        "state": hub.view(room, token)}
+        "state": hub.games.view(room, token)}
 
 
 @router.post("/api/games/{game_id}/switch", summary="Swap sides with the computer")
-async def switch(hub: HubDep, game_id: str, body: Token) -> dict:
-    return await hub.change(game_id, body.token,
-                            lambda room: room.switch(hub.store, body.token))
+async def switch(games: GamesDep, game_id: str, body: Token) -> dict:
+    return await games.change(game_id, body.token,
+                            lambda room: room.switch(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/computer", summary="Change the computer player or automove")
 async def change_bot(hub: HubDep, game_id: str, body: BotChange) -> dict:
     if body.bot is not None:
-        hub.thinker.player(body.bot, hub.room(game_id).game)
-    return await hub.change(game_id, body.token, lambda room: room.set_bot(
+        hub.thinker.player(body.bot, hub.games.room(game_id).game)
+    return await hub.games.change(game_id, body.token, lambda room: room.set_bot(
         hub.store, body.token, body.bot, body.automove))
 
 
 @router.post("/api/games/{game_id}/setup", summary="Urubugu: arrange a seat's 32 beads")
-async def setup(hub: HubDep, game_id: str, body: Setting) -> dict:
-    return await hub.change(game_id, body.token, lambda room: room.set_beads(
-        hub.store, body.token, body.seat, body.setting))
+async def setup(games: GamesDep, game_id: str, body: Setting) -> dict:
+    return await games.change(game_id, body.token, lambda room: room.set_beads(
+        games.store, body.token, body.seat, body.setting))
 
 
 @router.get("/api/games/{game_id}/record", summary="The game record (text), to download",
          response_class=Response,
          responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
                           "description": "the record"}})
-async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
-    room = hub.room(game_id)
+async def record(games: GamesDep, game_id: str) -> PlainTextResponse:
+    room = games.room(game_id)
     if room.record is None:
         raise ConflictError("the game has not started yet")
     return PlainTextResponse(room.record.to_text(), headers={
@@ -222,8 +222,8 @@ async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
 
 def created_view(hub: Hub, room: Room, seat: int) -> dict:
     """A new game kept and announced, as its maker (holding ``seat``) is answered."""
-    hub.add(room)
-    hub.after_change(room)
+    hub.games.add(room)
+    hub.games.after_change(room)
     return seat_view(hub, room, seat)
 
 
@@ -233,5 +233,5 @@ def seat_view(hub: Hub, room: Room, seat: int) -> dict:
     links = {"play": f"/?game={room.id}&token={token}", "watch": f"/?game={room.id}"}
     if room.mode == "online":
         links["invite"] = f"/?game={room.id}&token={room.tokens[1 - seat]}"
-    return {"id": room.id, "token": token, "links": links, "state": hub.view(room, token)}
+    return {"id": room.id, "token": token, "links": links, "state": hub.games.view(room, token)}
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import time
@@ -18,7 +17,7 @@ from ..rooms import Room
 from ..thinking import Limits
 from ..hub import Hub
 from ..guard import parse_json
-from ..hub import send_quietly
+from ..services.pushes import close_quietly, send_quietly
 from ..deps import HubDep, LimitsDep
 
 
@@ -31,7 +30,7 @@ async def live(hub: HubDep, limits: LimitsDep, socket: WebSocket, game_id: str,
     # refusals are closes after the handshake, so the page reads their codes (a refused
     # handshake is a bare 403 to a browser)
     try:
-        room = await hub.load(game_id)
+        room = await hub.games.load(game_id)
     except NotFoundError:
         await refuse(socket, 4404, "no such game")
         return
@@ -39,7 +38,7 @@ async def live(hub: HubDep, limits: LimitsDep, socket: WebSocket, game_id: str,
         await refuse(socket, 4403, "a page of another site may not connect")
         return
     seated = room.seat_of(token) is not None
-    watchers = hub.watchers.setdefault(game_id, set())
+    watchers = hub.pushes.watchers.setdefault(game_id, set())
     client = scope_client(socket.scope)
     if len(watchers) >= limits.watchers and not (seated and _shed(hub, game_id)):
         await refuse(socket, 4429, "too many watchers of this game")
@@ -48,15 +47,15 @@ async def live(hub: HubDep, limits: LimitsDep, socket: WebSocket, game_id: str,
             not (seated and _room_for_player(hub, client, limits)):
         await refuse(socket, 4429, "too many live connections from one address")
         return
-    hub.sockets_by_client[client] += 1
+    hub.pushes.sockets_by_client[client] += 1
     await socket.accept()
     watcher = (socket, token)
     watchers.add(watcher)
     seated = room.mode == "online" and seated
     try:
-        await socket.send_json({"type": "state", "state": hub.view(room, token)})
+        await socket.send_json({"type": "state", "state": hub.games.view(room, token)})
         if seated:  # the others see who is here
-            hub._spawn(hub.broadcast(room, skip=socket))
+            hub.spawn(hub.pushes.broadcast(room, skip=socket))
         recent: deque[float] = deque(maxlen=WS_MESSAGES)
         while True:
             message = await socket.receive()
@@ -74,12 +73,12 @@ async def live(hub: HubDep, limits: LimitsDep, socket: WebSocket, game_id: str,
     finally:
         watchers.discard(watcher)
         if seated:
-            hub.presence(room)  # a seat with no page from now: counted for a claim
+            hub.pushes.presence(room)  # a seat with no page from now: counted for a claim
             with contextlib.suppress(RuntimeError):  # the loop is closing
-                hub.after_change(room)
-        hub.sockets_by_client[client] -= 1
-        if hub.sockets_by_client[client] <= 0:
-            del hub.sockets_by_client[client]
+                hub.games.after_change(room)
+        hub.pushes.sockets_by_client[client] -= 1
+        if hub.pushes.sockets_by_client[client] <= 0:
+            del hub.pushes.sockets_by_client[client]
 
 
 @router.websocket("/api/lobby/ws")
@@ -89,20 +88,21 @@ async def lobby(hub: HubDep, limits: LimitsDep, socket: WebSocket) -> None:
     async with following(hub, limits, socket) as admitted:
         if not admitted:
             return
-        hub.lobby_sockets.add(socket)
+        hub.pushes.lobby_sockets.add(socket)
         try:
-            await socket.send_text(hub.lobby_text())
+            await socket.send_text(hub.pushes.lobby_text())
             while (await socket.receive())["type"] != "websocket.disconnect":
                 pass  # the page sends nothing; whatever it sends is not read
         finally:
-            hub.lobby_sockets.discard(socket)
+            hub.pushes.lobby_sockets.discard(socket)
 
 
 def _admitted(hub: Hub, client: str | None, limits: Limits) -> bool:
     """Whether ``client`` (an address) may open one more websocket: a class's pupils seen
     there each add their share (``clients.ClassAddresses``)."""
     extra = CLASS_ADDRESSES.count(client) * CLASS_ADDRESSES.sockets
-    return admits(hub.sockets_by_client[client], hub.sockets_by_client.total(), limits.sockets,
+    sockets = hub.pushes.sockets_by_client
+    return admits(sockets[client], sockets.total(), limits.sockets,
                   limits.client_sockets + extra, limits.share_connections + extra)
 
 
@@ -120,16 +120,16 @@ async def following(hub: Hub, limits: Limits, socket: WebSocket):
         await refuse(socket, 4429, "too many live connections from one address")
         yield False
         return
-    hub.sockets_by_client[client] += 1
+    hub.pushes.sockets_by_client[client] += 1
     await socket.accept()
     try:
         yield True
     except WebSocketDisconnect:
         pass
     finally:
-        hub.sockets_by_client[client] -= 1
-        if hub.sockets_by_client[client] <= 0:
-            del hub.sockets_by_client[client]
+        hub.pushes.sockets_by_client[client] -= 1
+        if hub.pushes.sockets_by_client[client] <= 0:
+            del hub.pushes.sockets_by_client[client]
 
 
 async def refuse(socket: WebSocket, code: int, reason: str) -> None:
@@ -140,26 +140,26 @@ async def refuse(socket: WebSocket, code: int, reason: str) -> None:
 def _shed(hub: Hub, game_id: str | None = None, client: str | None = None) -> bool:
     """Close one spectator's socket to make room for a player's: of ``game_id``'s watchers,
     or of ``client``'s, or any. True when one was found (its count drops as it closes)."""
-    for found in ([game_id] if game_id else list(hub.watchers)):
-        room = hub.rooms.get(found)
-        for socket, token in list(hub.watchers.get(found, ())):
+    for found in ([game_id] if game_id else list(hub.pushes.watchers)):
+        room = hub.games.rooms.get(found)
+        for socket, token in list(hub.pushes.watchers.get(found, ())):
             if room is not None and room.seat_of(token) is not None:
                 continue
             if client is not None and scope_client(socket.scope) != client:
                 continue
-            hub.watchers[found].discard((socket, token))
-            hub._spawn(_close_quietly(socket, 4429, "room made for a player"))
+            hub.pushes.watchers[found].discard((socket, token))
+            hub.spawn(close_quietly(socket, 4429, "room made for a player"))
             return True
     if game_id is not None:
         return False
     # a page following the lobby or an arena is a spectator too (it asks while it is away)
-    followers = [(hub.lobby_sockets, socket) for socket in hub.lobby_sockets] + \
-        [(pages, page) for pages in hub.arena_sockets.values() for page in pages]
+    followers = [(hub.pushes.lobby_sockets, socket) for socket in hub.pushes.lobby_sockets] + \
+        [(pages, page) for pages in hub.pushes.arena_sockets.values() for page in pages]
     for pages, page in followers:
         socket = page[0] if isinstance(page, tuple) else page
         if client is None or scope_client(socket.scope) == client:
             pages.discard(page)
-            hub._spawn(_close_quietly(socket, 4429, "room made for a player"))
+            hub.spawn(close_quietly(socket, 4429, "room made for a player"))
             return True
     return False
 
@@ -167,14 +167,9 @@ def _shed(hub: Hub, game_id: str | None = None, client: str | None = None) -> bo
 def _room_for_player(hub: Hub, client: str | None, limits: Limits) -> bool:
     """Shed a spectator's socket for a player's: one of the player's own address when it
     holds its most, else one of the address holding the most sockets that has one."""
-    if hub.sockets_by_client[client] >= limits.client_sockets:
+    if hub.pushes.sockets_by_client[client] >= limits.client_sockets:
         return _shed(hub, client=client)
-    return any(_shed(hub, client=other) for other, _ in hub.sockets_by_client.most_common())
-
-
-async def _close_quietly(socket: WebSocket, code: int, reason: str) -> None:
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(socket.close(code=code, reason=reason), timeout=5)
+    return any(_shed(hub, client=other) for other, _ in hub.pushes.sockets_by_client.most_common())
 
 
 def _same_origin(socket: WebSocket) -> bool:
@@ -209,8 +204,8 @@ async def _answer(hub: Hub, room: Room, socket: WebSocket, token: str | None,
             raise MancalabError("the move must be a cell index (a whole number) or its name")
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int) or ply < 0):
             raise MancalabError("ply must be a whole number >= 0")
-        hub.pace(room.id)
-        move, ply = await hub.apply(room, lambda r: (r.play(hub.store, token, move, ply),
+        hub.games.pace(room.id)
+        move, ply = await hub.games.apply(room, lambda r: (r.play(hub.store, token, move, ply),
                                                       r.ply))
     except (MancalabError, BusyError, ValueError, TypeError, RecursionError) as error:
         reason = "the message is nested too deeply" if isinstance(error, RecursionError) \

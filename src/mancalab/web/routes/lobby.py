@@ -18,7 +18,7 @@ from ..schemas import Decline, NewSeek, Short
 from ..thinking import CLIENT, Limits
 from .accounts import guest_of, logged_in
 from .games import seat_view
-from ..deps import HubDep, LimitsDep, new_games
+from ..deps import HubDep, LimitsDep, LobbyDep, PushesDep, new_games
 
 
 def guest() -> str:
@@ -54,14 +54,14 @@ async def seek(hub: HubDep, limits: LimitsDep, request: Request, response: Respo
 
 @router.get("/api/seeks", summary="The open seeks, newest first (pushed on every change "
                                   "by the websocket /api/lobby/ws)")
-async def seeks(hub: HubDep) -> dict:
-    return {"seeks": hub.lobby_view()["seeks"]}
+async def seeks(pushes: PushesDep) -> dict:
+    return {"seeks": pushes.lobby_view()["seeks"]}
 
 
 @router.get("/api/live", summary="Games from the lobby and arenas being played now, to "
                                  "watch (newest first; a friend's game is not listed)")
-async def live_games(hub: HubDep) -> dict:
-    return {"games": hub.lobby_view()["live"]}
+async def live_games(pushes: PushesDep) -> dict:
+    return {"games": pushes.lobby_view()["live"]}
 
 
 @router.get("/api/session/challenges", summary="The challenges for the logged-in account "
@@ -82,20 +82,20 @@ async def decline(hub: HubDep, request: Request, seek_id: str, body: Decline) ->
 
 
 @router.get("/api/seeks/{seek_id}", summary="A seek; with its secret, the game once taken")
-async def one_seek(hub: HubDep, seek_id: str, secret: Short | None = None) -> dict:
-    found = hub.lobby.get(seek_id)
+async def one_seek(lobby: LobbyDep, seek_id: str, secret: Short | None = None) -> dict:
+    found = lobby.get(seek_id)
     out = {**found.public(), "taken": found.game_id is not None}
     if secret and secrets.compare_digest(found.secret.encode(), secret.encode()) \
             and found.game_id is not None:
         out.update(game_id=found.game_id, token=found.token,
                    play=f"/?game={found.game_id}&token={found.token}")
-        hub.lobby.delivered(found)
+        lobby.delivered(found)
     return out
 
 
 @router.delete("/api/seeks/{seek_id}", summary="Cancel a seek (its secret)")
-async def cancel(hub: HubDep, seek_id: str, secret: Short | None = None) -> dict:
-    hub.lobby.cancel(seek_id, secret)
+async def cancel(lobby: LobbyDep, seek_id: str, secret: Short | None = None) -> dict:
+    lobby.cancel(seek_id, secret)
     return {"cancelled": seek_id}
 
 
@@ -115,7 +115,7 @@ async def accept(hub: HubDep, limits: LimitsDep, request: Request, response: Res
 
 
 def check_live(hub: Hub, limits: Limits, account: str | None) -> None:
-    if account is not None and hub.live_games(account) >= limits.account_games:
+    if account is not None and hub.games.live_games(account) >= limits.account_games:
         raise BusyError(f"at most {limits.account_games} games going on at once: finish "
                         "one first", code="too_many_games", count=limits.account_games)
 
@@ -149,7 +149,7 @@ def take(hub: Hub, limits: Limits, found: Seek, account: str | None,
             pair.reverse()
     if names[0] == names[1]:
         names[1 - seeker_seat] += " (2)"
-    hub.charge()
+    hub.allowances.charge()
     room = Room.create(found.game, found.options, "online", names=names,
                        human_seat=1 - seeker_seat, helpers=False)
     room.accounts, room.guests, room.rated, room.public = accounts, guests, found.rated, True
@@ -158,7 +158,7 @@ def take(hub: Hub, limits: Limits, found: Seek, account: str | None,
     if found.clock is not None:
         room.clock = Clock(*found.clock)
     hub.lobby.take(found, room.id, room.tokens[seeker_seat])
-    hub.add(room)
-    hub.after_change(room)
-    hub.lobby_changed()
+    hub.games.add(room)
+    hub.games.after_change(room)
+    hub.pushes.lobby_changed()
     return room, 1 - seeker_seat
