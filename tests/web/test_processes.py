@@ -85,6 +85,41 @@ def test_two_processes_serve_one_game_its_seek_and_its_watchers(postgres_schema)
         assert state(ada, game_id)["moves"] == state(bob, game_id)["moves"]
 
 
+def test_a_change_made_on_a_room_another_process_changed_is_made_again_on_the_stored_game(
+        postgres_schema):
+    """A process changes a game it holds by checking the stored version where it raises it:
+    when another process moved meanwhile (and its notification has not come), the change
+    is rolled back and made again on the game as stored, the other's move kept; a request
+    refused by the out-of-date room is asked again of the stored game."""
+    one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
+    with TestClient(one) as ada, TestClient(two) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game_id, adas, bobs = meet(ada, bob)
+        assert ada.post(f"/api/games/{game_id}/moves",
+                        json={"token": adas, "move": 2, "ply": 0}).status_code == 200
+        assert ada.post(f"/api/games/{game_id}/moves",
+                        json={"token": adas, "move": 0, "ply": 1}).status_code == 200
+        assert until(lambda: state(bob, game_id)["ply"] == 2)
+        one.state.hub.pushes.told = lambda message: None  # A hears no more of B
+        assert bob.post(f"/api/games/{game_id}/moves",
+                        json={"token": bobs, "move": 7, "ply": 2}).status_code == 200
+        assert one.state.hub.games.rooms[game_id].ply == 2  # A's room is out of date
+        # refused by A's room (not Ada's turn there), accepted by the stored game
+        moved = ada.post(f"/api/games/{game_id}/moves", json={"token": adas, "move": 1,
+                                                               "ply": 3})
+        assert moved.status_code == 200 and moved.json()["ply"] == 4
+        now = until(lambda: (lambda seen: seen["ply"] == 4 and seen)(state(bob, game_id)))
+        made = bob.post(f"/api/games/{game_id}/moves",  # whoever is to move, on B
+                        json={"token": [adas, bobs][now["to_move"]], "move": now["legal"][0],
+                              "ply": 4})
+        assert made.status_code == 200, made.text
+        # accepted by A's out-of-date room: rolled back, made again on the stored game
+        resigned = ada.post(f"/api/games/{game_id}/resign", json={"token": bobs}).json()
+        assert resigned["ply"] == 5 and resigned["result"] is not None
+        assert state(bob, game_id)["moves"] == resigned["moves"]
+
+
 def test_the_lobby_and_the_players_presence_are_pushed_across_processes(postgres_schema):
     """Ada follows the lobby on A: Bob's seek made on B reaches her without her asking, and
     its taking too; once both have a page open on the game (on different processes), each

@@ -348,18 +348,24 @@ class Store:
         """Within ``saving_once``: the room's values last saved, to write with ``changed``."""
         return self.deferred[1] if self.deferred and self.deferred[0] == game_id else None
 
-    def changed(self, game_id: str, saved: tuple | None = None) -> int:
+    def changed(self, game_id: str, saved: tuple | None = None,
+                expected: int | None = None) -> int | None:
         """In the transaction of a change: the game's next version (with its room's
-        ``saved`` values), told to the other processes when the transaction commits."""
+        ``saved`` values), told to the other processes when the transaction commits; None,
+        and nothing changed, when the game's version is not ``expected`` (given: another
+        process changed it since)."""
         sets, values = (f"{_ROOM_COLUMNS}, ", saved) if saved else ("", ())
-        raise_version = f"UPDATE games SET {sets}version = version + 1 WHERE id = ? " \
+        check, checked = ("", ()) if expected is None else (" AND version = ?", (expected,))
+        raise_version = f"UPDATE games SET {sets}version = version + 1 WHERE id = ?{check} " \
                         f"RETURNING version"
         if self.shared:  # one round trip: saved, raised and told
-            return self.execute(
+            row = self.execute(
                 f"WITH raised AS ({raise_version}) SELECT version, pg_notify(?, 'game ' || "
                 f"? || ' ' || version) FROM raised",
-                (*values, game_id, CHANNEL, game_id)).fetchone()[0]
-        return self.execute(raise_version, (*values, game_id)).fetchone()[0]
+                (*values, game_id, *checked, CHANNEL, game_id)).fetchone()
+        else:
+            row = self.execute(raise_version, (*values, game_id, *checked)).fetchone()
+        return None if row is None else row[0]
 
     @property
     def for_update(self) -> str:

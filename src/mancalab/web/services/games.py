@@ -81,30 +81,51 @@ class Games:
         return self.view(room, token)
 
     async def apply(self, room: Room, action):
-        """Run ``action(room)`` (it stores what it changes) as one transaction on the game's
-        row, held against every other process meanwhile: the room first made current if
-        another process changed the game, then the end marked and rated once, the version
-        raised (and told to the other processes at the commit). Then the watchers are
-        told. Answers what ``action`` answered."""
-        listed = is_listed(room)
+        """Run ``action(room)`` (it stores what it changes) as one transaction of the game,
+        the room first made current if another process changed the game, then the end
+        marked and rated once, the version raised (and told to the other processes at the
+        commit). Then the watchers are told. Answers what ``action`` answered.
+
+        Where processes share the store, the room is taken to be current and the version
+        raised only if it still is (one round trip fewer than holding the row first); a
+        change that finds it was not, or that is refused, is rolled back and made again on
+        the row held, the room made current first."""
         async with self.lock(room.id):
-            try:
-                async with self.store.change():
-                    # the round trips off the event loop; the room changed on it
+            if self.store.shared and room.stored_version >= 0:
+                try:
+                    return await self._transaction(room, action, room.stored_version)
+                except (Stale, MancalabError, self.store.IntegrityError) as error:
+                    if not isinstance(error, MancalabError):  # it was changed: reload
+                        room.stored_version = -1
+            return await self._transaction(room, action)
+
+    async def _transaction(self, room: Room, action, expected: int | None = None):
+        """``apply``'s transaction: the game's row held first, or (``expected``) its
+        version checked where it is raised (Stale if it is not ``expected``)."""
+        listed = is_listed(room)
+        try:
+            async with self.store.change():
+                # the round trips off the event loop; the room changed on it
+                if expected is None:
                     stored = await self.store.off_loop(self.store.lock_game, room.id)
-                    with self.store.saving_once(room.id):
-                        result = self._change(room, action, stored)
-                        saved = self.store.saved(room.id)
-                    room.stored_version = await self.store.off_loop(self.store.changed,
-                                                                     room.id, saved)
-                    started = self.hub.pairing.score(room)
-                    if room.public and is_listed(room) != listed or started:
-                        self.hub.pushes.lobby_changed()  # told at the commit, with the change
-            except MancalabError:
-                raise  # a request refused changes nothing (each checks before it changes)
-            except BaseException:
-                room.stored_version = -1  # what it holds may be ahead of the store: reload
-                raise
+                else:
+                    stored = expected
+                with self.store.saving_once(room.id):
+                    result = self._change(room, action, stored)
+                    saved = self.store.saved(room.id)
+                version = await self.store.off_loop(self.store.changed, room.id, saved,
+                                                    expected)
+                if version is None:
+                    raise Stale(room.id)
+                room.stored_version = version
+                started = self.hub.pairing.score(room)
+                if room.public and is_listed(room) != listed or started:
+                    self.hub.pushes.lobby_changed()  # told at the commit, with the change
+        except MancalabError:
+            raise  # a request refused changes nothing (each checks before it changes)
+        except BaseException:
+            room.stored_version = -1  # what it holds may be ahead of the store: reload
+            raise
         self.after_change(room)
         for paired in started:  # the arena's next games
             self.after_change(paired)
@@ -206,6 +227,10 @@ class Games:
                 hub.computer.free(room)
                 hub.seen.forget(game_id)
                 hub.reviews.forget(game_id)
+
+
+class Stale(Exception):
+    """A change made on a room another process had changed meanwhile (rolled back)."""
 
 
 def is_listed(room: Room) -> bool:
