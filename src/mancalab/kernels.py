@@ -209,6 +209,29 @@ def _seen_once_more(table, board):
     return new, np.int64(table[row, 1])
 
 
+position_key = _key  # a position's key, for the searches' own counting
+
+
+@njit(cache=True, inline="always")
+def occurrences(table, key):
+    """How often the position of ``key`` occurs in ``table`` (``count_positions``)."""
+    row = _row_of(table, key)
+    return np.int64(table[row, 1]) if table[row, 0] == key else np.int64(0)
+
+
+@njit(cache=True)
+def count_positions(boards):
+    """A table of the positions ``boards`` (a row each) counted by key, for ``occurrences``:
+    a game's history, told to a search."""
+    rows = FIRST_ROWS
+    while rows < 4 * boards.shape[0]:
+        rows *= 2
+    table = np.zeros((rows, 2), dtype=np.uint64)
+    for i in range(boards.shape[0]):
+        _seen_once_more(table, boards[i])
+    return table
+
+
 @njit(cache=True)
 def random_moves(params, board, max_plies, repetitions):
     """Play uniformly random legal moves in place until the game ends or ``max_plies`` moves

@@ -288,7 +288,8 @@ class MancalaGym(gymnasium.Env):
         """The opponent plays while it is its turn (extra turns included)."""
         while not self.game.over and self.game.state.to_move != self.seat \
                 and not self.game.truncated:
-            self.game.record.push(self.opponent.choose(self.game.state))
+            opponent = self.opponent.remember(self.game.record.states)
+            self.game.record.push(opponent.choose(self.game.state))
 
     def _observe(self) -> np.ndarray:
         return self.game.variant.observation(self.game.state.board, self.seat)

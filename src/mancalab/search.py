@@ -12,6 +12,11 @@ takes its first guess from it.
 - The table keeps a result with the depth it was searched to, except one whose search met no
   horizon: that is the game's own value and serves any depth (a search to the end meets its
   transpositions at other plies: Kalah(4,3) solved in 2.1 M positions instead of 5.4 M).
+- The game's history: where a position's recurrence ends the game (Oware's first, Gebeta's
+  third: ``kernels.repetitions_of``), a move that makes a position occur that often, counting
+  the game's positions before the root (``history``) and those on the search's path, ends the
+  game there by its rule (``kernels.stop``). Such a value depends on the path: its node is
+  kept in the table as one that met a horizon (a search that meets one is not exact).
 - Time: iterative deepening from depth 1; the next depth starts only if it is predicted to end
   in time, and a node budget stops a depth that runs over (its result is then discarded), as
   does an alarm at the end of the budget: a deeper depth searches fewer nodes a second than the
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
@@ -120,10 +126,15 @@ def _table_store(board, depth, value, kind, move, horizon, tt_key, tt_data):
 N_MOVES, NEXT_MOVE, ALPHA, BETA, FIRST_ALPHA, BEST, BEST_MOVE, FLIPPED, HORIZON_BEFORE = range(9)
 
 
-def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
+NO_HISTORY = np.zeros((1, 2), dtype=np.uint64)  # no game positions before the root
+
+
+def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
+            seen=NO_HISTORY, repetitions=0):
     """The value of ``root`` for its player to move, searched ``depth`` plies, and the best
     move there (-1 if none was searched); (0, -1) when the node budget ran out. Runs without
-    the GIL.
+    the GIL. ``seen`` counts the game's positions before the root (``positions_seen``); a
+    position occurring for the ``repetitions``-th time ends the game (0: never).
 
     The frames of its stack are made here: numpy's allocation compiled into the search cost
     its first compile half a second (a first small solve). Its helpers are inlined: each
@@ -134,14 +145,16 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats):
                     np.empty((plies, root.shape[0]), dtype=np.int64),
                     np.empty((plies, 64), dtype=np.int64),
                     np.zeros((plies, HORIZON_BEFORE + 1), dtype=np.int64),
-                    np.zeros(2, dtype=np.int64))
+                    np.zeros(2, dtype=np.int64), seen, np.zeros(plies, dtype=np.uint64),
+                    repetitions)
 
 
 @njit(cache=True, nogil=True)
 def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, boards, moves,
-             frame, found):
+             frame, found, seen, path, repetitions):
     """``negamax`` on the frames it is given: ``boards`` and ``moves`` a row a ply, ``frame``
-    a ply's fields, ``found`` a table probe's answer.
+    a ply's fields, ``found`` a table probe's answer, ``path`` the positions' keys a ply
+    (where ``repetitions`` is set).
 
     Written with an explicit stack of frames (one per ply), not recursion: numba cannot load
     a cached recursive function safely (numba issue 6061).
@@ -150,7 +163,10 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
     tt_data, history, stats = borrowed(tt_data), borrowed(history), borrowed(stats)
     boards, moves = borrowed(boards), borrowed(moves)
     frame, found = borrowed(frame), borrowed(found)
+    seen, path = borrowed(seen), borrowed(path)
     kernels.copy_into(boards[0], root)
+    if repetitions:
+        path[0] = kernels.position_key(root)
     frame[0, ALPHA], frame[0, BETA] = alpha, beta
     ply = 0
     entering = True
@@ -202,6 +218,15 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
             kernels.copy_into(child, boards[ply])
             kernels.play(params, child, moves[ply, here[NEXT_MOVE]])
             here[NEXT_MOVE] += 1
+            if repetitions and child[-1] == ONGOING:
+                key = kernels.position_key(child)
+                path[ply + 1] = key
+                occurred = kernels.occurrences(seen, key) + 1
+                for before in range(ply + 1):
+                    occurred += path[before] == key
+                if occurred >= repetitions:  # the game ends here by its rule
+                    kernels.stop(params, child)
+                    stats[HORIZON] = 1  # a value of this path: not the position's own
             # an extra turn, or a game that ended on one: ``evaluate`` values a position for
             # its ``board[-2]``, so the value is negated exactly when that changed
             same_side = child[-2] == boards[ply, -2]
@@ -247,13 +272,17 @@ class Search:
         self.stats[NODE_LIMIT] = 0
 
     def deepen(self, state: State, budget: float, depth: int = 0,
-               unlimited: bool = False) -> tuple[int, int, int, int]:
+               unlimited: bool = False, history: Sequence[State] = ()
+               ) -> tuple[int, int, int, int]:
         """Search ``state`` deeper and deeper within ``budget`` seconds (or to ``depth``;
         ``unlimited``: that depth whatever it costs): (best move, its value, the depth
-        reached, nodes). The value is exact when the whole game tree was searched."""
+        reached, nodes). The value is exact when the whole game tree was searched.
+        ``history``: the game's positions before ``state``, whose recurrence ends it."""
         warm_up(state)  # compiled for this game before its clock starts
         started = time.perf_counter()
         params, board = state.variant.params, state.board.copy()
+        repetitions = kernels.repetitions_of(state.variant)
+        seen = positions_seen(history) if repetitions else NO_HISTORY
         stats = self.stats = np.zeros(4, dtype=np.int64)
         move, value, reached, nodes, rate = -1, 0, 0, 0, 0.0
         self.history //= 4  # old cut-offs count less
@@ -269,7 +298,8 @@ class Search:
                     break
                 iteration_start = time.perf_counter()
                 best_value, best = negamax(params, board, level, -INFINITY, INFINITY,
-                                           self.tt_key, self.tt_data, self.history, stats)
+                                           self.tt_key, self.tt_data, self.history, stats,
+                                           seen, repetitions)
                 spent = time.perf_counter() - iteration_start
                 nodes += int(stats[NODES])
                 if stats[ABORTED]:
@@ -286,6 +316,14 @@ class Search:
             if alarm is not None:
                 alarm.cancel()
         return move, value, reached, nodes
+
+
+def positions_seen(history: Sequence[State]) -> np.ndarray:
+    """The game's positions ``history`` counted by key (``kernels.occurrences``)."""
+    if not history:
+        return NO_HISTORY
+    return kernels.count_positions(np.array([state.board for state in history],
+                                            dtype=np.int64))
 
 
 def _alarm(seconds: float, stats: np.ndarray) -> threading.Timer:
@@ -321,4 +359,5 @@ def warm_up(state: State | None = None) -> None:
     stats = np.zeros(4, dtype=np.int64)
     stats[NODE_LIMIT] = 100
     negamax(state.variant.params, state.board.copy(), 1, -INFINITY, INFINITY,
-            np.zeros(2, np.uint64), np.zeros((2, 5), np.int64), np.zeros(64, np.int64), stats)
+            np.zeros(2, np.uint64), np.zeros((2, 5), np.int64), np.zeros(64, np.int64), stats,
+            NO_HISTORY, kernels.repetitions_of(state.variant))

@@ -203,7 +203,7 @@ class TerminalGame:
     def computer_turn(self) -> None:
         state = self.record.state
         started = time.perf_counter()
-        move = self.bot.choose(state)
+        move = self.bot.remember(self.record.states).choose(state)
         seconds = time.perf_counter() - started
         info = self.bot.last_info
         detail = f"{seconds:.2f} s"
@@ -296,7 +296,7 @@ class TerminalGame:
         if adviser.name == "perfect":  # every move's exact value first, then its own move
             self.exact_hint(state, adviser.options["time"])
         try:
-            move = adviser.choose(state)
+            move = adviser.remember(self.record.states).choose(state)
         except Exception as error:  # noqa: BLE001 - a hint that fails must not end the game
             self.console.print(f"[red]The hint from {adviser.spec} failed: {error}[/red]")
             return

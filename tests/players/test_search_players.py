@@ -285,3 +285,86 @@ def test_mcts_reuses_its_trees_arrays_with_the_same_choices():
     reused = mcts.tree_for(states[0].board)
     assert reused.n_nodes == 1 and reused.visits[0] == 0 and reused.n_legal[0] == -1
     assert kept == decisions(fresh=True)
+
+
+def _minimax_by_the_record(state, depth, counts, repetitions):
+    """``_minimax`` where a position occurring for the ``repetitions``-th time (``counts``:
+    the game's positions and the path's) ends the game by its rule (``State.stopped``)."""
+    if state.is_over or depth == 0:
+        return int(evaluate(state.variant.params, state.board.copy()))
+    best = -INFINITY
+    for move in state.legal_moves():
+        child = state.play(move)
+        if not child.is_over and counts[child] + 1 >= repetitions:
+            value = int(evaluate(child.variant.params, child.stopped().board.copy()))
+        else:
+            counts[child] += 1
+            value = _minimax_by_the_record(child, depth - 1, counts, repetitions)
+            counts[child] -= 1
+        best = max(best, value if child.to_move == state.to_move else -value)
+    return best
+
+
+@pytest.mark.parametrize("game, options", [("oware", {"houses": 2, "seeds": 2}),
+                                           ("oware", {"houses": 2, "seeds": 3}),
+                                           ("oware", {}), ("gebeta", {})])
+def test_alphabeta_ends_a_line_at_a_recurrence_of_the_games_positions(game, options):
+    """Issue 88: the search is told the game's positions; a move that makes one occur as
+    often as ends the game (Oware: a first recurrence) ends it there, with its sweep, as
+    the record would: equal to a minimax over whole histories, at every position of random
+    games (the table off: a value that depends on the path is not the position's)."""
+    from collections import Counter
+
+    from mancalab.kernels import repetitions_of
+    from mancalab.search import positions_seen
+
+    differed = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        states = [mancalab.variant(game, **options).start()]
+        while not states[-1].is_over and len(states) < 40:
+            legal = states[-1].legal_moves()
+            states.append(states[-1].play(legal[rng.integers(len(legal))]))
+        for ply in range(0, len(states) - 1, 3):
+            state, history = states[ply], states[:ply]
+            repetitions = repetitions_of(state.variant)
+            counts = Counter(history + [state])
+            depth = 1 + ply % 4
+            stats = np.zeros(4, dtype=np.int64)
+            stats[NODE_LIMIT] = 1 << 60
+            value, _ = negamax(state.variant.params, state.board.copy(), depth, -INFINITY,
+                               INFINITY, np.zeros(0, np.uint64), np.zeros((0, 5), np.int64),
+                               np.zeros(64, np.int64), stats, positions_seen(history),
+                               repetitions)
+            expected = _minimax_by_the_record(state, depth, counts, repetitions)
+            assert value == expected, (seed, ply)
+            differed += expected != _minimax(state, depth)
+    if options:  # small boards cycle at once
+        assert differed  # the game's history changed values: the test can fail
+
+
+def test_the_expert_is_told_the_game_and_sees_a_move_that_repeats_a_position():
+    """A driver tells a player the game's positions (``Player.remember``): alpha-beta then
+    values a move that repeats one of them as the end of the game; told nothing, or told
+    another game's positions, it values the position alone."""
+    from collections import Counter
+
+    from mancalab.players.alphabeta import AlphaBetaPlayer
+
+    rng = np.random.default_rng(3)
+    states = [mancalab.variant("oware", houses=2, seeds=3).start()]
+    found = 0
+    while not states[-1].is_over and len(states) < 200 and not found:
+        state = states[-1]
+        by_record = _minimax_by_the_record(state, 1, Counter(states), 2)
+        if by_record != _minimax(state, 1):
+            told = AlphaBetaPlayer(depth=1).remember(list(states))
+            told.choose(state)
+            assert told.last_info["value"] == by_record
+            alone = AlphaBetaPlayer(depth=1).remember(states[:-1])  # not ending at ``state``
+            alone.choose(state)
+            assert alone.last_info["value"] == _minimax(state, 1)
+            found += 1
+        legal = state.legal_moves()
+        states.append(state.play(legal[rng.integers(len(legal))]))
+    assert found

@@ -60,7 +60,8 @@ class AlphaBetaPlayer(Player):
         else:
             self.search.stopped = self.stopped
             move, value, depth, nodes = self.search.deepen(
-                state, budget, fixed, unlimited=bool(fixed) and self.cap is None)
+                state, budget, fixed, unlimited=bool(fixed) and self.cap is None,
+                history=self.history(state))
         seconds = time.perf_counter() - started
         self.moves_played += 1
         if self.options["clock"]:

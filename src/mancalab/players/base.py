@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import MancalabError, Option, State, resolve_options, whole
@@ -47,6 +48,7 @@ class Player:
         # (player 0, player 1). Engines are told it; mancalab's players keep their own clock.
         self.clock: tuple[float, float] | None = None
         self.stopped = False
+        self.game: Sequence[State] = ()  # the game's positions so far (``remember``)
 
     def limit(self, seconds: float, threads: int | None = None) -> Player:
         """Never think longer than ``seconds`` a move (playouts, depths and clocks included),
@@ -54,6 +56,19 @@ class Player:
         self.cap = seconds
         self.thread_cap = threads
         return self
+
+    def remember(self, states: Sequence[State]) -> Player:
+        """Be told the game's positions so far, the one to choose in last (a record's
+        ``states``): where a position's recurrence ends the game (Oware), a search sees that a
+        move repeating one ends it. A driver tells it before each ``choose``."""
+        self.game = states
+        return self
+
+    def history(self, state: State) -> Sequence[State]:
+        """The game's positions before ``state``, as last remembered (none if the positions
+        remembered do not end at ``state``)."""
+        game = self.game
+        return game[:-1] if game and game[-1] == state else ()
 
     def capped(self, seconds: float) -> float:
         """``seconds``, or the cap if that is shorter."""

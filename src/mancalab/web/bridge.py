@@ -226,7 +226,7 @@ class Bridge:
             mine = left[record.state.to_move]
             player.cap = max(0.05, min(mine / 2, mine / CLOCK_SHARE + 0.8 * clock["increment"]))
         try:
-            move = player.choose(record.state)
+            move = player.remember(record.states).choose(record.state)
             self.call("POST", f"/api/bot/game/{game_id}/move/"
                               f"{record.state.move_name(move)}")
         except (BridgeError, MancalabError) as error:  # a refusal too: the stream goes on

@@ -10,6 +10,7 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
+from .. import kernels
 from ..analysis import solving
 from ..analysis.teach import review
 from .errors import BusyError, ConflictError, NotFoundError
@@ -95,6 +96,7 @@ class Reviews:
         if ply >= len(states):
             raise NotFoundError(f"the game has {len(states) - 1} moves, not {ply}")
         state, line, exact = states[ply], [], True
+        game = list(states[:ply + 1]) if kernels.repetitions_of(state.variant) else []
         while len(line) < CONTINUATION_MOVES and not state.is_over:
             known = self._appraisal(state)
             if known is not None and known.exact and known.best_cells:
@@ -104,13 +106,15 @@ class Reviews:
                 adviser = self.hub.thinker.player(f"{kind}:time={CONTINUATION_SECONDS:g}",
                                               room.game)
                 try:
-                    knowing = self.hub.computer.knowing(adviser, state)
+                    knowing = self.hub.computer.knowing(adviser, state, game)
                     move = await self.hub.thinker.choose(room.id, knowing, state)
                 finally:
                     adviser.close()
                 exact = exact and bool(adviser.last_info.get("exact"))
             line.append({"cell": move, "name": state.move_name(move), "seat": state.to_move})
             state = state.play(move)
+            if game:
+                game.append(state)
         return {"ply": ply, "moves": line, "exact": exact and bool(line),
                 "ends": state.is_over}
 

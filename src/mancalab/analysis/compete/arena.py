@@ -200,7 +200,7 @@ def _play_out(record: GameRecord, seats: list, max_plies: int, clock: float | No
             seats[side].clock = (left[0], left[1])
         started = time.perf_counter()
         try:
-            move = seats[side].choose(record.state)
+            move = seats[side].remember(record.states).choose(record.state)
         except Exception as exc:  # noqa: BLE001 - any crash of a player loses its game
             played.how, played.loser = "error", side
             played.error = f"{seats[side].spec}: {type(exc).__name__}: {exc}"

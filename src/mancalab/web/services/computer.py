@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ... import kernels
 from ...analysis import solving
 from ...analysis.solving.preparation import Step, is_settled
 from ...players import Player
@@ -74,8 +76,9 @@ class Computer:
                 if room.clock is not None:  # within its increment and a share of its time
                     player.cap = min(self.limits.max_think,
                                      room.clock.budget(room.bot_seat))
-                move = await self.thinker.choose(room.id, self.knowing(player, room.state),
-                                                 room.state, wait=True)
+                state = room.state
+                move = await self.thinker.choose(
+                    room.id, self.knowing(player, state, game_of(room)), state, wait=True)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - said to the players, not hidden
@@ -110,9 +113,11 @@ class Computer:
         if room.version == version:
             room.play(self.store, None, move, by_computer=True)
 
-    def knowing(self, player: Player, state) -> Player:
-        """``player``, told the settled analysis of ``state`` when one is kept (the perfect
-        player then plays from it: exact from the first move of a prepared game)."""
+    def knowing(self, player: Player, state, game: Sequence = ()) -> Player:
+        """``player``, told the game's positions so far (``game``, ``state`` last: where a
+        recurrence ends the game) and the settled analysis of ``state`` when one is kept (the
+        perfect player then plays from it: exact from the first move of a prepared game)."""
+        player.remember(game)
         if hasattr(player, "know"):
             player.know(state, self.store.analysis(analysis_key(state)))
         return player
@@ -131,7 +136,8 @@ class Computer:
         adviser.cap = min(self.limits.max_think, self.limits.hint_think)
         state = room.state
         try:
-            move = await self.thinker.choose(room.id, self.knowing(adviser, state), state)
+            move = await self.thinker.choose(room.id,
+                                             self.knowing(adviser, state, game_of(room)), state)
         finally:
             adviser.close()  # an engine's program ends with the request it was started for
         return {"move": move, "name": state.move_name(move), "player": adviser.spec,
@@ -196,6 +202,15 @@ class Computer:
 
         self.preparation = Preparation(steps, ready, kept, self.limits.prepare_memory)
         self.preparation.start()
+
+
+def game_of(room: Room) -> list:
+    """The game's positions so far, where a position's recurrence ends it (a copy: the
+    search reads it in its thread while the game goes on)."""
+    record = room.record
+    if record is None or not kernels.repetitions_of(record.variant):
+        return []
+    return list(record.states)
 
 
 def _free(room: Room) -> None:
