@@ -5,6 +5,8 @@ takes its first guess from it.
 - A position is valued for the player to move: the score margin at the search horizon
   (``kernels.material``: in 3-row Gabata the seeds held, which carry across rounds), and at the
   end of the game the margin plus or minus WIN (a won game beats any margin).
+- Oware's value adds terms of the board's shape to the margin, fitted to deeper searches
+  (``scored``); the search counts in eighths of a seed and answers in seeds.
 - Extra turns: when a move leaves the same player to move, the child's value is not negated
   and the window is not flipped (the same player moving again is not a ply for the opponent).
 - Ordering: the transposition table's best move first, then by a history score that grows
@@ -17,10 +19,11 @@ takes its first guess from it.
   the game's positions before the root (``history``) and those on the search's path, ends the
   game there by its rule (``kernels.stop``). Such a value depends on the path: its node is
   kept in the table as one that met a horizon (a search that meets one is not exact).
-- Time: iterative deepening from depth 1; the next depth starts only if it is predicted to end
-  in time, and a node budget stops a depth that runs over (its result is then discarded), as
-  does an alarm at the end of the budget: a deeper depth searches fewer nodes a second than the
-  one before, so the node budget alone overran a second's search by up to half a second.
+- Time: iterative deepening from depth 1; the next depth starts while it can search at least
+  its first move (the table's) in time, and a node budget stops a depth that runs over, as does
+  an alarm at the end of the budget (a deeper depth searches fewer nodes a second than the one
+  before, so the node budget alone overran a second's search by up to half a second). A depth
+  so stopped answers with the best of the root's moves it searched whole, if any.
 """
 
 from __future__ import annotations
@@ -35,12 +38,17 @@ from numba import njit
 from . import kernels, movemask
 from .borrow import borrowed
 from .core import DRAW, ONGOING, TIMEOUT, WIN_0, State
+from .variants import oware
 
 WIN = 1_000_000  # a won game's value, plus the final margin
 INFINITY = 10 * WIN
 EXACT, LOWER, UPPER = 0, 1, 2  # what a table value is: exact, a lower or an upper bound
 TT_BITS = 20
 MAX_DEPTH = 64
+# the next depth starts while this many times the last depth's time is left: it takes about
+# three times as long, its first move (the table's) about half of that, and a depth cut off
+# by the time answers with the moves it searched whole
+NEXT_SHARE = 1.5
 COMPLETE = 1 << 40  # the depth of a table entry whose search met no horizon
 # stats slots
 NODES, NODE_LIMIT, ABORTED, HORIZON = 0, 1, 2, 3
@@ -68,6 +76,49 @@ def evaluate(params, board):
         return 0
     winner = 0 if status == WIN_0 else 1
     return margin + (WIN if winner == mover else -WIN)
+
+
+# Oware's positional terms, in seeds, for the player to move: each of its houses that is
+# empty, that holds 1 or 2 seeds (the opponent captures 2s and 3s), that holds a lap or more
+# (a big house: a capture's threat), the same for the opponent negated; and having the move.
+# Fitted by least squares to depth-7 searches' values of 3,000 random positions
+# (benchmarks/fit_oware_eval.py): the terms explain about a third of the variance the captured
+# seeds leave.
+OWARE_EMPTY, OWARE_WEAK, OWARE_BIG, OWARE_TEMPO = -1.87, -1.2, 0.62, 0.95
+UNIT = 8  # the search's values are in eighths of a seed (a position's terms are fractions)
+
+
+@njit(cache=True, inline="always")
+def _oware_terms(params, board):
+    """Oware's positional terms (above) for the player to move, in ``UNIT``s."""
+    n, mover = params[oware.P_HOUSES], board[-2]
+    empty = weak = big = 0
+    for house in range(2 * n):
+        sign = 1 if house // n == mover else -1
+        seeds = board[house]
+        if seeds == 0:
+            empty += sign
+        elif seeds <= 2:
+            weak += sign
+        elif seeds >= 2 * n - 1:
+            big += sign
+    terms = OWARE_EMPTY * empty + OWARE_WEAK * weak + OWARE_BIG * big + OWARE_TEMPO
+    return np.int64(round(terms * UNIT))
+
+
+@njit(cache=True, inline="always")
+def scored(params, board):
+    """``evaluate`` in ``UNIT``s, with a game's positional terms where it has them (Oware):
+    the search's own value of a position. ``in_seeds`` takes it back to seeds."""
+    value = evaluate(params, board) * UNIT
+    if params[0] == oware.GAME_ID and board[-1] == ONGOING:
+        value += _oware_terms(params, board)
+    return value
+
+
+def in_seeds(value: int) -> int:
+    """A value of ``scored`` in seeds (rounded, halves to even: the same for both sides)."""
+    return int(round(value / UNIT))
 
 
 @njit(cache=True, inline="always")
@@ -136,17 +187,26 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
     the GIL. ``seen`` counts the game's positions before the root (``positions_seen``); a
     position occurring for the ``repetitions``-th time ends the game (0: never).
 
+    When the budget ran out (``stats[ABORTED]``) after the root's first move was searched
+    whole, the best of the root's moves searched whole and its value: sound, since each
+    root move is searched with the window of the best before it (a move that beats it has
+    the value found); else (0, -1).
+
     The frames of its stack are made here: numpy's allocation compiled into the search cost
     its first compile half a second (a first small solve). Its helpers are inlined: each
     compiled apart cost the first compile its own pass (about 0.3 s together), and the calls
     cost the search speed."""
     plies = depth + 1
-    return _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
-                    np.empty((plies, root.shape[0]), dtype=np.int64),
-                    np.empty((plies, 64), dtype=np.int64),
-                    np.zeros((plies, HORIZON_BEFORE + 1), dtype=np.int64),
-                    np.zeros(2, dtype=np.int64), seen, np.zeros(plies, dtype=np.uint64),
-                    repetitions)
+    alpha, beta = max(-INFINITY, alpha * UNIT), min(INFINITY, beta * UNIT)
+    frame = np.zeros((plies, HORIZON_BEFORE + 1), dtype=np.int64)
+    value, move = _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
+                           np.empty((plies, root.shape[0]), dtype=np.int64),
+                           np.empty((plies, 64), dtype=np.int64), frame,
+                           np.zeros(2, dtype=np.int64), seen,
+                           np.zeros(plies, dtype=np.uint64), repetitions)
+    if stats[ABORTED] and frame[0, N_MOVES] and frame[0, BEST] > -INFINITY:
+        value, move = frame[0, BEST], frame[0, BEST_MOVE]  # the root's moves searched whole
+    return in_seeds(value), move
 
 
 @njit(cache=True, nogil=True)
@@ -181,10 +241,10 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
             board = boards[ply]
             settled = True
             if board[-1] != ONGOING:
-                value = evaluate(params, board)
+                value = scored(params, board)
             elif ply == depth:
                 stats[HORIZON] = 1
-                value = evaluate(params, board)
+                value = scored(params, board)
             else:
                 value = _table_probe(board, depth - ply, here[ALPHA], here[BETA], tt_key,
                                      tt_data, stats, found)
@@ -303,13 +363,15 @@ class Search:
                 spent = time.perf_counter() - iteration_start
                 nodes += int(stats[NODES])
                 if stats[ABORTED]:
+                    if best >= 0:  # the root's moves searched whole at this depth
+                        move, value = int(best), int(best_value)
                     break
                 move, value, reached = int(best), int(best_value), level
                 rate = stats[NODES] / max(spent, 1e-6)
                 if not stats[HORIZON]:
                     break  # the whole game tree was searched: the value is exact
-                if not unlimited and time.perf_counter() - started + 3 * spent > budget:
-                    break  # the next depth (about 3x longer) would not end in time
+                if not unlimited and time.perf_counter() - started + NEXT_SHARE * spent > budget:
+                    break  # the next depth would not search its first move in time
                 if alarm is None and not unlimited:
                     alarm = _alarm(budget - (time.perf_counter() - started), stats)
         finally:

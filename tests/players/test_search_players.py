@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mancalab
-from mancalab.search import (ABORTED, INFINITY, NODE_LIMIT, NODES, WIN, evaluate, margin_of,
+from mancalab.search import (ABORTED, INFINITY, NODE_LIMIT, NODES, WIN, in_seeds,
+                             margin_of, scored,
                              negamax)
 from mancalab.players.classic import classic_values
 from mancalab.players.greedy import greedy_values
@@ -104,7 +105,7 @@ def _minimax(state, depth):
     """Plain minimax over the State API, valued for the player to move (no pruning)."""
     board = state.board.copy()
     if state.is_over or depth == 0:
-        return int(evaluate(state.variant.params, board))
+        return int(scored(state.variant.params, board))
     best = -INFINITY
     for move in state.legal_moves():
         child = state.play(move)
@@ -142,11 +143,11 @@ def test_alphabeta_equals_minimax(game, steps, seed, depth):
     if s.is_over:
         return
     move, value = _search(s, depth, table_bits=0)
-    assert value == _minimax(s, depth)
+    assert value == in_seeds(_minimax(s, depth))
     child = s.play(move)  # the move chosen has that value
     child_value = _minimax(child, depth - 1)
     same = child.to_move == s.to_move
-    assert (child_value if same else -child_value) == value
+    assert in_seeds(child_value if same else -child_value) == value
 
 
 @pytest.mark.parametrize("pits, seeds", [(3, 2), (3, 3), (4, 2), (2, 4)])
@@ -186,7 +187,7 @@ def test_extra_turn_is_not_a_ply_for_the_opponent():
     s = mancalab.variant("kalah").start()
     child = s.play(2)
     assert child.to_move == 0
-    assert _minimax(child, 0) == 1 and _search(s, 1, 0) == (2, 1)
+    assert in_seeds(_minimax(child, 0)) == 1 and _search(s, 1, 0) == (2, 1)
 
 
 def test_alphabeta_finds_a_win_and_plays_it():
@@ -291,12 +292,12 @@ def _minimax_by_the_record(state, depth, counts, repetitions):
     """``_minimax`` where a position occurring for the ``repetitions``-th time (``counts``:
     the game's positions and the path's) ends the game by its rule (``State.stopped``)."""
     if state.is_over or depth == 0:
-        return int(evaluate(state.variant.params, state.board.copy()))
+        return int(scored(state.variant.params, state.board.copy()))
     best = -INFINITY
     for move in state.legal_moves():
         child = state.play(move)
         if not child.is_over and counts[child] + 1 >= repetitions:
-            value = int(evaluate(child.variant.params, child.stopped().board.copy()))
+            value = int(scored(child.variant.params, child.stopped().board.copy()))
         else:
             counts[child] += 1
             value = _minimax_by_the_record(child, depth - 1, counts, repetitions)
@@ -337,7 +338,7 @@ def test_alphabeta_ends_a_line_at_a_recurrence_of_the_games_positions(game, opti
                                np.zeros(64, np.int64), stats, positions_seen(history),
                                repetitions)
             expected = _minimax_by_the_record(state, depth, counts, repetitions)
-            assert value == expected, (seed, ply)
+            assert value == in_seeds(expected), (seed, ply)
             differed += expected != _minimax(state, depth)
     if options:  # small boards cycle at once
         assert differed  # the game's history changed values: the test can fail
@@ -360,11 +361,35 @@ def test_the_expert_is_told_the_game_and_sees_a_move_that_repeats_a_position():
         if by_record != _minimax(state, 1):
             told = AlphaBetaPlayer(depth=1).remember(list(states))
             told.choose(state)
-            assert told.last_info["value"] == by_record
+            assert told.last_info["value"] == in_seeds(by_record)
             alone = AlphaBetaPlayer(depth=1).remember(states[:-1])  # not ending at ``state``
             alone.choose(state)
-            assert alone.last_info["value"] == _minimax(state, 1)
+            assert alone.last_info["value"] == in_seeds(_minimax(state, 1))
             found += 1
         legal = state.legal_moves()
         states.append(state.play(legal[rng.integers(len(legal))]))
     assert found
+
+
+def test_a_depth_cut_off_by_its_budget_answers_with_the_root_moves_it_searched_whole():
+    """A depth stopped by the node budget answers with the best root move searched whole and
+    its exact value at that depth (no move when even the first was not), so that a player
+    short of time still uses the depth it began."""
+    answered = 0
+    for seed in range(6):
+        state = _random_position("kalah", 6, seed)
+        if state.is_over:
+            continue
+        for limit in (3, 10, 30, 100, 300):
+            stats = np.zeros(4, dtype=np.int64)
+            stats[NODE_LIMIT] = limit
+            value, move = negamax(state.variant.params, state.board.copy(), 3, -INFINITY,
+                                  INFINITY, np.zeros(0, np.uint64), np.zeros((0, 5), np.int64),
+                                  np.zeros(64, np.int64), stats)
+            if not stats[ABORTED] or move < 0:
+                continue
+            child = state.play(int(move))
+            exact = _minimax(child, 2)
+            assert value == in_seeds(exact if child.to_move == state.to_move else -exact)
+            answered += 1
+    assert answered
