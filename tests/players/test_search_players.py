@@ -393,3 +393,41 @@ def test_a_depth_cut_off_by_its_budget_answers_with_the_root_moves_it_searched_w
             assert value == in_seeds(exact if child.to_move == state.to_move else -exact)
             answered += 1
     assert answered
+
+
+def test_mcts_ends_a_node_whose_position_recurs_in_the_game_or_on_its_path():
+    """MCTS is told the game's positions too: a tree node whose position occurred before
+    (Oware: once), in the game or on the node's path, is the game's end by its sweep; the
+    others go on."""
+    from collections import Counter
+
+    from mancalab.core import ONGOING
+    from mancalab.players import mcts
+    from mancalab.search import positions_seen
+
+    rng = np.random.default_rng(5)
+    variant = mancalab.variant("oware", houses=2, seeds=3)
+    states = [variant.start()]
+    ended = 0
+    while not states[-1].is_over and len(states) < 60:
+        state, history = states[-1], states[:-1]
+        tree = mcts.SearchTree(state.board)
+        tree.run(variant, 300, 1.4, True, positions_seen(history))
+        before = Counter(s.board.tobytes() for s in history)
+        for node in range(1, tree.n_nodes):
+            above = tree.parent[node]
+            if tree.n_expanded[above] <= node - tree.first_child[above]:
+                continue  # reserved for a child not made yet
+            counts, at = before.copy(), above
+            while at >= 0:  # the path from the root to the node's parent
+                counts[tree.boards[at].tobytes()] += 1
+                at = tree.parent[at]
+            parent_board = tree.boards[above]
+            plain = variant.state(parent_board[:-2].tolist(),
+                                  int(parent_board[-2])).play(int(tree.move[node]))
+            recurs = not plain.is_over and counts[plain.board.tobytes()] >= 1
+            assert (tree.boards[node, -1] != ONGOING and not plain.is_over) == recurs
+            ended += recurs
+        legal = state.legal_moves()
+        states.append(state.play(legal[rng.integers(len(legal))]))
+    assert ended

@@ -22,6 +22,7 @@ from ..core import MAX_MOVES, ONGOING, WIN_0, WIN_1, MancalabError, Option, Stat
 from ..variants.common import bool_option
 from .. import kernels, movemask
 from ..borrow import borrowed
+from ..search import NO_HISTORY, positions_seen
 from .base import Player, new_seed, seed_option
 
 
@@ -89,15 +90,31 @@ def _prove(node, boards, first_child, n_legal, n_expanded, proven):
         proven[node] = -won
 
 
+@njit(cache=True, inline="always")
+def _end_if_repeated(params, board, child, node, parent, keys, seen, repetitions):
+    """Key the new ``child`` of ``node``, and end its game if its position occurs for the
+    ``repetitions``-th time in the game and on its path."""
+    key = kernels.position_key(board)
+    keys[child] = key
+    occurred = kernels.occurrences(seen, key) + 1
+    while node >= 0:
+        occurred += keys[node] == key
+        node = parent[node]
+    if occurred >= repetitions:
+        kernels.stop(params, board)
+
+
 @njit(cache=True, nogil=True)
 def run_iterations(params, boards, first_child, n_legal,
                    n_expanded, parent, move, visits, total, n_nodes, iterations, c, proven,
-                   solver, moves, scratch, repetitions):
+                   solver, moves, scratch, repetitions, keys, seen):
     """Run up to ``iterations`` MCTS iterations; stop early when the arrays are nearly full
     or (``solver``) when the root is proven. ``moves`` (MAX_MOVES) and ``scratch`` (a board)
     are work space, made by the caller so that they are lent too (``mancalab.borrow``). A
-    playout ends at a position's ``repetitions``-th occurrence in it
-    (``kernels.repetitions_of``).
+    node whose position occurs for the ``repetitions``-th time (``kernels.repetitions_of``),
+    counting the game's positions before the root (``seen``, ``search.positions_seen``) and
+    those on its path (``keys``, a node's position key), ends the game there by its rule;
+    a playout ends at a position's ``repetitions``-th occurrence in it.
 
     Returns (new node count, iterations done).
     """
@@ -107,6 +124,9 @@ def run_iterations(params, boards, first_child, n_legal,
                                         borrowed(move), borrowed(visits))
     total, proven, moves, scratch = (borrowed(total), borrowed(proven), borrowed(moves),
                                      borrowed(scratch))
+    keys, seen = borrowed(keys), borrowed(seen)
+    if repetitions:
+        keys[0] = kernels.position_key(boards[0])
     capacity = boards.shape[0]
     done = 0
     while done < iterations and n_nodes + MAX_MOVES <= capacity:
@@ -126,6 +146,9 @@ def run_iterations(params, boards, first_child, n_legal,
                 n_expanded[node] += 1
                 kernels.copy_into(boards[child], boards[node])
                 kernels.play(params, boards[child], move[child])
+                if repetitions and boards[child, -1] == ONGOING:
+                    _end_if_repeated(params, boards[child], child, node, parent, keys, seen,
+                                     repetitions)
                 parent[child] = node
                 n_legal[child] = -1
                 n_expanded[child] = 0
@@ -162,6 +185,7 @@ class SearchTree:
         self.visits = np.zeros(capacity, dtype=np.int64)
         self.total = np.zeros(capacity, dtype=np.float64)
         self.proven = np.zeros(capacity, dtype=np.int8)
+        self.keys = np.zeros(capacity, dtype=np.uint64)  # a node's position key
         self.moves = np.empty(MAX_MOVES, dtype=np.int64)  # work space of the iterations
         self.scratch = np.empty(width, dtype=np.int64)
         self.boards[0] = root_board
@@ -180,7 +204,7 @@ class SearchTree:
     def grow(self) -> None:
         started = time.perf_counter()
         for name in ("boards", "first_child", "n_legal", "n_expanded", "parent", "move",
-                     "visits", "total", "proven"):
+                     "visits", "total", "proven", "keys"):
             old = getattr(self, name)
             new = np.zeros((2 * old.shape[0],) + old.shape[1:], dtype=old.dtype)
             new[: old.shape[0]] = old
@@ -198,14 +222,17 @@ class SearchTree:
         0.13 s for half a million nodes)."""
         return 2 * self.grown_in if self.full else 0.0
 
-    def run(self, variant, iterations: int, c: float, solver: bool = False) -> int:
+    def run(self, variant, iterations: int, c: float, solver: bool = False,
+            seen: np.ndarray = NO_HISTORY) -> int:
+        """Up to ``iterations`` more iterations (``run_iterations``; ``seen``: the game's
+        positions before the root, ``search.positions_seen``)."""
         if self.full:
             self.grow()
         self.n_nodes, done = run_iterations(
             variant.params, self.boards, self.first_child,
             self.n_legal, self.n_expanded, self.parent, self.move, self.visits, self.total,
             self.n_nodes, iterations, c, self.proven, solver, self.moves, self.scratch,
-            kernels.repetitions_of(variant))
+            kernels.repetitions_of(variant), self.keys, seen)
         return done
 
     @property
@@ -255,7 +282,7 @@ def warm_up(state: State | None = None) -> None:
     run_iterations(state.variant.params, tree.boards, tree.first_child, tree.n_legal,
                    tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0,
                    tree.proven, True, tree.moves, tree.scratch,
-                   kernels.repetitions_of(state.variant))
+                   kernels.repetitions_of(state.variant), tree.keys, NO_HISTORY)
 
 
 class MCTSPlayer(Player):
@@ -298,13 +325,15 @@ class MCTSPlayer(Player):
         seeds = [int(seed) for seed in self._rng.integers(2**31, size=threads)]
         deadline = started + self.capped(math.inf if self.options["playouts"]
                                          else self.options["time"])
+        history = self.history(state)
+        seen = positions_seen(history) if kernels.repetitions_of(state.variant) else NO_HISTORY
         if threads == 1:
-            trees = [self._search(state, seeds[0], deadline, self.options["playouts"])]
+            trees = [self._search(state, seeds[0], deadline, self.options["playouts"], seen)]
         else:  # root parallel: a tree a core (the search releases the interpreter lock)
             share = -(-self.options["playouts"] // threads)
             with ThreadPoolExecutor(threads, thread_name_prefix="mancalab-mcts") as pool:
-                trees = list(pool.map(lambda seed: self._search(state, seed, deadline, share),
-                                      seeds))
+                trees = list(pool.map(
+                    lambda seed: self._search(state, seed, deadline, share, seen), seeds))
         move, visits, mean, proven = _merged(trees, among)
         if threads == 1:
             keep(trees[0][0])
@@ -314,7 +343,8 @@ class MCTSPlayer(Player):
                           "proven": {1: "win", -1: "loss", 0: None}[proven]}
         return move
 
-    def _search(self, state: State, seed: int, deadline: float, playouts: int):
+    def _search(self, state: State, seed: int, deadline: float, playouts: int,
+                seen: np.ndarray = NO_HISTORY):
         """One tree grown until ``deadline`` (or ``playouts``): (tree, playouts done)."""
         kernels.seed_rng(seed)
         tree = tree_for(state.board)
@@ -324,7 +354,7 @@ class MCTSPlayer(Player):
                 (not playouts or done < playouts) and not self.stopped
                 and time.perf_counter() + tree.room_seconds() < deadline)):
             done += tree.run(state.variant, min(self.batch, playouts - done) if playouts
-                             else self.batch, c, solver)
+                             else self.batch, c, solver, seen)
         return tree, done
 
 
