@@ -1,105 +1,192 @@
-"""Oware's expert told the game's positions against the same expert not told them: what
-seeing a move that repeats a position (and so ends the game, each side taking its own seeds)
-is worth at equal time.
+"""mancalab's Oware expert against Aalina, the engine of the Aualé app (Joan Sala; alpha-beta
+with an opening book and endgame tables), or against itself not told the game's positions.
 
-    python benchmarks/bench_oware.py [--games 40] [--time 0.1] [--jobs 2]
+    sh benchmarks/aalina/build.sh                      (once: from its public sources)
+    python benchmarks/bench_oware.py [--games 40] [--time 1] [--opponent-time T]
+        [--player alphabeta] [--opponent aalina|blind] [--aalina PATH] [--jobs 1]
 
-Both play ``alphabeta:time=T``; one is told the game's positions before each move (as every
-driver of mancalab tells its players), the other values each position alone (mancalab's
-expert before issue 88). Games in pairs from the same four random opening moves, colours
-swapped, ended by the record's rules (the first recurrence of a position, OpenSpiel's cap of
-1,000 moves). Prints the told player's score with a 95% interval, how the games ended, the
-mean margin and the depths reached, then one JSON line.
+``--opponent blind``: the same player valuing each position alone, as mancalab's expert did
+before issue 88 (what seeing a move that repeats a position is worth). Aalina: skipped, with
+a word, when it is not built. Games in pairs from the same four random
+opening moves, colours swapped, played by mancalab's record (its rules: the first recurrence
+of a position ends the game, each side taking the seeds on its side; OpenSpiel's cap of
+1,000 moves). Aalina speaks UCI: it is told the whole game (``position startpos moves ...``,
+so it knows the game's positions too) and ``go movetime``; a move it gives that mancalab's
+rules refuse loses it the game (none seen). Cells map one to one: A-F are South's houses
+(mancalab's cells 0-5), a-f North's in sowing order (cells 6-11). Prints mancalab's score
+with a 95% interval, how games ended, the mean margin, mancalab's mean depth and time a move,
+then one JSON line.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
+import subprocess
+import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from _report import report
 
 import mancalab
 from mancalab.analysis.compete import arena
+from mancalab.players import player as make_player
 from mancalab.players.alphabeta import AlphaBetaPlayer
 from mancalab.records import GameRecord
 
-
-class Blind(AlphaBetaPlayer):
-    """The expert that values each position alone (told nothing of the game)."""
-
-    def remember(self, states):
-        return self
+HOUSES = "ABCDEFabcdef"
+DEFAULT = Path.home() / ".cache" / "mancalab" / "aalina" / "aalina"
 
 
-def play(job: tuple[tuple[int, ...], bool, float]) -> dict:
-    """One game from ``opening``: the told player first or second; its result for the told
-    player, how it ended, and each side's mean depth."""
-    opening, told_first, seconds = job
+class Aalina:
+    """Aalina's UCI service in a process of its own, for one game."""
+
+    def __init__(self, command: str) -> None:
+        self.process = subprocess.Popen([command], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        text=True, bufsize=1)
+        self.send("uci")
+        self.wait_for("uciok")
+        self.send("setoption name Ponder value false")
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line: str) -> None:
+        self.process.stdin.write(line + "\n")
+
+    def wait_for(self, word: str) -> str:
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("Aalina stopped")
+            if line.split()[:1] == [word]:
+                return line
+
+    def choose(self, record: GameRecord, seconds: float) -> int:
+        played = "".join(HOUSES[move] for move in record.moves)
+        self.send("position startpos" + (f" moves {played}" if played else ""))
+        self.send(f"go movetime {max(1, round(seconds * 1000))}")
+        return HOUSES.index(self.wait_for("bestmove").split()[1])
+
+    def close(self) -> None:
+        self.send("quit")
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class Blind:
+    """mancalab's alpha-beta valuing each position alone (told nothing of the game)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.player = AlphaBetaPlayer(time=seconds)
+
+    def choose(self, record: GameRecord, seconds: float) -> int:
+        return self.player.choose(record.state)
+
+    def close(self) -> None:
+        pass
+
+
+def play(job: tuple) -> dict:
+    """One game: mancalab's score, how it ended, the margin, its depths and times."""
+    opening, ours_first, spec, seconds, opponent_seconds, opponent = job
     variant = mancalab.variant("oware")
     record = GameRecord(variant, variant.start())
     for move in opening:
         record.push(move)
-    told, blind = AlphaBetaPlayer(time=seconds), Blind(time=seconds)
-    seats = [told, blind] if told_first else [blind, told]
-    depths: dict[str, list[int]] = {"told": [], "blind": []}
-    while not record.state.is_over and not record.at_cap:
-        player = seats[record.state.to_move]
-        move = player.remember(record.states).choose(record.state)
-        depths["told" if player is told else "blind"].append(player.last_info.get("depth", 0))
-        record.push(move)
-    state, seat = record.state, 0 if told_first else 1
+    ours = make_player(spec, "oware")
+    theirs = Blind(opponent_seconds) if opponent == "blind" else Aalina(opponent)
+    seat = 0 if ours_first else 1
+    depths, spent, illegal = [], [], False
+    try:
+        while not record.state.is_over and not record.at_cap:
+            if record.state.to_move == seat:
+                started = time.perf_counter()
+                move = ours.remember(record.states).choose(record.state)
+                spent.append(time.perf_counter() - started)
+                depths.append(ours.last_info.get("depth") or 0)
+            else:
+                move = theirs.choose(record, opponent_seconds)
+                if move not in record.state.legal_moves():
+                    illegal = True
+                    break
+            record.push(move)
+    finally:
+        theirs.close()
+        ours.close()
+    state = record.state
     margin = state.score[seat] - state.score[1 - seat]
-    winner = state.outcome.winner if state.outcome is not None else None
-    score = 0.5 if winner is None else float(winner == seat)
-    return {"score": score, "margin": margin, "how": record.termination or "score",
-            "plies": len(record.moves),
-            "depth_told": sum(depths["told"]) / max(1, len(depths["told"])),
-            "depth_blind": sum(depths["blind"]) / max(1, len(depths["blind"]))}
+    if illegal:
+        score, how = 1.0, "illegal"
+    else:
+        winner = state.outcome.winner if state.outcome is not None else None
+        score = 0.5 if winner is None else float(winner == seat)
+        how = record.termination or ("cap" if record.at_cap else "score")
+    return {"score": score, "margin": margin, "how": how, "plies": len(record.moves),
+            "depth": sum(depths) / max(1, len(depths)),
+            "seconds": sum(spent) / max(1, len(spent))}
 
 
 def interval(scores: list[float]) -> tuple[float, float]:
-    """A 95% interval of the mean score (normal approximation, clipped to 0..1)."""
-    n = len(scores)
-    mean = sum(scores) / n
-    spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / max(1, n - 1) / n)
-    return max(0.0, mean - 1.96 * spread), min(1.0, mean + 1.96 * spread)
+    """A 95% interval of the mean score (Wilson's, counting a draw as half a win)."""
+    n, mean = len(scores), sum(scores) / len(scores)
+    z = 1.96
+    centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--time", type=float, default=0.1, help="seconds a move")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--time", type=float, default=1.0, help="mancalab's seconds a move")
+    parser.add_argument("--opponent-time", type=float, default=None,
+                        help="the opponent's seconds a move (default: --time)")
+    parser.add_argument("--player", default="alphabeta", help="mancalab's player spec")
+    parser.add_argument("--opponent", choices=("aalina", "blind"), default="aalina")
+    parser.add_argument("--aalina", default=str(DEFAULT), help="Aalina's start script")
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=88)
     args = parser.parse_args()
-    jobs = [(opening, told_first, args.time)
+    if args.opponent == "aalina" and not os.access(args.aalina, os.X_OK):
+        print(f"Aalina is not built at {args.aalina}: sh benchmarks/aalina/build.sh builds it "
+              "(a JDK and Debian's guice, picocli and jline3 jars); skipped")
+        sys.exit(0)
+    spec = args.player if ":" in args.player else f"{args.player}:time={args.time:g}"
+    opponent_seconds = args.time if args.opponent_time is None else args.opponent_time
+    opponent = args.aalina if args.opponent == "aalina" else "blind"
+    jobs = [(opening, ours_first, spec, args.time, opponent_seconds, opponent)
             for _, opening in arena.openings("oware", {}, (args.games + 1) // 2, args.seed)
-            for told_first in (True, False)][:args.games]
+            for ours_first in (True, False)][:args.games]
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(play, jobs))
     scores = [r["score"] for r in results]
     low, high = interval(scores)
-    wins = sum(s == 1 for s in scores)
-    draws = sum(s == 0.5 for s in scores)
+    wins, draws = sum(s == 1 for s in scores), sum(s == 0.5 for s in scores)
     ended = Counter(r["how"] for r in results)
-    report("Oware: the expert told the game against the expert not told it",
-           [{"games": len(results), "seconds_a_move": args.time,
-             "told_wins_draws_losses": f"{wins}-{draws}-{len(results) - wins - draws}",
-             "told_score": round(sum(scores) / len(scores), 3),
+    against = "Aalina" if args.opponent == "aalina" else "itself not told the game"
+    report(f"Oware: mancalab's {spec} against {against} at {opponent_seconds:g} s a move",
+           [{"games": len(results),
+             "mancalab_wins_draws_losses": f"{wins}-{draws}-{len(results) - wins - draws}",
+             "score": round(sum(scores) / len(scores), 3),
              "interval_95": f"{low:.2f}-{high:.2f}",
-             "by_repetition": ended.get("repetition", 0),
+             "ended": ", ".join(f"{k} {v}" for k, v in sorted(ended.items())),
              "mean_margin": round(sum(r["margin"] for r in results) / len(results), 2),
              "mean_plies": round(sum(r["plies"] for r in results) / len(results), 1),
-             "depth_told": round(sum(r["depth_told"] for r in results) / len(results), 1),
-             "depth_blind": round(sum(r["depth_blind"] for r in results) / len(results), 1),
+             "mancalab_depth": round(sum(r["depth"] for r in results) / len(results), 1),
+             "mancalab_seconds_a_move": round(sum(r["seconds"] for r in results)
+                                              / len(results), 3),
              "wall_seconds": round(time.perf_counter() - started, 1)}],
-           ["games", "seconds_a_move", "told_wins_draws_losses", "told_score", "interval_95",
-            "by_repetition", "mean_margin", "mean_plies", "depth_told", "depth_blind",
+           ["games", "mancalab_wins_draws_losses", "score", "interval_95", "ended",
+            "mean_margin", "mean_plies", "mancalab_depth", "mancalab_seconds_a_move",
             "wall_seconds"])
 
 

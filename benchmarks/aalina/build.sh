@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build Aalina, the Oware engine of the Aualé app (Joan Sala, GPL), from its public sources
-# with a stock JDK and Debian's jars, for benchmarks/bench_aalina.py. Nothing of it enters
+# with a stock JDK and Debian's jars, for benchmarks/bench_oware.py. Nothing of it enters
 # mancalab. Its two commands that need Berkeley DB (the opening-book trainer and the
 # endgame-table builder) are left out; the engine, its books and its tables are whole.
 #
