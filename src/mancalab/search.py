@@ -10,7 +10,8 @@ takes its first guess from it.
 - Extra turns: when a move leaves the same player to move, the child's value is not negated
   and the window is not flipped (the same player moving again is not a ply for the opponent).
 - Ordering: the transposition table's best move first, then by a history score that grows
-  with every cut-off a move causes.
+  with every cut-off a move causes. The moves after the first are searched with a null
+  window (principal variation search), again with the whole window when one beats it.
 - The table keeps a result with the depth it was searched to, except one whose search met no
   horizon: that is the game's own value and serves any depth (a search to the end meets its
   transpositions at other plies: Kalah(4,3) solved in 2.1 M positions instead of 5.4 M).
@@ -174,7 +175,8 @@ def _table_store(board, depth, value, kind, move, horizon, tt_key, tt_data):
 
 
 # a frame's fields (one row of ``_negamax``'s frames a ply)
-N_MOVES, NEXT_MOVE, ALPHA, BETA, FIRST_ALPHA, BEST, BEST_MOVE, FLIPPED, HORIZON_BEFORE = range(9)
+(N_MOVES, NEXT_MOVE, ALPHA, BETA, FIRST_ALPHA, BEST, BEST_MOVE, FLIPPED, SCOUTED, AGAIN,
+ HORIZON_BEFORE) = range(11)
 
 
 NO_HISTORY = np.zeros((1, 2), dtype=np.uint64)  # no game positions before the root
@@ -253,6 +255,7 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
                     here[N_MOVES] = _ordered_moves(kernels.legal_mask(params, board), found[1],
                                                    history, moves[ply])
                     here[NEXT_MOVE] = 0
+                    here[SCOUTED], here[AGAIN] = 0, 0
                     here[FIRST_ALPHA] = here[ALPHA]
                     here[BEST], here[BEST_MOVE] = -INFINITY, moves[ply, 0]
                     here[HORIZON_BEFORE] = stats[HORIZON]
@@ -266,7 +269,10 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
         else:  # a child has returned ``value``, for its own player to move
             if frame[ply + 1, FLIPPED]:
                 value = -value
-            if value > here[BEST]:
+            if here[SCOUTED] and here[ALPHA] < value < here[BETA]:
+                here[AGAIN] = 1  # it beat the best so far: searched again, whole window
+                here[NEXT_MOVE] -= 1
+            elif value > here[BEST]:
                 here[BEST], here[BEST_MOVE] = value, moves[ply, here[NEXT_MOVE] - 1]
             if here[BEST] > here[ALPHA]:
                 here[ALPHA] = here[BEST]
@@ -292,10 +298,15 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
             same_side = child[-2] == boards[ply, -2]
             below = frame[ply + 1]
             below[FLIPPED] = 0 if same_side else 1
+            # principal variation search: a move after the first is only shown no better
+            # than the best so far (a null window), unless searched again
+            whole = here[NEXT_MOVE] == 1 or here[AGAIN] == 1
+            here[SCOUTED], here[AGAIN] = 0 if whole else 1, 0
+            low, high = here[ALPHA], here[BETA] if whole else here[ALPHA] + 1
             if same_side:
-                below[ALPHA], below[BETA] = here[ALPHA], here[BETA]
+                below[ALPHA], below[BETA] = low, high
             else:
-                below[ALPHA], below[BETA] = -here[BETA], -here[ALPHA]
+                below[ALPHA], below[BETA] = -high, -low
             ply += 1
             entering = True
             continue
