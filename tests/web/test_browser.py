@@ -1566,7 +1566,15 @@ def test_two_accounts_meet_in_the_lobby_play_rated_on_the_clock_and_see_their_ra
     for page, gained in ((ama, True), (kofi, False)):
         page.goto(server)
         page.click("#my-profile")
-        wait_until(lambda p=page: p.is_visible("#profile-dialog"), what="the profile")
+        try:
+            wait_until(lambda p=page: p.is_visible("#profile-dialog"), seconds=10,
+                       what="the profile")
+        except AssertionError:  # seen once in a loaded CI run, not since: kept for a look
+            page.screenshot(path=str(ARTIFACTS / "profile-missed.png"))
+            said = page.inner_text("#world-error")
+            assert not said, said
+            page.click("#my-profile")
+            wait_until(lambda p=page: p.is_visible("#profile-dialog"), what="the profile")
         rating = int(page.inner_text("#profile-ratings td:nth-child(2)").rstrip("?"))
         assert (rating > 1500) == gained
         assert page.locator("#profile-charts svg polyline").count() == 1
