@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .. import kernels
 from ..core import MancalabError, Option, State, resolve_options, whole
 
 
@@ -65,10 +66,13 @@ class Player:
         return self
 
     def history(self, state: State) -> Sequence[State]:
-        """The game's positions before ``state``, as last remembered (none if the positions
-        remembered do not end at ``state``)."""
+        """The game's positions before ``state``, as last remembered: none where no position
+        can recur (``kernels.repetitions_of``), or if the positions remembered do not end at
+        ``state``."""
         game = self.game
-        return game[:-1] if game and game[-1] == state else ()
+        if not game or not kernels.repetitions_of(state.variant) or game[-1] != state:
+            return ()
+        return game[:-1]
 
     def capped(self, seconds: float) -> float:
         """``seconds``, or the cap if that is shorter."""

@@ -325,8 +325,7 @@ class MCTSPlayer(Player):
         seeds = [int(seed) for seed in self._rng.integers(2**31, size=threads)]
         deadline = started + self.capped(math.inf if self.options["playouts"]
                                          else self.options["time"])
-        history = self.history(state)
-        seen = positions_seen(history) if kernels.repetitions_of(state.variant) else NO_HISTORY
+        seen = positions_seen(self.history(state))  # the game's positions, where they recur
         if threads == 1:
             trees = [self._search(state, seeds[0], deadline, self.options["playouts"], seen)]
         else:  # root parallel: a tree a core (the search releases the interpreter lock)
