@@ -262,7 +262,7 @@ async def end_game(hub: HubDep, request: Request, tournament_id: str, game_id: s
     room = await hub.games.load(game_id)
     margin, exact = await asyncio.to_thread(_judged, room)
     await hub.games.change(game_id, room.tokens[0],
-                     lambda r: r.adjudicate(hub.store, margin, exact))
+                           lambda r: r.adjudicate(hub.store, margin, exact))
     return {**tournament_view(hub, found.class_id, found), "ended": game_id, "exact": exact}
 
 

@@ -91,13 +91,13 @@ async def position(games: GamesDep, game_id: str,
 async def play(games: GamesDep, request: Request, game_id: str, body: Move) -> dict:
     games.pace(game_id)
     return await games.change(game_id, body.token,
-                            lambda room: room.play(games.store, body.token, body.move, body.ply))
+                              lambda room: room.play(games.store, body.token, body.move, body.ply))
 
 
 @router.post("/api/games/{game_id}/undo", summary="Take back (online: ask, then agree)")
 async def undo(games: GamesDep, game_id: str, body: Token) -> dict:
     state = await games.change(game_id, body.token,
-                             lambda room: room.undo(games.store, body.token))
+                               lambda room: room.undo(games.store, body.token))
     asked = state["undo_request"] is not None  # online: waiting for the other's consent
     return {"undo": "asked" if asked else "undone", "state": state}
 
@@ -115,7 +115,7 @@ async def end(computer: ComputerDep, request: Request, game_id: str, body: Token
                                                  "now (a local game: the seat to move)")
 async def resign(games: GamesDep, game_id: str, body: Token) -> dict:
     return await games.change(game_id, body.token,
-                            lambda room: room.resign(games.store, body.token))
+                              lambda room: room.resign(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/abort", summary="Online, before both players have "
@@ -123,14 +123,14 @@ async def resign(games: GamesDep, game_id: str, body: Token) -> dict:
                                                 "(not rated; not in an arena)")
 async def abort(games: GamesDep, game_id: str, body: Token) -> dict:
     return await games.change(game_id, body.token,
-                            lambda room: room.abort(games.store, body.token))
+                              lambda room: room.abort(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/draw", summary="Offer a draw, or accept the other's "
                                                "(online, once both have moved)")
 async def draw(games: GamesDep, game_id: str, body: Token) -> dict:
     return await games.change(game_id, body.token,
-                            lambda room: room.offer_draw(games.store, body.token))
+                              lambda room: room.offer_draw(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/claim", summary="Claim the win when the other player "
@@ -147,7 +147,7 @@ async def claim(hub: HubDep, game_id: str, body: Token) -> dict:
           summary="Online: refuse the other player's request to take back or to end")
 async def decline(games: GamesDep, game_id: str, body: Token) -> dict:
     return await games.change(game_id, body.token,
-                            lambda room: room.decline(games.store, body.token))
+                              lambda room: room.decline(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/rematch/decline",
@@ -191,7 +191,7 @@ async def rematch(hub: HubDep, request: Request, game_id: str, body: Token) -> d
 @router.post("/api/games/{game_id}/switch", summary="Swap sides with the computer")
 async def switch(games: GamesDep, game_id: str, body: Token) -> dict:
     return await games.change(game_id, body.token,
-                            lambda room: room.switch(games.store, body.token))
+                              lambda room: room.switch(games.store, body.token))
 
 
 @router.post("/api/games/{game_id}/computer", summary="Change the computer player or automove")
