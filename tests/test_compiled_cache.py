@@ -11,11 +11,61 @@ import mancalab
 from mancalab import _cache, warming
 
 
-def test_the_cache_is_named_after_the_kernel_sources_only():
-    names = {path.name for path in _cache.kernel_sources()}
-    assert {"core.py", "kernels.py"} <= names
+def test_the_cache_is_named_after_the_shared_kernel_sources_only():
+    names = {path.relative_to(_cache.PACKAGE).as_posix() for path in _cache.kernel_sources()}
+    assert {"core.py", "kernels.py", "search.py", "variants/common.py"} <= names
     assert not names & {"app.py", "terminal.py", "records.py", "_cache.py"}
+    assert not names & {f"variants/{game}.py" for game in mancalab.variants()}
     assert _cache.source_digest() == _cache.source_digest()
+    assert {path.stem for path in _cache.game_sources().values()} == set(mancalab.variants())
+
+
+def test_shared_compiled_code_reaches_a_game_only_through_the_kernels_switch():
+    """A shared module importing a game's module would compile that game into code filed
+    under another game's digest (an edit to it would leave that code stale): only a game's
+    own analyses do, and they name their game."""
+    import re
+
+    game = "|".join(mancalab.variants())
+    imports = re.compile(rf"^from \.+variants(\.({game})\b| import .*\b({game})\b)", re.M)
+    found = {}
+    for path in _cache.kernel_sources():
+        match = imports.search(path.read_text())
+        if match:
+            found[path.relative_to(_cache.PACKAGE).as_posix()] = match.group(2) or match.group(3)
+    assert found == _cache.GAME_ANALYSES
+
+
+def test_shared_code_is_keyed_by_the_games_it_was_compiled_for(monkeypatch, tmp_path):
+    """A search compiled for Kalah's params is filed under Kalah's source, one compiled for
+    any array under every game's; a game's own kernels under nothing more (numba checks
+    their file): an edit to Kalah misses Kalah's entries only."""
+    import numpy as np
+    from numba import typeof
+
+    kalah, gebeta = (mancalab.variant(game) for game in ("kalah", "gebeta"))
+    board = typeof(np.zeros(3, dtype=np.int64))
+    search = str(_cache.PACKAGE / "search.py")
+    own = str(_cache.game_sources()[kalah.game_id])
+
+    def keys():
+        _cache.game_digest.cache_clear()
+        return [_cache.games_key(search, (typeof(kalah.params), board)),
+                _cache.games_key(search, (typeof(gebeta.params), board)),
+                _cache.games_key(search, (board, board)),
+                _cache.games_key(own, (typeof(kalah.params), board))]
+
+    before = keys()
+    assert before[0] == ((kalah.game_id, _cache.game_digest(kalah.game_id)),)
+    assert before[2][0] == "any game" and before[3] is None
+    edited = tmp_path / "kalah.py"
+    edited.write_bytes(Path(own).read_bytes() + b"# an edit\n")
+    sources = {**_cache.game_sources(), kalah.game_id: edited}
+    monkeypatch.setattr(_cache, "game_sources", lambda: sources)
+    after = keys()
+    _cache.game_digest.cache_clear()
+    assert after[0] != before[0] and after[2] != before[2]  # Kalah's, and any game's
+    assert after[1] == before[1]  # Gebeta's searches kept
 
 
 def test_the_cache_is_warm_only_after_a_whole_warm_up(monkeypatch, tmp_path):

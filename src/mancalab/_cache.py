@@ -1,11 +1,24 @@
-"""Where numba keeps mancalab's compiled kernels.
+"""Where numba keeps mancalab's compiled kernels, and what a change recompiles.
 
 numba's cache checks only the source file of each cached function, not the files of the
-functions it calls, so a changed rule kernel could leave a stale compiled search behind. The
-kernels are therefore kept in a folder named after a digest of the kernel sources (every
-module with compiled kernels, ``core.py``, whose status codes the kernels read as
-constants, and the games other packages register, whose kernels the rule switch calls): a change to any kernel starts a fresh folder, while a change to the command line,
-the server or the page keeps every compiled kernel.
+functions it calls, so a changed rule kernel could leave a stale compiled search behind.
+mancalab therefore keys its kernels by what they were compiled from:
+
+- the **shared** kernel sources (every module with compiled kernels but the games' own,
+  ``core.py``, whose status codes the kernels read as constants) name the folder: a change
+  to one starts a fresh folder and recompiles everything;
+- **a game's module** (``variants/<game>.py``, the one that sets ``GAME_ID``) keys only the
+  code compiled for that game: a shared function compiled for a game's ``params`` (their
+  numba type names the game, ``mancalab.params``) is filed under that game's source digest
+  besides numba's own key, and one compiled for any other array (which may take the
+  run-time switch over every game, ``mancalab.kernels``) under the digest of every game's
+  source, a plugin's too. The game's own functions are checked by numba against their file.
+  An edit to one game's module thus recompiles that game's code and the few functions
+  compiled for any game, never the other games' searches. This holds because shared code
+  reaches a game only through ``mancalab.kernels`` (``core.Kernels``); the only shared
+  modules that import a game's module are that game's own analyses (``GAME_ANALYSES``),
+  compiled for its ``params`` or for any game (tested);
+- a change to the command line, the server or the page keeps every compiled kernel.
 
 numba files a cached function under a hash of the folder its source is in, so every clone or
 virtual environment would compile again. mancalab's locator (``PackageLocator``, numba's
@@ -39,10 +52,31 @@ LOCATORS = ("mancalab._cache.PackageLocator,UserProvidedCacheLocator,InTreeCache
 
 
 def kernel_sources() -> list[Path]:
-    """The package's files that compiled code depends on, in a fixed order."""
+    """The shared files that compiled code depends on (the games' own modules apart), in a
+    fixed order."""
+    games = set(game_sources().values())
     return [path for path in sorted(PACKAGE.rglob("*.py"))
-            if path.parent == PACKAGE and path.name == "core.py"
-            or path.name != "_cache.py" and _USES_NUMBA.search(path.read_bytes())]
+            if path not in games and (path.parent == PACKAGE and path.name == "core.py"
+                                      or path.name != "_cache.py"
+                                      and _USES_NUMBA.search(path.read_bytes()))]
+
+
+# shared modules that import one game's module: compiled for that game only (tested)
+GAME_ANALYSES = {"analysis/research/counter.py": "urubugu", "analysis/solving/kalah.py": "kalah",
+                 "analysis/solving/databases.py": "kalah"}
+_GAME_ID = re.compile(rb"^GAME_ID = (\d+)", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=1)
+def game_sources() -> dict[int, Path]:
+    """mancalab's own games' modules by game id (read, not imported: the cache is set up
+    before any kernel module is imported)."""
+    found = {}
+    for path in sorted((PACKAGE / "variants").glob("*.py")):
+        match = _GAME_ID.search(path.read_bytes())
+        if match:
+            found[int(match.group(1))] = path
+    return found
 
 
 def plugin_sources() -> list[tuple[str, bytes]]:
@@ -64,14 +98,74 @@ def plugin_sources() -> list[tuple[str, bytes]]:
 
 @functools.lru_cache(maxsize=1)
 def source_digest() -> str:
+    """The digest of the shared kernel sources: the name of the folder of compiled kernels."""
     digest = hashlib.sha1(numba.__version__.encode())
     for path in kernel_sources():
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def game_digest(game: int | None) -> str:
+    """The digest of game ``game``'s module, or (None, or a plugin's game) of every game's,
+    a plugin's too: what code compiled for that game, or for any, was compiled from."""
+    sources = game_sources()
+    digest = hashlib.sha1()
+    if game in sources:
+        digest.update(sources[game].read_bytes())
+        return digest.hexdigest()[:16]
+    for _, path in sorted(sources.items()):
         digest.update(path.read_bytes())
     for name, source in plugin_sources():
         digest.update(name.encode())
         digest.update(source)
     return digest.hexdigest()[:16]
+
+
+def games_key(py_file: str, signature) -> tuple | None:
+    """What to add to numba's cache key of a function of ``py_file`` compiled for
+    ``signature``: nothing for a game's own function (numba checks its file); the games'
+    digests its compiled code depends on for a shared one."""
+    from .params import GameParamsType
+
+    if _game_module(py_file):
+        return None
+    games = sorted({kind.game for kind in signature if isinstance(kind, GameParamsType)})
+    if games:
+        return tuple((game, game_digest(game)) for game in games)
+    return ("any game", game_digest(None))  # may take the run-time switch over every game
+
+
+@functools.lru_cache(maxsize=None)
+def _game_module(py_file: str) -> bool:
+    return Path(py_file).resolve() in set(game_sources().values())
+
+
+def key_by_games() -> None:
+    """File each shared function's compiled code under the games' digests too
+    (``games_key``), beside numba's own key (its signature, the machine, its bytecode)."""
+    from numba.core.caching import Cache
+
+    if getattr(Cache, "_mancalab_games", False):
+        return
+    index_key = Cache._index_key
+
+    def keyed(self, sig, codegen):
+        key = index_key(self, sig, codegen)
+        py_file = self._py_func.__code__.co_filename
+        games = games_key(py_file, sig) if _in_package(py_file) else None
+        return key if games is None else (*key, games)
+
+    Cache._index_key = keyed
+    Cache._mancalab_games = True
+
+
+def _in_package(py_file: str) -> bool:
+    try:
+        return Path(py_file).resolve().is_relative_to(PACKAGE)
+    except (OSError, ValueError):
+        return False
 
 
 def kernel_folder() -> Path:
@@ -106,6 +200,7 @@ def configure_numba_cache() -> None:
             return  # numba falls back to __pycache__ next to the sources
         numba.config.CACHE_DIR = str(folder)
     numba.config.CACHE_LOCATOR_CLASSES = LOCATORS
+    key_by_games()
     lock_cache_files()
     compile_once_between_processes()
     if not kernel_folder().exists():
@@ -259,12 +354,18 @@ def prune(keep: int, folders=None) -> None:
 WARMED = "warmed-up"  # a file in the kernel folder: every game's rules and searches compiled
 
 
+def warmed_marker() -> Path:
+    """The file that says the kernel folder holds a whole warm-up of these games' sources."""
+    return kernel_folder() / f"{WARMED}-{game_digest(None)}"
+
+
 def is_warm() -> bool:
     """Whether a whole warm-up (every game's rules and searches) has been compiled into the
-    cache (False on a first start, when compiling takes a while: worth a word on the
-    screen). Some kernels in the cache are not enough: after one game played, or a warm-up
-    cut short, the rest would be compiled inside the first moves and hints."""
-    return (kernel_folder() / WARMED).is_file()
+    cache from these sources (False on a first start, or after a game's edit, when compiling
+    takes a while: worth a word on the screen). Some kernels in the cache are not enough:
+    after one game played, or a warm-up cut short, the rest would be compiled inside the
+    first moves and hints."""
+    return warmed_marker().is_file()
 
 
 @contextlib.contextmanager
@@ -364,9 +465,11 @@ def warm_up(games: list[str] | None = None, players: bool = True,
         if on_step and (done == total or not shared):
             on_step(done, total, task)
     if set(games) >= set(variants()) and players:
-        folder = kernel_folder()
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / WARMED).touch()
+        marker = warmed_marker()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        for earlier in marker.parent.glob(f"{WARMED}*"):
+            earlier.unlink(missing_ok=True)
+        marker.touch()
 
 
 class Plan:

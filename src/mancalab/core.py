@@ -27,6 +27,9 @@ DRAW = 3
 TIMEOUT = 4
 
 MAX_MOVES = 64  # an upper bound on the legal moves of any position of any game
+# the searches value a position in eighths of a seed: a game's positional terms (the board's
+# shape, ``Kernels.positional``) are fractions of a seed
+POSITION_UNIT = 8
 
 
 class MancalabError(ValueError):
@@ -81,6 +84,16 @@ class Kernels(NamedTuple):
       (each player banks what the game's own end rule gives them from their side; the rule is
       stated on each game's doc page). The drivers apply it on a third repetition or when the
       players agree (``mancalab.records.GameRecord``); the kernels' own play never calls it.
+    - ``positional(params, board) -> int`` (optional) the board's shape for the player to
+      move, in ``POSITION_UNIT``s of a seed, which the searches add to the material;
+    - ``pack_key(params, board, keys, k) -> int`` and ``unpack_key(params, keys, k, board)``
+      (optional) the game's own packing of a position into the words of ``keys[k]`` for the
+      tree statistics (1 packed, 0 does not fit; unpacked with status ONGOING), where packing
+      field by field (``Variant.key_widths``) would take more words.
+
+    Shared compiled code reaches a game's kernels only through ``mancalab.kernels`` (never by
+    importing the game's module): a game's edit then recompiles that game's code only
+    (``mancalab._cache``).
     """
 
     legal_mask: Callable
@@ -90,6 +103,9 @@ class Kernels(NamedTuple):
     material: Callable | None = None
     stop: Callable | None = None
     step: Callable | None = None
+    positional: Callable | None = None
+    pack_key: Callable | None = None
+    unpack_key: Callable | None = None
 
 
 LARGEST = 10**9  # no option or count mancalab takes is larger; beyond it a typo or an attack

@@ -39,7 +39,10 @@ from .variants import VARIANTS
 # name, arguments, each game's kernel inlined into the run-time switch
 SWITCHED = (("legal_mask", "params, board", True), ("play", "params, board, move", True),
             ("settle", "params, board", False), ("score", "params, board, player", False),
-            ("material", "params, board, player", False), ("stop", "params, board", False))
+            ("material", "params, board, player", False), ("stop", "params, board", False),
+            ("positional", "params, board", False),
+            ("pack_key", "params, board, keys, k", False),
+            ("unpack_key", "params, keys, k, board", False))
 DOCS = {
     "legal_mask": "The legal moves as a mask (``mancalab.movemask``); 0 once the game is over.",
     "play": "Play a legal move in place.",
@@ -49,6 +52,14 @@ DOCS = {
                 "game's ``Kernels.material``, else its score.",
     "stop": "End the position now by the game's rule for endless play (``Kernels.stop``; a "
             "game without one: nothing, and ``repetitions_of`` is 0).",
+    "positional": "The board's shape for the player to move, in ``core.POSITION_UNIT``s of a "
+                  "seed, added to the material by the searches (``Kernels.positional``; 0 "
+                  "for a game without).",
+    "pack_key": "Pack ``board`` into ``keys[k]`` by the game's own packing "
+                "(``Kernels.pack_key``): 1, or 0 where it does not fit; -1 for a game "
+                "packed field by field (``analysis.stats.tree``).",
+    "unpack_key": "The position of ``keys[k]`` into ``board`` by the game's own packing: "
+                  "whether the game has one.",
 }
 
 
@@ -69,16 +80,36 @@ def switch_source(games: dict) -> tuple[str, dict]:
 
 
 def own_kernel(cls, kernel: str):
-    """Game ``cls``'s compiled ``kernel`` (``material`` defaults to its score, ``stop`` to
-    nothing)."""
-    if kernel == "stop":
-        return cls.kernels.stop or _no_stop
-    return getattr(cls.kernels, kernel) or cls.kernels.score
+    """Game ``cls``'s compiled ``kernel``, or what a game without it does (``material``: its
+    score; ``stop``: nothing; ``positional``: 0; its own key packing: none)."""
+    own = getattr(cls.kernels, kernel)
+    if own is not None:
+        return own
+    return cls.kernels.score if kernel == "material" else _DEFAULTS[kernel]
 
 
 @njit(cache=True)
 def _no_stop(params, board):
     pass
+
+
+@njit(cache=True)
+def _no_positional(params, board):
+    return np.int64(0)
+
+
+@njit(cache=True)
+def _no_pack_key(params, board, keys, k):
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def _no_unpack_key(params, keys, k, board):
+    return False
+
+
+_DEFAULTS = {"stop": _no_stop, "positional": _no_positional, "pack_key": _no_pack_key,
+             "unpack_key": _no_unpack_key}
 
 
 def _build_switch() -> dict:
@@ -115,8 +146,8 @@ def _chooser(kernel: str, arguments: str):
 
 
 _switch = _build_switch()
-legal_mask, play, settle, score, material, stop = (_chooser(kernel, arguments)
-                                                   for kernel, arguments, _ in SWITCHED)
+(legal_mask, play, settle, score, material, stop, positional, pack_key,
+ unpack_key) = (_chooser(kernel, arguments) for kernel, arguments, _ in SWITCHED)
 
 
 @njit(cache=True)

@@ -38,8 +38,7 @@ from numba import njit
 
 from . import kernels, movemask
 from .borrow import borrowed
-from .core import DRAW, ONGOING, TIMEOUT, WIN_0, State
-from .variants import oware
+from .core import DRAW, ONGOING, POSITION_UNIT, TIMEOUT, WIN_0, State
 
 WIN = 1_000_000  # a won game's value, plus the final margin
 INFINITY = 10 * WIN
@@ -79,40 +78,7 @@ def evaluate(params, board):
     return margin + (WIN if winner == mover else -WIN)
 
 
-# Oware's positional terms, in seeds, for the player to move, fitted by least squares to the
-# values of depth-6 and depth-7 searches of 12,000 random positions
-# (benchmarks/fit_oware_eval.py): they explain half the variance the captured seeds leave.
-# On the 6-house board, per house counted from the mover's first (its own, then the
-# opponent's): its weight if it is empty, if it holds 1 or 2 seeds (the opponent captures 2s
-# and 3s), if it holds a lap or more (a big house: a capture's threat); and having the move.
-OWARE_HOUSE_TERMS = np.array([
-    [-2.91, -2.9, -2.44, -2.29, -2.2, -1.58, 2.52, 2.67, 2.34, 2.06, 1.97, 1.52],
-    [-2.05, -1.65, -1.28, -1.2, -0.84, -0.19, 2.62, 2.29, 1.8, 1.29, 1.04, 0.56],
-    [-0.07, -0.17, 0.39, 0.51, 0.65, 1.31, 0.05, 0.09, -0.03, -0.44, -0.58, -0.94]])
-OWARE_HOUSE_TEMPO = 0.48
-# Other boards: the same kinds summed over each row (the mover's less the opponent's)
-OWARE_EMPTY, OWARE_WEAK, OWARE_BIG, OWARE_TEMPO = -2.17, -1.27, 0.47, 0.96
-UNIT = 8  # the search's values are in eighths of a seed (a position's terms are fractions)
-
-
-@njit(cache=True, inline="always")
-def _oware_terms(params, board):
-    """Oware's positional terms (above) for the player to move, in ``UNIT``s."""
-    n, mover = params[oware.P_HOUSES], board[-2]
-    by_house = n == OWARE_HOUSE_TERMS.shape[1] // 2
-    terms = OWARE_HOUSE_TEMPO if by_house else OWARE_TEMPO
-    for house in range(2 * n):
-        seeds = board[house]
-        kind = 0 if seeds == 0 else (1 if seeds <= 2 else (2 if seeds >= 2 * n - 1 else -1))
-        if kind < 0:
-            continue
-        if by_house:
-            terms += OWARE_HOUSE_TERMS[kind, (house - mover * n) % (2 * n)]
-        else:
-            sign = 1 if house // n == mover else -1
-            terms += sign * (OWARE_EMPTY if kind == 0 else
-                             (OWARE_WEAK if kind == 1 else OWARE_BIG))
-    return np.int64(round(terms * UNIT))
+UNIT = POSITION_UNIT  # the search's values are in eighths of a seed
 
 
 @njit(cache=True, inline="always")
@@ -120,8 +86,8 @@ def scored(params, board):
     """``evaluate`` in ``UNIT``s, with a game's positional terms where it has them (Oware):
     the search's own value of a position. ``in_seeds`` takes it back to seeds."""
     value = evaluate(params, board) * UNIT
-    if params[0] == oware.GAME_ID and board[-1] == ONGOING:
-        value += _oware_terms(params, board)
+    if board[-1] == ONGOING:
+        value += kernels.positional(params, board)
     return value
 
 

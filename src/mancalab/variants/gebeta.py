@@ -119,8 +119,9 @@ STRING_BITS = 59
 
 
 @njit(cache=True, inline="always")
-def pack_key(board, keys, k):
-    """Pack the position into ``keys[k, 0]``; False if it does not hold 48 counters."""
+def pack_key(params, board, keys, k):
+    """Pack the position into ``keys[k, 0]`` (the tree statistics' key, ``Kernels.pack_key``):
+    1, or 0 if it does not hold 48 counters."""
     key = np.uint64(0)
     at = 0
     for home in range(HOMES):
@@ -130,11 +131,11 @@ def pack_key(board, keys, k):
     keys[k, 0] = (key | np.uint64(board[12]) << np.uint64(STRING_BITS)
                   | np.uint64(board[TO_MOVE]) << np.uint64(63))
     total = at - HOMES + 4 * (board[12] + board[13])
-    return total == COUNTERS and board[12] < 16
+    return np.int64(total == COUNTERS and board[12] < 16)
 
 
 @njit(cache=True, inline="always")
-def unpack_key(keys, k, board):
+def unpack_key(params, keys, k, board):
     """The position of ``keys[k, 0]`` (the inverse of pack_key), status ONGOING."""
     key = keys[k, 0]
     string = key & ((np.uint64(1) << np.uint64(STRING_BITS)) - np.uint64(1))
@@ -149,6 +150,7 @@ def unpack_key(keys, k, board):
     board[13] = (COUNTERS - in_homes) // 4 - families_a
     board[TO_MOVE] = np.int64(key >> np.uint64(63))
     board[STATUS] = ONGOING
+    return True
 
 
 @njit(cache=True)
@@ -196,7 +198,8 @@ class Gebeta(Variant):
     option_specs = {
         "lap_limit": laps_option(50, " (the reference program uses 50)"),
     }
-    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step,
+                      pack_key=pack_key, unpack_key=unpack_key)
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["lap_limit"]], dtype=np.int64)

@@ -17,6 +17,7 @@ from numba import njit
 from ..core import (
     DRAW,
     ONGOING,
+    POSITION_UNIT,
     WIN_0,
     WIN_1,
     IllegalMoveError,
@@ -162,6 +163,42 @@ def step(params, board, move):
     play(params, board, move)
     return legal_mask(params, board)
 
+# Oware's positional terms, in seeds, for the player to move, fitted by least squares to the
+# values of depth-6 and depth-7 searches of 12,000 random positions
+# (benchmarks/fit_oware_eval.py; ``mancalab.search`` adds them): they explain half the variance the captured seeds leave.
+# On the 6-house board, per house counted from the mover's first (its own, then the
+# opponent's): its weight if it is empty, if it holds 1 or 2 seeds (the opponent captures 2s
+# and 3s), if it holds a lap or more (a big house: a capture's threat); and having the move.
+OWARE_HOUSE_TERMS = np.array([
+    [-2.91, -2.9, -2.44, -2.29, -2.2, -1.58, 2.52, 2.67, 2.34, 2.06, 1.97, 1.52],
+    [-2.05, -1.65, -1.28, -1.2, -0.84, -0.19, 2.62, 2.29, 1.8, 1.29, 1.04, 0.56],
+    [-0.07, -0.17, 0.39, 0.51, 0.65, 1.31, 0.05, 0.09, -0.03, -0.44, -0.58, -0.94]])
+OWARE_HOUSE_TEMPO = 0.48
+# Other boards: the same kinds summed over each row (the mover's less the opponent's)
+OWARE_EMPTY, OWARE_WEAK, OWARE_BIG, OWARE_TEMPO = -2.17, -1.27, 0.47, 0.96
+
+
+@njit(cache=True)
+def positional(params, board):
+    """The positional terms (above) for the player to move, in ``POSITION_UNIT``s: the
+    searches add them to the seeds captured (``Kernels.positional``)."""
+    n, mover = params[P_HOUSES], board[-2]
+    by_house = n == OWARE_HOUSE_TERMS.shape[1] // 2
+    terms = OWARE_HOUSE_TEMPO if by_house else OWARE_TEMPO
+    for house in range(2 * n):
+        seeds = board[house]
+        kind = 0 if seeds == 0 else (1 if seeds <= 2 else (2 if seeds >= 2 * n - 1 else -1))
+        if kind < 0:
+            continue
+        if by_house:
+            terms += OWARE_HOUSE_TERMS[kind, (house - mover * n) % (2 * n)]
+        else:
+            sign = 1 if house // n == mover else -1
+            terms += sign * (OWARE_EMPTY if kind == 0 else
+                             (OWARE_WEAK if kind == 1 else OWARE_BIG))
+    return np.int64(round(terms * POSITION_UNIT))
+
+
 class Oware(SeedStores, Variant):
     name = "oware"
     game_id = GAME_ID
@@ -178,7 +215,8 @@ class Oware(SeedStores, Variant):
                                 "moves after which no move is taken, 1..1,000,000 (OpenSpiel: "
                                 "1000)"),
     }
-    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
+    kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step,
+                      positional=positional)
     not_solved = ("the exact values of Oware are not built yet: its first recurrence of a "
                   "position ends the game, which the graph solver does not model")
 

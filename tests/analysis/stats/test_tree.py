@@ -196,9 +196,9 @@ def test_gebeta_one_word_key_round_trips(choices):
         if state.is_over:
             break
         board = state.board.copy()
-        assert pack_key(board, keys, 0)
+        assert pack_key(state.variant.params, board, keys, 0)
         back = np.zeros_like(board)
-        unpack_key(keys, 0, back)
+        unpack_key(state.variant.params, keys, 0, back)
         assert back.tolist() == board.tolist()
         assert seen.setdefault(int(keys[0, 0]), state.cells + (state.to_move,)) == \
             state.cells + (state.to_move,)

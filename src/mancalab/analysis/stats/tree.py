@@ -43,7 +43,6 @@ from ...atomic import compare_and_swap, fetch_add, load_acquire, store_release
 from ...core import MancalabError, MancalabFailure, Variant
 from ...memory import available_memory
 from ...prefetch import prefetch_row
-from ...variants import gebeta
 from ...variants import variant as make_variant
 from ...warming import compiling_timed
 
@@ -129,8 +128,9 @@ KEY_FORMAT = 2  # kept with a checkpoint: 2 since keys packed field by field set
 def _encode(params, board, word_of, shift_of, mask_of, keys, k):
     """Pack the board into ``keys[k]``; False when a value does not fit its field, or when
     the first word is 0 (which marks an empty row: Gebeta's only such key is a finished game)."""
-    if params[0] == gebeta.GAME_ID:
-        return gebeta.pack_key(board, keys, k) and keys[k, 0] != EMPTY
+    own = kernels.pack_key(params, board, keys, k)
+    if own >= 0:  # the game's own packing
+        return own == 1 and keys[k, 0] != EMPTY
     for w in range(keys.shape[1]):
         keys[k, w] = 0
     keys[k, 0] = PRESENT
@@ -144,8 +144,7 @@ def _encode(params, board, word_of, shift_of, mask_of, keys, k):
 
 @njit(cache=True, inline="always")
 def _decode(params, keys, k, word_of, shift_of, mask_of, board):
-    if params[0] == gebeta.GAME_ID:
-        gebeta.unpack_key(keys, k, board)
+    if kernels.unpack_key(params, keys, k, board):
         return
     for f in range(word_of.shape[0]):
         board[f] = np.int64((keys[k, word_of[f]] >> shift_of[f]) & mask_of[f])
