@@ -1,4 +1,4 @@
-"""Fit Oware's positional terms (``mancalab.variants.oware``: OWARE_HOUSE_TERMS for the 6-house board,
+"""Fit Oware's positional terms (``mancalab.variants.rules.oware``: OWARE_HOUSE_TERMS for the 6-house board,
 OWARE_EMPTY, OWARE_WEAK, OWARE_BIG and OWARE_TEMPO for the others) to deeper searches, and
 print them.
 

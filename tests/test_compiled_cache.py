@@ -27,12 +27,13 @@ def test_shared_compiled_code_reaches_a_game_only_through_the_kernels_switch():
     import re
 
     game = "|".join(mancalab.variants())
-    imports = re.compile(rf"^from \.+variants(\.({game})\b| import .*\b({game})\b)", re.M)
+    imports = re.compile(rf"^from \.+variants(\.rules)?(\.({game})\b| import .*\b({game})\b)",
+                         re.M)
     found = {}
     for path in _cache.kernel_sources():
         match = imports.search(path.read_text())
         if match:
-            found[path.relative_to(_cache.PACKAGE).as_posix()] = match.group(2) or match.group(3)
+            found[path.relative_to(_cache.PACKAGE).as_posix()] = match.group(3) or match.group(4)
     assert found == _cache.GAME_ANALYSES
 
 

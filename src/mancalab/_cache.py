@@ -72,7 +72,7 @@ def game_sources() -> dict[int, Path]:
     """mancalab's own games' modules by game id (read, not imported: the cache is set up
     before any kernel module is imported)."""
     found = {}
-    for path in sorted((PACKAGE / "variants").glob("*.py")):
+    for path in sorted((PACKAGE / "variants" / "rules").glob("*.py")):
         match = _GAME_ID.search(path.read_bytes())
         if match:
             found[int(match.group(1))] = path

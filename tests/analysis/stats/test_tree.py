@@ -188,7 +188,7 @@ def test_key_layout_fits_gebeta_in_one_word_and_kalah_field_by_field():
 def test_gebeta_one_word_key_round_trips(choices):
     """Every position of a random game packs into one word and back, and different positions
     pack differently (the key is the whole position)."""
-    from mancalab.variants.gebeta import pack_key, unpack_key
+    from mancalab.variants.rules.gebeta import pack_key, unpack_key
     state = mancalab.variant("gebeta").start()
     keys = np.zeros((1, 1), dtype=np.uint64)
     seen = {}

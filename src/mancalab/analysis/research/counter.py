@@ -37,9 +37,10 @@ from ...cluster import each
 from .journal import Journal
 from .metrics import wilson
 from .settings import uniform
-from ...variants.urubugu import play as play_move
-from ...variants.urubugu import (BEADS_EACH, HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
-                                 Urubugu, beads, captures, sow_lap)
+from ...variants.rules.urubugu import (HOLE_CELL, P_MAX_LAPS, P_SINGLETONS, P_TURN_ORIGIN,
+                                       beads, captures, sow_lap)
+from ...variants.rules.urubugu import play as play_move
+from ...variants.urubugu import BEADS_EACH, Urubugu
 
 HOLES = 16
 DEPTH = HOLES + 1  # a decision for each hole read, and one to spare

@@ -34,7 +34,7 @@ from ...borrow import borrowed
 from ...core import ONGOING, MancalabError, Variant
 from ...memory import available_memory, large_zeros
 from ...prefetch import prefetch_row
-from ...variants import kalah
+from ...variants.rules import kalah
 from ...variants import variant as make_variant
 from .files import DatabaseError, default_dir, largest, read_header, write_whole
 from .ranking import binomials, chunk_range, index, next_bars, pits_of, unrank

@@ -50,7 +50,8 @@ from ...core import State, Variant
 from ...memory import available_memory, large_zeros
 from ...prefetch import prefetch_row
 from ...search import Search, margin_of
-from ...variants import kalah
+from ...variants.kalah import Kalah
+from ...variants.rules import kalah
 from . import databases
 from .databases import child_of, to_board
 from .ranking import binomials, index
@@ -464,7 +465,7 @@ def _read_only(values: np.ndarray) -> np.ndarray:
 
 def warm_up() -> None:
     """Compile (or load from the cache) the search now, not inside the first timed solve."""
-    variant = kalah.Kalah(pits=1, seeds=2)
+    variant = Kalah(pits=1, seeds=2)
     stats = np.zeros(4, dtype=np.int64)
     stats[LIMIT] = 10
     test(variant.params, np.array([2, 2], dtype=np.int64), 0,
@@ -572,7 +573,7 @@ class Solver:
         # the pits, with stores that make the count right
         per_pit = -(-int(pits.sum()) // (2 * m))
         rules = {k: v for k, v in self.variant.options.items() if k not in ("seeds", "board")}
-        variant = kalah.Kalah(**rules, seeds=per_pit)
+        variant = Kalah(**rules, seeds=per_pit)
         cells = list(pits[:m]) + [0] + list(pits[m:]) + [0]
         rest = variant.total_seeds - int(pits.sum())
         cells[m], cells[2 * m + 1] = rest - rest // 2, rest // 2
