@@ -7,7 +7,8 @@ mancalab (``State``, immutable: each move a new state) and in pyspiel (``State.l
 then ``apply_action``, in place), Kalah(6,4) as OpenSpiel's ``mancala`` and ``oware``; checks
 that both give the same legal moves and the same board at every step, then times each alone
 and prints microseconds a step and the ratio. Also the floor: one empty call into compiled
-code from Python.
+code from Python, and a board copy with one call of the game's compiled step (what an
+immutable state's step cannot do without).
 """
 
 from __future__ import annotations
@@ -114,6 +115,19 @@ def floor_call(calls: int = 200_000) -> float:
     return (time.perf_counter() - began) / calls * 1e6
 
 
+def floor_step(game: str, calls: int = 200_000) -> float:
+    """Microseconds of what a step cannot do without: a copy of the board and one call of
+    the game's compiled step (``Variant.compiled``), with no state made."""
+    variant = _variant(game)
+    state = variant.start()
+    step, params, board = variant.compiled("step"), variant.params, state.board
+    move = state.legal_moves()[0]
+    began = time.perf_counter()
+    for _ in range(calls):
+        step(params, board.copy(), move)
+    return (time.perf_counter() - began) / calls * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=200_000)
@@ -130,6 +144,8 @@ def main() -> None:
         theirs = min(time_pyspiel(name, games, to_action) for _ in range(3)) / steps * 1e6
         print(f"{game:8} {ours:12.2f} {theirs:11.2f} {ours / theirs:6.2f}")
     print(f"one empty compiled call from Python: {floor_call():.2f} µs")
+    for game in GAMES:
+        print(f"{game}: a board copy and one compiled step, no state: {floor_step(game):.2f} µs")
 
 
 if __name__ == "__main__":

@@ -363,6 +363,21 @@ class Variant:
         """Raise InvalidPositionError when the counters do not add up."""
 
     # ----- kernels from Python -----------------------------------------------------
+    _step_entry = _mask_entry = None  # compiled(): the kernels a state calls, found once
+
+    def compiled(self, kernel: str):
+        """The game's compiled ``kernel`` (``"step"`` or ``"legal_mask"``) for a state's own
+        calls: ``(params, board[, move])`` with a board of the state's kind (int64,
+        contiguous, writable) and a Python int, called without numba's dispatch on the
+        arguments' types (about half of a step from Python). Any other argument is unsafe."""
+        from numba import typeof
+
+        board = np.zeros(self.board_size, dtype=np.int64)
+        args = (self.params, board) if kernel == "legal_mask" else (self.params, board, 0)
+        entry = getattr(self.kernels, kernel).compile(tuple(typeof(arg) for arg in args))
+        setattr(self, "_mask_entry" if kernel == "legal_mask" else "_step_entry", entry)
+        return entry
+
     def legal_moves_of(self, board: np.ndarray) -> list[int]:
         """The legal moves in the game's move order (cell order unless the game says)."""
         return self.moves_of_mask(self.kernels.legal_mask(self.params, board))
@@ -606,7 +621,8 @@ class State:
         """The legal moves as a mask (``mancalab.movemask``), asked of the rules once."""
         if self._mask is None:
             variant = self.variant
-            self._mask = int(variant.kernels.legal_mask(variant.params, self._writable))
+            entry = variant._mask_entry or variant.compiled("legal_mask")
+            self._mask = entry(variant.params, self._writable)
         return self._mask
 
     @classmethod
@@ -655,7 +671,13 @@ class State:
         return int(self._writable[-1]) != ONGOING
 
     def legal_moves(self) -> list[int]:
-        return self.variant.moves_of_mask(self._legal_mask())
+        mask = self._mask
+        if mask is None:
+            mask = self._legal_mask()
+        cells = movemask.LISTS.get(mask)  # the moves of a mask seen before, in cell order
+        if cells is None or type(self.variant).move_rank is not Variant.move_rank:
+            return self.variant.moves_of_mask(mask)
+        return list(cells)
 
     def stopped(self) -> State:
         """This position ended now by the game's rule for endless play (``Kernels.stop``)."""
@@ -669,15 +691,20 @@ class State:
 
     def play(self, move: int) -> State:
         """The state after ``move``; raises IllegalMoveError and leaves this state unchanged."""
-        self._check_legal(move)
+        mask = self._mask  # the check of _check_legal's common case, written out
+        if not (type(move) is int and mask is not None and 0 <= move < 64 and mask >> move & 1):
+            self._check_legal(move)
+            move = int(move)
         variant, board = self.variant, self._writable.copy()
-        kernels = variant.kernels
-        if kernels.step is None:
-            kernels.play(variant.params, board, int(move))
-            return State._after(variant, board)
-        mask = kernels.step(variant.params, board, int(move))
-        after = State._after(variant, board)
-        after._mask = int(mask)  # its legal moves, from the same call
+        entry = variant._step_entry
+        if entry is None:
+            if variant.kernels.step is None:
+                variant.kernels.play(variant.params, board, move)
+                return State._after(variant, board)
+            entry = variant.compiled("step")
+        after = State.__new__(State)  # State._after, written out: a step's cost is its calls
+        after.variant, after._writable, after._view, after._ident = variant, board, None, None
+        after._mask = entry(variant.params, board, move)  # its legal moves, from the same call
         return after
 
     def sowing(self, move: int, limit: int = 100_000) -> list[Step] | None:
@@ -690,7 +717,8 @@ class State:
         return read_trace(trace, self.variant.n_cells)
 
     def _check_legal(self, move: int) -> None:
-        if type(move) is int and 0 <= move < 64 and self._legal_mask() >> move & 1:
+        mask = self._mask
+        if type(move) is int and mask is not None and 0 <= move < 64 and mask >> move & 1:
             return  # the common case, at once
         if not (isinstance(move, (int, np.integer)) and not isinstance(move, bool)
                 and 0 <= move < 64 and self._legal_mask() >> int(move) & 1):

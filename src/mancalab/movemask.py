@@ -57,20 +57,20 @@ def to_array(mask, out):
     return n
 
 
-_LISTS: dict[int, tuple[int, ...]] = {}  # masks seen, their cells: a step from Python asks often
-_LISTS_KEPT = 1 << 16
+LISTS: dict[int, tuple[int, ...]] = {}  # masks seen, their cells: a step from Python asks often
+LISTS_KEPT = 1 << 16
 
 
 def to_list(mask: int) -> list[int]:
     """The set cells of a mask, in cell order (from Python): a new list each call."""
-    cells = _LISTS.get(mask)
+    cells = LISTS.get(mask)
     if cells is None:
         left, found = int(mask), []
         while left:
             low = left & -left
             found.append(low.bit_length() - 1)
             left ^= low
-        if len(_LISTS) >= _LISTS_KEPT:
-            _LISTS.clear()
-        cells = _LISTS[int(mask)] = tuple(found)
+        if len(LISTS) >= LISTS_KEPT:
+            LISTS.clear()
+        cells = LISTS[int(mask)] = tuple(found)
     return list(cells)
