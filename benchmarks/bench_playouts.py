@@ -1,6 +1,6 @@
 """Playouts and moves a second for each game, from its start, on one core.
 
-    python benchmarks/bench_playouts.py [--seconds 3] [--vs-c]
+    python benchmarks/bench_playouts.py [--seconds 3] [--vs-c] [--user]
 
 - random playouts/s: complete uniformly random games in compiled code (what MCTS runs);
 - MCTS playouts/s: whole search iterations (select, expand, playout, backpropagate);
@@ -11,12 +11,17 @@
 (``benchmarks/c/playouts.c``, built with the system's C compiler; skipped with a word when
 there is none): random playouts a second and perft's sequences a second, run alternately,
 with the C program's perft and mean game length checked equal to mancalab's.
+
+``--user`` times the loop of user code docs/api.md shows (its own numba function calling
+``mancalab.kernels``), as written and without its line that lends the arrays, beside
+mancalab's own random play, in Kalah(6,4).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -124,13 +129,60 @@ def versus_c(seconds: float, rounds: int = 3) -> list[dict]:
         return rows
 
 
+def user_loop(lent: bool = True):
+    """docs/api.md's example of user code, its function (``lent`` False: without the line
+    that lends the arrays)."""
+    page = (Path(__file__).parents[1] / "docs" / "api.md").read_text()
+    code = next(block for block in re.findall(r"```python\n(.*?)```", page, re.S)
+                if "def random_playouts" in block)
+    code = code[:code.index("kalah = ")]  # the function, not its call
+    if not lent:
+        code = re.sub(r"\n *params, board = kernels\.borrowed\(params\), "
+                      r"kernels\.borrowed\(board\)", "", code)
+        assert "borrowed(" not in code
+    namespace: dict = {}
+    exec(compile(code, "docs/api.md", "exec"), namespace)
+    return namespace["random_playouts"]
+
+
+def versus_user(seconds: float, rounds: int = 3) -> list[dict]:
+    """Random playouts a second: docs/api.md's user loop, lent and not, and mancalab's."""
+    game = mancalab.variant("kalah")
+    start = game.start()
+    loops = {"user code (docs/api.md)": user_loop(),
+             "user code, arrays not lent": user_loop(lent=False)}
+    best = {name: 0.0 for name in [*loops, "mancalab's random play"]}
+    for loop in loops.values():
+        loop(game.params, start.board, start.board, 10)  # compiled
+    random_play_stats(start, 10)
+    for _ in range(rounds):
+        for name, loop in loops.items():
+            done, t0 = 0, time.perf_counter()
+            while time.perf_counter() - t0 < seconds:
+                loop(game.params, start.board, start.board, 2000)
+                done += 2000
+            best[name] = max(best[name], done / (time.perf_counter() - t0))
+        games, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            games += random_play_stats(start, 2000, seed=games).games
+        best["mancalab's random play"] = max(best["mancalab's random play"],
+                                             games / (time.perf_counter() - t0))
+    return [{"loop": name, "playouts/s": rate} for name, rate in best.items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--games", nargs="*", default=mancalab.variants())
     parser.add_argument("--vs-c", action="store_true",
                         help="Kalah and Oware beside a C loop with the same rules")
+    parser.add_argument("--user", action="store_true",
+                        help="docs/api.md's user loop beside mancalab's random play")
     args = parser.parse_args()
+    if args.user:
+        rows = versus_user(args.seconds)
+        report("user code calling the kernels (Kalah 6,4)", rows, list(rows[0]))
+        return
     if args.vs_c:
         rows = versus_c(args.seconds)
         if rows:

@@ -22,6 +22,9 @@ calls it (inlined into a caller, it would be compiled again in every compiling c
 game's own ``params`` call the game's compiled kernel, the same one Python calls
 (``State.play``), so it is compiled once for both; playouts and searches run as fast through
 the call as with the rule inlined into each of them.
+
+User code compiles against these the same way (docs/api.md, "Your own compiled code"), lending
+its arrays with ``borrowed`` (``mancalab.borrow``), which is public here for that.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from numba import njit
 from numba.extending import overload
 
 from . import movemask
-from .borrow import borrowed
+from .borrow import borrowed  # noqa: F401 - public: user code lends its arrays with it
 from .core import ONGOING
 from .params import GameParamsType
 from .variants import VARIANTS
