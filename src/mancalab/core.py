@@ -369,12 +369,17 @@ class Variant:
         """The game's compiled ``kernel`` (``"step"`` or ``"legal_mask"``) for a state's own
         calls: ``(params, board[, move])`` with a board of the state's kind (int64,
         contiguous, writable) and a Python int, called without numba's dispatch on the
-        arguments' types (about half of a step from Python). Any other argument is unsafe."""
+        arguments' types (about half of a step from Python). Any other argument is unsafe.
+        Found once a process for each game (every game's variants share their types)."""
         from numba import typeof
 
-        board = np.zeros(self.board_size, dtype=np.int64)
-        args = (self.params, board) if kernel == "legal_mask" else (self.params, board, 0)
-        entry = getattr(self.kernels, kernel).compile(tuple(typeof(arg) for arg in args))
+        dispatcher = getattr(self.kernels, kernel)
+        key = (dispatcher, typeof(self.params))
+        entry = _ENTRIES.get(key)
+        if entry is None:
+            board = np.zeros(self.board_size, dtype=np.int64)
+            args = (self.params, board) if kernel == "legal_mask" else (self.params, board, 0)
+            entry = _ENTRIES[key] = dispatcher.compile(tuple(typeof(arg) for arg in args))
         setattr(self, "_mask_entry" if kernel == "legal_mask" else "_step_entry", entry)
         return entry
 
@@ -581,6 +586,9 @@ class Variant:
         if outcome.kind == "win":
             return "AB"[outcome.winner]
         return "D" if outcome.kind == "draw" else "T"
+
+
+_ENTRIES: dict = {}  # (a kernel, a game's params type) -> its compiled entry (Variant.compiled)
 
 
 class State:

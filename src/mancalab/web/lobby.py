@@ -23,6 +23,7 @@ from .thinking import Limits
 
 COLORS = ("first", "second", "random")
 SEEK_SECONDS = 30 * 60  # an open seek nobody takes goes after this
+SWEEP_SECONDS = 1.0  # the lobby's views and new seeks sweep it at most this often
 TAKEN_SECONDS = 60  # a taken seek is kept this long for its seeker to learn the game (the
 # seeker's page asks every few seconds)
 
@@ -71,10 +72,11 @@ class Lobby:
         self.limits = limits
         self.store = store
         self.on_change = on_change  # called after each change of the open seeks
+        self.swept = -SWEEP_SECONDS  # when this process last swept (time.monotonic)
 
     def add(self, seek: Seek) -> Seek:
         """Open ``seek``; BusyError beyond the lobby's or the seeker's bound."""
-        self.sweep()
+        self.sweep_now_and_then()
         with self.store.transaction():
             self.store.lock_named("lobby")
             (mine,) = self.store.execute(
@@ -189,17 +191,23 @@ class Lobby:
         return found
 
     def sweep(self) -> int:
-        """Forget the seeks open too long and those taken long enough ago: how many."""
+        """Forget the seeks open too long and those taken long enough ago (one statement):
+        how many."""
         now = time.time()
-        expired = self.store.execute(
-            "SELECT COUNT(*) FROM seeks WHERE taken_at IS NULL AND created < ?",
-            (now - SEEK_SECONDS,)).fetchone()[0]
-        gone = self.store.execute(
-            "DELETE FROM seeks WHERE (taken_at IS NULL AND created < ?) OR taken_at < ?",
-            (now - SEEK_SECONDS, now - TAKEN_SECONDS)).rowcount
-        if expired:
+        self.swept = time.monotonic()
+        gone = [taken for (taken,) in self.store.execute(
+            "DELETE FROM seeks WHERE (taken_at IS NULL AND created < ?) OR taken_at < ? "
+            "RETURNING taken_at", (now - SEEK_SECONDS, now - TAKEN_SECONDS))]
+        if any(taken is None for taken in gone):  # an open seek expired
             self.on_change()
-        return gone
+        return len(gone)
+
+    def sweep_now_and_then(self) -> None:
+        """``sweep``, unless this process swept within ``SWEEP_SECONDS``: every view of the
+        lobby and every new seek asks for it, and each sweep is a statement the event loop
+        waits for (an expired seek stays at most that much longer)."""
+        if time.monotonic() - self.swept >= SWEEP_SECONDS:
+            self.sweep()
 
 
 def _seek(kept: str, game_id, token, taken_at, declined, delivered) -> Seek:

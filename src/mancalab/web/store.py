@@ -190,6 +190,7 @@ NAMED_LOCKS = {"schema": 7041, "lobby": 7042, "arenas": 7043,
 _ROOM_COLUMNS = ", ".join(f"{name} = ?" for name in (
     "room", "start_record", "ended", "deadline", "account0", "account1", "listed", "guest0",
     "guest1", "result"))
+SIZE_SECONDS = 2.0  # the database's size is measured again after this (a game's writes are KB)
 ANALYSES_KEPT = 50_000  # settled analyses kept (about 25 MB): proven once, answered at once
 CLIENT_ANALYSES = 1_000  # of them, the most kept for one client (its least recent go first)
 
@@ -224,6 +225,7 @@ class Store:
         self.where = db
         self.backend: Backend | None = None
         self.deferred: list | None = None  # [game id, its room's values to write] (saving_once)
+        self.measured: tuple[float, int] | None = None  # (when, size()): asked for each game
         self.open()
 
     @property
@@ -283,8 +285,12 @@ class Store:
         return self.backend.IntegrityError
 
     def size(self) -> int:
-        """Bytes the database takes on disk."""
-        return self.backend.size()
+        """Bytes the database takes on disk, as measured within the last ``SIZE_SECONDS``
+        (every new game asks; PostgreSQL measures it from its files)."""
+        now = time.monotonic()
+        if self.measured is None or now - self.measured[0] >= SIZE_SECONDS:
+            self.measured = (now, self.backend.size())
+        return self.measured[1]
 
     # ----- games ---------------------------------------------------------------------
     def create(self, game: StoredGame, moves: list[int] = (), deadline: float | None = None

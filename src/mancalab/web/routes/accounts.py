@@ -164,7 +164,7 @@ async def my_seeks(hub: HubDep, request: Request) -> dict:
     name, guest = owner(hub, request)
     if name is None and guest is None:
         return {"seeks": []}
-    hub.lobby.sweep()
+    hub.lobby.sweep_now_and_then()
     return {"seeks": [{**seek.public(), "secret": seek.secret, "game_id": seek.game_id,
                        "token": seek.token} for seek in hub.lobby.of(name, guest)]}
 

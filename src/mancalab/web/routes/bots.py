@@ -356,7 +356,7 @@ def _event_lines(hub: Hub, name: str, games: set, challenges: set) -> list[dict]
         lines.append({"type": "gameFinish", "game": {"id": game_id}})
     games.clear()
     games.update(live)
-    hub.lobby.sweep()
+    hub.lobby.sweep_now_and_then()
     now = {seek.id: seek for seek in hub.lobby.challenges_of(name)}
     for seek_id, seek in now.items():
         if seek_id not in challenges:

@@ -68,7 +68,7 @@ async def live_games(pushes: PushesDep) -> dict:
                                                "(take one with /accept, or /decline it)")
 async def challenges(hub: HubDep, request: Request) -> dict:
     account = logged_in(hub, request)
-    hub.lobby.sweep()
+    hub.lobby.sweep_now_and_then()
     found = [] if account is None else hub.lobby.challenges_to(account)
     return {"challenges": [seek.public() for seek in found]}
 

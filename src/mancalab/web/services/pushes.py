@@ -94,7 +94,7 @@ class Pushes:
         """The open seeks (newest first, with their seeker's rating), the listed games
         being played (newest first) and the arenas (going on and just finished)."""
         hub = self.hub
-        hub.lobby.sweep()
+        hub.lobby.sweep_now_and_then()
         seeks = sorted(hub.lobby.open(), key=lambda s: s.created, reverse=True)
         bots = hub.tokens.bots_among(s.account for s in seeks)
         going = [room for room in map(hub.games.room, hub.store.listed_games(LIVE_SHOWN))
