@@ -126,6 +126,7 @@ def test_a_record_keeps_few_positions_and_gives_every_one_as_played(seed):
             record.push(rng.choice(record.state.legal_moves()))
             played.append(played[-1].play(record.moves[-1]))
         assert len(record.states) == len(played) and record.state == played[-1]
+        assert len(played) < 2 or record.states[-2] == played[-2]  # the last move's, kept
     assert list(record.states) == played and record.states[1:-1] == played[1:-1]
     assert all(record.states[i] == played[i] for i in range(-len(played), len(played)))
     assert len(record.states._kept) <= len(played) // CHECKPOINT + 1

@@ -54,12 +54,14 @@ class Positions:
     """A game's positions by ply, read as a list (an index, a slice, in order, ``len``). A
     long game costs its moves, not an array a position: every ``CHECKPOINT``-th position is
     kept and the rest are played again from the one before when asked (a few kernel calls);
-    the last, which the game may have ended by a rule, is kept as it is."""
+    the last, which the game may have ended by a rule, is kept as it is, and the one before
+    it (the last move's, which a server's every view animates)."""
 
     def __init__(self, start: State, moves: list[int]) -> None:
         self._moves = moves  # the record's own list, one move shorter than the positions
         self._kept = [start]
         self._last = start
+        self._before = None  # the position before the last, where known
         self._count = 1
 
     def __len__(self) -> int:
@@ -75,7 +77,11 @@ class Positions:
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError("no such ply")
-        return self._last if index == self._count - 1 else self._replay(index)
+        if index == self._count - 1:
+            return self._last
+        if index == self._count - 2 and self._before is not None:
+            return self._before
+        return self._replay(index)
 
     def __iter__(self):
         return self._run(0, self._count)
@@ -103,14 +109,16 @@ class Positions:
     def append(self, state: State) -> None:
         if self._count % CHECKPOINT == 0:
             self._kept.append(state)
-        self._last = state
+        self._before, self._last = self._last, state
         self._count += 1
 
     def pop(self) -> State:
         popped = self._last
         self._count -= 1
         del self._kept[(self._count - 1) // CHECKPOINT + 1:]
-        self._last = self._replay(self._count - 1)
+        self._last = self._before if self._before is not None else \
+            self._replay(self._count - 1)
+        self._before = None
         return popped
 
     def replace_last(self, state: State) -> None:
@@ -122,6 +130,7 @@ class Positions:
         view._moves, view._count = moves, k + 1
         view._kept = self._kept[: k // CHECKPOINT + 1]
         view._last = self._last if k == self._count - 1 else self._replay(k)
+        view._before = self._before if k == self._count - 1 else None
         return view
 
 

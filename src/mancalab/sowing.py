@@ -67,8 +67,12 @@ class Step(NamedTuple):
 
 
 def new_trace(steps: int) -> np.ndarray:
-    """An empty trace with room for ``steps`` rows."""
-    return np.zeros((steps + 1, 4), dtype=np.int64)
+    """An empty trace with room for ``steps`` rows: its header zeroed, the rows left as the
+    memory holds them (only the rows written are read). Zeroing them all cost a server
+    about 0.5 ms a move: freed and taken again, the memory came back as fresh pages."""
+    trace = np.empty((steps + 1, 4), dtype=np.int64)
+    trace[0] = 0
+    return trace
 
 
 def read_trace(trace: np.ndarray, n_cells: int) -> list[Step] | None:
