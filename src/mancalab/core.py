@@ -566,9 +566,16 @@ class Variant:
         """IllegalMoveError (a ValueError) naming ``move`` unless it is a hole's cell: a whole
         number in ``0..n_cells - 1`` that holds no score (a store, Gebeta's families)."""
         scores = self.__dict__.get("_score_cells")
-        if scores is None:  # worked out once (the labels it reads may name holes: no stores
-            self._score_cells = frozenset()  # are known meanwhile)
-            scores = self._score_cells = frozenset(self.score_cells() or ())
+        if scores is None:  # worked out once a game and its options (a server makes a
+            scores = _SCORE_CELLS.get(self.key)  # variant for each game it loads)
+            if scores is None:  # the labels it reads may name holes: no stores meanwhile
+                self._score_cells = frozenset()
+                if len(_SCORE_CELLS) >= _SCORE_CELLS_KEPT:  # options without end: bounded
+                    _SCORE_CELLS.clear()
+                scores = _SCORE_CELLS[self.key] = frozenset(self.score_cells() or ())
+            self._score_cells = scores
+        if type(move) is int and 0 <= move < self.n_cells and move not in scores:
+            return  # the common case, at once
         if isinstance(move, bool) or not isinstance(move, (int, np.integer)) \
                 or not 0 <= move < self.n_cells or int(move) in scores:
             raise IllegalMoveError(f"{move!r} is no hole of this board: a move is a hole's "
@@ -589,6 +596,8 @@ class Variant:
 
 
 _ENTRIES: dict = {}  # (a kernel, a game's params type) -> its compiled entry (Variant.compiled)
+_SCORE_CELLS: dict = {}  # a variant's key -> the cells that hold no hole (Variant.check_hole)
+_SCORE_CELLS_KEPT = 4096
 
 
 class State:
