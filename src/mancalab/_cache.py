@@ -63,7 +63,8 @@ def kernel_sources() -> list[Path]:
 
 # shared modules that import one game's module: compiled for that game only (tested)
 GAME_ANALYSES = {"analysis/research/counter.py": "urubugu", "analysis/solving/kalah.py": "kalah",
-                 "analysis/solving/databases.py": "kalah"}
+                 "analysis/solving/databases.py": "kalah",
+                 "analysis/solving/oware_tables.py": "oware"}
 _GAME_ID = re.compile(rb"^GAME_ID = (\d+)", re.MULTILINE)
 
 

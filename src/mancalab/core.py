@@ -89,7 +89,10 @@ class Kernels(NamedTuple):
     - ``pack_key(params, board, keys, k) -> int`` and ``unpack_key(params, keys, k, board)``
       (optional) the game's own packing of a position into the words of ``keys[k]`` for the
       tree statistics (1 packed, 0 does not fit; unpacked with status ONGOING), where packing
-      field by field (``Variant.key_widths``) would take more words.
+      field by field (``Variant.key_widths``) would take more words;
+    - ``table_bounds(params, board, low, high, binom) -> (in reach, least, greatest)``
+      (optional) bounds on the final margin of the player to move from the game's endgame
+      tables (Oware's), whose signs the search cuts off or settles at (``search``).
 
     Shared compiled code reaches a game's kernels only through ``mancalab.kernels`` (never by
     importing the game's module): a game's edit then recompiles that game's code only
@@ -106,6 +109,7 @@ class Kernels(NamedTuple):
     positional: Callable | None = None
     pack_key: Callable | None = None
     unpack_key: Callable | None = None
+    table_bounds: Callable | None = None
 
 
 LARGEST = 10**9  # no option or count mancalab takes is larger; beyond it a typo or an attack

@@ -45,7 +45,8 @@ SWITCHED = (("legal_mask", "params, board", True), ("play", "params, board, move
             ("material", "params, board, player", False), ("stop", "params, board", False),
             ("positional", "params, board", False),
             ("pack_key", "params, board, keys, k", False),
-            ("unpack_key", "params, keys, k, board", False))
+            ("unpack_key", "params, keys, k, board", False),
+            ("table_bounds", "params, board, low, high, binom", False))
 DOCS = {
     "legal_mask": "The legal moves as a mask (``mancalab.movemask``); 0 once the game is over.",
     "play": "Play a legal move in place.",
@@ -63,6 +64,10 @@ DOCS = {
                 "packed field by field (``analysis.stats.tree``).",
     "unpack_key": "The position of ``keys[k]`` into ``board`` by the game's own packing: "
                   "whether the game has one.",
+    "table_bounds": "What the game's endgame tables say of ``board`` "
+                    "(``Kernels.table_bounds``): (in reach, the least and the greatest final "
+                    "margin for the player to move, whose signs are the game's); (0, 0, 0) "
+                    "for a game without tables.",
 }
 
 
@@ -111,8 +116,13 @@ def _no_unpack_key(params, keys, k, board):
     return False
 
 
+@njit(cache=True)
+def _no_table_bounds(params, board, low, high, binom):
+    return np.int64(0), np.int64(0), np.int64(0)
+
+
 _DEFAULTS = {"stop": _no_stop, "positional": _no_positional, "pack_key": _no_pack_key,
-             "unpack_key": _no_unpack_key}
+             "unpack_key": _no_unpack_key, "table_bounds": _no_table_bounds}
 
 
 def _build_switch() -> dict:
@@ -150,7 +160,7 @@ def _chooser(kernel: str, arguments: str):
 
 _switch = _build_switch()
 (legal_mask, play, settle, score, material, stop, positional, pack_key,
- unpack_key) = (_chooser(kernel, arguments) for kernel, arguments, _ in SWITCHED)
+ unpack_key, table_bounds) = (_chooser(kernel, arguments) for kernel, arguments, _ in SWITCHED)
 
 
 @njit(cache=True)

@@ -20,6 +20,10 @@ takes its first guess from it.
   the game's positions before the root (``history``) and those on the search's path, ends the
   game there by its rule (``kernels.stop``). Such a value depends on the path: its node is
   kept in the table as one that met a horizon (a search that meets one is not exact).
+- Endgame tables (Oware's, ``kernels.table_bounds``): they bound a position's final margin
+  over every history, and their signs are the game's (the end by score changes the margin,
+  not the winner). A position they prove won or lost beyond the window settles at once (a
+  bound, as a cut-off returns: a win is worth more than WIN), one they prove drawn at 0.
 - Time: iterative deepening from depth 1; the next depth starts while it can search at least
   its first move (the table's) in time, and a node budget stops a depth that runs over, as does
   an alarm at the end of the budget (a deeper depth searches fewer nodes a second than the one
@@ -156,12 +160,46 @@ def _table_store(board, depth, value, kind, move, horizon, tt_key, tt_data):
 NO_HISTORY = np.zeros((1, 2), dtype=np.uint64)  # no game positions before the root
 
 
+def read_only(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Views that compiled code types as read-only, as a mapped file's are: the search is
+    compiled once for tables built in memory, mapped from a file, or none."""
+    views = tuple(np.asarray(array).view() for array in arrays)
+    for view in views:
+        view.flags.writeable = False
+    return views
+
+
+# the endgame tables' low and high bounds and their binomials: none
+NO_TABLES = read_only(np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int8),
+                      np.zeros((1, 1), dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def _table_settles(params, board, alpha, beta, low, high, binom, found):
+    """The endgame tables' word on ``board``: ``found[0]`` = 1 and the value (a draw, or a
+    bound outside the window ``alpha``..``beta``) when they settle it."""
+    reach, least, greatest = kernels.table_bounds(params, board, low, high, binom)
+    if not reach:
+        return 0
+    won = (1 + WIN) * UNIT  # the least a won game is worth
+    floor = won if least > 0 else (0 if least == 0 else -INFINITY)
+    ceiling = -won if greatest < 0 else (0 if greatest == 0 else INFINITY)
+    if floor == ceiling or floor >= beta:
+        found[0] = 1
+        return floor
+    if ceiling <= alpha:
+        found[0] = 1
+        return ceiling
+    return 0
+
+
 def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
-            seen=NO_HISTORY, repetitions=0):
+            seen=NO_HISTORY, repetitions=0, tables=NO_TABLES):
     """The value of ``root`` for its player to move, searched ``depth`` plies, and the best
     move there (-1 if none was searched); (0, -1) when the node budget ran out. Runs without
     the GIL. ``seen`` counts the game's positions before the root (``positions_seen``); a
     position occurring for the ``repetitions``-th time ends the game (0: never).
+    ``tables``: the game's endgame tables (low, high, binomials; ``NO_TABLES``).
 
     When the budget ran out (``stats[ABORTED]``) after the root's first move was searched
     whole, the best of the root's moves searched whole and its value: sound, since each
@@ -179,7 +217,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
                            np.empty((plies, root.shape[0]), dtype=np.int64),
                            np.empty((plies, 64), dtype=np.int64), frame,
                            np.zeros(2, dtype=np.int64), seen,
-                           np.zeros(plies, dtype=np.uint64), repetitions)
+                           np.zeros(plies, dtype=np.uint64), repetitions, *tables)
     if stats[ABORTED] and frame[0, N_MOVES] and frame[0, BEST] > -INFINITY:
         value, move = frame[0, BEST], frame[0, BEST_MOVE]  # the root's moves searched whole
     return in_seeds(value), move
@@ -187,10 +225,10 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
 
 @njit(cache=True, nogil=True)
 def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, boards, moves,
-             frame, found, seen, path, repetitions):
+             frame, found, seen, path, repetitions, lows, highs, binom):
     """``negamax`` on the frames it is given: ``boards`` and ``moves`` a row a ply, ``frame``
     a ply's fields, ``found`` a table probe's answer, ``path`` the positions' keys a ply
-    (where ``repetitions`` is set).
+    (where ``repetitions`` is set), ``lows``, ``highs`` and ``binom`` the endgame tables.
 
     Written with an explicit stack of frames (one per ply), not recursion: numba cannot load
     a cached recursive function safely (numba issue 6061).
@@ -200,6 +238,7 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
     boards, moves = borrowed(boards), borrowed(moves)
     frame, found = borrowed(frame), borrowed(found)
     seen, path = borrowed(seen), borrowed(path)
+    lows, highs, binom = borrowed(lows), borrowed(highs), borrowed(binom)
     kernels.copy_into(boards[0], root)
     if repetitions:
         path[0] = kernels.position_key(root)
@@ -222,8 +261,13 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
                 stats[HORIZON] = 1
                 value = scored(params, board)
             else:
-                value = _table_probe(board, depth - ply, here[ALPHA], here[BETA], tt_key,
-                                     tt_data, stats, found)
+                found[0] = 0
+                if ply > 0 and lows.shape[0]:
+                    value = _table_settles(params, board, here[ALPHA], here[BETA], lows,
+                                           highs, binom, found)
+                if found[0] == 0:
+                    value = _table_probe(board, depth - ply, here[ALPHA], here[BETA],
+                                         tt_key, tt_data, stats, found)
                 settled = found[0] == 1 and ply > 0  # the root always searches a move
                 if not settled:
                     here[N_MOVES] = _ordered_moves(kernels.legal_mask(params, board), found[1],
@@ -305,6 +349,7 @@ class Search:
         self.history = np.zeros(64, dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
         self.stopped = False
+        self.tables = NO_TABLES  # the game's endgame tables (``read_only``), if any
 
     def clear(self) -> None:
         """Forget what earlier searches stored (a new game)."""
@@ -344,7 +389,7 @@ class Search:
                 iteration_start = time.perf_counter()
                 best_value, best = negamax(params, board, level, -INFINITY, INFINITY,
                                            self.tt_key, self.tt_data, self.history, stats,
-                                           seen, repetitions)
+                                           seen, repetitions, self.tables)
                 spent = time.perf_counter() - iteration_start
                 nodes += int(stats[NODES])
                 if stats[ABORTED]:

@@ -20,7 +20,7 @@ app.add_typer(db_app, name="db")
 
 @db_app.command("build")
 def db_build(
-    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta or gabata")],
+    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta, gabata or oware")],
     seeds: Annotated[Optional[int], typer.Option(
         help="every position with at most this many seeds (needed)")] = None,
     folder: Annotated[Optional[str], typer.Option("--dir", help="where to keep it")] = None,
@@ -40,6 +40,11 @@ def db_build(
     from ..analysis.solving import databases, databases_cluster, retrograde
 
     variant = make_variant(game, **parse_options(option))
+    if variant.name == "oware":
+        if cluster or start:
+            fail("Oware's tables build here, with no --cluster or --start")
+        _build_oware(variant, seeds, folder)
+        return
     reason = solving.no_databases(variant)
     if reason:
         fail(reason)
@@ -82,6 +87,36 @@ def db_build(
                   f"({count / max(seconds, 1e-9) / 1e6:.1f} M a second).")
     if start:
         _build_book(database, path.parent)
+
+
+def _build_oware(variant, seeds: int | None, folder: str | None) -> None:
+    """``db build oware``: bounds on every position's value over every history, exact where
+    they meet (mancalab.analysis.solving.oware_tables)."""
+    import time as clock
+
+    from ..analysis.solving import oware_tables as tables
+
+    if seeds is None:
+        fail("--seeds is needed: the tables hold every position with at most this many seeds "
+             "on the board, e.g. --seeds 16")
+    try:
+        tables.plan(variant, seeds)
+    except tables.DatabaseError as error:
+        fail(str(error))
+    started = clock.perf_counter()
+    with Progress(TextColumn("seeds {task.fields[level]:>3}/" + str(seeds)), BarColumn(),
+                  TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task("", total=seeds + 1, level=0)
+
+        def done(level: int, _passes: int, _count: int) -> None:
+            progress.update(task, completed=level + 1, level=level)
+
+        built = tables.build(variant, seeds, on_progress=done)
+        path = tables.save(built, folder)
+    seconds = clock.perf_counter() - started
+    exact = float((built.low == built.high).mean())
+    console.print(f"Wrote {path}: {built.low.size:,} positions ({built.nbytes / 1e6:.1f} MB) in "
+                  f"{seconds:.1f} s; {exact:.1%} of them have a value that no history changes.")
 
 
 def _build_book(database, folder: Path) -> None:

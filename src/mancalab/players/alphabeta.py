@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from ..core import MancalabError, Option, State, real, whole
-from ..search import MAX_DEPTH, Search
+from ..search import MAX_DEPTH, NO_TABLES, Search
 from .base import Player, seed_option
 
 
@@ -22,6 +22,9 @@ class AlphaBetaPlayer(Player):
                         "seconds for the whole game (0: use time a move)"),
         "depth": Option(0, whole, lambda v: 0 <= v <= MAX_DEPTH,
                         f"a fixed depth 1..{MAX_DEPTH} (0: search by time)"),
+        "tables": Option(1, whole, lambda v: v in (0, 1),
+                         "1: use the game's endgame tables where built (Oware: `mancalab db "
+                         "build oware`), 0: not"),
         "seed": seed_option("alpha-beta is deterministic; kept for a uniform spec"),
     }
 
@@ -59,6 +62,7 @@ class AlphaBetaPlayer(Player):
             move, value, depth, nodes = legal[0], None, 0, 0
         else:
             self.search.stopped = self.stopped
+            self.search.tables = tables_for(state.variant, self.options["tables"])
             move, value, depth, nodes = self.search.deepen(
                 state, budget, fixed, unlimited=bool(fixed) and self.cap is None,
                 history=self.history(state))
@@ -68,3 +72,12 @@ class AlphaBetaPlayer(Player):
             self.clock_left = max(0.0, self.clock_left - seconds)
         self.last_info = {"value": value, "depth": depth, "nodes": nodes, "seconds": seconds}
         return move
+
+
+def tables_for(variant, wanted: int) -> tuple:
+    """The endgame tables the search of ``variant`` takes (``search.NO_TABLES``: none)."""
+    if not wanted:
+        return NO_TABLES
+    from ..analysis.solving import oware_tables
+
+    return oware_tables.for_search(variant)

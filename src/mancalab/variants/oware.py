@@ -17,6 +17,7 @@ from .rules.oware import (
     settle,
     step,
     stop,
+    table_bounds,
 )
 
 MAX_HOUSES = 26  # a house is a letter (and a mover's houses fit one move mask)
@@ -40,7 +41,7 @@ class Oware(SeedStores, Variant):
                                 "1000)"),
     }
     kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step,
-                      positional=positional)
+                      positional=positional, table_bounds=table_bounds)
     not_solved = ("the exact values of Oware are not built yet: its first recurrence of a "
                   "position ends the game, which the graph solver does not model")
 

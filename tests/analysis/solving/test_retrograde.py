@@ -15,7 +15,7 @@ from mancalab.players import player
 from mancalab.analysis import solving
 from mancalab.analysis.solving import book as books, graph, repeating, retrograde
 from mancalab.analysis.solving.files import DatabaseError
-from mancalab.analysis.solving.ranking import pits_of, unrank
+from mancalab.ranking import pits_of, unrank
 
 from .test_solve import board_margin, played
 

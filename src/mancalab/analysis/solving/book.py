@@ -14,7 +14,7 @@ import numpy as np
 from ...core import State, Variant
 from .files import DatabaseError, read_header, write_whole
 from .graph import Graph, capacity_for, graph_key, mover_view, reachable
-from .ranking import binomials
+from ...ranking import binomials
 from .retrograde import (NODE, NODE_SAME, PITS, STORED, Database, _in_database, _moves,
                          _stored_index, kept_key, path_of, rules_of, slots_of, total_seeds)
 

@@ -37,7 +37,7 @@ from ...prefetch import prefetch_row
 from ...variants.rules import kalah
 from ...variants import variant as make_variant
 from .files import DatabaseError, default_dir, largest, read_header, write_whole
-from .ranking import binomials, chunk_range, index, next_bars, pits_of, unrank
+from ...ranking import binomials, chunk_range, index, next_bars, pits_of, unrank
 
 UNKNOWN = -128  # an entry not computed yet (values are within -K..K)
 MAX_SEEDS = 100  # |g| <= k must fit a signed byte

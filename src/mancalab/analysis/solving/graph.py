@@ -16,7 +16,7 @@ from ... import kernels
 from ...borrow import borrowed
 from ...core import State, Variant
 from ...memory import available_memory
-from .ranking import binomials, rank
+from ...ranking import binomials, rank
 from .results import LIMIT, Cancel
 from .retrograde import (NODE, NODE_SAME, PITS, STORED, Database, _in_database, _moves,
                          _start_bounds, _stored_index, layout_of, move_buffers, settle_bounds,

@@ -54,7 +54,7 @@ from ...variants.kalah import Kalah
 from ...variants.rules import kalah
 from . import databases
 from .databases import child_of, to_board
-from .ranking import binomials, index
+from ...ranking import binomials, index
 from .results import (ABORTED, DEEP, LIMIT, NODES, Cancel, SolveError, SolveResult, check_solvable,
                       hashes, over, settle_moves, spent, store_margin, timed)
 

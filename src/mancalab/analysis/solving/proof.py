@@ -30,7 +30,7 @@ from numba import njit
 from ...borrow import borrowed
 from ...core import Variant
 from .graph import _slot
-from .ranking import rank
+from ...ranking import rank
 from .results import LIMIT, Cancel
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, move_buffers,
                          slots_of)

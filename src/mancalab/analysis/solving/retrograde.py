@@ -41,7 +41,7 @@ from ...core import ONGOING, MancalabError, Variant
 from ...memory import large_zeros
 from ...variants import variant as make_variant
 from .files import DatabaseError, default_dir, largest, read_header, write_whole
-from .ranking import binomials, chunk_range, next_bars, pits_of, rank, unrank
+from ...ranking import binomials, chunk_range, next_bars, pits_of, rank, unrank
 from .results import LIMIT
 
 FORMAT = "mancalab-retrograde-1"

@@ -38,7 +38,7 @@ from numba import njit, prange
 from ...borrow import borrowed
 from ...core import Variant
 from ...memory import available_memory
-from .ranking import binomials, chunk_range, rank, unrank, pits_of
+from ...ranking import binomials, chunk_range, rank, unrank, pits_of
 from .graph import find_or_add
 from .results import LIMIT
 from .retrograde import (END, NODE, NODE_SAME, NOT_OVER, PITS, Database, _moves, layout_of,

@@ -48,7 +48,7 @@ from ... import kernels
 from ...core import TIMEOUT, MancalabError, State
 from ...memory import available_memory
 from ..solving.graph import mover_view, walk_from
-from ..solving.ranking import chunk_range
+from ...ranking import chunk_range
 from ..solving.retrograde import (END, NODE_SAME, NONE, PITS, _to_board, layout_of, slots_of,
                                   total_seeds)
 

@@ -17,6 +17,7 @@ from numba import njit
 
 from ...core import DRAW, ONGOING, POSITION_UNIT, WIN_0, WIN_1
 from ...movemask import NONE, bit
+from ...ranking import rank_from
 from ...sowing import BANK, CAPTURE, DROP, LIFT, note
 from ..common import bank_hole, nonempty_pits, pit_sum
 
@@ -185,3 +186,24 @@ def positional(params, board):
             terms += sign * (OWARE_EMPTY if kind == 0 else
                              (OWARE_WEAK if kind == 1 else OWARE_BIG))
     return np.int64(round(terms * POSITION_UNIT))
+
+
+@njit(cache=True)
+def table_bounds(params, board, low, high, binom):
+    """What Oware's endgame tables (``analysis.solving.oware_tables``: ``low`` and ``high``
+    by the board as the mover sees it, ranked with ``binom``) say of this position: (1, the
+    least and the greatest final margin for the player to move over every history, were the
+    game played on past half the seeds); (0, 0, 0) when the board holds more seeds than the
+    tables. The end by score changes the margin, never the winner (a store above half stays
+    above it), so their signs are the game's."""
+    n = params[P_HOUSES]
+    cells = 2 * n
+    seeds = pit_sum(board, 0, cells)
+    if low.shape[0] == 0 or seeds > binom.shape[0] - cells - 1 or board[-1] != ONGOING:
+        return 0, 0, 0
+    mover = board[-2]
+    at = rank_from(board, mover * n, cells, binom)
+    if seeds > 0:
+        at += binom[seeds - 1 + cells, cells]
+    ahead = board[cells + mover] - board[cells + 1 - mover]
+    return 1, ahead + np.int64(low[at]), ahead + np.int64(high[at])

@@ -1,7 +1,8 @@
 """Numbering the distributions of k seeds over n pits (stars and bars): the combinatorial
 number system gives each a rank from 0 to C(k + n - 1, n - 1) - 1, so a database of every
 position up to K seeds is one array (one block per k) with no index to store. Shared by
-Kalah's databases and the retrograde databases of Gebeta and Gabata."""
+Kalah's databases, the retrograde databases of Gebeta and Gabata, and Oware's tables (whose
+rules rank a board for the search: ``rank_from``)."""
 
 from __future__ import annotations
 
@@ -31,11 +32,20 @@ def _pascal(n: int) -> np.ndarray:
 def rank(pits, binom):
     """The rank of a distribution among those with the same number of seeds: the bars of
     its stars-and-bars picture, ranked by the combinatorial number system."""
+    return rank_from(pits, 0, pits.shape[0], binom)
+
+
+@njit(cache=True, inline="always")
+def rank_from(cells, first, n, binom):
+    """``rank`` of the ``n`` pits ``cells[first]``, ``cells[first + 1]``, ... taken round
+    the ``n`` cells from ``first`` (a board as the player whose row starts there sees it)."""
     r = 0
     total = 0
-    for j in range(pits.shape[0] - 1):
-        total += pits[j]
+    at = first
+    for j in range(n - 1):
+        total += cells[at]
         r += binom[total + j, j + 1]
+        at = at + 1 if at + 1 < n else 0
     return r
 
 
