@@ -1027,17 +1027,29 @@ def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, bro
     context.close()
 
 
-def test_a_capture_puzzle_asks_for_the_move_that_captures_the_most(server, browser):
-    """A game without a solver has capture puzzles (``Variant.puzzles``): the task, the answer
-    and every move's captures are said as such."""
+# A puzzle kind other than the best move's (``Variant.puzzles``): what its task says, what
+# the answer says, each move's words by its value, and the width it is shown at.
+PUZZLE_KINDS = {
+    "capture": ("captures the most", "captures the most",
+                lambda v: "captures nothing" if v == 0 else f"captures {v} seed", 390),
+    "win": ("the one move that wins", "is the winning move",
+            lambda v: "wins whatever the moves before" if v else "does not win", 1280),
+}
+
+
+@pytest.mark.parametrize("kind", PUZZLE_KINDS)
+def test_a_puzzle_of_another_kind_says_what_it_asks_for(server, browser, kind):
+    """A game without a solver has capture puzzles, Oware win puzzles proven by its
+    endgame tables: the task, the answer and every move's words are said as such."""
     from mancalab.analysis.teach import puzzles
 
-    game = next(g for g in puzzles.GAMES if mancalab.variant(g).puzzles == "capture")
-    page = browser.new_page(bypass_csp=True, viewport={"width": 390, "height": 844},
+    task, right, words_of, width = PUZZLE_KINDS[kind]
+    game = next(g for g in puzzles.GAMES if mancalab.variant(g).puzzles == kind)
+    page = browser.new_page(bypass_csp=True, viewport={"width": width, "height": 844},
                             reduced_motion="reduce")  # answers shown at once
     page.goto(f"{server}/?puzzles={game}")
-    wait_until(lambda: playable(page), what="a capture puzzle")
-    assert "captures the most" in page.inner_text("#puzzle-task")
+    wait_until(lambda: playable(page), what=f"a {kind} puzzle")
+    assert task in page.inner_text("#puzzle-task")
     cells = {int(c): int(n) for c, n in page.eval_on_selector_all(
         "#puzzle-board text.count", "els => els.map(e => [e.closest('.hole').dataset.cell, "
                                     "e.textContent])")}
@@ -1047,12 +1059,11 @@ def test_a_capture_puzzle_asks_for_the_move_that_captures_the_most(server, brows
     page.click(f"#puzzle-board [data-cell='{found[0].best}']")
     wait_until(lambda: page.is_visible("#puzzle-next"), what="the answer played")
     said = page.inner_text("#puzzle-result")
-    assert "captures the most" in said and "best play" not in said
+    assert right in said and "best play" not in said
     moves, state = page.inner_text("#puzzle-moves"), found[0].state()
-    for cell, value in found[0].values.items():  # each move's captures, said as such
-        words = "captures nothing" if value == 0 else f"captures {value} seed"
-        assert f"{state.move_name(int(cell))}: {words}" in moves, moves
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-{game}-390.png"))
+    for cell, value in found[0].values.items():  # each move's words, said as such
+        assert f"{state.move_name(int(cell))}: {words_of(value)}" in moves, moves
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-{game}-{width}.png"))
     assert serious_violations(page) == []
     page.close()
 

@@ -14,14 +14,17 @@ from .common import app, check_out, check_seed, console, fail
 
 @app.command()
 def puzzles(
-    game: Annotated[str, typer.Argument(help="kalah, gebeta, gabata or urubugu (default rules)")],
+    game: Annotated[str, typer.Argument(help="kalah, gebeta, gabata, urubugu, gabata3 or oware "
+                                             "(default rules)")],
     out: Annotated[str, typer.Option(help="the JSON-lines file; a rerun goes on from it")],
     count: Annotated[int, typer.Option(help="puzzles in the file at the end")] = 100,
     seed: Annotated[int, typer.Option(help="the self-play's seed (reproducible)")] = 1,
     time: Annotated[float, typer.Option(help="seconds to solve a candidate at most")] = 2.0,
 ) -> None:
     """Puzzles proven by the solver: positions from self-play where one move keeps the best
-    value and every other loses a clear margin, each with every move's value and a rating."""
+    value and every other loses a clear margin, each with every move's value and a rating
+    (Oware's: the one move its endgame tables prove wins; 3-row Gabata's: the one capture
+    clearly the largest; Urubugu's: a one-turn wipe-out)."""
     import math
 
     from ..analysis.teach import puzzles as making

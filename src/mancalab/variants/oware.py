@@ -42,8 +42,11 @@ class Oware(SeedStores, Variant):
     }
     kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step,
                       positional=positional, table_bounds=table_bounds)
-    not_solved = ("the exact values of Oware are not built yet: its first recurrence of a "
-                  "position ends the game, which the graph solver does not model")
+    not_solved = ("Oware has no exact values: its first recurrence of a position ends the "
+                  "game, so a position's value depends on the positions before it; its "
+                  "endgame tables bound it over every history (mancalab db build oware)")
+    # one move proven to win whatever came before, by the endgame tables (puzzles.py)
+    puzzles, puzzle_seeds = "win", 12
 
     def __init__(self, **options) -> None:
         super().__init__(**options)

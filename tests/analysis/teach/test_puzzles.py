@@ -60,6 +60,31 @@ def test_each_capture_puzzle_is_the_one_move_that_captures_clearly_the_most():
             assert "capture" in puzzles.themes(puzzle)
 
 
+def test_each_oware_puzzle_is_the_one_move_the_endgame_tables_prove_wins():
+    """Proven again with tables built here: one move wins whatever the moves before it
+    (every other proven not to win), by the game's end or the bounds over every history."""
+    from mancalab import search
+    from mancalab.analysis.solving import oware_tables
+
+    variant = mancalab.variant("oware")
+    built = oware_tables.build(variant, variant.puzzle_seeds)
+    tables = search.read_only(built.low, built.high, built.binom)
+    shipped = puzzles.shipped("oware")
+    for puzzle in shipped:
+        state = puzzle.state()
+        assert sum(state.cells[:12]) <= variant.puzzle_seeds
+        best, words = puzzles.proven_wins(state, tables)
+        assert puzzle.kind == "win" and best == puzzle.best and puzzle.value == 1
+        assert {int(cell): word for cell, word in puzzle.values.items()} == words
+        assert sum(words.values()) == 1
+    assert len({p.best for p in shipped}) >= 4  # the winning house varies
+
+
+def test_oware_puzzles_are_made_only_with_its_endgame_tables(small_databases):
+    with pytest.raises(mancalab.MancalabError, match="db build oware"):
+        puzzles.generate("oware", 1)
+
+
 @pytest.mark.parametrize("game", [g for g in puzzles.GAMES
                                   if mancalab.variant(g).puzzles == "best"])
 def test_a_sample_of_the_shipped_puzzles_is_proven_again(game, small_databases):
@@ -118,8 +143,8 @@ def test_the_command_writes_proven_puzzles_and_goes_on_after_a_stop(tmp_path, sm
         state = puzzle.state()
         assert puzzles.judge(state, solving.solve(state, moves=True)) == (
             puzzle.best, {int(c): v for c, v in puzzle.values.items()})
-    without = next(game for game in mancalab.variants() if game not in puzzles.GAMES)
-    for bad in (["puzzles", without, "--out", str(out)],
+    assert set(puzzles.GAMES) == set(mancalab.variants())  # every game has puzzles
+    for bad in (["puzzles", "chess", "--out", str(out)],
                 ["puzzles", "kalah", "--out", str(out), "--count", "0"],
                 ["puzzles", "kalah", "--out", str(out), "--time", "nan"],
                 ["puzzles", "kalah", "--out", str(tmp_path / "missing" / "p.jsonl")]):

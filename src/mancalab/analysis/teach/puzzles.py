@@ -18,6 +18,11 @@ where one move captures clearly the most this turn (at least the clear margin, a
 more than any other) and no move ends the round, so what each move takes is exactly what it
 banks: proven by playing every legal move.
 
+Oware's puzzles are proven wins: positions of the same self-play within reach of its endgame
+tables (``oware_tables``) where exactly one move wins whatever the moves before it, every
+other move proven not to win (the opponent can then draw or win), by the tables' bounds, which
+hold for every history, or by the game's end.
+
 ``mancalab puzzles GAME --count N --out FILE`` writes them as JSON lines, resumable: a rerun
 goes on from the last game played. The package ships a set for each game
 (``mancalab/data/puzzles``), which the browser's puzzle mode serves.
@@ -149,6 +154,8 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
         return _wipeouts(game, count, seed, time, done, on_puzzle)
     if variant.puzzles == "capture":
         judging = captures
+    elif variant.puzzles == "win":
+        judging = _proving_wins(variant)
     elif unsolvable(variant):
         raise MancalabError(unsolvable(variant))
     else:
@@ -209,6 +216,43 @@ def captures(state: State) -> tuple[int, dict[int, int]] | None:
                                    for move, gain in gains.items() if move != best):
         return None
     return best, gains
+
+
+def _proving_wins(variant: Variant) -> Callable[[State], tuple[int, dict[int, int]] | None]:
+    """``proven_wins`` with the largest endgame tables built for ``variant``."""
+    from ..solving import oware_tables
+
+    tables = oware_tables.for_search(variant)
+    if tables[0].size == 0:
+        raise MancalabError(f"{variant.name}'s puzzles are proven by its endgame tables: "
+                            f"build them first (mancalab db build {variant.name} --seeds "
+                            f"{variant.puzzle_seeds})")
+    return lambda state: proven_wins(state, tables)
+
+
+def proven_wins(state: State, tables: tuple) -> tuple[int, dict[int, int]] | None:
+    """The one move of ``state`` that wins whatever the moves before it, and every move's
+    word (1: wins, 0: proven not to win), when ``state`` is a win puzzle, else None.
+    ``tables``: the endgame tables as the search takes them (``oware_tables.for_search``);
+    a move is proven by the game's end or by the bounds of the position it leads to."""
+    from ... import kernels
+
+    legal = state.legal_moves()
+    if len(legal) < 2:
+        return None
+    mover, words = state.to_move, {}
+    for move in legal:
+        after = state.play(move)
+        if after.is_over:
+            words[move] = int(after.outcome.winner == mover)
+            continue
+        reach, least, greatest = kernels.table_bounds(state.variant.params, after.board,
+                                                      *tables)
+        if not reach or least < 0 <= greatest:
+            return None  # not proven either way
+        words[move] = int(greatest < 0)  # the opponent loses whatever they do
+    winning = [move for move, word in words.items() if word]
+    return (winning[0], words) if len(winning) == 1 else None
 
 
 def wipeouts(state: State) -> list[int]:

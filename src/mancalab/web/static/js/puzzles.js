@@ -145,7 +145,7 @@ async function reveal(cell) {
   const found = cell !== null;
   const said = found ? (tries ? "puzzle_right_retry" : "puzzle_right") : "puzzle_solution_is";
   $("puzzle-result").textContent = [
-    t(current.kind === "capture" ? `${said}_capture` : said,
+    t(["capture", "win"].includes(current.kind) ? `${said}_${current.kind}` : said,
       {move: result.best_name, value: valueWords(result.value, game)}),
     result.themes.length ? t("puzzle_themes", {themes: result.themes.map(
       (theme) => t(`theme_${theme}`)).join(", ")}) : ""].filter(Boolean).join(" ");
@@ -164,8 +164,9 @@ async function reveal(cell) {
 }
 
 // A move's proven value in words, for the player to move in the puzzle (a capture puzzle's:
-// what the move captures this turn).
+// what the move captures this turn; a win puzzle's: whether it wins).
 function valueWords(value, game) {
+  if (current.kind === "win") return t(value ? "puzzle_wins_proven" : "puzzle_not_win");
   if (value === null) return t("puzzle_not_wipeout");  // Urubugu: only the winner is known
   if (current.kind === "capture") {
     return value ? t("puzzle_captures", {amount: plural(`unit_${game}`, value)})
