@@ -613,8 +613,10 @@ def test_a_puzzle_is_served_near_a_rating_and_its_answer_checked(client, name):
     illegal = next(c for c in range(len(shown["cells"])) if c not in shown["legal"])
     assert client.post(url, json={"move": illegal}).status_code == 400
     assert client.post("/api/puzzles/answer/kalah-0-0-0", json={"move": 0}).status_code == 404
-    without = next(game for game in mancalab.variants() if game not in PUZZLE_GAMES)
-    assert client.get(f"/api/puzzles/{without}").status_code == 404
+    assert set(PUZZLE_GAMES) == set(mancalab.variants())  # every game has puzzles
+    assert client.get("/api/puzzles/chess").status_code == 422
+    missing = next(theme for theme in puzzles.THEMES if theme not in puzzles.theme_counts(name))
+    assert client.get(f"/api/puzzles/{name}", params={"theme": missing}).status_code == 404
     assert client.get(f"/api/puzzles/{name}", params={"rating": "nan"}).status_code == 422
 
 
