@@ -162,7 +162,8 @@ def write_sample(game: str, count: int | None, out: str | None, seed: int, max_s
 
 @app.command()
 def solve(
-    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta, gabata or urubugu")],
+    game: Annotated[str, typer.Argument(help="the game: kalah, gebeta, gabata or urubugu (oware: "
+                                             "what its endgame tables prove)")],
     position: Annotated[Optional[str], typer.Option(
         help="the cells, comma-separated, in the game's layout (default: the start)")] = None,
     to_move: Annotated[int, typer.Option(help="with --position: 0 (A) or 1 (B) to move")] = 0,
@@ -205,6 +206,9 @@ def solve(
     state = (GameRecord.load(record).state if record is not None
              else position_of(game, position, to_move, option))
     reason = solving.unsolvable(state.variant)
+    if reason and state.variant.name == "oware":
+        _oware_proven(state, moves, json_out)
+        return
     if reason:
         fail(reason)
     if settle and not solving.repeats(state.variant):
@@ -266,6 +270,30 @@ def solve(
     said = compiling_said(compiling())
     console.print(f"{result.nodes:,} nodes in {result.seconds:.1f} s ({how}"
                   f"{'; ' + said if said else ''}).")
+
+
+def _oware_proven(state, moves: bool, json_out: bool) -> None:
+    """``solve oware``: what the endgame tables prove, whatever came before."""
+    import json
+
+    from ..analysis.solving import oware_tables
+
+    try:
+        found = oware_tables.proven(state, moves=moves)
+    except oware_tables.DatabaseError as error:
+        fail(f"Oware has no exact values (a position's value depends on the positions before "
+             f"it); its endgame tables bound them, but {error}")
+    if json_out:
+        print(json.dumps(found))
+        return
+    words = {"win": "wins", "loss": "loses", "draw": "draws", None: "is not decided by them"}
+    console.print(f"Whatever came before, the final margin for {'AB'[state.to_move]} (were the "
+                  f"game played on past half the seeds) is between {found['least']:+d} and "
+                  f"{found['greatest']:+d}: the player to move {words[found['result']]} "
+                  "(Oware's endgame tables).")
+    for name, move in found.get("moves", {}).items():
+        console.print(f"  {name}: {move['least']:+d} to {move['greatest']:+d}, "
+                      f"{words[move['result']]}")
 
 
 @app.command()

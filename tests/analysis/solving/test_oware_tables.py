@@ -4,6 +4,7 @@ lies within its bounds, and equals them where they meet."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -199,3 +200,27 @@ def test_a_search_with_the_tables_finds_the_winner_over_whole_histories():
                 assert np.sign(value) == np.sign(truth), (pits, stores, value, truth)
                 nodes[len(told[0]) > 0] = nodes.get(len(told[0]) > 0, 0) + stats[search.NODES]
     assert nodes[True] < nodes[False]  # the tables settled some
+
+
+def test_solve_oware_says_what_the_tables_prove_or_why_it_cannot(small_databases):
+    from typer.testing import CliRunner
+
+    from mancalab.cli import app
+
+    runner = CliRunner()
+    position = ["solve", "oware", "--position", "1,0,0,0,1,1,0,0,0,0,0,1,23,21"]
+    missing = runner.invoke(app, position)
+    assert missing.exit_code == 2 and "db build oware" in missing.output
+    assert runner.invoke(app, ["db", "build", "oware", "--seeds", "6"]).exit_code == 0
+    said = runner.invoke(app, position + ["--moves", "--json"])
+    assert said.exit_code == 0, said.output
+    found = json.loads(said.output)
+    v = variant("oware")
+    state = v.state([1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 23, 21], to_move=0)
+    lo, hi = tables.load(tables.path_of(v, 6)).bounds([1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1])
+    assert (found["least"], found["greatest"]) == (2 + lo, 2 + hi)
+    assert set(found["moves"]) == {state.move_name(m) for m in state.legal_moves()}
+    assert found["result"] == "win" and [m["result"] for m in found["moves"].values()].count(
+        "win") == 1
+    far = runner.invoke(app, ["solve", "oware"])  # the start: 48 seeds on the board
+    assert far.exit_code == 2 and "at most 6" in far.output

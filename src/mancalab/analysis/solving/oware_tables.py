@@ -475,13 +475,18 @@ _FOR_SEARCH: dict[tuple, tuple] = {}
 def for_search(variant: Variant, folder: str | Path | None = None) -> tuple:
     """The largest tables built for ``variant``'s board as the search takes them (its
     ``tables``: read-only low, high and binomials), opened once a process; the search's
-    ``NO_TABLES`` for another game or none built. A bad file is said on stderr, and the
-    search goes on without it."""
+    ``NO_TABLES`` for another game or none built (looked for again once the folder changes).
+    A bad file is said on stderr, and the search goes on without it."""
     from ...search import NO_TABLES, read_only
 
     if variant.name != "oware":
         return NO_TABLES
-    key = (variant.options["houses"], str(folder or default_dir()))
+    place = Path(folder) if folder else default_dir()
+    try:
+        changed = place.stat().st_mtime_ns  # tables built since are looked for again
+    except OSError:
+        changed = 0
+    key = (variant.options["houses"], str(place), changed)
     if key not in _FOR_SEARCH:
         try:
             found = best_available(variant, folder)
@@ -492,6 +497,44 @@ def for_search(variant: Variant, folder: str | Path | None = None) -> tuple:
         _FOR_SEARCH[key] = (NO_TABLES if found is None else
                             read_only(found.low, found.high, found.binom))
     return _FOR_SEARCH[key]
+
+
+def proven(state, tables: tuple | None = None, moves: bool = False) -> dict:
+    """What the tables (``for_search``'s, by default the largest built) prove of ``state``:
+    the least and the greatest final margin for the player to move over every history, and
+    the result they decide ("win", "draw", "loss", or None when they do not); with
+    ``moves``, the same for each legal move (for its player: the game's end, or the bounds
+    of the position it leads to negated). DatabaseError when no tables reach it."""
+    from ... import kernels
+
+    tables = for_search(state.variant) if tables is None else tables
+    if tables[0].size == 0:
+        raise DatabaseError("no Oware tables are built for this board: mancalab db build "
+                            "oware --seeds 20")
+    reach, least, greatest = kernels.table_bounds(state.variant.params, state.board, *tables)
+    cells = 2 * state.variant.options["houses"]
+    if state.is_over:
+        least = greatest = state.score[state.to_move] - state.score[1 - state.to_move]
+    elif not reach:
+        raise DatabaseError(f"the position has {sum(state.cells[:cells])} seeds on the board; "
+                            f"the tables built hold at most {tables[2].shape[0] - cells - 1}")
+    found = {"least": int(least), "greatest": int(greatest), "result": _decided(least, greatest)}
+    if moves and not state.is_over:
+        found["moves"] = {}
+        for move in state.legal_moves():  # the opponent moves next: their bounds negated
+            child = proven(state.play(move), tables)
+            low, high = -child["greatest"], -child["least"]
+            found["moves"][state.move_name(move)] = {"least": low, "greatest": high,
+                                                     "result": _decided(low, high)}
+    return found
+
+
+def _decided(least: int, greatest: int) -> str | None:
+    if least > 0:
+        return "win"
+    if greatest < 0:
+        return "loss"
+    return "draw" if least == greatest == 0 else None
 
 
 def for_houses(houses: int) -> Variant:
