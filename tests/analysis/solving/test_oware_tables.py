@@ -224,3 +224,17 @@ def test_solve_oware_says_what_the_tables_prove_or_why_it_cannot(small_databases
         "win") == 1
     far = runner.invoke(app, ["solve", "oware"])  # the start: 48 seeds on the board
     assert far.exit_code == 2 and "at most 6" in far.output
+
+
+def test_a_bad_tables_file_is_said_and_the_expert_plays_without_it(small_databases, capsys):
+    from mancalab.players import player
+
+    v = variant("oware")
+    path = tables.save(tables.build(v, 4))  # into the fresh cache's databases folder
+    path.write_bytes(path.read_bytes()[:-5])  # cut short
+    assert tables.for_search(v) is search.NO_TABLES
+    said = capsys.readouterr().err
+    assert "tables not used" in said and "truncated" in said
+    expert = player("alphabeta:depth=3")
+    state = v.state([1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 23, 21], to_move=0)
+    assert expert.choose(state) in state.legal_moves()
