@@ -1717,11 +1717,15 @@ def test_people_watch_two_bots_play_and_challenge_one_from_its_profile(server, b
                                  f"ugi:cmd={python} {examples / 'random_ugi_kalah.py'}")
     mep, mep_thread = bot_online(server, "Mepbot",
                                  f"engine:cmd={python} {examples / 'random_engine.py'}")
+    import httpx2 as httpx
+
+    person = signed_up(browser, server, "Watcher", 1280, 800)
     ugi.start()
     ugi.challenge("Mepbot", "kalah", {}, (60, 1), rated=True)
-    person = signed_up(browser, server, "Watcher", 1280, 800)
-    wait_until(lambda: person.locator("#live-list a").count() >= 1, what="the bots' game listed")
-    person.click("#live-list a")
+    with httpx.Client(base_url=server) as client:  # two random bots may end within a second
+        game = wait_until(lambda: next(iter(client.get("/api/live").json()["games"]), None),
+                          what="the bots' game listed")
+    person.goto(f"{server}/?game={game['id']}")
     wait_until(lambda: person.locator(".player-bar .bot-tag").count() == 2,
                what="BOT beside both names")
     wait_until(lambda: moves_shown(person) >= 2, what="the bots' moves")

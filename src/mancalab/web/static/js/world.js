@@ -325,14 +325,25 @@ async function refreshLive() {
   try { showLive((await api("/api/live")).games); } catch { /* the next time */ }
 }
 
+// The live games, each link kept while its game is listed and its words changed in place: a
+// list made again at every pushed move took the link from under a finger or a click.
 function showLive(games) {
-  $("live-list").replaceChildren(...games.map((g) => {
-    const item = document.createElement("li");
-    item.append(Object.assign(document.createElement("a"), {href: `/?game=${g.id}`,
-      textContent: `${gameName(g.game)} · ${g.names[0]} – ${g.names[1]} · ${plural("moves_count", g.ply)}`}));
+  const list = $("live-list");
+  const shown = [...list.children];
+  const kept = new Map(shown.map((item) => [item.dataset.game, item]));
+  const items = games.map((g) => {
+    const item = kept.get(g.id) ?? document.createElement("li");
+    item.dataset.game = g.id;
+    const link = item.firstElementChild ?? item.appendChild(document.createElement("a"));
+    link.href = `/?game=${g.id}`;
+    const words = `${gameName(g.game)} · ${g.names[0]} – ${g.names[1]} · ${plural("moves_count", g.ply)}`;
+    if (link.textContent !== words) link.textContent = words;
     return item;
-  }));
-  $("live-list").previousElementSibling.hidden = games.length === 0;
+  });
+  if (items.length !== shown.length || items.some((item, i) => item !== shown[i])) {
+    list.replaceChildren(...items);
+  }
+  list.previousElementSibling.hidden = games.length === 0;
 }
 
 async function cancel() {
