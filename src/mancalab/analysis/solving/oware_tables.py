@@ -48,10 +48,9 @@ import numpy as np
 from numba import njit, prange
 
 from ...borrow import borrowed
-from ...core import ONGOING, MancalabError, Variant
+from ...core import ONGOING, Variant
 from ...memory import available_memory, large_zeros
 from ...movemask import bit
-from ...variants import variant as make_variant
 from ...variants.rules import oware
 from .files import DatabaseError, default_dir, largest, read_header, write_whole
 from ...ranking import binomials, chunk_range, index, next_bars, pits_of, rank, unrank
@@ -334,11 +333,6 @@ class Tables:
         at = index(pits, seeds, self.binom)
         return int(self.low[at]), int(self.high[at])
 
-    def exact_share(self, level: int) -> float:
-        """The share of positions with ``level`` seeds whose value is exact."""
-        start, end = level_range(self.binom, level, 2 * self.houses)
-        return float(np.mean(self.low[start:end] == self.high[start:end]))
-
 
 def level_range(binom: np.ndarray, level: int, n: int) -> tuple[int, int]:
     """The indexes of the entries with ``level`` seeds on ``n`` houses."""
@@ -535,11 +529,3 @@ def _decided(least: int, greatest: int) -> str | None:
     if greatest < 0:
         return "loss"
     return "draw" if least == greatest == 0 else None
-
-
-def for_houses(houses: int) -> Variant:
-    """The Oware variant the tables of ``houses`` houses a side belong to."""
-    try:
-        return make_variant("oware", houses=houses)
-    except MancalabError as error:
-        raise DatabaseError(str(error)) from None
