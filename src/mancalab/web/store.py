@@ -604,12 +604,12 @@ STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALL
 def migrate(backend: Backend) -> None:
     """Bring the database's schema up to ``len(STEPS)``, each step in a transaction of its
     own (several processes starting at once take turns)."""
-    backend.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    with backend.transaction():  # PostgreSQL's CREATE ... IF NOT EXISTS races another's
+        _one_migrator(backend)
+        backend.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
     for number, step in enumerate(STEPS, 1):
         with backend.transaction():
-            if backend.kind == "postgresql":
-                backend.execute("SELECT pg_advisory_xact_lock(?)",  # one migrator
-                                (NAMED_LOCKS["schema"],))
+            _one_migrator(backend)
             row = backend.execute("SELECT version FROM schema_version").fetchone()
             done = 0 if row is None else row[0]
             if done >= number:
@@ -622,6 +622,12 @@ def migrate(backend: Backend) -> None:
                 backend.execute("INSERT INTO schema_version VALUES (?)", (number,))
             else:
                 backend.execute("UPDATE schema_version SET version = ?", (number,))
+
+
+def _one_migrator(backend: Backend) -> None:
+    """In a transaction: wait for any other process changing the schema (PostgreSQL)."""
+    if backend.kind == "postgresql":
+        backend.execute("SELECT pg_advisory_xact_lock(?)", (NAMED_LOCKS["schema"],))
 
 
 def _script(backend: Backend, script: str) -> None:
