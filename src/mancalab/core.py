@@ -221,6 +221,9 @@ class Variant:
     move_cap: int | None = None
     recurs: bool = True  # whether a position can occur twice in a game (compiled random play
     # counts positions only where it can: ``kernels.repetitions_of``)
+    repetition_is_a_rule: bool = False  # the end by repetition is the game's own rule (Oware:
+    # OpenSpiel ends it at the first recurrence), not only the record's for endless play: the
+    # tree statistics then walk paths to apply it (``analysis.stats.tree_paths``)
     # What is taught and who plays: the kinds of move the game's lessons teach, in order
     # (``mancalab.analysis.teach.lessons``), and the player spec of each level where the arena
     # ordered this game's players otherwise than ``mancalab.players.LEVELS``.

@@ -33,6 +33,7 @@ class Oware(SeedStores, Variant):
     title = "Oware Abapa (Ghana)"
     score_noun = "seeds captured"
     repetitions = 2  # the first recurrence of a position ends the game (OpenSpiel's rule)
+    repetition_is_a_rule = True
     option_specs = {
         "houses": whole_range(6, 1, MAX_HOUSES, f"houses per player, 1..{MAX_HOUSES}"),
         "seeds": whole_range(4, 1, 100, "seeds per house at the start, 1..100"),

@@ -593,18 +593,24 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
                batch: int = 1 << 20,
                on_progress: Callable[[int, int, int, int], None] | None = None,
                on_level: Callable[[TreeRow], None] | None = None,
-               start_multiplicity: int = 1, checkpoint=None, **options) -> list[TreeRow]:
+               start_multiplicity: int = 1, checkpoint=None, by_paths: bool | None = None,
+               **options) -> list[TreeRow]:
     """The cumulative statistics of levels 1..depth from the start position.
 
     ``on_progress(level, rows_done, rows_total, positions)`` is called after each batch,
     ``on_level(row)`` after each level (also for levels read back from the checkpoint).
     ``start_multiplicity`` counts every sequence that many times (every count scales by it
     exactly: how the multi-word counts are tested). ``checkpoint``: a folder where each
-    finished level is kept, and from whose deepest level a rerun goes on.
+    finished level is kept, and from whose deepest level a rerun goes on. ``by_paths``
+    (default: where the end by repetition is the game's own rule, Oware) walks every sequence
+    with its path instead, applying the record's end by repetition (``tree_paths``).
     """
     game = _game(variant_or_name, options)
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise MancalabError(f"depth must be a whole number of at least 1, got {depth!r}")
+    if game.repetition_is_a_rule if by_paths is None else by_paths:
+        return _by_paths(game, depth, jobs, on_progress, on_level, start_multiplicity,
+                         checkpoint)
     layout = key_layout(game)
     n_words = layout[3]
     level_table = start_level(game, start_multiplicity)
@@ -670,6 +676,19 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     finally:
         set_num_threads(threads_before)
     return rows
+
+
+def _by_paths(game, depth, jobs, on_progress, on_level, start_multiplicity,
+              checkpoint) -> list[TreeRow]:
+    """The path-by-path walk, which keeps no level to resume from or scale."""
+    from .tree_paths import tree_by_paths
+
+    if checkpoint is not None or start_multiplicity != 1:
+        raise MancalabError(
+            f"{game.title}'s tree is walked path by path (its end by repetition depends on the "
+            "positions before): it keeps no levels to resume from or scale")
+    return tree_by_paths(game, int(depth), jobs=jobs, on_progress=on_progress,
+                         on_level=on_level)
 
 
 def _game(variant_or_name: Variant | str, options: dict) -> Variant:

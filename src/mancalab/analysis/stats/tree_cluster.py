@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from ...core import Variant
+from ...core import MancalabError, Variant
 from ...variants import variant as make_variant
 from . import tree
 
@@ -126,8 +126,13 @@ def _worker_figures(client) -> tuple[int, int]:
 def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = None,
                on_level: Callable[[tree.TreeRow], None] | None = None,
                start_multiplicity: int = 1) -> list[tree.TreeRow]:
-    """``tree.tree_stats`` on the workers of the Dask scheduler at ``cluster``."""
+    """``tree.tree_stats`` on the workers of the Dask scheduler at ``cluster`` (levels of
+    positions: not for a game whose end by repetition is its own rule, ``tree_paths``)."""
     from ...cluster import connect
+
+    if game.repetition_is_a_rule:
+        raise MancalabError(f"{game.title}'s tree is walked path by path on one machine: its "
+                            "end by repetition depends on the positions before")
 
     client = connect(cluster)
     try:
