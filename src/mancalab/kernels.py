@@ -20,8 +20,9 @@ The run-time switch holds its own inlined copy of each game's ``legal_mask`` and
 statistics 7-13% slower. The switch itself is a function of its own, compiled once whatever
 calls it (inlined into a caller, it would be compiled again in every compiling context). A
 game's own ``params`` call the game's compiled kernel, the same one Python calls
-(``State.play``), so it is compiled once for both; playouts and searches run as fast through
-the call as with the rule inlined into each of them.
+(``State.play``), so it is compiled once for both; the searches run about as fast through
+the call. Random play, which does nothing else, compiles the rules into its loop
+(``legal_mask_inlined``, ``play_inlined``: a call a move cost it 15%).
 
 User code compiles against these the same way (docs/api.md, "Your own compiled code"), lending
 its arrays with ``borrowed`` (``mancalab.borrow``), which is public here for that.
@@ -132,12 +133,15 @@ def _build_switch() -> dict:
     return namespace
 
 
-def _chooser(kernel: str, arguments: str):
+def _chooser(kernel: str, arguments: str, inlined: bool = False):
     """The kernel as Python and compiled code call it: a game's own kernel for a game's
-    ``params`` (through a small function of its own), the run-time switch for any other array
-    (called straight from the caller: one call a move, as in the tree statistics)."""
+    ``params`` (through a small function of its own; ``inlined``: its source compiled into
+    the caller), the run-time switch for any other array (called straight from the caller:
+    one call a move, as in the tree statistics)."""
     run_time_switch = _switch[f"_any_{kernel}"]
     by_game = {int(cls.game_id): own_kernel(cls, kernel) for cls in VARIANTS.values()}
+    if inlined:
+        by_game = {game: njit(inline="always")(own.py_func) for game, own in by_game.items()}
     namespace = {"by_game": by_game, "run_time_switch": run_time_switch,
                  "GameParamsType": GameParamsType}
     exec(f"def call({arguments}):\n"
@@ -161,6 +165,10 @@ def _chooser(kernel: str, arguments: str):
 _switch = _build_switch()
 (legal_mask, play, settle, score, material, stop, positional, pack_key,
  unpack_key, table_bounds) = (_chooser(kernel, arguments) for kernel, arguments, _ in SWITCHED)
+# the rules compiled into the one loop that plays nothing else: random play (MCTS's playouts),
+# where a call a move cost 15% of its speed
+legal_mask_inlined, play_inlined = (_chooser(kernel, arguments, inlined=True)
+                                    for kernel, arguments, _ in SWITCHED[:2])
 
 
 @njit(cache=True)
@@ -294,22 +302,67 @@ def play_moves(params, board, moves, repetitions):
 
 
 @njit(cache=True, inline="always")
+def _below(state, n):
+    """The next state of a xorshift64* generator and a number in 0..n-1 drawn from it (its
+    high 32 bits scaled: a bias below n / 2**32). numba's ``np.random.randint`` (a Mersenne
+    twister, with rejection) cost 8% of a random Kalah game; it seeds each game's generator
+    (``seed_rng``), so a seeded run is repeated exactly."""
+    state ^= state >> np.uint64(12)
+    state ^= state << np.uint64(25)
+    state ^= state >> np.uint64(27)
+    high = (state * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    return state, np.int64((high * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _next_move(params, board, moves, plies, state):
+    """``moves[plies]``, or a random legal move where no moves are given; and the
+    generator's state after it."""
+    if moves.shape[0]:
+        return state, moves[plies]
+    legal = legal_mask_inlined(params, board)
+    state, pick = _below(state, movemask.count(legal))
+    return state, movemask.nth(legal, pick)
+
+
+@njit(cache=True, inline="always")
 def _play_out(params, board, moves, max_plies, repetitions):
     """``moves`` in turn, or random ones where there are none, until the end or
     ``max_plies``; a repeated position ends the game by its rule (``random_moves``)."""
     params = borrowed(params)
-    table = np.zeros((FIRST_ROWS if repetitions else 1, 2), dtype=np.uint64)
-    used = 0  # the rows of ``table`` taken: doubled before half are
-    if repetitions:
-        used += _seen_once_more(table, board)[0]
+    state = np.uint64(np.random.randint(1, 1 << 62))  # this game's own quicker generator
+    plies = 0
+    if not repetitions:  # no table of positions to make (5% of a random Kalah game)
+        while board[-1] == ONGOING and plies < max_plies:
+            state, move = _next_move(params, board, moves, plies, state)
+            play_inlined(params, board, move)
+            plies += 1
+        return plies
+    table = np.zeros((FIRST_ROWS, 2), dtype=np.uint64)
+    used = _seen_once_more(table, board)[0]  # the rows taken: doubled before half are
+    while board[-1] == ONGOING and plies < max_plies:
+        state, move = _next_move(params, board, moves, plies, state)
+        play_inlined(params, board, move)
+        plies += 1
+        if board[-1] == ONGOING:
+            if 2 * (used + 1) > table.shape[0]:
+                table = _doubled(table)
+            new, seen = _seen_once_more(table, board)
+            used += new
+            if seen >= repetitions:
+                stop(params, board)
+    return plies
+    table = np.zeros((FIRST_ROWS, 2), dtype=np.uint64)
+    used = _seen_once_more(table, board)[0]  # the rows taken: doubled before half are
     plies = 0
     while board[-1] == ONGOING and plies < max_plies:
         if moves.shape[0]:
             move = moves[plies]
         else:
-            legal = legal_mask(params, board)
-            move = movemask.nth(legal, np.random.randint(movemask.count(legal)))
-        play(params, board, move)
+            legal = legal_mask_inlined(params, board)
+            state, pick = _below(state, movemask.count(legal))
+            move = movemask.nth(legal, pick)
+        play_inlined(params, board, move)
         plies += 1
         if repetitions and board[-1] == ONGOING:
             if 2 * (used + 1) > table.shape[0]:

@@ -254,7 +254,7 @@ def test_root_parallel_mcts_merges_its_trees_and_repeats_with_a_seed():
     state = mancalab.variant("kalah", pits=4, seeds=3).start()
     choices = set()
     for _ in range(2):
-        player = make_player("mcts:playouts=3000,threads=2,seed=7", "kalah")
+        player = make_player("mcts:playouts=3000,threads=2,seed=7,solver=false", "kalah")
         choices.add(player.choose(state))
         assert player.last_info["playouts"] == 3000 and player.last_info["threads"] == 2
     assert len(choices) == 1 and choices <= set(state.legal_moves())

@@ -42,13 +42,14 @@ def random_playout(params, board, repetitions):
     return kernels.material_margin(params, board)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c, proven):
     """The child with the best UCT value; ties broken uniformly at random (reservoir).
     Children proven lost for the mover are passed over while others remain."""
     sign = 1.0 if boards[node, -2] == 0 else -1.0
     lost = -1 if boards[node, -2] == 0 else 1
-    log_n = math.log(visits[node])
+    # mean + c sqrt(2 ln N / n), as (sign total + c sqrt(2 ln N) sqrt(n)) / n: one division
+    explore = c * math.sqrt(2.0 * math.log(visits[node]))
     best_value = -np.inf
     best = -1
     n_ties = 0
@@ -57,7 +58,8 @@ def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c, pro
         if proven[child] == lost:  # chosen only when every child is lost
             value = -1e300
         else:
-            value = sign * total[child] / visits[child] + c * math.sqrt(2.0 * log_n / visits[child])
+            n = visits[child]
+            value = (sign * total[child] + explore * math.sqrt(n)) / n
         if value > best_value:
             best_value = value
             best = child
@@ -69,7 +71,7 @@ def _best_uct_child(node, first_child, n_expanded, visits, total, boards, c, pro
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _prove(node, boards, first_child, n_legal, n_expanded, proven):
     """MCTS-Solver: a node is won for its mover when one child is, lost when all are lost.
     ``proven`` is +1 (player 0 wins with best play), -1 (player 1 wins) or 0 (not known)."""
@@ -135,7 +137,7 @@ def run_iterations(params, boards, first_child, n_legal,
         node = 0
         while boards[node, -1] == ONGOING:  # selection and expansion
             if n_legal[node] < 0:  # reserve a block for all children at once
-                n = movemask.to_array(kernels.legal_mask(params, boards[node]), moves)
+                n = movemask.to_array(kernels.legal_mask_inlined(params, boards[node]), moves)
                 n_legal[node] = n
                 first_child[node] = n_nodes
                 for k in range(n):
@@ -145,7 +147,7 @@ def run_iterations(params, boards, first_child, n_legal,
                 child = first_child[node] + n_expanded[node]
                 n_expanded[node] += 1
                 kernels.copy_into(boards[child], boards[node])
-                kernels.play(params, boards[child], move[child])
+                kernels.play_inlined(params, boards[child], move[child])
                 if repetitions and boards[child, -1] == ONGOING:
                     _end_if_repeated(params, boards[child], child, node, parent, keys, seen,
                                      repetitions)
@@ -271,6 +273,9 @@ def keep(tree: SearchTree) -> None:
         _kept.tree = tree
 
 
+_warmed: set[int] = set()  # the games whose search this process has compiled or loaded
+
+
 def warm_up(state: State | None = None) -> None:
     """Compile (or load from the cache) the search for ``state``'s game (default: the first
     registered game's) now, not inside the first timed move (once a game:
@@ -278,11 +283,14 @@ def warm_up(state: State | None = None) -> None:
     from ..variants import VARIANTS
 
     state = state or next(iter(VARIANTS.values()))().start()
+    if state.variant.game_id in _warmed:
+        return
     tree = SearchTree(state.board, capacity=2 * MAX_MOVES)
     run_iterations(state.variant.params, tree.boards, tree.first_child, tree.n_legal,
                    tree.n_expanded, tree.parent, tree.move, tree.visits, tree.total, 1, 0, 1.0,
                    tree.proven, True, tree.moves, tree.scratch,
                    kernels.repetitions_of(state.variant), tree.keys, NO_HISTORY)
+    _warmed.add(state.variant.game_id)
 
 
 class MCTSPlayer(Player):

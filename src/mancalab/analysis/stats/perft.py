@@ -44,7 +44,7 @@ def _perft(params, root, depth, boards, moves, counts, nexts):
                                    borrowed(moves))
     counts, nexts = borrowed(counts), borrowed(nexts)
     kernels.copy_into(boards[0], root)
-    counts[0] = movemask.to_array(kernels.legal_mask(params, boards[0]), moves[0])
+    counts[0] = movemask.to_array(kernels.legal_mask_inlined(params, boards[0]), moves[0])
     nexts[0] = 0
     sequences, nodes, ply = 0, 1, 0
     if depth == 1:
@@ -57,11 +57,11 @@ def _perft(params, root, depth, boards, moves, counts, nexts):
         nexts[ply] += 1
         child = ply + 1
         kernels.copy_into(boards[child], boards[ply])
-        kernels.play(params, boards[child], move)
+        kernels.play_inlined(params, boards[child], move)
         nodes += 1
         if boards[child, -1] != ONGOING:
             continue
-        found = movemask.to_array(kernels.legal_mask(params, boards[child]), moves[child])
+        found = movemask.to_array(kernels.legal_mask_inlined(params, boards[child]), moves[child])
         if child == depth - 1:  # the last ply: its moves are the sequences
             sequences += found
             continue

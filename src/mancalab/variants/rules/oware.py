@@ -65,11 +65,11 @@ def _sweep(board, n, trace):
     board[-1] = WIN_0 if a > b else (WIN_1 if b > a else DRAW)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_end_rule(params, board, trace):
     """More than half the seeds, or half each, ends the game; so does a mover who cannot
-    feed. Either way the board is swept. One compiled function for ``play`` and ``settle``
-    (inlined into both, numba compiled it twice)."""
+    feed. Either way the board is swept. Inlined (into ``play`` and ``settle``): a call a
+    move slowed random play."""
     n = params[P_HOUSES]
     half = n * params[P_SEEDS]
     a, b = board[2 * n], board[2 * n + 1]
