@@ -324,6 +324,46 @@ def test_analysis_gives_every_moves_exact_value(client, tmp_path, monkeypatch):
     assert answer["exact"] and answer["value"] == 64 and answer["best_cells"], answer
 
 
+def test_oware_analysis_is_what_its_endgame_tables_prove_given_the_game(client, tmp_path,
+                                                                         monkeypatch):
+    import mancalab
+    from mancalab.analysis.solving import oware_tables
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    small = mancalab.variant("oware", houses=2, seeds=2)
+    assert not client.get("/api/games").json()["games"]["oware"]["tables"]
+    for board in (small, mancalab.variant("oware")):
+        oware_tables.save(oware_tables.build(board, 4))
+    assert client.get("/api/games").json()["games"]["oware"]["tables"]
+    # South's 0, North's 2, South's 1 and North's 3 come back to the start: a first recurrence
+    start = {"cells": [1, 0, 1, 0, 3, 3], "to_move": 0}
+    game = create(client, game="oware", options={"houses": 2, "seeds": 2}, position=start)
+    url = f"/api/games/{game['id']}/analysis"
+    answer = client.post(url, json={"token": game["token"]}).json()
+    position = small.state(start["cells"], 0)
+    tables = oware_tables.for_search(small)
+    for entry in answer["moves"]:  # a move's bounds: its position's over every history
+        bounds = oware_tables.proven(position.play(entry["cell"]), tables)
+        assert (entry["lower"], entry["upper"]) == (-bounds["greatest"], -bounds["least"])
+    assert answer["lower"] == max(entry["lower"] for entry in answer["moves"]), answer
+    for ply, cell in enumerate((0, 2, 1)):
+        assert move(client, game, game["token"], cell, ply).status_code == 200
+        position = position.play(cell)
+    answer = client.post(url, json={"token": game["token"]}).json()
+    back = next(entry for entry in answer["moves"] if entry["cell"] == 3)
+    repeated = position.play(3)
+    assert repeated.board.tolist() == small.state(start["cells"], 0).board.tolist()
+    swept = repeated.stopped()
+    assert back["value"] == swept.score[1] - swept.score[0] and not back["endless"], back
+    far = create(client, game="oware")  # 48 seeds on the board
+    refused = client.post(f"/api/games/{far['id']}/analysis", json={"token": far["token"]})
+    assert refused.status_code == 409 and refused.json()["code"] == "beyond_tables"
+    assert refused.json()["values"] == {"seeds": 48, "most": 4}
+    other = create(client, game="oware", options={"houses": 3})
+    refused = client.post(f"/api/games/{other['id']}/analysis", json={"token": other["token"]})
+    assert refused.status_code == 409 and refused.json()["code"] == "no_tables"
+
+
 def test_urubugu_both_players_arrange_their_beads(client):
     game = create(client, game="urubugu", mode="online", setup=True)
     first, second = game["token"], game["links"]["invite"].split("token=")[1]

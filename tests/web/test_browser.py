@@ -873,6 +873,47 @@ def test_a_game_is_reviewed_move_by_move(server, context):
     assert fresh["bot_seat"] != fresh["to_move"]  # the person moves first from there
 
 
+def test_oware_analysis_shows_the_endgame_tables_word_and_a_repetition_exactly(
+        server, browser, tmp_path, monkeypatch):
+    """Oware's switch, where its tables are built: each hole shows its move's value where
+    the tables or the game's history settle it, "?" with bounds where the positions before
+    decide; a move back to a position of the game shows the sweep it ends with."""
+    from mancalab.analysis.solving import oware_tables
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the server reads its tables here
+    small = mancalab.variant("oware", houses=2, seeds=2)
+    oware_tables.save(oware_tables.build(small, 4))
+    body = json.dumps({"game": "oware", "options": {"houses": 2, "seeds": 2}, "mode": "local",
+                       "position": {"cells": [1, 0, 1, 0, 3, 3], "to_move": 0}}).encode()
+    request = urllib.request.Request(f"{server}/api/games", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        created = json.load(answer)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server}/?game={created['id']}&token={created['token']}")
+    page.wait_for_selector("#play:not([hidden])")
+    open_more(page)
+    wait_until(lambda: page.is_visible("#analysis-row"), what="the switch")
+    page.check("#analysis")
+    wait_until(lambda: page.locator(".hole text.value").count() == 1, what="the values")
+    for ply, cell in enumerate((0, 2, 1)):  # South's 0, North's 2, South's 1: North's 3
+        page.click(f"[data-cell='{cell}']")  # comes back to the position the game began in
+        wait_until(lambda: api_state(server, page)["ply"] == ply + 1, what="the move")
+    position = small.state([1, 0, 1, 0, 3, 3], 0)
+    for cell in (0, 2, 1):
+        position = position.play(cell)
+    swept = position.play(3).stopped()
+    value = swept.score[1] - swept.score[0]
+    wait_until(lambda: page.locator(".hole[data-cell='3'] text.value").count() == 1,
+               what="the value of the move back")
+    assert page.text_content(".hole[data-cell='3'] text.value") == (
+        f"{value:+d}" if value else "0")
+    shots = ARTIFACTS.parent / "docs-screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "analysis-oware-390.png"))
+    page.close()
+
+
 def finished_by_api(server, game, options, seed=5):
     """A game of ``game`` played to its end through the API by random moves: its id and
     the first seat's token."""

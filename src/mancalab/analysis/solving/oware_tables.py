@@ -48,7 +48,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...borrow import borrowed
-from ...core import ONGOING, Variant
+from ...core import ONGOING, MancalabError, Variant
 from ...memory import available_memory, large_zeros
 from ...movemask import bit
 from ...variants.rules import oware
@@ -413,6 +413,12 @@ def file_name(houses: int, seeds: int) -> str:
     return f"oware-{houses}-{seeds}.db"
 
 
+def any_built(folder: str | Path | None = None) -> bool:
+    """Whether a tables file of any board is in ``folder`` (the server's analysis switch)."""
+    place = Path(folder) if folder else default_dir()
+    return next(place.glob(file_name("*", "*")), None) is not None
+
+
 def path_of(variant: Variant, seeds: int, folder: str | Path | None = None) -> Path:
     return (Path(folder) if folder else default_dir()) / file_name(variant.options["houses"],
                                                                     seeds)
@@ -506,12 +512,11 @@ def proven(state, tables: tuple | None = None, moves: bool = False) -> dict:
         raise DatabaseError("no Oware tables are built for this board: mancalab db build "
                             "oware --seeds 20")
     reach, least, greatest = kernels.table_bounds(state.variant.params, state.board, *tables)
-    cells = 2 * state.variant.options["houses"]
     if state.is_over:
         least = greatest = state.score[state.to_move] - state.score[1 - state.to_move]
     elif not reach:
-        raise DatabaseError(f"the position has {sum(state.cells[:cells])} seeds on the board; "
-                            f"the tables built hold at most {tables[2].shape[0] - cells - 1}")
+        raise DatabaseError(f"the position has {seeds_on_board(state)} seeds on the board; "
+                            f"the tables built hold at most {reach_of(state.variant, tables)}")
     found = {"least": int(least), "greatest": int(greatest), "result": _decided(least, greatest)}
     if moves and not state.is_over:
         found["moves"] = {}
@@ -521,6 +526,50 @@ def proven(state, tables: tuple | None = None, moves: bool = False) -> dict:
             found["moves"][state.move_name(move)] = {"least": low, "greatest": high,
                                                      "result": _decided(low, high)}
     return found
+
+
+def reach_of(variant: Variant, tables: tuple) -> int:
+    """The most seeds on the board that ``tables`` (``for_search``'s) hold."""
+    return tables[2].shape[0] - 2 * variant.options["houses"] - 1
+
+
+def seeds_on_board(state) -> int:
+    return sum(state.cells[:2 * state.variant.options["houses"]])
+
+
+def analysis(state, history=(), tables: tuple | None = None) -> dict:
+    """The page's analysis of ``state`` (``SolveResult.answer``'s shape) from the tables,
+    in a game whose positions so far are ``history``: each legal move's final margin for
+    the mover, exact where the move repeats a position of the game (the game ends there,
+    swept) or its bounds over every later history meet, else those bounds (``endless``:
+    the repetition rule decides within them); the position's bounds are the best of its
+    moves'. DatabaseError where the tables do not reach (``proven``)."""
+    if state.is_over:
+        raise MancalabError("the game is over: there is no move to analyse")
+    tables = for_search(state.variant) if tables is None else tables
+    proven(state, tables)  # reached, or why not
+    seen = {position.board.tobytes() for position in history}
+    mover, entries = state.to_move, []
+    for move in state.legal_moves():
+        child = state.play(move)
+        if not child.is_over and child.board.tobytes() in seen:
+            child = child.stopped()  # a first recurrence ends the game
+        if child.is_over:
+            low = high = child.score[mover] - child.score[1 - mover]
+        else:
+            bounds = proven(child, tables)  # the opponent's: negated
+            low, high = -bounds["greatest"], -bounds["least"]
+        entries.append({"move": state.move_name(move), "cell": move,
+                        "value": low if low == high else None, "lower": low, "upper": high,
+                        "endless": low != high})
+    lower = max(entry["lower"] for entry in entries)
+    upper = max(entry["upper"] for entry in entries)
+    exact = lower == upper
+    best = [entry for entry in entries if exact and entry["lower"] == lower]
+    return {"value": lower if exact else None, "exact": exact, "lower": lower, "upper": upper,
+            "endless": not exact, "best_moves": [entry["move"] for entry in best],
+            "best_cells": [entry["cell"] for entry in best], "moves": entries,
+            "database_seeds": reach_of(state.variant, tables)}
 
 
 def _decided(least: int, greatest: int) -> str | None:

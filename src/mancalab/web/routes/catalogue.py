@@ -50,6 +50,7 @@ def _catalogue(limits: Limits) -> dict:
         games[name] = {"title": cls.title,
                        "options": {k: _option_form(o) for k, o in cls.option_specs.items()},
                        "solvable": solving.unsolvable(cls()) is None,
+                       "tables": _tables_built(cls),
                        "puzzles": puzzles.pick(name, 1000, 0) is not None,
                        "race": None if cls.race_option is None else {
                            "option": cls.race_option, "none": cls.no_race},
@@ -60,6 +61,16 @@ def _catalogue(limits: Limits) -> dict:
             # mancalab's players, then those the operator named (engines, files)
             "players": sorted(set(PLAYERS) - {"engine"}) + sorted(limits.players),
             "max_think": limits.max_think}
+
+
+def _tables_built(cls) -> bool:
+    """Whether endgame tables answer this game's analysis where they reach (Oware's, built
+    on this server for some board: for another, the analysis says it has none)."""
+    if cls.kernels.table_bounds is None:
+        return False
+    from ...analysis.solving import oware_tables
+
+    return oware_tables.any_built()
 
 
 @router.get("/api/preparation", summary="What exact play still needs on this server: per "

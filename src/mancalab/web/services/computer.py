@@ -155,6 +155,9 @@ class Computer:
         room = self._helped(game_id, token)
         state = room.state
         reason = solving.unsolvable(state.variant)
+        if reason is not None and state.variant.kernels.table_bounds is not None:
+            return {**await asyncio.to_thread(_from_tables, state, game_of(room)),
+                    "ply": room.ply}
         if reason is not None:
             raise ConflictError(reason)
         position = analysis_key(state)
@@ -202,6 +205,22 @@ class Computer:
 
         self.preparation = Preparation(steps, ready, kept, self.limits.prepare_memory)
         self.preparation.start()
+
+
+def _from_tables(state, history: list) -> dict:
+    """The analysis the game's endgame tables give (Oware's), or why they cannot."""
+    from ...analysis.solving import oware_tables
+
+    tables = oware_tables.for_search(state.variant)
+    if tables[0].size == 0:
+        raise ConflictError("no endgame tables are built for this board on this server "
+                            "(mancalab db build oware)", code="no_tables")
+    seeds, most = oware_tables.seeds_on_board(state), oware_tables.reach_of(state.variant, tables)
+    if seeds > most:
+        raise ConflictError(f"the endgame tables here reach positions with at most {most} seeds "
+                            f"on the board; this one has {seeds}", code="beyond_tables",
+                            seeds=seeds, most=most)
+    return oware_tables.analysis(state, history, tables)
 
 
 def game_of(room: Room) -> list:

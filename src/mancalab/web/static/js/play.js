@@ -635,7 +635,7 @@ function drawControls(state) {
   if (state.rated || state.clock) $("undo").hidden = true;  // no take-backs there
   $("hint").hidden = !seated || !state.helpers || Boolean(state.result) || !state.started;
   const info = catalogue.games[state.game];
-  $("analysis-row").hidden = !(info && info.solvable) || !seated || !state.helpers;
+  $("analysis-row").hidden = !analysable(info) || !seated || !state.helpers;
   $("previews-row").hidden = !seated || !state.helpers;
   $("review-game").hidden = !mayReview(state);
   if (info && info.solvable && seated && state.helpers) followPreparation(state);
@@ -830,9 +830,13 @@ async function followPreparation(state) {
 }
 
 // ----- exact values (solved games) and hints in words --------------------------------------
+// a solved game, or one whose endgame tables answer where they reach (Oware)
+function analysable(info) {
+  return Boolean(info && (info.solvable || info.tables));
+}
+
 function wantsAnalysis(state) {
-  const info = catalogue.games[state.game];
-  return $("analysis").checked && Boolean(info && info.solvable) && mayMove(state);
+  return $("analysis").checked && analysable(catalogue.games[state.game]) && mayMove(state);
 }
 
 function analysed(state) {
@@ -848,10 +852,14 @@ async function requestAnalysis(state) {
   $("hover-info").textContent = "";
   if (!answer) { $("analysis").checked = false; return; }
   analysedPlies[`${state.id}:${answer.ply}`] = answer;
-  // a "?" is a move not proven in the time a request has: say so, and where its bounds are
-  if (answer.moves.some((entry) => entry.value === null)) {
+  // a "?" is a move not proven in the time a request has, or one whose value the positions
+  // before it decide (Oware's tables): say which, and where its bounds are
+  const unknown = answer.moves.filter((entry) => entry.value === null);
+  if (unknown.some((entry) => !entry.endless)) {
     $("hover-info").textContent = t(state.preparing || !$("prep-note").hidden
       ? "analysis_unknown_preparing" : "analysis_unknown");
+  } else if (unknown.length) {
+    $("hover-info").textContent = t("analysis_endless_note");
   }
   if (game) render(game);
 }
