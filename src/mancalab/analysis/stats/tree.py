@@ -33,7 +33,6 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 from numba import get_num_threads, njit, prange, set_num_threads
@@ -45,46 +44,18 @@ from ...memory import available_memory
 from ...prefetch import prefetch_row
 from ...variants import variant as make_variant
 from ...warming import compiling_timed
+from .rows import (AGENCY, GAMES, HEADER, N_TOTALS, STATUS_SLOT, TOTAL_WORDS, TURNS, TreeRow,
+                   number_of, shared_params, words_of)
 
-# Totals slots, in the order of the reference file's columns where possible.
-TURNS, GAMES, AGENCY, A_WINS, B_WINS, DRAWS, TIMEOUTS = range(7)
-N_TOTALS = 7
-STATUS_SLOT = (-1, A_WINS, B_WINS, DRAWS, TIMEOUTS)  # indexed by the status code
-HEADER = "turns, level, games, agency, Awins, Bwins, draws, timeouts"
 TARGET_LOAD = 0.65  # a new or grown table starts this full (short probe runs)
 MAX_LOAD = 0.85  # batches stop short of it; the table grows before it gets fuller
 EMPTY = np.uint64(0)  # a first key word of 0 (and a multiplicity of 0) marks an empty row
 PRESENT = np.uint64(1)  # bit 0 of the first word of a key packed field by field
 COUNT_WORDS = 4  # the most 64-bit words a position's multiplicity takes (256 bits)
-TOTAL_WORDS = 4  # the words of each level total (256 bits: Gebeta to about level 145)
 CHUNKS = 64  # pieces of a batch that the threads share out
 PHASES = ("expand", "grow")  # how a level's time is split (TreeRow.details)
 AHEAD = 8  # children played before the first of them goes into the table (a power of two)
 BAD_KEY, OVERFLOW = 0, 1  # the flags a batch raises
-
-
-class TreeRow(NamedTuple):
-    """One level of the table; the counts are cumulative over levels 1..level."""
-
-    level: int
-    turns: int
-    games: int
-    agency: int
-    a_wins: int
-    b_wins: int
-    draws: int
-    timeouts: int
-    positions: int | None  # distinct positions at this level whose game goes on (None for
-    # the last level asked for: it is counted, never stored; ask one level deeper for it)
-    seconds: float  # time spent on this level
-    peak_bytes: int  # memory held by this level's tables at its peak
-    details: dict | None = None  # seconds spent expanding, merging and growing tables, and
-    # compiling on a first run (left out of ``seconds``); on a cluster, the bytes moved
-    # between workers and their peak memory
-
-    def csv(self) -> str:
-        return ", ".join(str(v) for v in (self.turns, self.level, self.games, self.agency,
-                                          self.a_wins, self.b_wins, self.draws, self.timeouts))
 
 
 class TreeOverflowError(MancalabError):
@@ -220,16 +191,6 @@ def count_words(sequences: int, game: Variant) -> int:
     if words > COUNT_WORDS:
         raise TreeOverflowError(f"a position's multiplicity could pass {64 * COUNT_WORDS} bits")
     return words
-
-
-def words_of(number: int, words: int) -> np.ndarray:
-    """``number`` as ``words`` 64-bit words, the lowest first."""
-    return np.array([(number >> (64 * w)) & (2**64 - 1) for w in range(words)], dtype=np.uint64)
-
-
-def number_of(words) -> int:
-    """The number held in 64-bit words, the lowest first."""
-    return sum(int(word) << (64 * w) for w, word in enumerate(words))
 
 
 # ----- one batch of parents ---------------------------------------------------------
@@ -703,13 +664,6 @@ def warm_up(variant_or_name: Variant | str, **options) -> None:
     game = _game(variant_or_name, options)
     tree_stats(game, 3)
     _Level(key_layout(game)[3], 16).grow(16)
-
-
-def shared_params(game: Variant) -> np.ndarray:
-    """``game``'s params as a plain array: the tree's kernels are compiled once for every
-    game (the rules chosen at run time), not once a game as a first move wants them
-    (``mancalab.params``): a run is long, and the tests walk every game's tree."""
-    return np.asarray(game.params)
 
 
 def read_only(table: np.ndarray) -> np.ndarray:

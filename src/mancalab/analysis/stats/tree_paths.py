@@ -23,7 +23,7 @@ from numba import get_num_threads, njit, prange, set_num_threads
 
 from ... import kernels, movemask
 from ...core import MAX_MOVES, ONGOING, Variant
-from .tree import (AGENCY, GAMES, N_TOTALS, STATUS_SLOT, TOTAL_WORDS, TURNS, TreeRow,
+from .rows import (AGENCY, GAMES, N_TOTALS, STATUS_SLOT, TOTAL_WORDS, TURNS, TreeRow,
                    shared_params, words_of)
 
 FRONTIER_PATHS = 512  # paths the threads share out: the frontier is the first ply with more
