@@ -352,23 +352,3 @@ def _play_out(params, board, moves, max_plies, repetitions):
             if seen >= repetitions:
                 stop(params, board)
     return plies
-    table = np.zeros((FIRST_ROWS, 2), dtype=np.uint64)
-    used = _seen_once_more(table, board)[0]  # the rows taken: doubled before half are
-    plies = 0
-    while board[-1] == ONGOING and plies < max_plies:
-        if moves.shape[0]:
-            move = moves[plies]
-        else:
-            legal = legal_mask_inlined(params, board)
-            state, pick = _below(state, movemask.count(legal))
-            move = movemask.nth(legal, pick)
-        play_inlined(params, board, move)
-        plies += 1
-        if repetitions and board[-1] == ONGOING:
-            if 2 * (used + 1) > table.shape[0]:
-                table = _doubled(table)
-            new, seen = _seen_once_more(table, board)
-            used += new
-            if seen >= repetitions:
-                stop(params, board)
-    return plies

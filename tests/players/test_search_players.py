@@ -431,3 +431,60 @@ def test_mcts_ends_a_node_whose_position_recurs_in_the_game_or_on_its_path():
         legal = state.legal_moves()
         states.append(state.play(legal[rng.integers(len(legal))]))
     assert ended
+
+
+def test_mcts_keeps_the_subtree_of_the_position_reached_since_its_move():
+    from mancalab.players import player as make_player
+    from mancalab.players.mcts import SearchTree
+
+    variant = mancalab.variant("kalah", pits=4, seeds=3)
+    state = variant.start()
+    tree = SearchTree(state.board)
+    mancalab.kernels.seed_rng(1)
+    tree.run(variant, 3000, 1.4)
+
+    def most_visited(node):
+        first = tree.first_child[node]
+        return max(range(first, first + tree.n_expanded[node]), key=lambda c: tree.visits[c])
+
+    reply = most_visited(most_visited(0))  # a position two moves on, searched already
+    assert tree.visits[reply] > 1
+    kept = tree.subtree(reply)
+
+    def same(old, new):
+        assert (tree.boards[old] == kept.boards[new]).all()
+        for name in ("n_legal", "n_expanded", "visits", "total", "proven", "keys"):
+            assert getattr(tree, name)[old] == getattr(kept, name)[new], name
+        if tree.n_legal[old] > 0:
+            for k in range(tree.n_legal[old]):
+                old_child, new_child = tree.first_child[old] + k, kept.first_child[new] + k
+                assert tree.move[old_child] == kept.move[new_child]
+                assert kept.parent[new_child] == new
+                if k < tree.n_expanded[old]:
+                    same(old_child, new_child)
+        return True
+
+    assert same(reply, 0) and kept.n_nodes < tree.n_nodes
+    assert kept.find(tree.boards[reply], 0, 0) == 0
+    before = kept.visits[0]
+    kept.run(variant, 200, 1.4)  # a search goes on from it
+    assert kept.visits[0] == before + 200
+    # the player: the tree below its move and the reply grows on at its next move
+    player = make_player("mcts:playouts=500,seed=3,reuse=true,solver=false", "kalah")
+    player.choose(state)
+    searched, node = player._kept
+    while True:  # the line the search expected, to the player's next turn
+        first = searched.first_child[node]
+        node = max(range(first, first + searched.n_expanded[node]),
+                   key=lambda child: searched.visits[child])
+        if searched.boards[node, -2] == state.to_move:
+            break
+    reached, visits = mancalab.core.State(variant, searched.boards[node].copy()), \
+        searched.visits[node]
+    assert not reached.is_over and visits > 1
+    player.choose(reached)
+    assert player._kept[0].visits[0] == visits + 500  # the kept visits and the new playouts
+    fresh = make_player("mcts:playouts=500,seed=3,solver=false", "kalah")
+    fresh.choose(state)
+    fresh.choose(reached)
+    assert fresh.last_info["playouts"] == 500

@@ -173,6 +173,40 @@ def run_iterations(params, boards, first_child, n_legal,
     return n_nodes, done
 
 
+@njit(cache=True)
+def _copy_subtree(root, source, target, queue):
+    """Copy the subtree of node ``root`` of ``source`` (a tree's arrays: boards, first_child,
+    n_legal, n_expanded, parent, move, visits, total, proven, keys) into ``target`` (arrays
+    as large), ``root`` becoming node 0; children keep their blocks (one for all of a node's
+    moves, those not expanded holding only their move). Returns the nodes copied. ``queue``
+    (as long as the arrays): work space."""
+    boards, first_child, n_legal, n_expanded, parent, move, visits, total, proven, keys = source
+    (t_boards, t_first, t_legal, t_expanded, t_parent, t_move, t_visits, t_total, t_proven,
+     t_keys) = target
+    queue[0] = root
+    t_parent[0], t_move[0] = -1, -1
+    head, n_nodes = 0, 1
+    while head < n_nodes:  # nodes in the order they are copied: node ``head`` is queue[head]
+        old = queue[head]
+        kernels.copy_into(t_boards[head], boards[old])
+        t_legal[head], t_expanded[head] = n_legal[old], n_expanded[old]
+        t_visits[head], t_total[head] = visits[old], total[old]
+        t_proven[head], t_keys[head] = proven[old], keys[old]
+        if n_legal[old] > 0:
+            t_first[head] = n_nodes
+            for k in range(n_legal[old]):
+                child = first_child[old] + k
+                t_move[n_nodes + k] = move[child]
+                t_parent[n_nodes + k] = head
+                queue[n_nodes + k] = child  # copied when its turn comes, if expanded
+            n_nodes += n_legal[old]
+        head += 1
+        while head < n_nodes and head - t_first[t_parent[head]] >= \
+                t_expanded[t_parent[head]]:
+            head += 1  # a child not expanded: its move only
+    return n_nodes
+
+
 class SearchTree:
     """The arrays of one search, grown by doubling when full."""
 
@@ -193,6 +227,42 @@ class SearchTree:
         self.boards[0] = root_board
         self.n_nodes = 1
         self.grown_in = 0.0  # seconds the last doubling took
+
+    FIELDS = ("boards", "first_child", "n_legal", "n_expanded", "parent", "move", "visits",
+              "total", "proven", "keys")
+
+    def arrays(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def subtree(self, node: int) -> SearchTree:
+        """A new tree of ``node``'s subtree, ``node`` its root: what the search found below a
+        position reached since is kept for the next move."""
+        tree = SearchTree(self.boards[node], capacity=self.boards.shape[0])
+        tree.n_nodes = _copy_subtree(node, self.arrays(), tree.arrays(),
+                                     np.empty(self.boards.shape[0], dtype=np.int64))
+        return tree
+
+    def find(self, board: np.ndarray, below: int, plies: int) -> int:
+        """The node within ``plies`` moves of node ``below`` whose position is ``board``, or
+        -1 (expanded nodes only: others hold no position yet)."""
+        if np.array_equal(self.boards[below], board):
+            return below
+        if plies == 0 or self.n_legal[below] <= 0:
+            return -1
+        first = self.first_child[below]
+        for child in range(first, first + self.n_expanded[below]):
+            found = self.find(board, child, plies - 1)
+            if found >= 0:
+                return found
+        return -1
+
+    def child_of(self, move: int) -> int:
+        """The root's child by ``move``, or -1 if it was never expanded."""
+        first = self.first_child[0]
+        for child in range(first, first + max(0, self.n_expanded[0])):
+            if self.move[child] == move:
+                return child
+        return -1
 
     def reset(self, root_board: np.ndarray) -> None:
         """Start a new search from ``root_board`` in these arrays (a node's fields are set
@@ -251,6 +321,8 @@ class SearchTree:
                 for ch in range(first, first + self.n_expanded[0]) if self.visits[ch] > 0]
 
 
+REUSE_PLIES = 4  # how deep below the move played a kept tree is searched for the position
+# (the reply, or further moves of a player who moves again)
 KEPT_NODES = 1 << 16  # a thread keeps its tree's arrays up to this size (about 12 MB)
 _kept = threading.local()
 
@@ -308,6 +380,9 @@ class MCTSPlayer(Player):
         "seed": seed_option("of the playouts"),
         "threads": Option(1, whole, lambda v: 1 <= v <= 64,
                           "searches run side by side, one a core (root parallel), 1..64"),
+        "reuse": Option(False, bool_option, lambda v: True,
+                        "true or false: keep the subtree of the position reached since its "
+                        "last move (one thread; a tree of at most 65,536 nodes)"),
     }
     batch = 256  # iterations between clock checks
 
@@ -315,6 +390,7 @@ class MCTSPlayer(Player):
         super().__init__(**options)
         seed = self.options["seed"]
         self._rng = np.random.default_rng(new_seed() if seed is None else seed)
+        self._kept: tuple[SearchTree, int] | None = None  # a tree and its node just played
 
     def choose(self, state: State, among: list[int] | None = None) -> int:
         """The move with the best playouts; with ``among`` (legal moves), the best of those
@@ -335,14 +411,19 @@ class MCTSPlayer(Player):
                                          else self.options["time"])
         seen = positions_seen(self.history(state))  # the game's positions, where they recur
         if threads == 1:
-            trees = [self._search(state, seeds[0], deadline, self.options["playouts"], seen)]
+            trees = [self._search(state, seeds[0], deadline, self.options["playouts"], seen,
+                                  self._reused(state))]
         else:  # root parallel: a tree a core (the search releases the interpreter lock)
             share = -(-self.options["playouts"] // threads)
             with ThreadPoolExecutor(threads, thread_name_prefix="mancalab-mcts") as pool:
                 trees = list(pool.map(
                     lambda seed: self._search(state, seed, deadline, share, seen), seeds))
         move, visits, mean, proven = _merged(trees, among)
-        if threads == 1:
+        if threads == 1 and self.options["reuse"]:  # kept while as small as a thread's
+            tree = trees[0][0]
+            self._kept = (tree, tree.child_of(move)) if tree.boards.shape[0] <= KEPT_NODES \
+                else None
+        elif threads == 1:
             keep(trees[0][0])
         self.last_info = {"playouts": sum(done for _, done in trees),
                           "seconds": time.perf_counter() - started, "value": float(mean),
@@ -350,11 +431,25 @@ class MCTSPlayer(Player):
                           "proven": {1: "win", -1: "loss", 0: None}[proven]}
         return move
 
+    def _reused(self, state: State) -> SearchTree | None:
+        """With ``reuse``, the subtree of the last search below the move it chose whose
+        position is ``state`` (the opponent's reply, or the same player's further move), or
+        None."""
+        kept, self._kept = self._kept, None
+        if kept is None or kept[1] < 0:
+            return None
+        tree, played = kept
+        if tree.boards.shape[1] != state.board.shape[0]:
+            return None
+        found = tree.find(state.board, played, REUSE_PLIES)
+        return None if found < 0 or tree.visits[found] == 0 else tree.subtree(found)
+
     def _search(self, state: State, seed: int, deadline: float, playouts: int,
-                seen: np.ndarray = NO_HISTORY):
-        """One tree grown until ``deadline`` (or ``playouts``): (tree, playouts done)."""
+                seen: np.ndarray = NO_HISTORY, tree: SearchTree | None = None):
+        """One tree grown until ``deadline`` (or ``playouts``), from ``tree`` if given:
+        (tree, playouts done)."""
         kernels.seed_rng(seed)
-        tree = tree_for(state.board)
+        tree = tree or tree_for(state.board)
         c, solver = self.options["exploration"], self.options["solver"]
         done = 0
         while not tree.solved and (done == 0 or (  # one batch at least: a move needs it
