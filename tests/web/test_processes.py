@@ -193,9 +193,13 @@ def test_a_flag_falls_once_though_both_processes_time_the_game(postgres_schema):
         ended = until(lambda: state(ada, game_id)["result"], seconds=6)
         assert until(lambda: state(bob, game_id)["result"]) == ended
         assert "time" in json.dumps(ended)
-        for client in (ada, bob):
-            history = client.get(f"/api/players/{'Ada' if client is ada else 'Bob'}").json()
-            assert len(history["recent"]) == 1  # rated once, not once a process
+        def rated(client, name):
+            return client.get(f"/api/players/{name}").json()["recent"]
+
+        # the rating follows the result (under load, a moment later): once, not once a process
+        until(lambda: rated(ada, "Ada") and rated(bob, "Bob"))
+        time.sleep(0.5)
+        assert len(rated(ada, "Ada")) == 1 and len(rated(bob, "Bob")) == 1
 
 
 @pytest.mark.slow
