@@ -1490,8 +1490,10 @@ def test_the_lobby_and_a_long_name_fit_a_phone_in_kirundi(server, browser):
     taker.wait_for_selector("#play:not([hidden])", timeout=15_000)
     wait_until(lambda: taker.locator("#player-top .clock").count() == 1, what="the clocks")
     taker.screenshot(path=str(ARTIFACTS / "long-name-390-rn.png"))
-    name_box = taker.locator("#player-top .name").bounding_box()
-    clock_box = taker.locator("#player-top .clock").bounding_box()
+    name_box = wait_until(lambda: taker.locator("#player-top .name").bounding_box(),
+                          what="the name drawn")  # (None while the bar is drawn again)
+    clock_box = wait_until(lambda: taker.locator("#player-top .clock").bounding_box(),
+                           what="the clock drawn")
     assert abs(name_box["y"] - clock_box["y"]) < name_box["height"]  # one line
     assert taker.inner_text("#player-top .rating") == "1500?" and no_sideways_scroll(taker)
     for page in (seeker, taker):
