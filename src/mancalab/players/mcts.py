@@ -275,8 +275,7 @@ class SearchTree:
 
     def grow(self) -> None:
         started = time.perf_counter()
-        for name in ("boards", "first_child", "n_legal", "n_expanded", "parent", "move",
-                     "visits", "total", "proven", "keys"):
+        for name in self.FIELDS:
             old = getattr(self, name)
             new = np.zeros((2 * old.shape[0],) + old.shape[1:], dtype=old.dtype)
             new[: old.shape[0]] = old
