@@ -821,6 +821,46 @@ def test_a_route_gets_its_services_by_depends_and_a_test_overrides_them(db):
             == 201
 
 
+def test_every_route_asks_for_the_services_it_uses_and_never_the_hub(db):
+    """Issue 84: a route names the services it uses (``web.deps``), not the whole hub, so a
+    test can stand in for one: who is logged in, the lobby's seeking, one service."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from fastapi.routing import APIRoute, APIWebSocketRoute
+
+    from mancalab.web import deps, routes
+    from mancalab.web.errors import NotFoundError
+    from mancalab.web.hub import Hub
+
+    asked, modules = set(), pkgutil.iter_modules(routes.__path__)
+    found = [route for module in modules
+             for route in importlib.import_module(f"{routes.__name__}.{module.name}").router.routes
+             if isinstance(route, (APIRoute, APIWebSocketRoute))]
+    assert len(found) >= 100
+    for route in found:
+        for parameter in inspect.signature(route.endpoint).parameters.values():
+            assert parameter.annotation not in (Hub, "Hub", "HubDep"), route.path
+        for dependency in route.dependant.dependencies:
+            assert dependency.call.__module__ == deps.__name__, (route.path, dependency.call)
+            asked.add(dependency.call.__name__)
+    assert {"games_of", "seeking_of", "viewer_of", "member_of", "teacher_of"} <= asked
+
+    class Seeking:  # a stand-in: the seek route asks for seeking, who is in, the classes
+        def open(self, body, by, account, client, to=None, cookie=None):
+            raise NotFoundError(f"seeking stood in for {account}")
+
+    app = create_app(db)
+    app.dependency_overrides[deps.seeking_of] = Seeking
+    app.dependency_overrides[deps.viewer_of] = lambda: "Ann"
+    with TestClient(app) as client:
+        refused = client.post("/api/seeks", json={"game": "kalah"})
+        assert refused.status_code == 404 and "stood in for Ann" in refused.text
+        app.dependency_overrides[deps.member_of] = lambda: "Ann"
+        assert client.get("/api/tokens").json() == {"tokens": []}  # Ann's, no cookie sent
+
+
 def test_a_landing_in_a_store_is_answered(client):
     """A landing exercise whose sowing ends in a store (Kalah's number 3: the store 6) was
     refused with 400 when its answers were named (a store is no move): its answers name

@@ -36,7 +36,7 @@ from .guard import RequestGuard
 from .hub import Hub
 from .routes import (accounts, advice, arenas, bots, catalogue, classes, games,
                      learning, live, lobby)
-from .routes.accounts import COOKIE
+from .sessions import COOKIE
 from .schemas import ERRORS
 
 STATIC = Path(__file__).parent / "static"

@@ -1,23 +1,25 @@
-"""What the routes get from the app they serve, through FastAPI's ``Depends``: its hub (the
-services over the store), its limits, and its request rates. The routers are module-level
-(FastAPI's "bigger applications"); a test overrides a dependency with
-``app.dependency_overrides``."""
+"""What the routes get from the app they serve, through FastAPI's ``Depends``: each of the
+hub's services a route uses (the services over the store), who the request comes from, its
+limits, and its request rates. The routers are module-level (FastAPI's "bigger
+applications"); a test overrides a dependency with ``app.dependency_overrides``."""
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends
 from limits import parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
-from starlette.requests import HTTPConnection
+from starlette.requests import HTTPConnection, Request
 
-from .accounts import Accounts
+from .accounts import Accounts, Hashing, require
+from .arenas import Arenas
 from .classes import Classes
-from .hub import Hub
+from .errors import NotAllowedError
 from .lobby import Lobby
 from .reviews import Reviews
 from .services.allowances import Allowances
@@ -25,16 +27,16 @@ from .services.computer import Computer
 from .services.games import Games
 from .services.pairing import Pairing
 from .services.pushes import Pushes
-from .thinking import CLIENT, Limits
+from .services.seeking import Seeking
+from .sessions import logged_in
+from .store import Store
+from .thinking import CLIENT, Limits, Thinker
 from .tokens import Tokens
+from .tournaments import Tournaments
 
 
 # coroutines, so FastAPI calls them on the event loop (a plain function would be run in its
 # thread pool: a thread's hop for every request)
-async def hub_of(connection: HTTPConnection) -> Hub:
-    return connection.app.state.hub
-
-
 async def limits_of(connection: HTTPConnection) -> Limits:
     return connection.app.state.hub.limits
 
@@ -53,8 +55,9 @@ games_of, pushes_of, computer_of, pairing_of = map(
     _provider, ("games", "pushes", "computer", "pairing"))
 allowances_of, accounts_of, classes_of = map(_provider, ("allowances", "accounts", "classes"))
 lobby_of, tokens_of, reviews_of = map(_provider, ("lobby", "tokens", "reviews"))
+hashing_of, thinker_of, arenas_of, tournaments_of, seeking_of, store_of, forget_of = map(
+    _provider, ("hashing", "thinker", "arenas", "tournaments", "seeking", "store", "forget"))
 
-HubDep = Annotated[Hub, Depends(hub_of)]
 LimitsDep = Annotated[Limits, Depends(limits_of)]
 GamesDep = Annotated[Games, Depends(games_of)]
 PushesDep = Annotated[Pushes, Depends(pushes_of)]
@@ -66,6 +69,41 @@ ClassesDep = Annotated[Classes, Depends(classes_of)]
 LobbyDep = Annotated[Lobby, Depends(lobby_of)]
 TokensDep = Annotated[Tokens, Depends(tokens_of)]
 ReviewsDep = Annotated[Reviews, Depends(reviews_of)]
+HashingDep = Annotated[Hashing, Depends(hashing_of)]
+ThinkerDep = Annotated[Thinker, Depends(thinker_of)]
+ArenasDep = Annotated[Arenas, Depends(arenas_of)]
+TournamentsDep = Annotated[Tournaments, Depends(tournaments_of)]
+SeekingDep = Annotated[Seeking, Depends(seeking_of)]
+StoreDep = Annotated[Store, Depends(store_of)]
+# an account deleted: its games going on resigned, its arenas left, its personal data gone
+ForgetDep = Annotated[Callable[[str], Awaitable[None]], Depends(forget_of)]
+
+
+async def viewer_of(accounts: AccountsDep, request: Request) -> str | None:
+    """The account the session cookie logs in, or None (``sessions.logged_in``: a change
+    from another site's page refused)."""
+    return logged_in(accounts, request)
+
+
+ViewerDep = Annotated[str | None, Depends(viewer_of)]
+
+
+async def member_of(viewer: ViewerDep) -> str:
+    """The logged-in account (401 without one)."""
+    return require(viewer)
+
+
+MemberDep = Annotated[str, Depends(member_of)]
+
+
+async def teacher_of(name: MemberDep, classes: ClassesDep) -> str:
+    """The logged-in account, a teacher's (a pupil's account cannot teach)."""
+    if classes.pupil(name) is not None:
+        raise NotAllowedError("a pupil's account cannot teach", code="pupil_only")
+    return name
+
+
+TeacherDep = Annotated[str, Depends(teacher_of)]
 
 
 class TooManyRequests(Exception):

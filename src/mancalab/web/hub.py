@@ -1,6 +1,6 @@
 """The services of one app, made once over its store: the store-level ones (accounts,
 tokens, classes, tournaments, the lobby's seeks, arenas, presence, reviews) and those of
-``services`` (games, pushes, timers, pairing, the computer, allowances), with the
+``services`` (games, pushes, timers, pairing, the computer, allowances, seeking), with the
 background tasks they share. Domain errors only: the app maps them to HTTP answers."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .services.computer import Computer
 from .services.games import Games
 from .services.pairing import Pairing
 from .services.pushes import Pushes
+from .services.seeking import Seeking
 from .services.timers import Timers
 from .store import Store
 from .thinking import Limits, Thinker
@@ -50,6 +51,7 @@ class Hub:
         self.pairing = Pairing(self)
         self.computer = Computer(self)
         self.lobby = Lobby(limits, store, on_change=self.pushes.lobby_changed)
+        self.seeking = Seeking(self)  # seeks made into games
         self.reviews = Reviews(self)  # games looked back at, position by position
 
     def spawn(self, coroutine) -> None:

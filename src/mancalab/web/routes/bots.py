@@ -13,22 +13,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import secrets
 from collections.abc import AsyncIterator, Callable
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
 
-from ..accounts import require
+from ..clients import scope_client
 from ..errors import BusyError, NotAllowedError, NotFoundError
-from ..hub import Hub
-from ..lobby import Seek
+from ..lobby import Lobby
 from ..rooms import Room
 from ..schemas import Decline, NewSeek, NewToken
-from ..thinking import Limits
-from .accounts import logged_in
-from .lobby import challenged, check_live, take
-from ..deps import HubDep, LimitsDep, moves, new_games
+from ..store import Store
+from ..tokens import Tokens
+from ..deps import (AllowancesDep, GamesDep, LobbyDep, MemberDep, PairingDep, PushesDep,
+                    SeekingDep, TokensDep, moves, new_games)
 
 KEEPALIVE_SECONDS = 6.0  # an empty line this often keeps a stream's connection open
 ACCOUNT_STREAMS = 16  # streams one account may hold open at once (its games and events)
@@ -81,14 +79,14 @@ def game_full(room: Room, seat: int) -> dict:
 router = APIRouter()
 
 
-def account_of(hub: Hub, request: Request, *scopes: str) -> str:
+def account_of(tokens: Tokens, request: Request, *scopes: str) -> str:
     """The account of the request's token, holding one of ``scopes``."""
-    return hub.tokens.owner(request.headers.get("authorization"), scopes)
+    return tokens.owner(request.headers.get("authorization"), scopes)
 
 
-def bot_of(hub: Hub, request: Request) -> str:
-    name = account_of(hub, request, "bot:play")
-    if not hub.tokens.is_bot(name):
+def bot_of(tokens: Tokens, request: Request) -> str:
+    name = account_of(tokens, request, "bot:play")
+    if not tokens.is_bot(name):
         raise NotAllowedError("this is for BOT accounts: upgrade the account first "
                               "(POST /api/bot/account/upgrade)", code="not_a_bot")
     return name
@@ -115,18 +113,18 @@ def seat_token(room: Room, name: str) -> str:
 
 @router.post("/api/tokens", status_code=201, summary="Make an API token (shown once; "
                                                     "only its digest is kept)")
-async def new_token(hub: HubDep, request: Request, body: NewToken) -> dict:
-    return hub.tokens.create(require(logged_in(hub, request)), body.label, body.scopes)
+async def new_token(tokens: TokensDep, name: MemberDep, body: NewToken) -> dict:
+    return tokens.create(name, body.label, body.scopes)
 
 
 @router.get("/api/tokens", summary="The account's API tokens (never the tokens)")
-async def tokens(hub: HubDep, request: Request) -> dict:
-    return {"tokens": hub.tokens.of(require(logged_in(hub, request)))}
+async def tokens(tokens: TokensDep, name: MemberDep) -> dict:
+    return {"tokens": tokens.of(name)}
 
 
 @router.delete("/api/tokens/{token_id}", summary="Revoke an API token")
-async def revoke(hub: HubDep, request: Request, token_id: str) -> dict:
-    hub.tokens.revoke(require(logged_in(hub, request)), token_id)
+async def revoke(tokens: TokensDep, name: MemberDep, token_id: str) -> dict:
+    tokens.revoke(name, token_id)
     return {"revoked": token_id}
 
 
@@ -134,16 +132,16 @@ async def revoke(hub: HubDep, request: Request, token_id: str) -> dict:
 
 
 @router.get("/api/account", summary="The account of the token, and whether it is a BOT")
-async def account(hub: HubDep, request: Request) -> dict:
-    name = account_of(hub, request, "bot:play", "challenge:read", "challenge:write")
-    return {"name": name, "bot": hub.tokens.is_bot(name)}
+async def account(tokens: TokensDep, request: Request) -> dict:
+    name = account_of(tokens, request, "bot:play", "challenge:read", "challenge:write")
+    return {"name": name, "bot": tokens.is_bot(name)}
 
 
 @router.post("/api/bot/account/upgrade", summary="Make the token's account a BOT: only "
                                                  "before its first game, and for ever")
-async def upgrade(hub: HubDep, request: Request) -> dict:
-    name = account_of(hub, request, "bot:play")
-    hub.tokens.upgrade(name)
+async def upgrade(tokens: TokensDep, request: Request) -> dict:
+    name = account_of(tokens, request, "bot:play")
+    tokens.upgrade(name)
     return {"name": name, "bot": True}
 
 
@@ -179,20 +177,22 @@ def stream(request: Request, name: str,
 @router.get("/api/stream/event", summary="The account's events as NDJSON: challenges "
                                          "to it (and their end), its games starting "
                                          "and finishing")
-async def events(hub: HubDep, request: Request) -> StreamingResponse:
-    name = account_of(hub, request, "bot:play", "challenge:read")
+async def events(tokens: TokensDep, pushes: PushesDep, lobby: LobbyDep, games: GamesDep,
+                 request: Request) -> StreamingResponse:
+    name = account_of(tokens, request, "bot:play", "challenge:read")
 
     async def lines():
         waker, known_games, known_challenges = Waker(), set(), set()
-        hub.pushes.lobby_sockets.add(waker)
+        pushes.lobby_sockets.add(waker)
         try:
             while True:
-                for line in _event_lines(hub, name, known_games, known_challenges):
+                for line in _event_lines(lobby, games.store, name, known_games,
+                                         known_challenges):
                     yield line
                 if not await waker.wait(KEEPALIVE_SECONDS):
                     yield None
         finally:
-            hub.pushes.lobby_sockets.discard(waker)
+            pushes.lobby_sockets.discard(waker)
 
     return stream(request, name, lines)
 
@@ -200,25 +200,26 @@ async def events(hub: HubDep, request: Request) -> StreamingResponse:
 @router.get("/api/bot/game/stream/{game_id}", summary="A game of the BOT's as NDJSON: "
                                                       "gameFull, then gameState at "
                                                       "every change")
-async def game_stream(hub: HubDep, request: Request, game_id: str) -> StreamingResponse:
-    name = bot_of(hub, request)
-    room = await hub.games.load(game_id)
+async def game_stream(tokens: TokensDep, games: GamesDep, pushes: PushesDep, request: Request,
+                      game_id: str) -> StreamingResponse:
+    name = bot_of(tokens, request)
+    room = await games.load(game_id)
     token = seat_token(room, name)
     seat = room.seat_of(token)
 
     async def lines():
         # the stream holds the bot's seat as a page does: the bot is here while it follows
         waker = Waker()
-        watchers = hub.pushes.watchers.setdefault(game_id, set())
+        watchers = pushes.watchers.setdefault(game_id, set())
         watchers.add((waker, token))
-        hub.spawn(hub.pushes.broadcast(room, skip=waker))  # the other sees the bot come
+        pushes.broadcast_soon(room, skip=waker)  # the other sees the bot come
         try:
-            current = hub.games.room(game_id)
+            current = games.room(game_id)
             yield game_full(current, seat)
             seen = (current.ply, current.version)
             while current.record.state.outcome is None:
                 woke = await waker.wait(KEEPALIVE_SECONDS)
-                current = hub.games.room(game_id)
+                current = games.room(game_id)
                 if (current.ply, current.version) != seen:
                     seen = (current.ply, current.version)
                     yield game_state(current)
@@ -226,9 +227,9 @@ async def game_stream(hub: HubDep, request: Request, game_id: str) -> StreamingR
                     yield None
         finally:
             watchers.discard((waker, token))
-            hub.pushes.presence(room)  # gone from now: counted for a claim, as a page's leaving
+            pushes.presence(room)  # gone from now: counted for a claim, as a page's leaving
             with contextlib.suppress(RuntimeError):  # the loop is closing
-                hub.games.after_change(room)
+                games.after_change(room)
 
     return stream(request, name, lines)
 
@@ -239,27 +240,28 @@ async def game_stream(hub: HubDep, request: Request, game_id: str) -> StreamingR
 @router.post("/api/bot/game/{game_id}/move/{move}", summary="Play a move (its name in the "
                                                             "game's notation)")
 @moves
-async def move(hub: HubDep, request: Request, game_id: str, move: str) -> dict:
-    name = bot_of(hub, request)
-    token = seat_token(await hub.games.load(game_id), name)
-    spend(hub.allowances.api_moves, name)
-    hub.games.pace(game_id)
-    await hub.games.change(game_id, token, lambda room: room.play(hub.store, token, move[:40]))
+async def move(tokens: TokensDep, games: GamesDep, allowances: AllowancesDep, request: Request,
+               game_id: str, move: str) -> dict:
+    name = bot_of(tokens, request)
+    token = seat_token(await games.load(game_id), name)
+    spend(allowances.api_moves, name)
+    games.pace(game_id)
+    await games.change(game_id, token, lambda room: room.play(games.store, token, move[:40]))
     return {"ok": True}
 
 
 @router.post("/api/bot/game/{game_id}/resign", summary="Resign the game")
-async def resign(hub: HubDep, request: Request, game_id: str) -> dict:
-    token = seat_token(await hub.games.load(game_id), bot_of(hub, request))
-    await hub.games.change(game_id, token, lambda room: room.resign(hub.store, token))
+async def resign(tokens: TokensDep, games: GamesDep, request: Request, game_id: str) -> dict:
+    token = seat_token(await games.load(game_id), bot_of(tokens, request))
+    await games.change(game_id, token, lambda room: room.resign(games.store, token))
     return {"ok": True}
 
 
 @router.post("/api/bot/game/{game_id}/abort", summary="Abort the game before both "
                                                       "players moved")
-async def abort(hub: HubDep, request: Request, game_id: str) -> dict:
-    token = seat_token(await hub.games.load(game_id), bot_of(hub, request))
-    await hub.games.change(game_id, token, lambda room: room.abort(hub.store, token))
+async def abort(tokens: TokensDep, games: GamesDep, request: Request, game_id: str) -> dict:
+    token = seat_token(await games.load(game_id), bot_of(tokens, request))
+    await games.change(game_id, token, lambda room: room.abort(games.store, token))
     return {"ok": True}
 
 
@@ -267,19 +269,21 @@ async def abort(hub: HubDep, request: Request, game_id: str) -> dict:
                                                        "BOT (people who take it accept a "
                                                        "bot)")
 @new_games
-async def bot_seek(hub: HubDep, limits: LimitsDep, request: Request, body: NewSeek) -> dict:
-    name = bot_of(hub, request)
-    spend(hub.allowances.api_games, name)
+async def bot_seek(tokens: TokensDep, seeking: SeekingDep, allowances: AllowancesDep,
+                   request: Request, body: NewSeek) -> dict:
+    name = bot_of(tokens, request)
+    spend(allowances.api_games, name)
     if body.to is not None:
         raise NotAllowedError("challenge a player by POST /api/challenge/{name}")
-    opened = _open_seek(hub, limits, request, name, body, None)
+    opened = seeking.open(body, name, name, scope_client(request.scope))
     return {"id": opened.id, "seek": opened.public()}
 
 
 @router.post("/api/bot/arena/{arena_id}/join", summary="Join an arena that admits bots")
-async def join_arena(hub: HubDep, request: Request, arena_id: str) -> dict:
-    name = bot_of(hub, request)
-    return hub.pairing.join_arena(arena_id, name).view_for(name)
+async def join_arena(tokens: TokensDep, pairing: PairingDep, request: Request,
+                     arena_id: str) -> dict:
+    name = bot_of(tokens, request)
+    return pairing.join_arena(arena_id, name).view_for(name)
 
 
 # ----- challenges -----------------------------------------------------------------
@@ -288,52 +292,39 @@ async def join_arena(hub: HubDep, request: Request, arena_id: str) -> dict:
 @router.post("/api/challenge/{player}", status_code=201,
              summary="Challenge a player (a person or a bot); they accept or decline")
 @new_games
-async def challenge(hub: HubDep, limits: LimitsDep, request: Request, player: str,
-                    body: NewSeek) -> dict:
-    name = account_of(hub, request, "challenge:write", "bot:play")
-    spend(hub.allowances.api_games, name)
-    to = challenged(hub, name, player)
-    opened = _open_seek(hub, limits, request, name, body, to)
+async def challenge(tokens: TokensDep, seeking: SeekingDep, allowances: AllowancesDep,
+                    request: Request, player: str, body: NewSeek) -> dict:
+    name = account_of(tokens, request, "challenge:write", "bot:play")
+    spend(allowances.api_games, name)
+    to = seeking.challenged(name, player)
+    opened = seeking.open(body, name, name, scope_client(request.scope), to=to)
     return {"id": opened.id, "challenge": opened.public()}
 
 
 @router.post("/api/challenge/{seek_id}/accept", status_code=201,
              summary="Accept a challenge: the game starts (its id and the seat)")
 @new_games
-async def accept(hub: HubDep, limits: LimitsDep, request: Request, response: Response,
-                 seek_id: str) -> dict:
-    name = account_of(hub, request, "challenge:write", "bot:play")
-    spend(hub.allowances.api_games, name)
-    found = hub.lobby.get(seek_id)
-    room, seat = take(hub, limits, found, name, None)
+async def accept(tokens: TokensDep, seeking: SeekingDep, allowances: AllowancesDep,
+                 lobby: LobbyDep, request: Request, response: Response, seek_id: str) -> dict:
+    name = account_of(tokens, request, "challenge:write", "bot:play")
+    spend(allowances.api_games, name)
+    found = lobby.get(seek_id)
+    room, seat = seeking.take(found, name, None)
     return {"id": room.id, "seat": seat}
 
 
 @router.post("/api/challenge/{seek_id}/decline", summary="Decline a challenge, saying why")
-async def decline(hub: HubDep, request: Request, seek_id: str, body: Decline) -> dict:
-    name = account_of(hub, request, "challenge:write", "bot:play")
-    hub.lobby.decline(hub.lobby.get(seek_id), name, body.reason)
+async def decline(tokens: TokensDep, lobby: LobbyDep, request: Request, seek_id: str,
+                  body: Decline) -> dict:
+    name = account_of(tokens, request, "challenge:write", "bot:play")
+    lobby.decline(lobby.get(seek_id), name, body.reason)
     return {"declined": seek_id, "reason": body.reason}
 
 
-def _open_seek(hub: Hub, limits: Limits, request: Request, name: str, body: NewSeek,
-               to: str | None) -> Seek:
-    """A seek (a challenge when ``to`` is given) by the account ``name``."""
-    from ..clients import scope_client
-
-    check_live(hub, limits, name)
-    room = Room.create(body.game, body.options, "online")  # the game and options checked
-    clock = None if body.clock is None else [body.clock.base, body.clock.increment,
-                                             body.clock.per_move]
-    return hub.lobby.add(Seek(secrets.token_urlsafe(6), room.game, room.options, body.rated,
-                              body.color, name, name, scope_client(request.scope), clock,
-                              to=to))
-
-
-def _challenge_end(hub: Hub, seek_id: str) -> dict:
+def _challenge_end(lobby: Lobby, seek_id: str) -> dict:
     """How a challenge left: declined (with why), taken (its game starts) or cancelled."""
     try:
-        seek = hub.lobby.get(seek_id)
+        seek = lobby.get(seek_id)
     except NotFoundError:
         seek = None
     if seek is not None and seek.declined is not None:
@@ -345,24 +336,25 @@ def _challenge_end(hub: Hub, seek_id: str) -> dict:
     return {"type": "challengeCanceled", "challenge": {"id": seek_id}}
 
 
-def _event_lines(hub: Hub, name: str, games: set, challenges: set) -> list[dict]:
+def _event_lines(lobby: Lobby, store: Store, name: str, games: set,
+                 challenges: set) -> list[dict]:
     """The events of ``name`` since ``games`` and ``challenges`` (what was told before,
     updated): games started and finished, challenges come and gone."""
     lines = []
-    live = set(hub.store.live_games_of(name))
+    live = set(store.live_games_of(name))
     for game_id in sorted(live - games):
         lines.append({"type": "gameStart", "game": {"id": game_id}})
     for game_id in sorted(games - live):
         lines.append({"type": "gameFinish", "game": {"id": game_id}})
     games.clear()
     games.update(live)
-    hub.lobby.sweep_now_and_then()
-    now = {seek.id: seek for seek in hub.lobby.challenges_of(name)}
+    lobby.sweep_now_and_then()
+    now = {seek.id: seek for seek in lobby.challenges_of(name)}
     for seek_id, seek in now.items():
         if seek_id not in challenges:
             lines.append({"type": "challenge", "challenge": seek.public()})
             challenges.add(seek_id)
     for seek_id in sorted(challenges - set(now)):
         challenges.discard(seek_id)
-        lines.append(_challenge_end(hub, seek_id))
+        lines.append(_challenge_end(lobby, seek_id))
     return lines

@@ -12,17 +12,18 @@ from typing import Literal
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
 
-from ..accounts import require
 from ..arenas import Arena
 from ..clients import CLASS_ADDRESSES, Allowance, scope_client
-from ..deps import ClassesDep, HubDep, LimitsDep
+from ..classes import Classes
+from ..deps import (ArenasDep, ClassesDep, ForgetDep, GamesDep, LimitsDep, PairingDep,
+                    StoreDep, TeacherDep, TournamentsDep, ViewerDep)
 from ..thinking import Limits
 from ..errors import BusyError, NotAllowedError, NotFoundError
-from ..hub import Hub
+from ..store import Store
 from ..rooms import Room
 from ..schemas import (JoinClass, NewAssignment, NewClass, NewRound, NewTournament, PupilLogIn,
                        PupilNames, PupilRename)
-from .accounts import _set_cookie, logged_in
+from ..sessions import set_cookie
 
 WRONG_CODES = (20, 60.0)  # wrong join codes or pictures an address may send, a minute
 EXACT_SECONDS = 1.0  # the solver's time on a stuck tournament game
@@ -39,13 +40,6 @@ def wrong_tries(request: Request) -> Allowance:
     return state.wrong_tries
 
 
-def teacher(hub: Hub, request: Request) -> str:
-    name = require(logged_in(hub, request))
-    if hub.classes.pupil(name) is not None:
-        raise NotAllowedError("a pupil's account cannot teach", code="pupil_only")
-    return name
-
-
 def check_tries(request: Request) -> str | None:
     address = scope_client(request.scope)
     if wrong_tries(request).wait(address, 1):
@@ -54,28 +48,28 @@ def check_tries(request: Request) -> str | None:
     return address
 
 
-def tournament_view(hub: Hub, class_id: str, found) -> dict:
-    names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(class_id)}
-    results = hub.store.results(list(found.games.values()))
+def tournament_view(classes: Classes, store: Store, class_id: str, found) -> dict:
+    names = {p["pupil"]: p["real_name"] for p in classes.pupils(class_id)}
+    results = store.results(list(found.games.values()))
     return {**found.view(results, names), "link": f"/?tournament={found.id}",
             "class_id": class_id}
 
 
 def pupil_in(request: Request, response: Response, pupil: str, session: str) -> None:
-    _set_cookie(request, response, session)
+    set_cookie(request, response, session)
     CLASS_ADDRESSES.seen(scope_client(request.scope), pupil)
 
 
 @router.post("/api/classes", status_code=201, summary="Make a class (the account becomes "
                                                       "its teacher): its id and join code")
-async def make(hub: HubDep, request: Request, body: NewClass) -> dict:
-    return hub.classes.create(teacher(hub, request), body.name, list(dict.fromkeys(body.games)),
-                              body.language, body.size)
+async def make(teacher: TeacherDep, classes: ClassesDep, body: NewClass) -> dict:
+    return classes.create(teacher, body.name, list(dict.fromkeys(body.games)), body.language,
+                          body.size)
 
 
 @router.get("/api/classes", summary="The logged-in teacher's classes")
-async def mine(hub: HubDep, request: Request) -> dict:
-    return {"classes": hub.classes.classes_of(teacher(hub, request))}
+async def mine(teacher: TeacherDep, classes: ClassesDep) -> dict:
+    return {"classes": classes.classes_of(teacher)}
 
 
 @router.post("/api/classes/join", status_code=201,
@@ -109,13 +103,15 @@ async def pupil_log_in(classes: ClassesDep, request: Request, response: Response
 
 @router.get("/api/classes/{class_id}", summary="A class as its teacher sees it: pupils "
                                                "(real names), assignments")
-async def one(hub: HubDep, limits: LimitsDep, request: Request, class_id: str) -> dict:
-    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
-    pupils = hub.classes.pupils(class_id)
-    return {**klass, "pupils": pupils, "assignments": hub.classes.assignments(class_id),
-            "tournaments": [tournament_view(hub, class_id, found)
-                            for found in hub.tournaments.of_class(class_id)],
-            "arenas": [arena.view() for arena in hub.arenas.all()
+async def one(teacher: TeacherDep, classes: ClassesDep, store: StoreDep,
+              tournaments: TournamentsDep, arenas: ArenasDep, limits: LimitsDep,
+              request: Request, class_id: str) -> dict:
+    klass = classes.of_teacher(class_id, teacher)
+    pupils = classes.pupils(class_id)
+    return {**klass, "pupils": pupils, "assignments": classes.assignments(class_id),
+            "tournaments": [tournament_view(classes, store, class_id, found)
+                            for found in tournaments.of_class(class_id)],
+            "arenas": [arena.view() for arena in arenas.all()
                        if arena.class_id == class_id],
             "address_pupils": CLASS_ADDRESSES.count(scope_client(request.scope)),
             "limits": _class_limits(limits, klass["size"])}
@@ -123,21 +119,23 @@ async def one(hub: HubDep, limits: LimitsDep, request: Request, class_id: str) -
 
 @router.delete("/api/classes/{class_id}", summary="Delete a class and its pupils' "
                                                   "accounts and personal data")
-async def delete(hub: HubDep, request: Request, class_id: str) -> dict:
-    hub.classes.of_teacher(class_id, teacher(hub, request))
-    for pupil in hub.classes.pupils(class_id):  # their games going on resigned first
-        await hub.forget(pupil["pupil"])
-    hub.classes.delete(class_id)
+async def delete(teacher: TeacherDep, classes: ClassesDep, forget: ForgetDep,
+                 class_id: str) -> dict:
+    classes.of_teacher(class_id, teacher)
+    for pupil in classes.pupils(class_id):  # their games going on resigned first
+        await forget(pupil["pupil"])
+    classes.delete(class_id)
     return {"deleted": class_id}
 
 
 @router.post("/api/classes/{class_id}/pupils", status_code=201,
              summary="Make pupils by name: their cards (name, pupil account, pictures)")
-async def add_pupils(hub: HubDep, request: Request, class_id: str, body: PupilNames) -> dict:
-    hub.classes.of_teacher(class_id, teacher(hub, request))
+async def add_pupils(teacher: TeacherDep, classes: ClassesDep, class_id: str,
+                     body: PupilNames) -> dict:
+    classes.of_teacher(class_id, teacher)
     cards = []
     for real_name in dict.fromkeys(body.names):
-        made = hub.classes.add_pupil(class_id, real_name)
+        made = classes.add_pupil(class_id, real_name)
         made.pop("session")
         cards.append(made)
     return {"cards": cards}
@@ -145,60 +143,63 @@ async def add_pupils(hub: HubDep, request: Request, class_id: str, body: PupilNa
 
 @router.post("/api/classes/{class_id}/pupils/{pupil}/reset",
              summary="New pictures for a pupil (unlocked; logged out everywhere)")
-async def reset(hub: HubDep, request: Request, class_id: str, pupil: str) -> dict:
-    hub.classes.of_teacher(class_id, teacher(hub, request))
-    return {"pupil": pupil, "pictures": hub.classes.reset(class_id, pupil)}
+async def reset(teacher: TeacherDep, classes: ClassesDep, class_id: str, pupil: str) -> dict:
+    classes.of_teacher(class_id, teacher)
+    return {"pupil": pupil, "pictures": classes.reset(class_id, pupil)}
 
 
 @router.post("/api/classes/{class_id}/pupils/{pupil}/rename", summary="Rename a pupil")
-async def rename(hub: HubDep, request: Request, class_id: str, pupil: str,
+async def rename(teacher: TeacherDep, classes: ClassesDep, class_id: str, pupil: str,
                  body: PupilRename) -> dict:
-    hub.classes.of_teacher(class_id, teacher(hub, request))
-    hub.classes.rename(class_id, pupil, body.name)
+    classes.of_teacher(class_id, teacher)
+    classes.rename(class_id, pupil, body.name)
     return {"pupil": pupil, "real_name": body.name}
 
 
 @router.delete("/api/classes/{class_id}/pupils/{pupil}",
                summary="Remove a pupil: their account and personal data go")
-async def remove(hub: HubDep, request: Request, class_id: str, pupil: str) -> dict:
-    hub.classes.of_teacher(class_id, teacher(hub, request))
-    hub.classes.check_pupil(class_id, pupil)
-    await hub.forget(pupil)  # games going on resigned; games with others stay
+async def remove(teacher: TeacherDep, classes: ClassesDep, forget: ForgetDep, class_id: str,
+                 pupil: str) -> dict:
+    classes.of_teacher(class_id, teacher)
+    classes.check_pupil(class_id, pupil)
+    await forget(pupil)  # games going on resigned; games with others stay
     return {"removed": pupil}
 
 
 @router.post("/api/classes/{class_id}/assignments", status_code=201,
              summary="Assign puzzles, exercises, a lesson or a worksheet")
-async def assign(hub: HubDep, request: Request, class_id: str, body: NewAssignment) -> dict:
-    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
+async def assign(teacher: TeacherDep, classes: ClassesDep, class_id: str,
+                 body: NewAssignment) -> dict:
+    klass = classes.of_teacher(class_id, teacher)
     if body.game not in klass["games"]:
         raise NotAllowedError(f"the class does not play {body.game}",
                               code="not_class_game", game=body.game)
-    return hub.classes.assign(class_id, body.model_dump())
+    return classes.assign(class_id, body.model_dump())
 
 
 @router.delete("/api/classes/{class_id}/assignments/{assignment_id}",
                summary="Take an assignment back")
-async def unassign(hub: HubDep, request: Request, class_id: str, assignment_id: str) -> dict:
-    hub.classes.of_teacher(class_id, teacher(hub, request))
-    hub.classes.unassign(class_id, assignment_id)
+async def unassign(teacher: TeacherDep, classes: ClassesDep, class_id: str,
+                   assignment_id: str) -> dict:
+    classes.of_teacher(class_id, teacher)
+    classes.unassign(class_id, assignment_id)
     return {"removed": assignment_id}
 
 
 @router.get("/api/classes/{class_id}/progress",
             summary="Each pupil's progress (one row a pupil); format=csv to download")
-async def progress(hub: HubDep, request: Request, class_id: str,
+async def progress(teacher: TeacherDep, classes: ClassesDep, store: StoreDep, class_id: str,
                    format: Literal["json", "csv"] = "json"):
-    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
-    rows = hub.classes.progress(class_id, hub.store.results_of)
+    klass = classes.of_teacher(class_id, teacher)
+    rows = classes.progress(class_id, store.results_of)
     if format == "csv":
-        return PlainTextResponse(_csv(rows, hub.classes.assignments(class_id)),
+        return PlainTextResponse(_csv(rows, classes.assignments(class_id)),
                                  media_type="text/csv", headers={
                                      "Content-Disposition":
                                          f'attachment; filename="{class_id}-progress.csv"'})
     return {"class": klass["name"], "pupils": rows,
-            "assignments": hub.classes.assignments(class_id),
-            "weeks": hub.classes.weekly(class_id)}
+            "assignments": classes.assignments(class_id),
+            "weeks": classes.weekly(class_id)}
 
 
 # ----- tournaments -----------------------------------------------------------------
@@ -207,78 +208,83 @@ async def progress(hub: HubDep, request: Request, class_id: str,
 @router.post("/api/classes/{class_id}/tournaments", status_code=201,
              summary="Open a tournament of the class's pupils (the teacher does not "
                      "play): its id and its private link")
-async def open_tournament(hub: HubDep, request: Request, class_id: str,
+async def open_tournament(teacher: TeacherDep, classes: ClassesDep, store: StoreDep,
+                          tournaments: TournamentsDep, arenas: ArenasDep, class_id: str,
                           body: NewTournament) -> dict:
-    klass = hub.classes.of_teacher(class_id, teacher(hub, request))
+    klass = classes.of_teacher(class_id, teacher)
     if body.game not in klass["games"]:
         raise NotAllowedError(f"the class does not play {body.game}",
                               code="not_class_game", game=body.game)
     pupils = list(dict.fromkeys(body.pupils))
     for pupil in pupils:
-        hub.classes.check_pupil(class_id, pupil)
+        classes.check_pupil(class_id, pupil)
     if len(pupils) < 2:
         raise NotAllowedError("a tournament needs two pupils at least",
                               code="too_few_pupils")
     room = Room.create(body.game, body.options, "online")  # the game and options checked
     clock = [body.clock.base, body.clock.increment]
     if body.kind == "arena":  # the pupils join it from its page, as any arena
-        arena = hub.arenas.open(Arena("", room.game, room.options, clock, False,
+        arena = arenas.open(Arena("", room.game, room.options, clock, False,
                                       time.time() + body.seconds, klass["teacher"],
                                       class_id=class_id))
         return {"id": arena.id, "kind": "arena", "link": f"/?arena={arena.id}",
                 "class_id": class_id}
     planned = body.rounds or max(1, math.ceil(math.log2(len(pupils)))) + 1
-    made = hub.tournaments.create(class_id, body.kind, body.game, body.options, clock,
+    made = tournaments.create(class_id, body.kind, body.game, body.options, clock,
                                   pupils, planned)
-    return tournament_view(hub, class_id, made)
+    return tournament_view(classes, store, class_id, made)
 
 
 @router.get("/api/tournaments/{tournament_id}", summary="A tournament as its teacher "
                                                        "sees it (the projector page)")
-async def tournament(hub: HubDep, request: Request, tournament_id: str) -> dict:
-    found = hub.tournaments.get(tournament_id)
-    hub.classes.of_teacher(found.class_id, teacher(hub, request))
-    return tournament_view(hub, found.class_id, found)
+async def tournament(teacher: TeacherDep, classes: ClassesDep, store: StoreDep,
+                     tournaments: TournamentsDep, tournament_id: str) -> dict:
+    found = tournaments.get(tournament_id)
+    classes.of_teacher(found.class_id, teacher)
+    return tournament_view(classes, store, found.class_id, found)
 
 
 @router.post("/api/tournaments/{tournament_id}/rounds", summary="Start the next round "
                                                                "(absent pupils skipped)")
-async def next_round(hub: HubDep, request: Request, tournament_id: str, body: NewRound) -> dict:
-    found = hub.tournaments.get(tournament_id)
-    hub.classes.of_teacher(found.class_id, teacher(hub, request))
-    names = {p["pupil"]: p["real_name"] for p in hub.classes.pupils(found.class_id)}
-    hub.pairing.start_round(found, set(body.absent), names)
-    return tournament_view(hub, found.class_id, found)
+async def next_round(teacher: TeacherDep, classes: ClassesDep, store: StoreDep,
+                     tournaments: TournamentsDep, pairing: PairingDep, tournament_id: str,
+                     body: NewRound) -> dict:
+    found = tournaments.get(tournament_id)
+    classes.of_teacher(found.class_id, teacher)
+    names = {p["pupil"]: p["real_name"] for p in classes.pupils(found.class_id)}
+    pairing.start_round(found, set(body.absent), names)
+    return tournament_view(classes, store, found.class_id, found)
 
 
 @router.post("/api/tournaments/{tournament_id}/games/{game_id}/end",
              summary="End a stuck game: by its exact value where the solver proves it, "
                      "else by the score")
-async def end_game(hub: HubDep, request: Request, tournament_id: str, game_id: str) -> dict:
-    found = hub.tournaments.get(tournament_id)
-    hub.classes.of_teacher(found.class_id, teacher(hub, request))
+async def end_game(teacher: TeacherDep, classes: ClassesDep, store: StoreDep,
+                   tournaments: TournamentsDep, games: GamesDep, tournament_id: str,
+                   game_id: str) -> dict:
+    found = tournaments.get(tournament_id)
+    classes.of_teacher(found.class_id, teacher)
     if game_id not in found.games.values():
         raise NotFoundError("no such game in this tournament", code="no_game")
-    room = await hub.games.load(game_id)
+    room = await games.load(game_id)
     margin, exact = await asyncio.to_thread(_judged, room)
-    await hub.games.change(game_id, room.tokens[0],
-                           lambda r: r.adjudicate(hub.store, margin, exact))
-    return {**tournament_view(hub, found.class_id, found), "ended": game_id, "exact": exact}
+    await games.change(game_id, room.tokens[0], lambda r: r.adjudicate(store, margin, exact))
+    return {**tournament_view(classes, store, found.class_id, found), "ended": game_id,
+            "exact": exact}
 
 
 @router.get("/api/session/class", summary="The pupil's class and what is to do")
-async def my_class(hub: HubDep, request: Request) -> dict:
-    name = logged_in(hub, request)
-    membership = hub.classes.pupil(name)
+async def my_class(classes: ClassesDep, store: StoreDep, name: ViewerDep) -> dict:
+    membership = classes.pupil(name)
     if membership is None:
         return {"class": None}
-    klass = _pupils_view(hub.classes.get(membership["class_id"]))
-    steps = hub.classes.activity(name)
-    todo = [{**task, **hub.classes.done(name, task, steps)}
-            for task in hub.classes.assignments(membership["class_id"])]
-    live = set(hub.store.live_games_of(name))
+    klass = _pupils_view(classes.get(membership["class_id"]))
+    steps = classes.activity(name)
+    todo = [{**task, **classes.done(name, task, steps)}
+            for task in classes.assignments(membership["class_id"])]
+    live = set(store.live_games_of(name))
     games = [{"id": game_id, "seat": seat, "token": token} for game_id, seat, token
-             in hub.store.games_of(name, count=10) if game_id in live]
+             in store.games_of(name, count=10) if game_id in live]
     return {"class": klass, "pupil": name, "real_name": membership["real_name"],
             "todo": todo, "games": games}
 

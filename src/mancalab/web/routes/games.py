@@ -16,9 +16,9 @@ from ..clocks import Clock
 from ..errors import ConflictError, NotFoundError
 from ..rooms import SOWING_STEPS, Room
 from ..thinking import rules_compiled
-from ..hub import Hub
 from ..schemas import BotChange, LoadGame, Move, NewGame, RecordText, Setting, Token
-from ..deps import ComputerDep, GamesDep, HubDep, moves, new_games, searches
+from ..deps import (AllowancesDep, ComputerDep, GamesDep, PushesDep, ThinkerDep, moves,
+                    new_games, searches)
 
 
 router = APIRouter()
@@ -26,9 +26,10 @@ router = APIRouter()
 
 @router.post("/api/games", status_code=201, summary="Create a game")
 @new_games
-async def create_game(hub: HubDep, request: Request, body: NewGame) -> dict:
+async def create_game(games: GamesDep, thinker: ThinkerDep, allowances: AllowancesDep,
+                      request: Request, body: NewGame) -> dict:
     if body.mode == "computer":
-        hub.thinker.player(body.bot or "medium", body.game.strip().lower())
+        thinker.player(body.bot or "medium", body.game.strip().lower())
     await rules_compiled(body.game.strip().lower())
     room = Room.create(body.game, body.options, body.mode, bot=body.bot,
                        human_seat=body.human_seat, automove=body.automove, names=body.names,
@@ -37,23 +38,24 @@ async def create_game(hub: HubDep, request: Request, body: NewGame) -> dict:
                        else (body.position.cells, body.position.to_move))
     if body.clock is not None:
         room.clock = Clock(body.clock.base, body.clock.increment, body.clock.per_move)
-    hub.allowances.charge()
-    return created_view(hub, room, body.human_seat)
+    allowances.charge()
+    return games.created(room, body.human_seat)
 
 
 @router.post("/api/games/load", status_code=201, summary="Go on with a saved game record")
 @new_games
-async def load_game(hub: HubDep, request: Request, body: LoadGame) -> dict:
-    hub.allowances.charge(moves=moves_at_most(body.record, body.game))  # before reading it
+async def load_game(games: GamesDep, thinker: ThinkerDep, allowances: AllowancesDep,
+                    request: Request, body: LoadGame) -> dict:
+    allowances.charge(moves=moves_at_most(body.record, body.game))  # before reading it
     # replaying a long record is Python work: in a thread, so other games go on
     record = await asyncio.to_thread(GameRecord.from_text, body.record, body.game)
     if body.mode == "computer":
-        hub.thinker.player(body.bot or "medium", record.variant.name)
+        thinker.player(body.bot or "medium", record.variant.name)
     await rules_compiled(record.variant.name)
     room = Room.create(record.variant.name, {}, body.mode, bot=body.bot,
                        human_seat=body.human_seat, automove=body.automove,
                        names=list(record.names), record=record)
-    return created_view(hub, room, body.human_seat)
+    return games.created(room, body.human_seat)
 
 
 @router.post("/api/records/contents", summary="The games a record file holds (a tournament's "
@@ -135,12 +137,12 @@ async def draw(games: GamesDep, game_id: str, body: Token) -> dict:
 
 @router.post("/api/games/{game_id}/claim", summary="Claim the win when the other player "
                                                 "has left a game on a clock for 30 s")
-async def claim(hub: HubDep, game_id: str, body: Token) -> dict:
-    room = hub.games.room(game_id)
-    gone_for = hub.pushes.presence(room)["gone_for"]
+async def claim(games: GamesDep, pushes: PushesDep, game_id: str, body: Token) -> dict:
+    room = games.room(game_id)
+    gone_for = pushes.presence(room)["gone_for"]
     seat = room.seat_of(body.token)
-    return await hub.games.change(game_id, body.token, lambda r: r.claim(
-        hub.store, body.token, None if seat is None else gone_for[1 - seat]))
+    return await games.change(game_id, body.token, lambda r: r.claim(
+        games.store, body.token, None if seat is None else gone_for[1 - seat]))
 
 
 @router.post("/api/games/{game_id}/decline",
@@ -169,23 +171,24 @@ async def decline_rematch(games: GamesDep, game_id: str, body: Token) -> dict:
 @router.post("/api/games/{game_id}/rematch", status_code=201,
           summary="The next game between the same players, seats swapped")
 @new_games
-async def rematch(hub: HubDep, request: Request, game_id: str, body: Token) -> dict:
-    old = hub.games.room(game_id)
+async def rematch(games: GamesDep, allowances: AllowancesDep, request: Request, game_id: str,
+                  body: Token) -> dict:
+    old = games.room(game_id)
     old.check_token(body.token)
-    hub.allowances.charge()
+    allowances.charge()
 
     def offer(old: Room) -> Room:
         room = old.new_rematch(body.token)
-        old.save(hub.store)
+        old.save(games.store)
         return room
 
-    room = await hub.games.apply(old, offer)  # the other player's page offers the rematch
+    room = await games.apply(old, offer)  # the other player's page offers the rematch
     seat = old.seat_of(body.token)
-    created = created_view(hub, room, 0)
+    created = games.created(room, 0)
     token = old.rematch["tokens"][seat]
     return {**created, "token": token, "links": {
         **created["links"], "play": f"/?game={room.id}&token={token}"},
-        "state": hub.games.view(room, token)}
+        "state": games.view(room, token)}
 
 
 @router.post("/api/games/{game_id}/switch", summary="Swap sides with the computer")
@@ -195,11 +198,12 @@ async def switch(games: GamesDep, game_id: str, body: Token) -> dict:
 
 
 @router.post("/api/games/{game_id}/computer", summary="Change the computer player or automove")
-async def change_bot(hub: HubDep, game_id: str, body: BotChange) -> dict:
+async def change_bot(games: GamesDep, thinker: ThinkerDep, game_id: str,
+                     body: BotChange) -> dict:
     if body.bot is not None:
-        hub.thinker.player(body.bot, hub.games.room(game_id).game)
-    return await hub.games.change(game_id, body.token, lambda room: room.set_bot(
-        hub.store, body.token, body.bot, body.automove))
+        thinker.player(body.bot, games.room(game_id).game)
+    return await games.change(game_id, body.token, lambda room: room.set_bot(
+        games.store, body.token, body.bot, body.automove))
 
 
 @router.post("/api/games/{game_id}/setup", summary="Urubugu: arrange a seat's 32 beads")
@@ -218,20 +222,3 @@ async def record(games: GamesDep, game_id: str) -> PlainTextResponse:
         raise ConflictError("the game has not started yet")
     return PlainTextResponse(room.record.to_text(), headers={
         "Content-Disposition": f'attachment; filename="{room.game}-{room.id}.txt"'})
-
-
-def created_view(hub: Hub, room: Room, seat: int) -> dict:
-    """A new game kept and announced, as its maker (holding ``seat``) is answered."""
-    hub.games.add(room)
-    hub.games.after_change(room)
-    return seat_view(hub, room, seat)
-
-
-def seat_view(hub: Hub, room: Room, seat: int) -> dict:
-    """A game as the holder of ``seat`` is answered: its token, links and state."""
-    token = room.tokens[seat]
-    links = {"play": f"/?game={room.id}&token={token}", "watch": f"/?game={room.id}"}
-    if room.mode == "online":
-        links["invite"] = f"/?game={room.id}&token={room.tokens[1 - seat]}"
-    return {"id": room.id, "token": token, "links": links, "state": hub.games.view(room, token)}
-

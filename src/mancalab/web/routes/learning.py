@@ -15,10 +15,11 @@ from ...core import LARGEST, IllegalMoveError, MancalabError
 from ...draw.html import LANGUAGES, board_view, texts
 from ..errors import BusyError, NotFoundError
 from ..rooms import SOWING_STEPS
-from ..hub import Hub
+from ..accounts import Accounts
+from ..classes import Classes
 from ..schemas import GAMES, Answer
-from .accounts import logged_in
-from ..deps import HubDep, searches
+from ..sessions import logged_in
+from ..deps import AccountsDep, ClassesDep, searches
 
 
 router = APIRouter()
@@ -53,11 +54,11 @@ async def puzzle_themes(game: Literal[GAMES]) -> dict:
 @router.post("/api/puzzles/try/{puzzle_id}", summary="Try a move: whether it is the best, "
                                                   "and the move played step by step, "
                                                   "without giving the answer away")
-async def try_move(hub: HubDep, request: Request,
+async def try_move(classes: ClassesDep, accounts: AccountsDep, request: Request,
                    puzzle_id: Annotated[str, FastAPIPath(max_length=60)],
                    body: Answer) -> dict:
     found, state, move = _asked(puzzle_id, body)
-    noted(hub, request, "puzzle", found.game, found.id, move == found.best)
+    noted(classes, accounts, request, "puzzle", found.game, found.id, move == found.best)
     return {"correct": move == found.best, "move": move, "name": state.move_name(move),
             **_played(state, move)}
 
@@ -100,7 +101,8 @@ async def exercise(game: Literal[GAMES], kind: Annotated[str, FastAPIPath(max_le
 @router.post("/api/exercises/{game}/{kind}/{number}",
              summary="Check an answer: right or not, the right answers, and the move "
                      "played step by step (the move shown, or the one picked)")
-async def exercise_answer(hub: HubDep, request: Request, game: Literal[GAMES],
+async def exercise_answer(classes: ClassesDep, accounts: AccountsDep, request: Request,
+                          game: Literal[GAMES],
                           kind: Annotated[str, FastAPIPath(max_length=20)],
                           number: Annotated[int, FastAPIPath(ge=0, le=LARGEST)],
                           body: Answer) -> dict:
@@ -108,7 +110,7 @@ async def exercise_answer(hub: HubDep, request: Request, game: Literal[GAMES],
     state = found.state
     answer = state.parse_move(body.move) if isinstance(body.move, str) else body.move
     correct = exercises.check(found, answer)
-    noted(hub, request, "exercise", game, kind, correct)
+    noted(classes, accounts, request, "exercise", game, kind, correct)
     move = found.move if found.move is not None else answer
     return {"correct": correct, "answers": sorted(found.answers),
             "names": [_cell_name(state, cell) for cell in sorted(found.answers)],
@@ -133,10 +135,10 @@ async def worksheet(request: Request, game: Literal[GAMES],
         "Content-Disposition": f'attachment; filename="{game}-worksheet-{seed}.pdf"'})
 
 
-def noted(hub: Hub, request: Request, kind: str, game: str, item: str,
-          correct: bool) -> None:
+def noted(classes: Classes, accounts: Accounts, request: Request, kind: str, game: str,
+          item: str, correct: bool) -> None:
     """A pupil's step, for their class's progress (nobody else's is kept)."""
-    hub.classes.note(logged_in(hub, request), kind, game, item, correct)
+    classes.note(logged_in(accounts, request), kind, game, item, correct)
 
 
 def _cell_name(state, cell: int) -> str | None:
@@ -165,7 +167,8 @@ async def lesson(game: Literal[GAMES]) -> dict:
 
 @router.post("/api/lessons/{game}/{step}", summary="Check a lesson step's move: whether it "
                                                 "does what the step asks, step by step")
-async def lesson_move(hub: HubDep, request: Request, game: Literal[GAMES],
+async def lesson_move(classes: ClassesDep, accounts: AccountsDep, request: Request,
+                      game: Literal[GAMES],
                       step: Annotated[int, FastAPIPath(ge=0, le=9)], body: Answer) -> dict:
     taught = lessons.steps(game)
     if step >= len(taught):
@@ -173,7 +176,7 @@ async def lesson_move(hub: HubDep, request: Request, game: Literal[GAMES],
     kind, state = taught[step]
     move = _move_of(state, body)
     done = lessons.does(state, move, kind)
-    noted(hub, request, "lesson", game, str(step), done)
+    noted(classes, accounts, request, "lesson", game, str(step), done)
     return {"ok": done, "kind": kind, "move": move,
             "name": state.move_name(move), **_played(state, move)}
 

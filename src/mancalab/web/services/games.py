@@ -68,6 +68,20 @@ class Games:
         """The game as the holder of ``token`` sees it, with who has a page open on it."""
         return {**room.view(token), **self.hub.pushes.presence(room)}
 
+    def seat_view(self, room: Room, seat: int) -> dict:
+        """A game as the holder of ``seat`` is answered: its token, links and state."""
+        token = room.tokens[seat]
+        links = {"play": f"/?game={room.id}&token={token}", "watch": f"/?game={room.id}"}
+        if room.mode == "online":
+            links["invite"] = f"/?game={room.id}&token={room.tokens[1 - seat]}"
+        return {"id": room.id, "token": token, "links": links, "state": self.view(room, token)}
+
+    def created(self, room: Room, seat: int) -> dict:
+        """A new game kept and announced, as its maker (holding ``seat``) is answered."""
+        self.add(room)
+        self.after_change(room)
+        return self.seat_view(room, seat)
+
     def pace(self, game_id: str) -> None:
         """Count a move sent to ``game_id`` by the updates it will send its watchers
         (``Allowances.pace``)."""

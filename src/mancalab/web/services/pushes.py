@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 from fastapi import WebSocket
 
 from ..arenas import Arena
+from ..clients import CLASS_ADDRESSES, admits, scope_client
 from ..errors import NotFoundError
 from ..rooms import Room
+from ..thinking import Limits
 
 if TYPE_CHECKING:
     from ..hub import Hub
@@ -202,6 +204,62 @@ class Pushes:
         return self.hub.seen.of(room.id, {room.seat_of(token)
                                           for _, token in self.watchers.get(room.id, ())}
                                 - {None})
+
+    def broadcast_soon(self, room: Room, skip=None) -> None:
+        """``broadcast`` as a task of its own (a page's coming seen by the others)."""
+        self.hub.spawn(self.broadcast(room, skip=skip))
+
+    # ----- the site's socket limits --------------------------------------------------
+    def admits(self, client: str | None, limits: Limits) -> bool:
+        """Whether ``client`` (an address) may open one more websocket: a class's pupils
+        seen there each add their share (``clients.ClassAddresses``)."""
+        extra = CLASS_ADDRESSES.count(client) * CLASS_ADDRESSES.sockets
+        sockets = self.sockets_by_client
+        return admits(sockets[client], sockets.total(), limits.sockets,
+                      limits.client_sockets + extra, limits.share_connections + extra)
+
+    def opened(self, client: str | None) -> None:
+        self.sockets_by_client[client] += 1
+
+    def closed(self, client: str | None) -> None:
+        self.sockets_by_client[client] -= 1
+        if self.sockets_by_client[client] <= 0:
+            del self.sockets_by_client[client]
+
+    def shed(self, game_id: str | None = None, client: str | None = None) -> bool:
+        """Close one spectator's socket to make room for a player's: of ``game_id``'s
+        watchers, or of ``client``'s, or any. True when one was found (its count drops as
+        it closes)."""
+        rooms = self.hub.games.rooms
+        for found in ([game_id] if game_id else list(self.watchers)):
+            room = rooms.get(found)
+            for socket, token in list(self.watchers.get(found, ())):
+                if room is not None and room.seat_of(token) is not None:
+                    continue
+                if client is not None and scope_client(socket.scope) != client:
+                    continue
+                self.watchers[found].discard((socket, token))
+                self.hub.spawn(close_quietly(socket, 4429, "room made for a player"))
+                return True
+        if game_id is not None:
+            return False
+        # a page following the lobby or an arena is a spectator too (it asks while away)
+        followers = [(self.lobby_sockets, socket) for socket in self.lobby_sockets] + \
+            [(pages, page) for pages in self.arena_sockets.values() for page in pages]
+        for pages, page in followers:
+            socket = page[0] if isinstance(page, tuple) else page
+            if client is None or scope_client(socket.scope) == client:
+                pages.discard(page)
+                self.hub.spawn(close_quietly(socket, 4429, "room made for a player"))
+                return True
+        return False
+
+    def room_for_player(self, client: str | None, limits: Limits) -> bool:
+        """Shed a spectator's socket for a player's: one of the player's own address when
+        it holds its most, else one of the address holding the most sockets that has one."""
+        if self.sockets_by_client[client] >= limits.client_sockets:
+            return self.shed(client=client)
+        return any(self.shed(client=other) for other, _ in self.sockets_by_client.most_common())
 
 
 async def close_quietly(socket: WebSocket, code: int, reason: str) -> None:
