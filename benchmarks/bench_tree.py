@@ -57,10 +57,10 @@ def _other_way(args, mine, seconds) -> None:
     game = make_variant(args.game)
     started = time.perf_counter()
     other = tree_stats(game, args.depth, jobs=args.jobs,
-                       by_paths=not game.repetition_is_a_rule)
+                       by_paths=not game.history.repetition_is_a_rule)
     took = time.perf_counter() - started
     ways = ("path by path", "by positions")
-    own, second = ways if game.repetition_is_a_rule else ways[::-1]
+    own, second = ways if game.history.repetition_is_a_rule else ways[::-1]
     same = [row[1:8] for row in mine] == [row[1:8] for row in other]
     print(f"{own}: {seconds:.1f} s; {second}: {took:.1f} s; every count "
           f"{'the same' if same else 'NOT the same'}")

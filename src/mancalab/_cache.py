@@ -406,7 +406,7 @@ def searches_of(game: str) -> list[str]:
     once a game, with only that game's rules (``mancalab.params``)."""
     from .variants import VARIANTS
 
-    solver = SOLVER_SEARCHES.get(VARIANTS[game].solver or "")
+    solver = SOLVER_SEARCHES.get(VARIANTS[game].solving.method or "")
     return [f"{search}:{game}" for search in PLAYERS_SEARCHES + ((solver,) if solver else ())]
 
 
@@ -543,7 +543,7 @@ def tasks_for(player, variant, essential: bool = False) -> list[str]:
     if player.name == "perfect":
         needs.append(player.options.get("fallback", ""))
         if not essential:
-            needs.append(SOLVER_SEARCHES.get(variant.solver or "", "solve"))
+            needs.append(SOLVER_SEARCHES.get(variant.solving.method or "", "solve"))
     return [game] + [f"{search}:{game}" for search in needs if search]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -203,6 +204,93 @@ def _short(value: Any, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+@dataclass(frozen=True)
+class History:
+    """The rules the kernels do not hold, since they look at the game's history
+    (``mancalab.records`` keeps them)."""
+
+    # the time a position occurs that ends the game by the rule for endless play
+    # (``Kernels.stop``), and the moves after which no move is taken (None: no cap)
+    repetitions: int = 3
+    move_cap: int | None = None
+    # whether a position can occur twice in a game (compiled random play counts positions
+    # only where it can: ``kernels.repetitions_of``)
+    recurs: bool = True
+    # the end by repetition is the game's own rule (Oware: OpenSpiel ends it at the first
+    # recurrence), not only the record's for endless play: the tree statistics then walk
+    # paths to apply it (``analysis.stats.tree_paths``)
+    repetition_is_a_rule: bool = False
+
+
+@dataclass(frozen=True)
+class Solving:
+    """How exact values are found (``mancalab.analysis.solving``), as plain data of the
+    game's default board.
+
+    ``method``: "search" (a search over endgame databases: Kalah), "retrograde" (positions
+    can repeat: a graph of positions), "forced" (every bead stays in play: a search for
+    forced ends); None: no exact solver, for the reason in ``not_solved``. ``graph_layout``:
+    where the pits are for the graph solver and exact random play ("slots": player 0's pit
+    cells then player 1's, at most six a side; "unit": seeds a point of value takes at most;
+    "step": the seed counts that occur; "margin_step": final margins differ by it;
+    "acyclic": no position comes round again). ``on_demand_seeds``: the database a first
+    exact solve builds; ``book_seeds``: the database under the start's book (None: no
+    book); ``preparation``: what a server builds once for exact play, as (kind, seeds,
+    seconds, memory MB, disk MB) with kind "database", "start" or "book", measured on the
+    reference machine (``mancalab.analysis.solving.preparation``)."""
+
+    method: str | None = None
+    not_solved: str = "not built yet"
+    graph_layout: dict | None = None
+    on_demand_seeds: int | None = None
+    book_seeds: int | None = None
+    preparation: tuple[tuple, ...] = ()
+
+
+@dataclass(frozen=True)
+class Teaching:
+    """What is taught and who plays (``mancalab.analysis.teach``, ``mancalab.players``).
+
+    ``lessons``: the kinds of move the game's lessons teach, in order. ``levels``: the
+    player spec of each level where the arena ordered this game's players otherwise than
+    ``mancalab.players.LEVELS``. ``puzzles``: "best" (one move clearly best, proven by the
+    solver, from positions of at most ``puzzle_seeds`` seeds in play), "win" (proven by
+    Oware's endgame tables), "wipeout" (the move that takes every bead at once) or
+    "capture" (the one move that captures clearly the most this turn, for a game without a
+    solver); None: no puzzles. ``review_bands``: the most a move may give away (in the
+    score's units) and still be "good", an "inaccuracy", a "mistake"; more is a blunder
+    (``mancalab.analysis.teach.review``)."""
+
+    lessons: tuple[str, ...] = ("sow",)
+    levels: dict[str, str] = field(default_factory=dict)
+    puzzles: str | None = None
+    puzzle_seeds: int | None = None
+    review_bands: tuple[float, float, float] = (1, 3, 6)
+
+
+@dataclass(frozen=True)
+class Texts:
+    """What people read about the game besides its title: what the score counts ("families"),
+    what a person types at the prompt, and for a game with a setting step before play
+    (Urubugu's free arrangement) the question the terminal asks and its help."""
+
+    score_noun: str = "points"
+    move_hint: str = "a move"
+    setting_question: str = ""
+    setting_help: str = ""
+
+
+# where each fact of a game that is not its rules' kernels is given (``Variant``'s records)
+_GROUPED = {**{name: "history" for name in ("repetitions", "move_cap", "recurs",
+                                            "repetition_is_a_rule")},
+            **{name: "texts" for name in ("score_noun", "move_hint", "setting_question",
+                                          "setting_help")},
+            **{name: "solving" for name in ("solver", "not_solved", "graph_layout",
+                                            "on_demand_seeds", "book_seeds", "preparation")},
+            **{name: "teaching" for name in ("lessons", "levels", "puzzles", "puzzle_seeds",
+                                             "review_bands")}}
+
+
 class Variant:
     """A game with its options. Subclasses give the layout, the kernels and the notation."""
 
@@ -214,21 +302,12 @@ class Variant:
     max_moves: int = MAX_MOVES  # the most legal moves any position of this game can have
     option_specs: dict[str, Option] = {}
     kernels: Kernels
-    # The rules the kernels do not hold, since they look at the game's history: the time a
-    # position occurs that ends the game by the rule for endless play (``Kernels.stop``), and
-    # the moves after which no move is taken (None: no cap). ``mancalab.records`` keeps both.
-    repetitions: int = 3
-    move_cap: int | None = None
-    recurs: bool = True  # whether a position can occur twice in a game (compiled random play
-    # counts positions only where it can: ``kernels.repetitions_of``)
-    repetition_is_a_rule: bool = False  # the end by repetition is the game's own rule (Oware:
-    # OpenSpiel ends it at the first recurrence), not only the record's for endless play: the
-    # tree statistics then walk paths to apply it (``analysis.stats.tree_paths``)
-    # What is taught and who plays: the kinds of move the game's lessons teach, in order
-    # (``mancalab.analysis.teach.lessons``), and the player spec of each level where the arena
-    # ordered this game's players otherwise than ``mancalab.players.LEVELS``.
-    lessons: tuple[str, ...] = ("sow",)
-    levels: dict[str, str] = {}
+    # The game's facts beyond its rules' kernels, by who reads them: a record each (a game
+    # whose options change one replaces its record in ``__init__``, ``dataclasses.replace``)
+    history: History = History()
+    solving: Solving = Solving()
+    teaching: Teaching = Teaching()
+    texts: Texts = Texts()
     # Option sets the tests over every game play besides the defaults: the rules that differ
     # most from them, so that one property test covers each rule switch.
     examples: tuple[dict, ...] = ()
@@ -284,10 +363,8 @@ class Variant:
 
     # A setting step before the game (Urubugu's free arrangement of the beads): each player
     # may arrange their counters (``check_setting``) and ``start`` takes the settings; the
-    # terminal asks ``setting_question`` and explains with ``setting_help``.
+    # terminal asks ``texts.setting_question`` and explains with ``texts.setting_help``.
     has_setting: bool = False
-    setting_question: str = ""
-    setting_help: str = ""
 
     def check_setting(self, setting: Any, player: int) -> list[int]:
         """``player``'s setting checked (the games with a setting step)."""
@@ -470,36 +547,6 @@ class Variant:
         return [total] * self.n_cells + [1] * (not self.seat_symmetric)
 
     # ----- drawing (mancalab.draw) -----------------------------------------------
-    score_noun: str = "points"  # what the score counts, e.g. "families"
-    # How exact values are found (mancalab.analysis.solving): "search" (a search over endgame
-    # databases: Kalah), "retrograde" (positions can repeat: a graph of positions), "forced"
-    # (every bead stays in play: a search for forced ends); None: no exact solver, for the
-    # reason in ``not_solved``
-    solver: str | None = None
-    not_solved: str = "not built yet"
-    # The solvers' facts of this game's default board (plain data: mancalab.analysis reads
-    # them). ``graph_layout``: where its pits are for the graph solver and exact random play
-    # ("slots": player 0's pit cells then player 1's, at most six a side; "unit": seeds a point of value
-    # takes at most; "step": the seed counts that occur; "margin_step": final margins differ
-    # by it; "acyclic": no position comes round again). ``on_demand_seeds``: the database a
-    # first exact solve builds; ``book_seeds``: the database under the start's book (None: no
-    # book); ``preparation``: what a server builds once for exact play, as
-    # (kind, seeds, seconds, memory MB, disk MB) with kind "database", "start" or "book",
-    # measured on the reference machine (mancalab.analysis.solving.preparation).
-    graph_layout: dict | None = None
-    on_demand_seeds: int | None = None
-    book_seeds: int | None = None
-    preparation: tuple[tuple, ...] = ()
-    # Puzzles (mancalab.analysis.teach.puzzles): "best" (one move clearly best, proven by the
-    # solver, from positions of at most ``puzzle_seeds`` seeds in play), "wipeout" (the
-    # move that takes every bead at once) or "capture" (the one move that captures clearly
-    # the most this turn, for a game without a solver); None: no puzzles are made
-    puzzles: str | None = None
-    puzzle_seeds: int | None = None
-    # A review's marks: the most a move may give away (in the score's units) and still be
-    # "good", an "inaccuracy", a "mistake"; more is a blunder (mancalab.analysis.teach.review)
-    review_bands: tuple[float, float, float] = (1, 3, 6)
-    move_hint: str = "a move"  # what a person types at the prompt
     # the option whose value says how a race decides who moves first (3-row Gabata: the
     # start shows the board after it), and its value for no race; None: no race
     race_option: str | None = None
@@ -560,6 +607,10 @@ class Variant:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        for name in cls.__dict__.keys() & _GROUPED:  # a game written for the flat facts
+            group = _GROUPED[name]
+            raise TypeError(f"{cls.__name__}.{name}: a game gives it in its record "
+                            f"{group} = {type(getattr(Variant, group)).__name__}({name}=...)")
         own = cls.__dict__.get("move_name")
         if own is not None:  # every game's notation refuses what is no hole, the same way
             def move_name(self, state: State, move: int, _own=own) -> str:

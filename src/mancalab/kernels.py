@@ -201,9 +201,11 @@ def seed_rng(seed):
 # ----- random play, ended as a game record ends it -----------------------------------------
 def repetitions_of(variant) -> int:
     """The occurrence of a position that ends a game of ``variant`` by its rule for endless
-    play (``Variant.repetitions``, as ``mancalab.records`` counts them); 0 where no position
-    can occur twice (``Variant.recurs``) or the game has no such rule (no ``Kernels.stop``)."""
-    return variant.repetitions if variant.recurs and variant.kernels.stop is not None else 0
+    play (``Variant.history.repetitions``, as ``mancalab.records`` counts them); 0 where no
+    position can occur twice (``Variant.history.recurs``) or the game has no such rule (no
+    ``Kernels.stop``)."""
+    history = variant.history
+    return history.repetitions if history.recurs and variant.kernels.stop is not None else 0
 
 
 FIRST_ROWS = 256  # a game's table of positions at first (4 KB): doubled when half full

@@ -184,13 +184,13 @@ class GameRecord:
     """A game: its variant, start, names and moves. Also the history behind undo.
 
     It also holds the rules the kernels do not: a game whose position (cells, player to move
-    and every other part of the state) occurs for the ``Variant.repetitions``-th time (third
+    and every other part of the state) occurs for the ``Variant.history.repetitions``-th time (third
     by default) ends at once by the game's rule for endless play (``State.stopped``, stated
     on each game's doc page), and so does a game the players agree to end
     (``end("agreement")``). ``termination`` says which, and the record's text keeps it
     (``[Termination "repetition"]``). Every driver (terminal, browser, arena) plays through a
     record, so none can run for ever. A game with a move cap
-    (``Variant.move_cap``) takes no move after it; the players may still agree to end it."""
+    (``Variant.history.move_cap``) takes no move after it; the players may still agree to end it."""
 
     variant: Variant
     start: State
@@ -227,21 +227,22 @@ class GameRecord:
         """Play ``move`` (IllegalMoveError leaves the record unchanged); a position reached
         for the third time ends the game by repetition."""
         if self.at_cap:
-            raise IllegalMoveError(f"the game has reached its cap of {self.variant.move_cap:,} "
-                                   "moves: no move is taken; end it by agreement")
+            raise IllegalMoveError(f"the game has reached its cap of "
+                                   f"{self.variant.history.move_cap:,} moves: no move is "
+                                   "taken; end it by agreement")
         state = self.state.play(move)
         seen = self._counts()
         self.moves.append(move)
         self.states.append(state)
         seen[_digest(state)] += 1
-        if not state.is_over and seen[_digest(state)] >= self.variant.repetitions:
+        if not state.is_over and seen[_digest(state)] >= self.variant.history.repetitions:
             self.end("repetition")
         return self.state
 
     @property
     def at_cap(self) -> bool:
         """Whether the game is at its move cap, still going, with no move to be taken."""
-        cap = self.variant.move_cap
+        cap = self.variant.history.move_cap
         return cap is not None and len(self.moves) >= cap and not self.state.is_over
 
     def end(self, termination: str) -> State:

@@ -98,11 +98,11 @@ def ask_setting(console: Console, variant: Variant, name: str,
                 player: int) -> list[int] | None:
     """A player's setting (the games with a setting step, as Urubugu's free arrangement), or
     None for the usual start."""
-    answer = ask(console, f"{name} ({'AB'[player]}), {variant.setting_question} "
+    answer = ask(console, f"{name} ({'AB'[player]}), {variant.texts.setting_question} "
                           "\\[y/N]: ").strip().lower()
     if answer not in ("y", "yes"):
         return None
-    console.print(variant.setting_help)
+    console.print(variant.texts.setting_help)
     while True:
         text = ask(console, "Setting: ").replace(",", " ").strip()
         if not text:
@@ -150,8 +150,8 @@ class TerminalGame:
                 self.console.print(render.position(self.record, self.viewer))
                 if self.record.at_cap:  # no move is taken: the game can only be ended
                     self.console.print(f"The game has reached its cap of "
-                                       f"{self.record.variant.move_cap:,} moves; it ends by the "
-                                       "rule for endless play.")
+                                       f"{self.record.variant.history.move_cap:,} moves; it "
+                                       "ends by the rule for endless play.")
                     self.record.end("agreement")
                 elif self.is_computer(self.record.state.to_move):
                     self.computer_turn()
@@ -219,7 +219,7 @@ class TerminalGame:
         """Prompt until a legal move is played or a command changes the game."""
         state = self.record.state
         prompt = (f"{self.names[state.to_move]} ({'AB'[state.to_move]}), "
-                  f"choose {state.variant.move_hint} or 'help': ")
+                  f"choose {state.variant.texts.move_hint} or 'help': ")
         while True:
             text = ask(self.console, prompt).strip()
             word, _, rest = text.partition(" ")
@@ -227,7 +227,7 @@ class TerminalGame:
             if command in ("quit", "exit"):
                 raise EndSession("quit")
             if command == "help":
-                self.console.print(HELP.format(hint=state.variant.move_hint), markup=False)
+                self.console.print(HELP.format(hint=state.variant.texts.move_hint), markup=False)
             elif command == "undo":
                 if self.undo():
                     return

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
-# a search kind's warm-up task by the game's ``Variant.solver``
+# a search kind's warm-up task by the game's ``Variant.solving.method``
 SOLVER_SEARCHES = {"search": "solve", "retrograde": "retrograde", "forced": "forced"}
 
 plan = None  # the warm-up running in this process (``_cache.Plan``), if any
@@ -20,7 +20,7 @@ def solver_compiled(variant) -> bool:
     """Whether ``variant``'s exact solver is compiled, as far as a running warm-up knows
     (True when none runs: it is compiled, or loaded, where it is first used)."""
     running = plan
-    solver = SOLVER_SEARCHES.get(variant.solver or "")
+    solver = SOLVER_SEARCHES.get(variant.solving.method or "")
     event = running.done.get(f"{solver}:{variant.name}") if running and solver else None
     return event is None or event.is_set()
 

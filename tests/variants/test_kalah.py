@@ -207,7 +207,7 @@ def test_shipped_fair_boards_are_drawn_and_their_neighbours_are_not(small_databa
 @pytest.mark.parametrize("options", [{}, *mancalab.variant("kalah").examples,
                                      {"board": 17}, {"pits": 2, "seeds": 1}])
 def test_no_position_occurs_twice(options):
-    """``Kalah.recurs`` is False (compiled random play counts no positions): in random
+    """``Kalah.history.recurs`` is False (compiled random play counts no positions): in random
     games of every kind of board no position occurs twice."""
     rng = random.Random(3)
     variant = mancalab.variant("kalah", **options)

@@ -158,7 +158,7 @@ def test_openspiels_oware_move_for_move(houses, seeds, games):
                 mine = 0 if outcome.kind == "draw" else (1 if outcome.winner == 0 else -1)
                 assert state.returns() == [mine, -mine]
                 break
-            if len(record.moves) == ours.move_cap:
+            if len(record.moves) == ours.history.move_cap:
                 assert record.at_cap
                 break
             legal = state.legal_actions()

@@ -1068,8 +1068,8 @@ def test_the_analysis_board_sets_up_a_position_and_shares_it_by_link(server, bro
     context.close()
 
 
-# A puzzle kind other than the best move's (``Variant.puzzles``): what its task says, what
-# the answer says, each move's words by its value, and the width it is shown at.
+# A puzzle kind other than the best move's (``Variant.teaching.puzzles``): what its task says,
+# what the answer says, each move's words by its value, and the width it is shown at.
 PUZZLE_KINDS = {
     "capture": ("captures the most", "captures the most",
                 lambda v: "captures nothing" if v == 0 else f"captures {v} seed", 390),

@@ -63,7 +63,7 @@ def test_the_reviews_values_and_marks_are_the_solvers(client, seed):
         assert set(row["best_cells"]) == set(solved.best_moves)
         lost = solved.value - value
         assert row["lost"] == lost
-        expected = review.judge(solved.value, value, True, variant.review_bands)[0]
+        expected = review.judge(solved.value, value, True, variant.teaching.review_bands)[0]
         assert row["mark"] == expected and (row["mark"] == "best") == (lost == 0)
         mover_value = answer["values"][row["ply"]]["value"]
         assert mover_value == (solved.value if state.to_move == 0 else -solved.value)

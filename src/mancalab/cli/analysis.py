@@ -66,7 +66,7 @@ def tree(
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
     variant = make_variant(game, **parse_options(option))
-    if variant.repetition_is_a_rule and (cluster or checkpoint):
+    if variant.history.repetition_is_a_rule and (cluster or checkpoint):
         fail(f"{variant.title}'s tree is walked path by path on this machine (its end by "
              "repetition depends on the positions before): --cluster and --checkpoint do not "
              "apply")
@@ -89,7 +89,7 @@ def tree(
         tasks: dict[int, int] = {}
 
         def found(level: int, positions: int | None) -> str:
-            if positions is None or variant.repetition_is_a_rule:
+            if positions is None or variant.history.repetition_is_a_rule:
                 return "walked path by path" if level == depth else ""
             return "counted, not stored" if level == depth else f"{positions:,} positions"
 

@@ -35,7 +35,7 @@ def board_view(state: State) -> dict:
         "owners": [variant.cell_owner(state, i) for i in range(len(state.cells))],
         "labels": [[variant.cell_label(state, viewer, i) for i in range(len(state.cells))]
                    for viewer in (0, 1)],
-        "score": list(state.score), "score_noun": variant.score_noun,
+        "score": list(state.score), "score_noun": variant.texts.score_noun,
         "status": variant.status_text(state),
         "result": None if outcome is None else {
             "kind": outcome.kind, "winner": outcome.winner,

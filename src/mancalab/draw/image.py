@@ -65,7 +65,7 @@ def draw(state: State, ax, viewer: int | None = None, marks: set[int] = frozense
     score = state.score
     # a text above the board, not an axes title: placing a title measures the hidden ticks
     canvas.text(width / 2, height * 1.02, title if title is not None else
-                f"A {score[0]} · B {score[1]} {variant.score_noun}"
+                f"A {score[0]} · B {score[1]} {variant.texts.score_noun}"
                 + ("" if state.is_over else f" · {'AB'[state.to_move]} to move"),
                 fontsize=10, ha="center", va="bottom", transform=cells)
 

@@ -57,7 +57,7 @@ def board(state: State, names: tuple[str, str], last_move: int | None = None,
 
 def scores(state: State, names: tuple[str, str]) -> Text:
     score = state.score
-    noun = state.variant.score_noun
+    noun = state.variant.texts.score_noun
     text = Text()
     extra = state.variant.status_text(state)
     if extra:

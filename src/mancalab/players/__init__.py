@@ -115,10 +115,10 @@ LEVELS: dict[str, str] = {
     "expert": "alphabeta:time=1",
 }
 # A game's own levels, where the arena ordered its players otherwise: each level beats the one
-# below it in that game (``Variant.levels``; the measurements, game by game: docs/players.md,
-# "Levels for people").
+# below it in that game (``Variant.teaching.levels``; the measurements, game by game:
+# docs/players.md, "Levels for people").
 GAME_LEVELS: dict[str, dict[str, str]] = {
-    name: dict(cls.levels) for name, cls in VARIANTS.items() if cls.levels}
+    name: dict(cls.teaching.levels) for name, cls in VARIANTS.items() if cls.teaching.levels}
 
 
 def level_spec(level: str, game: str | None = None) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import IllegalMoveError, InvalidPositionError, Kernels, State, Variant
+from ..core import (IllegalMoveError, InvalidPositionError, Kernels, Solving,
+                    State, Teaching, Texts, Variant)
 from .common import lap_guard, parse_number, store_grid
 from .rules.gabata import (
     GAME_ID,
@@ -24,21 +25,22 @@ MARBLES = 48
 class Gabata(Variant):
     name = "gabata"
     game_id = GAME_ID
-    lessons = ("sow", "deposit", "extra_turn")
-    levels = {"hard": "mcts:time=0.1",
-              "expert": "perfect:time=1,turn=2,fallback=mcts,threads=2,traps=false"}
     title = "Gabata (Ethiopia, 2x6 with deposits)"
     n_cells = 14
     max_moves = 6
-    score_noun = "marbles in the deposit"
-    solver = "retrograde"
-    # every marble ends banked: final margins are even
-    graph_layout = {"slots": tuple(range(6)) + tuple(range(7, 13)), "unit": 1, "step": 1,
-                    "margin_step": 2}
-    on_demand_seeds = 12  # 1 s on first use (2 cores)
-    preparation = (("database", 12, 2, 100, 6),)
-    puzzles, puzzle_seeds = "best", 24
-    move_hint = "a pit (1-6 from your left)"
+    solving = Solving(
+        "retrograde",
+        # every marble ends banked: final margins are even
+        graph_layout={"slots": tuple(range(6)) + tuple(range(7, 13)), "unit": 1, "step": 1,
+                      "margin_step": 2},
+        on_demand_seeds=12,  # 1 s on first use (2 cores)
+        preparation=(("database", 12, 2, 100, 6),))
+    teaching = Teaching(
+        lessons=("sow", "deposit", "extra_turn"),
+        levels={"hard": "mcts:time=0.1",
+                "expert": "perfect:time=1,turn=2,fallback=mcts,threads=2,traps=false"},
+        puzzles="best", puzzle_seeds=24)
+    texts = Texts(score_noun="marbles in the deposit", move_hint="a pit (1-6 from your left)")
     option_specs = {
         "max_laps": lap_guard(),
     }

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import IllegalMoveError, InvalidPositionError, Kernels, State, Variant, choice, whole
+from ..core import (IllegalMoveError, InvalidPositionError, Kernels, Solving,
+                    State, Teaching, Texts, Variant, choice, whole)
 from .common import flag, lap_guard
 from .rules.gabata3 import (
     GAME_ID,
@@ -44,20 +45,21 @@ def _column_row(text: str) -> int:
 class Gabata3(Variant):
     name = "gabata3"
     game_id = GAME_ID
-    lessons = ("sow", "relay", "capture", "round_end")
-    puzzles = "capture"
+    teaching = Teaching(
+        lessons=("sow", "relay", "capture", "round_end"), puzzles="capture",
+        levels={"easy": "mcts:time=0.1", "medium": "greedy", "hard": "alphabeta:depth=2",
+                "expert": "alphabeta:time=0.1"})
     examples = ({"route": "abalala_s", "race": "seed_synchronous", "after_capture": "new_turn"},)
-    levels = {"easy": "mcts:time=0.1", "medium": "greedy", "hard": "alphabeta:depth=2",
-              "expert": "alphabeta:time=0.1"}
     title = "3-row Gabata (race start, rounds)"
     n_cells = 20
     n_extra = 19  # owner of each hole, round
     max_moves = HOLES
     extra_names = ("owner", "round")
-    score_noun = "seeds in store"
-    not_solved = "its reloads make the position depend on the round (not built yet)"
+    solving = Solving(
+        not_solved="its reloads make the position depend on the round (not built yet)")
     race_option = "race"  # every round begins with a race (RACES; "none": player 0 begins)
-    move_hint = "a hole (column A-F and row 1-3, e.g. D2)"
+    texts = Texts(score_noun="seeds in store",
+                  move_hint="a hole (column A-F and row 1-3, e.g. D2)")
     option_specs = {
         "route": choice("loop", ROUTES),
         "race": choice("lap_alternating", RACES, ", ".join(RACES)),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import IllegalMoveError, InvalidPositionError, Kernels, State, Variant
+from ..core import (IllegalMoveError, InvalidPositionError, Kernels, Solving,
+                    State, Teaching, Texts, Variant)
 from .common import laps_option
 from .rules.gebeta import (
     COUNTERS,
@@ -29,21 +30,22 @@ LETTERS = "ABCDEF"
 class Gebeta(Variant):
     name = "gebeta"
     game_id = GAME_ID
-    lessons = ("sow", "relay", "family")
-    levels = {"medium": "mcts:playouts=100",
-              "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"}
     title = "Gebeta (Ethiopia)"
     n_cells = 14
     max_moves = 6
-    score_noun = "families"
-    solver = "retrograde"
-    graph_layout = {"slots": tuple(range(12)), "unit": 4, "step": 4, "margin_step": 1}
-    on_demand_seeds = 16  # 8 s on first use (2 cores)
-    book_seeds = 16
-    preparation = (("database", 16, 10, 300, 29), ("book", 16, 333, 6758, 446))
-    puzzles, puzzle_seeds = "best", 48
-    review_bands = (0, 1, 2)  # families: the whole game is often won by two
-    move_hint = "a home (A-F)"
+    solving = Solving(
+        "retrograde",
+        graph_layout={"slots": tuple(range(12)), "unit": 4, "step": 4, "margin_step": 1},
+        on_demand_seeds=16,  # 8 s on first use (2 cores)
+        book_seeds=16,
+        preparation=(("database", 16, 10, 300, 29), ("book", 16, 333, 6758, 446)))
+    teaching = Teaching(
+        lessons=("sow", "relay", "family"),
+        levels={"medium": "mcts:playouts=100",
+                "expert": "perfect:time=1,fallback=mcts,threads=2,traps=false"},
+        puzzles="best", puzzle_seeds=48,
+        review_bands=(0, 1, 2))  # families: the whole game is often won by two
+    texts = Texts(score_noun="families", move_hint="a home (A-F)")
     option_specs = {
         "lap_limit": laps_option(50, " (the reference program uses 50)"),
     }

@@ -5,6 +5,8 @@ drawing, levels); its compiled rules are ``mancalab.variants.rules.kalah``
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import random
 from functools import lru_cache
 from importlib import resources
@@ -12,11 +14,15 @@ from importlib import resources
 import numpy as np
 
 from ..core import (
+    History,
     IllegalMoveError,
     InvalidPositionError,
     Kernels,
     Option,
+    Solving,
     State,
+    Teaching,
+    Texts,
     UnknownOptionError,
     Variant,
     choice,
@@ -98,27 +104,23 @@ def _board_option(value):
 class Kalah(SeedStores, Variant):
     name = "kalah"
     game_id = GAME_ID
-    lessons = ("sow", "extra_turn", "capture")
     examples = ({"pits": 4, "seeds": 3, "empty_capture": False, "end_rule": "no_move"},
                 {"board": 12})
-    levels = {"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
-              "expert": "perfect:time=1,turn=2"}
     title = "Kalah (FairKalah rules)"
-    score_noun = "seeds in store"
-    solver = "search"
-    # solved by search over its own databases; the layout serves exact random play (every
-    # move banks a seed or moves seeds nearer their owner's store: nothing comes round again)
-    @property
-    def graph_layout(self) -> dict:
-        m = self.options["pits"]
-        return {"slots": tuple(range(m)) + tuple(range(m + 1, 2 * m + 1)), "unit": 1,
-                "step": 1, "margin_step": 1, "acyclic": True}
-
-    # 16 seeds on first use: Kalah(6,4)'s start is solved soonest end to end over 15 or 16
-    # (5 s to build, 8 s to search on 2 cores; over 18 seeds, 15 s and 7 s)
-    on_demand_seeds = 16
-    preparation = (("database", 18, 17, 300, 87), ("start", None, 40, 1331, 0))
-    puzzles, puzzle_seeds = "best", 36
+    texts = Texts(score_noun="seeds in store")
+    # solved by search over its own databases (its graph layout, for exact random play, is
+    # the board's: ``__init__``)
+    solving = Solving(
+        "search",
+        # 16 seeds on first use: Kalah(6,4)'s start is solved soonest end to end over 15 or
+        # 16 (5 s to build, 8 s to search on 2 cores; over 18 seeds, 15 s and 7 s)
+        on_demand_seeds=16,
+        preparation=(("database", 18, 17, 300, 87), ("start", None, 40, 1331, 0)))
+    teaching = Teaching(
+        lessons=("sow", "extra_turn", "capture"),
+        levels={"medium": "alphabeta:depth=2", "hard": "alphabeta:time=1",
+                "expert": "perfect:time=1,turn=2"},
+        puzzles="best", puzzle_seeds=36)
     option_specs = {
         "pits": whole_range(6, 1, MAX_PITS, f"pits per side, 1..{MAX_PITS}"),
         "seeds": whole_range(4, 1, 100, "seeds per pit at the start, 1..100"),
@@ -133,7 +135,7 @@ class Kalah(SeedStores, Variant):
     # No position recurs: stores never shrink, and a move that adds nothing to a store
     # moves the mover's seeds along their own row only, towards the store (the sum of their
     # places grows) and leaves the other row as it was.
-    recurs = False
+    history = History(recurs=False)
     kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step)
 
     def __init__(self, **options) -> None:
@@ -141,7 +143,12 @@ class Kalah(SeedStores, Variant):
         m = self.options["pits"]
         self.n_cells = 2 * m + 2
         self.max_moves = m
-        self.move_hint = f"a pit (1-{m}, 1 next to your store)"
+        self.texts = replace(self.texts, move_hint=f"a pit (1-{m}, 1 next to your store)")
+        # every move banks a seed or moves seeds nearer their owner's store: nothing comes
+        # round again
+        self.solving = replace(self.solving, graph_layout={
+            "slots": tuple(range(m)) + tuple(range(m + 1, 2 * m + 1)), "unit": 1, "step": 1,
+            "margin_step": 1, "acyclic": True})
         if self.options["board"] != "standard":
             self.options["board"] = self._fair_board(self.options["board"])
 

@@ -4,9 +4,12 @@ compiled rules are ``mancalab.variants.rules.oware`` (docs/rules/oware.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from ..core import IllegalMoveError, InvalidPositionError, Kernels, State, Variant, whole_range
+from ..core import (History, IllegalMoveError, InvalidPositionError, Kernels,
+                    Solving, State, Teaching, Texts, Variant, whole_range)
 from .common import SeedStores
 from .rules.oware import (
     GAME_ID,
@@ -27,13 +30,16 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 class Oware(SeedStores, Variant):
     name = "oware"
     game_id = GAME_ID
-    lessons = ("sow", "capture")
     examples = ({"houses": 3, "seeds": 2},)
-    levels = {"easy": "classic:level=4", "medium": "greedy"}  # measured: docs/players.md
     title = "Oware Abapa (Ghana)"
-    score_noun = "seeds captured"
-    repetitions = 2  # the first recurrence of a position ends the game (OpenSpiel's rule)
-    repetition_is_a_rule = True
+    texts = Texts(score_noun="seeds captured")
+    # the first recurrence of a position ends the game (OpenSpiel's rule)
+    history = History(repetitions=2, repetition_is_a_rule=True)
+    teaching = Teaching(
+        lessons=("sow", "capture"),
+        levels={"easy": "classic:level=4", "medium": "greedy"},  # measured: docs/players.md
+        # one move proven to win whatever came before, by the endgame tables (puzzles.py)
+        puzzles="win", puzzle_seeds=12)
     option_specs = {
         "houses": whole_range(6, 1, MAX_HOUSES, f"houses per player, 1..{MAX_HOUSES}"),
         "seeds": whole_range(4, 1, 100, "seeds per house at the start, 1..100"),
@@ -43,19 +49,18 @@ class Oware(SeedStores, Variant):
     }
     kernels = Kernels(legal_mask, play, score, settle, stop=stop, step=step,
                       positional=positional, table_bounds=table_bounds)
-    not_solved = ("Oware has no exact values: its first recurrence of a position ends the "
-                  "game, so a position's value depends on the positions before it; its "
-                  "endgame tables bound it over every history (mancalab db build oware)")
-    # one move proven to win whatever came before, by the endgame tables (puzzles.py)
-    puzzles, puzzle_seeds = "win", 12
+    solving = Solving(not_solved=(
+        "Oware has no exact values: its first recurrence of a position ends the game, so a "
+        "position's value depends on the positions before it; its endgame tables bound it "
+        "over every history (mancalab db build oware)"))
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
         n = self.houses
         self.n_cells = 2 * n + 2
         self.max_moves = n
-        self.move_hint = f"a house ({LETTERS[0]}-{LETTERS[n - 1]})"
-        self.move_cap = self.options["move_cap"]
+        self.texts = replace(self.texts, move_hint=f"a house ({LETTERS[0]}-{LETTERS[n - 1]})")
+        self.history = replace(self.history, move_cap=self.options["move_cap"])
 
     def make_params(self) -> np.ndarray:
         return np.array([GAME_ID, self.options["houses"], self.options["seeds"]], dtype=np.int64)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import IllegalMoveError, InvalidPositionError, Kernels, State, Variant, choice
+from ..core import (IllegalMoveError, InvalidPositionError, Kernels, Solving,
+                    State, Teaching, Texts, Variant, choice)
 from .common import flag, lap_guard, parse_number
 from .rules.urubugu import (
     CELLS,
@@ -29,22 +30,21 @@ class Urubugu(Variant):
     name = "urubugu"
     game_id = GAME_ID
     has_setting = True
-    setting_question = "arrange your 32 beads yourself?"
-    setting_help = ("Type 16 counts for your holes 1 to 16 (hole 1 is the back-row hole on "
-                    "your left; 9..16 come back along the front row), 32 beads in all; an "
-                    "empty line keeps 2 per hole.")
-    lessons = ("sow", "relay", "capture")
+    texts = Texts(
+        score_noun="beads", move_hint="a hole (1-16)",
+        setting_question="arrange your 32 beads yourself?",
+        setting_help="Type 16 counts for your holes 1 to 16 (hole 1 is the back-row hole on "
+                     "your left; 9..16 come back along the front row), 32 beads in all; an "
+                     "empty line keeps 2 per hole.")
     examples = ({"singletons_playable": False, "capture_requires_both_opposite": True,
                  "captured_sow_origin": "turn_origin", "wipeout_ends_move": False},)
-    levels = {"easy": "classic:level=4", "medium": "greedy"}
+    teaching = Teaching(lessons=("sow", "relay", "capture"), puzzles="wipeout",
+                        levels={"easy": "classic:level=4", "medium": "greedy"},
+                        review_bands=(2, 4, 8))  # beads, of 64
     title = "Urubugu (Burundi, 4x8)"
     n_cells = CELLS
     max_moves = 16
-    score_noun = "beads"
-    solver = "forced"
-    puzzles = "wipeout"
-    review_bands = (2, 4, 8)  # beads, of 64
-    move_hint = "a hole (1-16)"
+    solving = Solving("forced")
     option_specs = {
         "singletons_playable": flag(True),
         "capture_requires_occupied_landing": flag(False),

@@ -185,4 +185,4 @@ class Reviews:
                 "limit": self.hub.limits.review_positions,
                 "error": self.errors.get(room.id),
                 "moves": list(review.judged(states, moves, appraisals)),
-                "bands": list(room.state.variant.review_bands)}
+                "bands": list(room.state.variant.teaching.review_bands)}

@@ -306,8 +306,9 @@ class Room:
         if state.is_over:
             raise ConflictError("the game is over", code="game_over")
         if self.record.at_cap:
-            raise ConflictError(f"the game has reached its cap of {self.record.variant.move_cap:,} "
-                                "moves: no move is taken; end it by agreement")
+            raise ConflictError(f"the game has reached its cap of "
+                                f"{self.record.variant.history.move_cap:,} moves: no move is "
+                                "taken; end it by agreement")
         if ply is not None and ply != self.ply:
             raise ConflictError(f"the game is at move {self.ply + 1}, not {ply + 1}: fetch it "
                                 "again", code="stale")

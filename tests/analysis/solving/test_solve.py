@@ -467,13 +467,16 @@ def test_review_gives_each_moves_exact_value_and_verdict(tmp_path, small_databas
 
 
 def test_a_game_naming_a_solver_mancalab_lacks_is_refused_by_name():
+    import dataclasses
+
     from mancalab.analysis.solving.dispatch import METHODS, method_of
 
     odd = mancalab.variant("kalah", pits=2, seeds=1)
-    odd.solver = "telepathy"
+    odd.solving = dataclasses.replace(odd.solving, method="telepathy")
     with pytest.raises(solving.SolveError, match="telepathy.*search"):
         solving.solve(odd.start())
     from mancalab.variants import VARIANTS
 
-    assert {cls.solver for cls in VARIANTS.values() if cls.solver} <= set(METHODS)
+    methods = {cls.solving.method for cls in VARIANTS.values()}
+    assert methods - {None} <= set(METHODS)
     assert method_of(mancalab.variant("gebeta")) is METHODS["retrograde"]

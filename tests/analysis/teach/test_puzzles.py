@@ -43,7 +43,7 @@ def test_each_urubugu_puzzle_has_one_move_that_takes_every_bead_at_once():
 
 
 def test_each_capture_puzzle_is_the_one_move_that_captures_clearly_the_most():
-    """A game without a solver has capture puzzles (``Variant.puzzles``): each proven again
+    """A game without a solver has capture puzzles (``Variant.teaching.puzzles``): each proven again
     by playing every legal move with the game's own rules."""
     games = [g for g in puzzles.GAMES if mancalab.variant(g).puzzles == "capture"]
     assert games
@@ -67,12 +67,12 @@ def test_each_oware_puzzle_is_the_one_move_the_endgame_tables_prove_wins():
     from mancalab.analysis.solving import oware_tables
 
     variant = mancalab.variant("oware")
-    built = oware_tables.build(variant, variant.puzzle_seeds)
+    built = oware_tables.build(variant, variant.teaching.puzzle_seeds)
     tables = search.read_only(built.low, built.high, built.binom)
     shipped = puzzles.shipped("oware")
     for puzzle in shipped:
         state = puzzle.state()
-        assert sum(state.cells[:12]) <= variant.puzzle_seeds
+        assert sum(state.cells[:12]) <= variant.teaching.puzzle_seeds
         best, words = puzzles.proven_wins(state, tables)
         assert puzzle.kind == "win" and best == puzzle.best and puzzle.value == 1
         assert {int(cell): word for cell, word in puzzle.values.items()} == words

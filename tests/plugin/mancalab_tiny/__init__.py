@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from mancalab.core import DRAW, ONGOING, WIN_0, WIN_1, IllegalMoveError, InvalidPositionError
-from mancalab.core import Kernels, State, Variant
+from mancalab.core import Kernels, State, Texts, Variant
 from mancalab.movemask import NONE, bit
 from mancalab.sowing import BANK, CAPTURE, DROP, LIFT, note
 
@@ -96,8 +96,7 @@ class Tiny(Variant):
     title = "Tiny (an example plugin game)"
     n_cells = 2 * PITS + 2
     max_moves = PITS
-    score_noun = "seeds"
-    move_hint = "a pit (1-3)"
+    texts = Texts(score_noun="seeds", move_hint="a pit (1-3)")
     kernels = Kernels(legal_mask, play, score, settle, stop=stop)
 
     def make_params(self):

@@ -1,6 +1,7 @@
 """Exact values of positions, for every game with a solver, in one place.
 
-``solve(state)`` is the entry (``dispatch``); how a game is solved is its ``Variant.solver``:
+``solve(state)`` is the entry (``dispatch``); how a game is solved is its
+``Variant.solving.method``:
 
 - ``kalah``: Kalah's MTD(f) search over ``databases`` (endgame databases, built here or on a
   Dask cluster by ``databases_cluster``);

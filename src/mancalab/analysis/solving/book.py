@@ -130,7 +130,7 @@ BOOK_COST = "about 6 minutes once, 0.45 GB on disk, 6.6 GB of memory while it bu
 def book_advice(variant: Variant) -> str | None:
     """How to build the start's book of ``variant``'s rules when it can be built here and is
     not yet: without it the perfect player searches until few counters are left."""
-    seeds = variant.book_seeds  # a game whose start's book fits here, over this database
+    seeds = variant.solving.book_seeds  # a game whose start's book fits here, over this database
     if seeds is None or book_for(variant) is not None:
         return None
     rules = "".join(f" -o {name}={value}"

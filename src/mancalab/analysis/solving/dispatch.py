@@ -1,4 +1,4 @@
-"""The one entry to exact values: each game is solved by the method its ``Variant.solver``
+"""The one entry to exact values: each game is solved by the method its ``Variant.solving.method``
 names (``search``: Kalah's MTD(f) over endgame databases; ``retrograde``: Gebeta's and
 Gabata's graphs over retrograde databases; ``forced``: Urubugu's search for forced ends)."""
 
@@ -41,7 +41,7 @@ class Database:
 
 @dataclass(frozen=True)
 class Method:
-    """How one kind of game (``Variant.solver``) is solved: the solve, the database its
+    """How one kind of game (``Variant.solving.method``) is solved: the solve, the database its
     solves use, what to open again after a background build, and its facts: whether its
     positions repeat (a graph walked, questions to settle, a start book), its endgame
     databases (None: it has none), the group of kernels (``_cache.compile_one``) that a
@@ -64,7 +64,7 @@ def _search(state: State, r: Request) -> SolveResult:
 
 def _search_database(state: State, on_progress):
     return databases.best_available(state.variant) or databases.ensure(
-        state.variant, state.variant.on_demand_seeds, on_progress=on_progress)
+        state.variant, state.variant.solving.on_demand_seeds, on_progress=on_progress)
 
 
 def _repeating(state: State, r: Request) -> SolveResult:
@@ -99,10 +99,10 @@ METHODS: dict[str, Method] = {
 
 def method_of(variant: Variant) -> Method:
     """The method of ``variant``'s kind; SolveError for a kind no method has."""
-    method = METHODS.get(variant.solver)
+    method = METHODS.get(variant.solving.method)
     if method is None:
-        raise SolveError(f"{variant.title} names the solver {variant.solver!r}, which mancalab "
-                         f"does not have (solvers: {', '.join(METHODS)})")
+        raise SolveError(f"{variant.title} names the solver {variant.solving.method!r}, which "
+                         f"mancalab does not have (solvers: {', '.join(METHODS)})")
     return method
 
 
@@ -119,14 +119,14 @@ def ready(variant: Variant) -> None:
     """Make ready what a first exact move of ``variant`` needs (its solver, its small
     database), so that no capped move spends its time on it; nothing for a game with no
     solver."""
-    if variant.solver is not None:
+    if variant.solving.method is not None:
         method_of(variant).ready(variant)
 
 
 def repeats(variant: Variant) -> bool:
     """Whether ``variant``'s positions repeat, for its solver (a graph walked; ``settle``
     and a start book apply): False for a game with no solver."""
-    return variant.solver is not None and method_of(variant).repeats
+    return variant.solving.method is not None and method_of(variant).repeats
 
 
 def solve(state: State, time: float | None = None, moves: bool = False,
@@ -150,7 +150,7 @@ def solve(state: State, time: float | None = None, moves: bool = False,
     bounds a walk leaves apart are closed by yes-or-no questions to the proof search; with
     ``settle`` also by the attractor walk where the proof search finds no answer
     (``threshold``: minutes and gigabytes for an opening position). The game's kind of
-    solver (``Variant.solver``) picks the method (``METHODS``)."""
+    solver (``Variant.solving.method``) picks the method (``METHODS``)."""
     check_solvable(state, time)
     if state.is_over:
         return over(state)
@@ -171,6 +171,6 @@ def renew(variant: Variant) -> None:
     """Open the files built for ``variant``'s rules since they were last looked for (a
     server's background build): the solvers kept take the largest database (their tables
     stay warm), and Gebeta's and Gabata's databases and book are looked for again."""
-    if variant.solver is not None:
+    if variant.solving.method is not None:
         method_of(variant).renew(variant)
 

@@ -686,7 +686,7 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
                build: bool = True) -> Solver:
     """The solver of ``variant``'s rules, made once per process: it opens the largest
     database built for those rules, or (``build``) builds a small one
-    (``Variant.on_demand_seeds``)."""
+    (``Variant.solving.on_demand_seeds``)."""
     databases.check_variant(variant)
     key = tuple(sorted(databases._rules(variant).items()))
     if database is not None:
@@ -704,7 +704,7 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
         solver = _SOLVERS[key]
         _SOLVERS.move_to_end(key)
         if solver.database is None and build:
-            solver.use(databases.ensure(variant, variant.on_demand_seeds))
+            solver.use(databases.ensure(variant, variant.solving.on_demand_seeds))
         while kept is not None and len(_SOLVERS) > 1 and kept_solver_memory() > kept:
             _SOLVERS.popitem(last=False)[1].close()  # a search running on it finishes first
     return solver

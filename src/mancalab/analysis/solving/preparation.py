@@ -144,14 +144,14 @@ KINDS = ("database", "start", "book")  # the order to run them in: the quick one
 
 
 def every_step() -> list[Step]:
-    """What exact play needs, game by game (default rules, ``Variant.preparation``), in the
+    """What exact play needs, game by game (default rules, ``Variant.solving.preparation``), in the
     order to run: the databases (seconds each) before the start's analyses and books, each
     kind the quickest first, so that the most games are exact soonest."""
     from ...variants import VARIANTS
 
     found = [Step(name, kind, seeds, seconds, memory * MB, disk * MB)
              for name, cls in VARIANTS.items()
-             for kind, seeds, seconds, memory, disk in cls.preparation]
+             for kind, seeds, seconds, memory, disk in cls.solving.preparation]
     return sorted(found, key=lambda step: (KINDS.index(step.kind), step.seconds))
 
 

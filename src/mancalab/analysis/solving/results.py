@@ -152,13 +152,13 @@ def over(state: State) -> SolveResult:
 
 def unsolvable(variant: Variant) -> str | None:
     """Why ``variant`` has no exact solver yet, or None."""
-    if variant.solver is not None:
+    if variant.solving.method is not None:
         return None
     from ...variants import VARIANTS
 
-    covered = [cls.title.split(" (")[0] for cls in VARIANTS.values() if cls.solver]
+    covered = [cls.title.split(" (")[0] for cls in VARIANTS.values() if cls.solving.method]
     return (f"exact solving covers {', '.join(covered[:-1])} and {covered[-1]}; not "
-            f"{variant.name}: {variant.not_solved}")
+            f"{variant.name}: {variant.solving.not_solved}")
 
 
 def check_solvable(state: State, time: float | None) -> None:

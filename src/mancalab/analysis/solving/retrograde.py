@@ -68,9 +68,9 @@ class Unsupported(DatabaseError):
 
 
 def layout_of(variant: Variant) -> Layout:
-    """The layout of a two-row game of at most six pits a side (``Variant.graph_layout``;
+    """The layout of a two-row game of at most six pits a side (``Variant.solving.graph_layout``;
     Kalah's stores are not pits)."""
-    facts = variant.graph_layout
+    facts = variant.solving.graph_layout
     if facts is None or len(facts["slots"]) > PITS:
         raise Unsupported(f"{variant.title} has no layout of at most six pits a side")
     return Layout(**facts)
@@ -242,7 +242,7 @@ def levels_of(variant: Variant, seeds: int) -> list[int]:
 def plan(variant: Variant, seeds: int) -> tuple[np.ndarray, np.ndarray, int]:
     """The binomials, the first index of each level (-1 where none) and the entries."""
     layout_of(variant)
-    if variant.solver != "retrograde":  # Kalah: its databases are ``databases``
+    if variant.solving.method != "retrograde":  # Kalah: its databases are ``databases``
         raise Unsupported(f"{variant.name} has no retrograde solver")
     most = total_seeds(variant)
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not 0 <= seeds <= most:
@@ -428,14 +428,14 @@ _DATABASES_LOCK = threading.Lock()
 def database_for(variant: Variant, build: bool = True,
                  on_progress: Callable[[int, int, int], None] | None = None) -> Database | None:
     """The largest database built for ``variant``'s rules, kept open in this process; with
-    ``build`` a small one (``Variant.on_demand_seeds``) is built when there is none."""
+    ``build`` a small one (``Variant.solving.on_demand_seeds``) is built when there is none."""
     key = kept_key(variant)
     with _DATABASES_LOCK:
         found = _DATABASES.get(key)
         if found is None:
             found = best_available(variant)
             if found is None and build:
-                found = ensure(variant, variant.on_demand_seeds, None, on_progress)
+                found = ensure(variant, variant.solving.on_demand_seeds, None, on_progress)
             _DATABASES[key] = found
         return found
 

@@ -30,7 +30,7 @@ DEPTH = 400  # plies: deeper than any game of so few seeds lasts
 def is_small(state: State) -> bool:
     """Whether ``state`` is tried by the search to the end: few seeds in play, and a game
     whose positions never come round again."""
-    layout = state.variant.graph_layout
+    layout = state.variant.solving.graph_layout
     in_play = sum(state.cells) - sum(state.score)
     return bool(layout and layout.get("acyclic")) and in_play <= SMALL_SEEDS
 

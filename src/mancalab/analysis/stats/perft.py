@@ -3,7 +3,7 @@
 As in chess programs, ``perft(state, depth)`` counts the sequences of exactly ``depth``
 moves (a game that ends sooner contributes nothing): a check of a game's move generation
 against another program's, and a measure of its speed. The count is of the rules the
-kernels hold: the end by a repeated position (a record's rule, ``Variant.repetitions``) is
+kernels hold: the end by a repeated position (a record's rule, ``Variant.history.repetitions``) is
 not applied, as chess's perft ignores repetition. Walked depth first with one board a ply,
 the last ply counted from its legal moves without playing them.
 """

@@ -569,7 +569,7 @@ def tree_stats(variant_or_name: Variant | str, depth: int, *, jobs: int | None =
     game = _game(variant_or_name, options)
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise MancalabError(f"depth must be a whole number of at least 1, got {depth!r}")
-    if game.repetition_is_a_rule if by_paths is None else by_paths:
+    if game.history.repetition_is_a_rule if by_paths is None else by_paths:
         return _by_paths(game, depth, jobs, on_progress, on_level, start_multiplicity,
                          checkpoint)
     layout = key_layout(game)

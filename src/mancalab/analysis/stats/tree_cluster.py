@@ -130,7 +130,7 @@ def tree_stats(game: Variant, depth: int, cluster: str, shards: int | None = Non
     positions: not for a game whose end by repetition is its own rule, ``tree_paths``)."""
     from ...cluster import connect
 
-    if game.repetition_is_a_rule:
+    if game.history.repetition_is_a_rule:
         raise MancalabError(f"{game.title}'s tree is walked path by path on one machine: its "
                             "end by repetition depends on the positions before")
 

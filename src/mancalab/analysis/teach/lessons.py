@@ -16,7 +16,7 @@ from functools import lru_cache
 from ...core import MancalabError, State
 from ...variants import VARIANTS, variant as make_variant
 
-LESSONS = {name: cls.lessons for name, cls in VARIANTS.items()}  # Variant.lessons
+LESSONS = {name: cls.teaching.lessons for name, cls in VARIANTS.items()}  # Variant.teaching.lessons
 SEED = 7
 TRIES = 5000
 

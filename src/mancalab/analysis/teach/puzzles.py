@@ -5,8 +5,8 @@ Positions come from self-play of the levels with some random moves mixed in (a p
 after a mistake often has one saving move), Kalah's games from the FairKalah boards. Each
 candidate is solved with every move's value (``solve``); it is a puzzle when the value is
 exact, one move reaches it and every other move is proven to lose more than the game's
-inaccuracy band (``Variant.review_bands``: 4 seeds or more in Kalah and Gabata, 2 families in
-Gebeta) or to turn the result. Its difficulty is how many of the game's levels miss the move,
+inaccuracy band (``Variant.teaching.review_bands``: 4 seeds or more in Kalah and Gabata, 2
+families in Gebeta) or to turn the result. Its difficulty is how many of the game's levels miss the move,
 as a rating (800 when every level finds it, 250 more for each level that does not).
 
 Urubugu's puzzles are its one-turn wipe-outs (IMPAGA): the opponent's setting drawn at
@@ -41,7 +41,7 @@ from ...sowing import preview
 from ...variants import VARIANTS, variant as make_variant
 
 SHIPPED = Path(__file__).parents[2] / "data" / "puzzles"
-GAMES = tuple(name for name, cls in VARIANTS.items() if cls.puzzles)  # ``Variant.puzzles``
+GAMES = tuple(name for name, cls in VARIANTS.items() if cls.teaching.puzzles)
 RATING_LEVELS = ("beginner", "easy", "medium", "hard")
 LEVEL_SECONDS = 0.3  # the levels that think by the clock get this long to find the move
 RANDOM_SHARE = 0.3  # of the self-play moves, those played at random (mistakes to punish)
@@ -81,7 +81,7 @@ class Puzzle:
 
 def clear_margin(variant: Variant) -> int:
     """The least a move other than the best must lose: more than an inaccuracy."""
-    return int(variant.review_bands[1]) + 1
+    return int(variant.teaching.review_bands[1]) + 1
 
 
 def judge(state: State, result) -> tuple[int, dict[int, int]] | None:
@@ -150,11 +150,11 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
     if game not in GAMES:
         raise MancalabError(f"puzzles are made for {', '.join(GAMES)}, not {game!r}")
     variant = make_variant(game)
-    if variant.puzzles == "wipeout":
+    if variant.teaching.puzzles == "wipeout":
         return _wipeouts(game, count, seed, time, done, on_puzzle)
-    if variant.puzzles == "capture":
+    if variant.teaching.puzzles == "capture":
         judging = captures
-    elif variant.puzzles == "win":
+    elif variant.teaching.puzzles == "win":
         judging = _proving_wins(variant)
     elif unsolvable(variant):
         raise MancalabError(unsolvable(variant))
@@ -169,8 +169,8 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
         # the game's positions in a random order: puzzles from every phase of the game
         candidates = [(state, ply) for state, ply in positions(game, index, seed)
                       if ply >= MIN_PLY
-                      and (variant.puzzle_seeds is None
-                           or sum(state.cells) - sum(state.score) <= variant.puzzle_seeds)]
+                      and (variant.teaching.puzzle_seeds is None
+                           or sum(state.cells) - sum(state.score) <= variant.teaching.puzzle_seeds)]
         random.Random(seed * 7_919 + index).shuffle(candidates)
         for state, ply in candidates:
             key = (tuple(state.cells), state.to_move)
@@ -187,7 +187,7 @@ def generate(game: str, count: int, seed: int = 1, time: float = 2.0,
                             {str(m): v for m, v in values.items()},
                             rating(position, best, seed + ply),
                             {"seed": seed, "game": index, "ply": ply},
-                            kind=variant.puzzles, extra=position.extra)
+                            kind=variant.teaching.puzzles, extra=position.extra)
             found.append(puzzle)
             if on_puzzle:
                 on_puzzle(puzzle)
@@ -226,7 +226,7 @@ def _proving_wins(variant: Variant) -> Callable[[State], tuple[int, dict[int, in
     if tables[0].size == 0:
         raise MancalabError(f"{variant.name}'s puzzles are proven by its endgame tables: "
                             f"build them first (mancalab db build {variant.name} --seeds "
-                            f"{variant.puzzle_seeds})")
+                            f"{variant.teaching.puzzle_seeds})")
     return lambda state: proven_wins(state, tables)
 
 
@@ -364,7 +364,7 @@ def _themes_of(puzzle: Puzzle) -> tuple[str, ...]:
     done = preview(state, puzzle.best)
     found = []
     if done["gain"] > 0 and done["captured"]:
-        found.append("family" if state.variant.score_noun == "families" else "capture")
+        found.append("family" if state.variant.texts.score_noun == "families" else "capture")
     if done["again"]:
         found.append("again")
     if _in_holes(state) <= ENDGAME_SHARE * _in_holes(state.variant.start()):

@@ -62,7 +62,7 @@ def judged(states: list[State], moves: list[int], appraisals: list[Appraisal]) -
         before, after = appraisals[ply], appraisals[ply + 1]
         value, exact = played_value(before, after, state, move, following)
         best = before.value
-        mark, lost = judge(best, value, exact, state.variant.review_bands)
+        mark, lost = judge(best, value, exact, state.variant.teaching.review_bands)
         yield {"ply": ply, "mover": state.to_move, "move": move,
                "name": state.move_name(move), "value": value, "best_value": best,
                "exact": exact, "mark": mark, "lost": lost, "best_cells": before.best_cells,

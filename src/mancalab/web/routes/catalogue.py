@@ -54,7 +54,7 @@ def _catalogue(limits: Limits) -> dict:
                        "puzzles": puzzles.pick(name, 1000, 0) is not None,
                        "race": None if cls.race_option is None else {
                            "option": cls.race_option, "none": cls.no_race},
-                       "score_noun": cls.score_noun, "setting": cls.has_setting,
+                       "score_noun": cls.texts.score_noun, "setting": cls.has_setting,
                        "picture": _picture(name)}
     return {"games": games, "modes": list(MODES), "levels": LEVELS,
             "game_levels": GAME_LEVELS, "languages": LANGUAGES,
