@@ -59,3 +59,29 @@ def test_a_move_name_of_no_hole_is_a_value_error_naming_it(variant):
         with pytest.raises(ValueError, match="no hole of this board"):
             variant.move_name(start, move)
     assert all(start.parse_move(start.move_name(m)) == m for m in start.legal_moves())
+
+
+def test_a_games_facts_are_frozen_records_and_a_flat_fact_is_refused_by_name():
+    """Issue 87: what a game says beyond its kernels is in four frozen records (history,
+    texts, teaching, solving); a record's fact is not changed in place, an instance whose
+    options change one has its own (Kalah's graph layout by its pits), and a game class
+    written with a flat fact is refused naming the record to give it in."""
+    import dataclasses
+
+    import mancalab
+    from mancalab.core import Variant
+    from mancalab.variants import VARIANTS
+
+    for cls in VARIANTS.values():
+        for group in ("history", "texts", "teaching", "solving"):
+            assert dataclasses.is_dataclass(getattr(cls, group)), (cls.name, group)
+    oware = mancalab.variant("oware", move_cap=50)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        oware.history.move_cap = 7
+    assert oware.history.move_cap == 50 and mancalab.variant("oware").history.move_cap == 1000
+    small, board = mancalab.variant("kalah", pits=3), mancalab.variant("kalah")
+    assert small.solving.graph_layout["slots"] == (0, 1, 2, 4, 5, 6)
+    assert len(board.solving.graph_layout["slots"]) == 12
+    assert "pit (1-3" in small.texts.move_hint and "seeds in store" == small.texts.score_noun
+    with pytest.raises(TypeError, match=r"Old\.puzzle_seeds.*teaching = Teaching\("):
+        type("Old", (Variant,), {"puzzle_seeds": 12})

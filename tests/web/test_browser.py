@@ -1085,7 +1085,7 @@ def test_a_puzzle_of_another_kind_says_what_it_asks_for(server, browser, kind):
     from mancalab.analysis.teach import puzzles
 
     task, right, words_of, width = PUZZLE_KINDS[kind]
-    game = next(g for g in puzzles.GAMES if mancalab.variant(g).puzzles == kind)
+    game = next(g for g in puzzles.GAMES if mancalab.variant(g).teaching.puzzles == kind)
     page = browser.new_page(bypass_csp=True, viewport={"width": width, "height": 844},
                             reduced_motion="reduce")  # answers shown at once
     page.goto(f"{server}/?puzzles={game}")

@@ -45,7 +45,7 @@ def test_each_urubugu_puzzle_has_one_move_that_takes_every_bead_at_once():
 def test_each_capture_puzzle_is_the_one_move_that_captures_clearly_the_most():
     """A game without a solver has capture puzzles (``Variant.teaching.puzzles``): each proven again
     by playing every legal move with the game's own rules."""
-    games = [g for g in puzzles.GAMES if mancalab.variant(g).puzzles == "capture"]
+    games = [g for g in puzzles.GAMES if mancalab.variant(g).teaching.puzzles == "capture"]
     assert games
     for game in games:
         margin = puzzles.clear_margin(mancalab.variant(game))
@@ -86,7 +86,7 @@ def test_oware_puzzles_are_made_only_with_its_endgame_tables(small_databases):
 
 
 @pytest.mark.parametrize("game", [g for g in puzzles.GAMES
-                                  if mancalab.variant(g).puzzles == "best"])
+                                  if mancalab.variant(g).teaching.puzzles == "best"])
 def test_a_sample_of_the_shipped_puzzles_is_proven_again(game, small_databases):
     variant = mancalab.variant(game)
     small = [p for p in puzzles.shipped(game)
