@@ -1,5 +1,6 @@
 """Fixtures shared by the test folders."""
 
+import dataclasses
 import os
 from collections import OrderedDict
 import shutil
@@ -48,7 +49,8 @@ def small_databases(monkeypatch, tmp_path):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     for name, seeds in (("kalah", 4), ("gebeta", 8), ("gabata", 6)):
-        monkeypatch.setattr(VARIANTS[name], "on_demand_seeds", seeds)
+        solving = dataclasses.replace(VARIANTS[name].solving, on_demand_seeds=seeds)
+        monkeypatch.setattr(VARIANTS[name], "solving", solving)
     monkeypatch.setattr(fair, "SCREEN_SEEDS", 4)
     monkeypatch.setattr(kalah, "_SOLVERS", OrderedDict())
     monkeypatch.setattr(retrograde, "_DATABASES", {})

@@ -695,6 +695,8 @@ def solver_for(variant: Variant, database: databases.Database | None = None,
     with _SOLVERS_LOCK:
         if key not in _SOLVERS:
             database = database or databases.best_available(variant)
+            if database is None and build:  # built first: the table takes the room left
+                database = databases.ensure(variant, variant.solving.on_demand_seeds)
             bits = None
             if kept is not None:  # the table and the database within the budget
                 room = kept - (database.nbytes if database else 0)
