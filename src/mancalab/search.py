@@ -49,9 +49,9 @@ INFINITY = 10 * WIN
 EXACT, LOWER, UPPER = 0, 1, 2  # what a table value is: exact, a lower or an upper bound
 TT_BITS = 20
 MAX_DEPTH = 64
-# the next depth starts while this many times the last depth's time is left: it takes about
-# three times as long, its first move (the table's) about half of that, and a depth cut off
-# by the time answers with the moves it searched whole
+# with time kept (a clock), the next depth starts while this many times the last depth's time
+# is left: it takes about three times as long, its first move (the table's) about half of
+# that, and a depth cut off by the time answers with the moves it searched whole
 NEXT_SHARE = 1.5
 COMPLETE = 1 << 40  # the depth of a table entry whose search met no horizon
 # stats slots
@@ -362,12 +362,15 @@ class Search:
         self.stats[NODE_LIMIT] = 0
 
     def deepen(self, state: State, budget: float, depth: int = 0,
-               unlimited: bool = False, history: Sequence[State] = ()
-               ) -> tuple[int, int, int, int]:
+               unlimited: bool = False, history: Sequence[State] = (),
+               keep_time: bool = False) -> tuple[int, int, int, int]:
         """Search ``state`` deeper and deeper within ``budget`` seconds (or to ``depth``;
         ``unlimited``: that depth whatever it costs): (best move, its value, the depth
         reached, nodes). The value is exact when the whole game tree was searched.
-        ``history``: the game's positions before ``state``, whose recurrence ends it."""
+        ``history``: the game's positions before ``state``, whose recurrence ends it.
+        ``keep_time``: no depth is started that would not search its first move in time (a
+        player on a clock keeps that time for later moves); else the budget is searched to
+        its end, the last depth answering with the moves it searched whole."""
         warm_up(state)  # compiled for this game before its clock starts
         started = time.perf_counter()
         params, board = state.variant.params, state.board.copy()
@@ -381,8 +384,12 @@ class Search:
             for level in range(1, (depth or MAX_DEPTH) + 1):
                 elapsed = time.perf_counter() - started
                 stats[:] = 0
+                # the nodes the time left allows at the last depth's rate (twice that where
+                # the budget is searched to its end: the alarm stops it, a deeper depth runs
+                # slower than the last)
                 stats[NODE_LIMIT] = (np.iinfo(np.int64).max if unlimited or not rate
-                                     else max(1000, int((budget - elapsed) * rate)))
+                                     else max(1000, int((budget - elapsed) * rate
+                                                        * (1 if keep_time else 2))))
                 # the alarm sets its event, then the node limit to 0: one of the two is seen
                 if self.stopped or alarm is not None and alarm.rang.is_set():
                     break
@@ -400,7 +407,8 @@ class Search:
                 rate = stats[NODES] / max(spent, 1e-6)
                 if not stats[HORIZON]:
                     break  # the whole game tree was searched: the value is exact
-                if not unlimited and time.perf_counter() - started + NEXT_SHARE * spent > budget:
+                if keep_time and not unlimited and \
+                        time.perf_counter() - started + NEXT_SHARE * spent > budget:
                     break  # the next depth would not search its first move in time
                 if alarm is None and not unlimited:
                     alarm = _alarm(budget - (time.perf_counter() - started), stats)

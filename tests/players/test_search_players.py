@@ -225,6 +225,25 @@ def test_the_alarm_stops_a_depth_running_over_and_the_last_whole_depth_answers()
     assert move in state.legal_moves() and depth >= 1
 
 
+def test_with_time_a_move_alphabeta_searches_its_whole_budget():
+    """Issue 88: a player given time a move has no use for time it leaves (it used 61% of its
+    second against Aalina): the last depth runs to the budget and answers with the root moves
+    it searched whole. Searching is never quicker than the budget here (Oware's start is
+    not searched to its end), only slower on a loaded machine."""
+    from mancalab import search
+
+    state = mancalab.variant("oware").start()
+    bot = mancalab.player("alphabeta:time=0.2")
+    bot.choose(state)  # compiled first
+    for _ in range(3):
+        state = state.play(bot.choose(state))
+        assert bot.last_info["seconds"] >= 0.18, bot.last_info
+    # with time kept, no depth starts that would not search its first move in time
+    kept = search.Search()
+    kept.deepen(state, 0.2, keep_time=True)
+    assert kept.stats[search.ABORTED] == 0
+
+
 def test_alphabeta_clock_is_shared_out_over_the_game():
     bot = mancalab.player("alphabeta:clock=2")
     s = mancalab.variant("kalah").start()

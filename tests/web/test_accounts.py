@@ -738,7 +738,7 @@ def test_the_computer_thinks_within_its_clock(app):
                 break
             time.sleep(0.05)
         spent = 10 - view["clock"]["remaining"][1]
-        # a fortieth of its time, and the hand-over (0.85 s once on a loaded machine); far
-        # below the third of its clock a budget gone wrong would take
-        assert 0 < spent < 10 / 40 + 1.0
+        # a fortieth of its time, and the hand-over (0.85 s once on a loaded machine, 1.3 s
+        # once under CI's load); below the third of its clock a budget gone wrong would take
+        assert 0 < spent < 10 / 40 + 2.0
         assert view["result"] is None

@@ -65,7 +65,7 @@ class AlphaBetaPlayer(Player):
             self.search.tables = tables_for(state.variant, self.options["tables"])
             move, value, depth, nodes = self.search.deepen(
                 state, budget, fixed, unlimited=bool(fixed) and self.cap is None,
-                history=self.history(state))
+                history=self.history(state), keep_time=bool(self.options["clock"]))
         seconds = time.perf_counter() - started
         self.moves_played += 1
         if self.options["clock"]:

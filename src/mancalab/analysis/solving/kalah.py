@@ -585,7 +585,7 @@ class Solver:
             seconds = min(seconds, max(0.01, (deadline - _time.perf_counter()) / 4))
         if len(state.legal_moves()) == 1:
             return 0
-        _move, value, _depth, _nodes = Search().deepen(state, seconds)
+        _move, value, _depth, _nodes = Search().deepen(state, seconds, keep_time=True)
         return margin_of(value) - (cells[m] - cells[2 * m + 1])
 
     guess_seconds = 0.3
