@@ -164,7 +164,7 @@ class Games:
         """Keep the game's timer, tell the watchers, and let the computer move if it is its
         turn."""
         self.hub.timers.keep(room)
-        self.hub.spawn(self.hub.pushes.broadcast(room))
+        self.hub.pushes.broadcast_soon(room)
         self.hub.computer.resume(room)
 
     def _mark_end(self, room: Room) -> None:
@@ -206,7 +206,7 @@ class Games:
                     continue
                 room.refresh(stored)
             self.hub.timers.keep(room)
-            self.hub.spawn(self.hub.pushes.broadcast(room))
+            self.hub.pushes.broadcast_soon(room)
 
     def live_games(self, account: str) -> int:
         """The games going on in which ``account`` holds a seat."""
