@@ -230,18 +230,12 @@ def test_with_time_a_move_alphabeta_searches_its_whole_budget():
     second against Aalina): the last depth runs to the budget and answers with the root moves
     it searched whole. Searching is never quicker than the budget here (Oware's start is
     not searched to its end), only slower on a loaded machine."""
-    from mancalab import search
-
     state = mancalab.variant("oware").start()
     bot = mancalab.player("alphabeta:time=0.2")
     bot.choose(state)  # compiled first
     for _ in range(3):
         state = state.play(bot.choose(state))
         assert bot.last_info["seconds"] >= 0.18, bot.last_info
-    # with time kept, no depth starts that would not search its first move in time
-    kept = search.Search()
-    kept.deepen(state, 0.2, keep_time=True)
-    assert kept.stats[search.ABORTED] == 0
 
 
 def test_alphabeta_clock_is_shared_out_over_the_game():
