@@ -384,12 +384,12 @@ class Search:
             for level in range(1, (depth or MAX_DEPTH) + 1):
                 elapsed = time.perf_counter() - started
                 stats[:] = 0
-                # the nodes the time left allows at the last depth's rate (twice that where
-                # the budget is searched to its end: the alarm stops it, a deeper depth runs
-                # slower than the last)
-                stats[NODE_LIMIT] = (np.iinfo(np.int64).max if unlimited or not rate
-                                     else max(1000, int((budget - elapsed) * rate
-                                                        * (1 if keep_time else 2))))
+                # the nodes the time left allows at the last depth's rate; none once the
+                # alarm runs where the budget is searched to its end (a deeper depth's rate
+                # is not the last one's: the alarm stops it in time)
+                endless = unlimited or not rate or alarm is not None and not keep_time
+                stats[NODE_LIMIT] = (np.iinfo(np.int64).max if endless
+                                     else max(1000, int((budget - elapsed) * rate)))
                 # the alarm sets its event, then the node limit to 0: one of the two is seen
                 if self.stopped or alarm is not None and alarm.rang.is_set():
                     break
