@@ -9,6 +9,10 @@ completed and the seconds spent. Each game is measured ``--repeat`` times with a
 whether the next iteration was predicted to end in time. Run it on an idle machine: the
 search uses one core.
 
+``--to-depth D`` instead searches Oware positions along games (two random moves, then
+depth-5 moves) to depth D with a fresh table of ``2 ** bits`` entries for each of
+``--table-bits``: the nodes and seconds in all (how much the transposition table saves).
+
 ``--vs-openspiel`` instead times MCTS decisions of 1,000 simulations beside OpenSpiel's C++
 ``MCTSBot`` (one random rollout a leaf, UCT 1.4) on the same positions (Kalah as OpenSpiel's
 ``mancala`` and Oware, from the start and along random games), the two alternated.
@@ -33,6 +37,41 @@ def measure(game: str, seconds: float) -> dict:
     player.choose(mancalab.variant(game).start())
     info = player.last_info
     return {"nodes": info["nodes"], "seconds": info["seconds"], "depth": info["depth"]}
+
+
+def oware_positions(count: int, seed: int = 5) -> list:
+    """Oware positions along games: two random moves, then depth-5 alpha-beta moves."""
+    from mancalab.search import Search
+
+    rng, variant, found = random.Random(seed), mancalab.variant("oware"), []
+    while len(found) < count:
+        state = variant.start()
+        for ply in range(rng.randint(4, 40)):
+            if state.is_over:
+                break
+            move = (rng.choice(state.legal_moves()) if ply < 2
+                    else Search().deepen(state, 1, depth=5, unlimited=True)[0])
+            state = state.play(move)
+        if not state.is_over and len(state.legal_moves()) > 1:
+            found.append(state)
+    return found
+
+
+def to_depth(depth: int, bits: list[int], positions: int = 20) -> list[dict]:
+    """Nodes and seconds to search ``positions`` Oware positions to ``depth``, a fresh
+    table of ``2 ** b`` entries for each ``b`` in ``bits``."""
+    from mancalab.search import Search, warm_up
+
+    states = oware_positions(positions)
+    warm_up(states[0])
+    rows = []
+    for b in bits:
+        nodes, started = 0, time.perf_counter()
+        for state in states:
+            nodes += Search(b).deepen(state, 1e9, depth=depth, unlimited=True)[3]
+        rows.append({"table entries": f"2^{b}", "nodes": nodes,
+                     "seconds": time.perf_counter() - started})
+    return rows
 
 
 OPENSPIEL = {"kalah": ("mancala", {"empty_capture": False}), "oware": ("oware", {})}
@@ -87,7 +126,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per game (median shown)")
     parser.add_argument("--vs-openspiel", action="store_true",
                         help="MCTS decisions of 1,000 simulations beside OpenSpiel's C++")
+    parser.add_argument("--to-depth", type=int, default=0,
+                        help="search 20 Oware positions to this depth instead")
+    parser.add_argument("--table-bits", type=int, nargs="+", default=[18, 20, 22])
     args = parser.parse_args()
+    if args.to_depth:
+        rows = to_depth(args.to_depth, args.table_bits)
+        report(f"Oware, 20 positions searched to depth {args.to_depth}", rows, list(rows[0]))
+        return
     if args.vs_openspiel:
         rows = mcts_against_openspiel()
         report("MCTS against OpenSpiel's C++ MCTSBot, 1,000 simulations", rows,

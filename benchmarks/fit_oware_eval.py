@@ -54,8 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     variant = mancalab.variant("oware")
-    keys = np.zeros(1 << 18, np.uint64)
-    data = np.zeros((1 << 18, 5), np.int64)
+    table = search.new_table(18)
     rows, targets = [], []
     started = time.perf_counter()
     while len(targets) < args.positions:
@@ -69,10 +68,10 @@ def main() -> None:
             continue
         stats = np.zeros(4, np.int64)
         stats[search.NODE_LIMIT] = 1 << 60
-        keys[:] = 0
+        table[:] = 0
         depth = args.depth - len(targets) % 2
         value, _ = search.negamax(variant.params, state.board.copy(), depth,
-                                  -search.INFINITY, search.INFINITY, keys, data,
+                                  -search.INFINITY, search.INFINITY, table,
                                   np.zeros(64, np.int64), stats)
         if abs(value) > search.WIN // 2:
             continue

@@ -15,6 +15,9 @@ takes its first guess from it.
 - The table keeps a result with the depth it was searched to, except one whose search met no
   horizon: that is the game's own value and serves any depth (a search to the end meets its
   transpositions at other plies: Kalah(4,3) solved in 2.1 M positions instead of 5.4 M).
+  Its entries come in buckets of two: a new result replaces the one searched less deep, or
+  else the other, kept for the latest (a table keeping only the latest searched Oware to
+  depth 17 in three times the nodes: the deep results near the root were overwritten).
 - The game's history: where a position's recurrence ends the game (Oware's first, Gebeta's
   third: ``kernels.repetitions_of``), a move that makes a position occur that often, counting
   the game's positions before the root (``history``) and those on the search's path, ends the
@@ -47,13 +50,19 @@ from .core import DRAW, ONGOING, POSITION_UNIT, TIMEOUT, WIN_0, State
 WIN = 1_000_000  # a won game's value, plus the final margin
 INFINITY = 10 * WIN
 EXACT, LOWER, UPPER = 0, 1, 2  # what a table value is: exact, a lower or an upper bound
+# the table's size, 2 ** TT_BITS entries of 16 bytes (16 MiB): 20 Oware positions searched to
+# depth 19 in 219 M nodes, 287 M with a quarter of it (benchmarks/bench_search.py --to-depth)
 TT_BITS = 20
 MAX_DEPTH = 64
 # with time kept (a clock), the next depth starts while this many times the last depth's time
 # is left: it takes about three times as long, its first move (the table's) about half of
 # that, and a depth cut off by the time answers with the moves it searched whole
 NEXT_SHARE = 1.5
-COMPLETE = 1 << 40  # the depth of a table entry whose search met no horizon
+# a table entry is a key and one word: the value, the depth searched (COMPLETE: the search
+# met no horizon), the kind of value and the best move (plus 1: 0 for none)
+VALUE_OFFSET, VALUE_MASK = 1 << 31, (1 << 32) - 1
+DEPTH_SHIFT, KIND_SHIFT, MOVE_SHIFT = 32, 40, 42
+COMPLETE = 255
 # stats slots
 NODES, NODE_LIMIT, ABORTED, HORIZON = 0, 1, 2, 3
 
@@ -116,40 +125,58 @@ def _ordered_moves(legal, first, history, out):
 
 
 @njit(cache=True, inline="always")
-def _table_probe(board, depth, alpha, beta, tt_key, tt_data, stats, found):
+def _entry_of(key, table):
+    """The slot of ``key``'s entry in ``table``, or -1 (with the first slot of its bucket,
+    ``-2 - slot``) when it has none."""
+    first = np.int64(np.uint64(key) & np.uint64(table.shape[0] - 2))  # a bucket: two slots
+    if table[first, 0] == key:
+        return first
+    if table[first + 1, 0] == key:
+        return first + 1
+    return -2 - first
+
+
+@njit(cache=True, inline="always")
+def _table_probe(board, depth, alpha, beta, table, stats, found):
     """Look ``board`` up: ``found[0]`` = 1 and the value when the entry settles it; the
     entry's best move in ``found[1]`` (-1 if none)."""
     found[0], found[1] = 0, -1
-    if tt_key.shape[0] == 0:  # an empty table turns it off (for tests)
+    if table.shape[0] == 0:  # an empty table turns it off (for tests)
         return 0
-    h = board_hash(board)
-    slot = np.int64(h & np.uint64(tt_key.shape[0] - 1))
-    if tt_key[slot] != h:
+    slot = _entry_of(np.int64(board_hash(board)), table)
+    if slot < 0:
         return 0
-    found[1] = tt_data[slot, 3]
-    if tt_data[slot, 0] < depth:
+    data = table[slot, 1]
+    found[1] = ((data >> MOVE_SHIFT) & 0xFF) - 1
+    stored_depth = (data >> DEPTH_SHIFT) & 0xFF
+    if stored_depth != COMPLETE and stored_depth < depth:
         return 0
-    value, kind = tt_data[slot, 1], tt_data[slot, 2]
+    value, kind = (data & VALUE_MASK) - VALUE_OFFSET, (data >> KIND_SHIFT) & 3
     if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
         found[0] = 1
-        if tt_data[slot, 4] == 1:
+        if stored_depth != COMPLETE:
             stats[HORIZON] = 1  # the stored search reached a horizon
     return value
 
 
 @njit(cache=True, inline="always")
-def _table_store(board, depth, value, kind, move, horizon, tt_key, tt_data):
-    if tt_key.shape[0] == 0:
+def _table_store(board, depth, value, kind, move, horizon, table):
+    """Keep a node's result: in its own slot if it has one, else in the slot of its bucket
+    whose result was searched less deep (the other one is replaced every time)."""
+    if table.shape[0] == 0:
         return
-    h = board_hash(board)
-    slot = np.int64(h & np.uint64(tt_key.shape[0] - 1))
-    tt_key[slot] = h
+    key = np.int64(board_hash(board))
+    slot = _entry_of(key, table)
+    if slot < 0:
+        first = -2 - slot
+        kept = (table[first, 1] >> DEPTH_SHIFT) & 0xFF
+        slot = first if table[first, 0] == 0 or (kept != COMPLETE and kept <= depth) \
+            else first + 1
+    table[slot, 0] = key
     # a search that met no horizon is the game's own value: good at any depth
-    tt_data[slot, 0] = depth if horizon else COMPLETE
-    tt_data[slot, 1] = value
-    tt_data[slot, 2] = kind
-    tt_data[slot, 3] = move
-    tt_data[slot, 4] = horizon
+    table[slot, 1] = ((value + VALUE_OFFSET)
+                      | ((depth if horizon else COMPLETE) << DEPTH_SHIFT)
+                      | (kind << KIND_SHIFT) | ((move + 1) << MOVE_SHIFT))
 
 
 # a frame's fields (one row of ``_negamax``'s frames a ply)
@@ -193,13 +220,14 @@ def _table_settles(params, board, alpha, beta, low, high, binom, found):
     return 0
 
 
-def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
+def negamax(params, root, depth, alpha, beta, table, history, stats,
             seen=NO_HISTORY, repetitions=0, tables=NO_TABLES):
     """The value of ``root`` for its player to move, searched ``depth`` plies, and the best
     move there (-1 if none was searched); (0, -1) when the node budget ran out. Runs without
     the GIL. ``seen`` counts the game's positions before the root (``positions_seen``); a
     position occurring for the ``repetitions``-th time ends the game (0: never).
     ``tables``: the game's endgame tables (low, high, binomials; ``NO_TABLES``).
+    ``table``: the transposition table (``new_table``; no rows turns it off).
 
     When the budget ran out (``stats[ABORTED]``) after the root's first move was searched
     whole, the best of the root's moves searched whole and its value: sound, since each
@@ -213,7 +241,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
     plies = depth + 1
     alpha, beta = max(-INFINITY, alpha * UNIT), min(INFINITY, beta * UNIT)
     frame = np.zeros((plies, HORIZON_BEFORE + 1), dtype=np.int64)
-    value, move = _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
+    value, move = _negamax(params, root, depth, alpha, beta, table, history, stats,
                            np.empty((plies, root.shape[0]), dtype=np.int64),
                            np.empty((plies, 64), dtype=np.int64), frame,
                            np.zeros(2, dtype=np.int64), seen,
@@ -224,7 +252,7 @@ def negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats,
 
 
 @njit(cache=True, nogil=True)
-def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, boards, moves,
+def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, moves,
              frame, found, seen, path, repetitions, lows, highs, binom):
     """``negamax`` on the frames it is given: ``boards`` and ``moves`` a row a ply, ``frame``
     a ply's fields, ``found`` a table probe's answer, ``path`` the positions' keys a ply
@@ -233,8 +261,8 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
     Written with an explicit stack of frames (one per ply), not recursion: numba cannot load
     a cached recursive function safely (numba issue 6061).
     """
-    params, root, tt_key = borrowed(params), borrowed(root), borrowed(tt_key)
-    tt_data, history, stats = borrowed(tt_data), borrowed(history), borrowed(stats)
+    params, root, table = borrowed(params), borrowed(root), borrowed(table)
+    history, stats = borrowed(history), borrowed(stats)
     boards, moves = borrowed(boards), borrowed(moves)
     frame, found = borrowed(frame), borrowed(found)
     seen, path = borrowed(seen), borrowed(path)
@@ -267,7 +295,7 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
                                            highs, binom, found)
                 if found[0] == 0:
                     value = _table_probe(board, depth - ply, here[ALPHA], here[BETA],
-                                         tt_key, tt_data, stats, found)
+                                         table, stats, found)
                 settled = found[0] == 1 and ply > 0  # the root always searches a move
                 if not settled:
                     here[N_MOVES] = _ordered_moves(kernels.legal_mask(params, board), found[1],
@@ -332,7 +360,7 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
         kind = (UPPER if value <= here[FIRST_ALPHA]
                 else (LOWER if value >= here[BETA] else EXACT))
         _table_store(boards[ply], depth - ply, value, kind, here[BEST_MOVE], stats[HORIZON],
-                     tt_key, tt_data)
+                     table)
         stats[HORIZON] |= here[HORIZON_BEFORE]
         if ply == 0:
             return value, here[BEST_MOVE]
@@ -340,12 +368,17 @@ def _negamax(params, root, depth, alpha, beta, tt_key, tt_data, history, stats, 
         entering = False
 
 
+def new_table(bits: int) -> np.ndarray:
+    """A transposition table of ``2 ** bits`` entries (at least two: a bucket), each a key
+    and a word, side by side so that a bucket's look-up reads one cache line."""
+    return np.zeros((1 << max(1, bits), 2), dtype=np.int64)
+
+
 class Search:
     """One search's tables (kept between the moves of a game) and its stop switch."""
 
-    def __init__(self) -> None:
-        self.tt_key = np.zeros(1 << TT_BITS, dtype=np.uint64)
-        self.tt_data = np.zeros((1 << TT_BITS, 5), dtype=np.int64)
+    def __init__(self, bits: int = TT_BITS) -> None:
+        self.table = new_table(bits)
         self.history = np.zeros(64, dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
         self.stopped = False
@@ -353,7 +386,7 @@ class Search:
 
     def clear(self) -> None:
         """Forget what earlier searches stored (a new game)."""
-        self.tt_key[:] = 0
+        self.table[:] = 0
         self.history[:] = 0
 
     def stop(self) -> None:
@@ -395,7 +428,7 @@ class Search:
                     break
                 iteration_start = time.perf_counter()
                 best_value, best = negamax(params, board, level, -INFINITY, INFINITY,
-                                           self.tt_key, self.tt_data, self.history, stats,
+                                           self.table, self.history, stats,
                                            seen, repetitions, self.tables)
                 spent = time.perf_counter() - iteration_start
                 nodes += int(stats[NODES])
@@ -459,5 +492,5 @@ def warm_up(state: State | None = None) -> None:
     stats = np.zeros(4, dtype=np.int64)
     stats[NODE_LIMIT] = 100
     negamax(state.variant.params, state.board.copy(), 1, -INFINITY, INFINITY,
-            np.zeros(2, np.uint64), np.zeros((2, 5), np.int64), np.zeros(64, np.int64), stats,
+            new_table(1), np.zeros(64, np.int64), stats,
             NO_HISTORY, kernels.repetitions_of(state.variant))

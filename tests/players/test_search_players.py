@@ -119,7 +119,7 @@ def _search(state, depth, table_bits):
     stats[NODE_LIMIT] = 1 << 60
     n = 1 << table_bits if table_bits else 0
     value, move = negamax(state.variant.params, state.board.copy(), depth, -INFINITY, INFINITY,
-                          np.zeros(n, np.uint64), np.zeros((n, 5), np.int64),
+                          np.zeros((n, 2), np.int64),
                           np.zeros(64, np.int64), stats)
     assert not stats[ABORTED]
     return int(move), int(value)
@@ -168,8 +168,7 @@ def test_a_search_to_the_end_is_kept_for_any_depth():
     search, at any depth, takes it from the table (a small solve's transpositions come at
     other plies): searched again one ply deeper, only the root is expanded."""
     state = mancalab.variant("kalah", pits=3, seeds=2).start()
-    tables = (np.zeros(1 << 16, np.uint64), np.zeros((1 << 16, 5), np.int64),
-              np.zeros(64, np.int64))
+    tables = (np.zeros((1 << 16, 2), np.int64), np.zeros(64, np.int64))
     found = []
     for depth in (200, 201):
         stats = np.zeros(4, dtype=np.int64)
@@ -347,7 +346,7 @@ def test_alphabeta_ends_a_line_at_a_recurrence_of_the_games_positions(game, opti
             stats = np.zeros(4, dtype=np.int64)
             stats[NODE_LIMIT] = 1 << 60
             value, _ = negamax(state.variant.params, state.board.copy(), depth, -INFINITY,
-                               INFINITY, np.zeros(0, np.uint64), np.zeros((0, 5), np.int64),
+                               INFINITY, np.zeros((0, 2), np.int64),
                                np.zeros(64, np.int64), stats, positions_seen(history),
                                repetitions)
             expected = _minimax_by_the_record(state, depth, counts, repetitions)
@@ -397,7 +396,7 @@ def test_a_depth_cut_off_by_its_budget_answers_with_the_root_moves_it_searched_w
             stats = np.zeros(4, dtype=np.int64)
             stats[NODE_LIMIT] = limit
             value, move = negamax(state.variant.params, state.board.copy(), 3, -INFINITY,
-                                  INFINITY, np.zeros(0, np.uint64), np.zeros((0, 5), np.int64),
+                                  INFINITY, np.zeros((0, 2), np.int64),
                                   np.zeros(64, np.int64), stats)
             if not stats[ABORTED] or move < 0:
                 continue

@@ -193,8 +193,8 @@ def test_a_search_with_the_tables_finds_the_winner_over_whole_histories():
                 stats = np.zeros(4, dtype=np.int64)
                 stats[search.NODE_LIMIT] = 10**7
                 value, _ = search.negamax(v.params, state.board.copy(), 120, -search.INFINITY,
-                                          search.INFINITY, np.zeros(0, np.uint64),
-                                          np.zeros((0, 5), np.int64), np.zeros(64, np.int64),
+                                          search.INFINITY, np.zeros((0, 2), np.int64),
+                                          np.zeros(64, np.int64),
                                           stats, search.positions_seen([state]),
                                           kernels.repetitions_of(v), told)
                 assert np.sign(value) == np.sign(truth), (pits, stores, value, truth)

@@ -68,8 +68,8 @@ def _value(state: State, move: int) -> tuple[int | None, int]:
     stats = np.zeros(4, dtype=np.int64)
     stats[search.NODE_LIMIT] = NODES
     value, _ = search.negamax(child.variant.params, child.board.copy(), DEPTH,
-                              -search.INFINITY, search.INFINITY, tables.tt_key,
-                              tables.tt_data, tables.history, stats)
+                              -search.INFINITY, search.INFINITY, tables.table,
+                              tables.history, stats)
     if stats[search.ABORTED] or stats[search.HORIZON]:
         return None, int(stats[search.NODES])
     margin = search.margin_of(int(value))
