@@ -104,14 +104,17 @@ def play(job: tuple) -> dict:
     ours = make_player(spec, "oware")
     theirs = Blind(opponent_seconds) if opponent == "blind" else Aalina(opponent)
     seat = 0 if ours_first else 1
-    depths, spent, illegal = [], [], False
+    depths, spent, illegal, booked = [], [], False, 0
     try:
         while not record.state.is_over and not record.at_cap:
             if record.state.to_move == seat:
                 started = time.perf_counter()
                 move = ours.remember(record.states).choose(record.state)
                 spent.append(time.perf_counter() - started)
-                depths.append(ours.last_info.get("depth") or 0)
+                if ours.last_info.get("book"):
+                    booked += 1  # from the opening book: no search, no depth
+                else:
+                    depths.append(ours.last_info.get("depth") or 0)
             else:
                 move = theirs.choose(record, opponent_seconds)
                 if move not in record.state.legal_moves():
@@ -131,7 +134,7 @@ def play(job: tuple) -> dict:
         how = record.termination or ("cap" if record.at_cap else "score")
     return {"score": score, "margin": margin, "how": how, "plies": len(record.moves),
             "depth": sum(depths) / max(1, len(depths)),
-            "seconds": sum(spent) / max(1, len(spent))}
+            "seconds": sum(spent) / max(1, len(spent)), "book": booked}
 
 
 def interval(scores: list[float]) -> tuple[float, float]:
@@ -184,10 +187,11 @@ def main() -> None:
              "mancalab_depth": round(sum(r["depth"] for r in results) / len(results), 1),
              "mancalab_seconds_a_move": round(sum(r["seconds"] for r in results)
                                               / len(results), 3),
+             "book_moves_a_game": round(sum(r["book"] for r in results) / len(results), 1),
              "wall_seconds": round(time.perf_counter() - started, 1)}],
            ["games", "mancalab_wins_draws_losses", "score", "interval_95", "ended",
             "mean_margin", "mean_plies", "mancalab_depth", "mancalab_seconds_a_move",
-            "wall_seconds"])
+            "book_moves_a_game", "wall_seconds"])
 
 
 if __name__ == "__main__":

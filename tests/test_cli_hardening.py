@@ -30,6 +30,10 @@ def run(args, text=""):
     ["random-play", "kalah", "-o", "seeds=1", "--memory", "8X"],
     ["random-play", "kalah", "-o", "seeds=1", "--memory", "0"],
     ["random-play", "kalah", "-o", "seeds=1", "--memory", "1M"],  # a graph over the budget
+    ["db", "book", "oware", "--minutes", "nan"],
+    ["db", "book", "oware", "--depth", "0"],
+    ["db", "book", "oware", "--jobs", "999"],
+    ["db", "book", "oware", "--out", "/no/such/folder/book.txt"],
 ])
 def test_bad_numbers_and_names_are_one_line_and_exit_2(args):
     result = run(args)

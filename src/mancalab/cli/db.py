@@ -1,4 +1,4 @@
-"""Endgame databases and Gebeta's start book: build and list them."""
+"""Endgame databases, Gebeta's start book and opening books: build and list them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from .common import (Commands, GameOptions, app, check_cluster, cluster_errors, 
                      parse_options)
 
 
-db_app = Commands(help="Endgame databases: build and list them; copy a site's games.",
+db_app = Commands(help="Endgame databases: build and list them; grow an opening book; copy a "
+                           "site's games.",
                   no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
@@ -134,6 +135,45 @@ def _build_book(database, folder: Path) -> None:
     seconds = clock.perf_counter() - started
     console.print(f"Wrote {path}: the {book.keys.size:,} positions the start reaches above "
                   f"{book.seeds} seeds, solved in {seconds:.1f} s.")
+
+
+@db_app.command("book")
+def db_book(
+    game: Annotated[str, typer.Argument(help="the game, e.g. oware")],
+    minutes: Annotated[float, typer.Option(help="how long to grow the book")] = 30.0,
+    depth: Annotated[int, typer.Option(help="the alpha-beta depth each new position is "
+                                            "valued to")] = 16,
+    jobs: Annotated[int, typer.Option(help="processes valuing positions")] = 1,
+    out: Annotated[Optional[str], typer.Option(help="the file to write (default GAME-book.txt; "
+                                                    "the shipped one is "
+                                                    "src/mancalab/data/books/GAME.txt)")] = None,
+) -> None:
+    """Grow an opening book by self-play (drop-out expansion) and write it as text."""
+    import math
+    import os
+
+    from ..players import book as books
+    from ..search import MAX_DEPTH
+
+    if not (math.isfinite(minutes) and 0 < minutes <= 7 * 24 * 60):
+        fail(f"--minutes must be above 0 and at most a week, got {minutes}")
+    if not 1 <= depth <= MAX_DEPTH:
+        fail(f"--depth must be 1..{MAX_DEPTH}, got {depth}")
+    if not 1 <= jobs <= (os.cpu_count() or 1):
+        fail(f"--jobs must be 1..{os.cpu_count() or 1} (this machine's cores), got {jobs}")
+    variant = make_variant(game)
+    path = Path(out or f"{variant.name}-book.txt")
+    if not path.parent.is_dir():
+        fail(f"--out: the folder {path.parent} does not exist")
+    with Progress(TextColumn("{task.fields[positions]:,} positions, {task.fields[valued]:,} "
+                             "valued"), TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task("", total=None, positions=0, valued=0)
+        book = books.build(variant, depth, minutes * 60, jobs,
+                           lambda positions, valued: progress.update(
+                               task, positions=positions, valued=valued))
+    made_by = f"mancalab db book {variant.name} --minutes {minutes:g} --depth {depth}"
+    books.write(book, path, made_by)
+    console.print(f"Wrote {path}: {len(book):,} positions.")
 
 
 @db_app.command("list")

@@ -9,6 +9,7 @@ import time
 from ..core import MancalabError, Option, State, real, whole
 from ..search import MAX_DEPTH, NO_TABLES, Search
 from .base import Player, seed_option
+from .book import for_variant as opening_book
 
 
 class AlphaBetaPlayer(Player):
@@ -25,6 +26,9 @@ class AlphaBetaPlayer(Player):
         "tables": Option(1, whole, lambda v: v in (0, 1),
                          "1: use the game's endgame tables where built (Oware: `mancalab db "
                          "build oware`), 0: not"),
+        "book": Option(1, whole, lambda v: v in (0, 1),
+                       "1: play the game's opening book where it holds the position (Oware; "
+                       "not with depth=), 0: not"),
         "seed": seed_option("alpha-beta is deterministic; kept for a uniform spec"),
     }
 
@@ -58,8 +62,11 @@ class AlphaBetaPlayer(Player):
         started = time.perf_counter()
         budget = self.budget()
         fixed = self.options["depth"]
+        booked = None if fixed or len(legal) == 1 else self.book_move(state)
         if len(legal) == 1 and not fixed:
             move, value, depth, nodes = legal[0], None, 0, 0
+        elif booked is not None:
+            (move, value), depth, nodes = booked, 0, 0
         else:
             self.search.stopped = self.stopped
             self.search.tables = tables_for(state.variant, self.options["tables"])
@@ -70,8 +77,20 @@ class AlphaBetaPlayer(Player):
         self.moves_played += 1
         if self.options["clock"]:
             self.clock_left = max(0.0, self.clock_left - seconds)
-        self.last_info = {"value": value, "depth": depth, "nodes": nodes, "seconds": seconds}
+        self.last_info = {"value": value, "depth": depth, "nodes": nodes, "seconds": seconds,
+                          "book": booked is not None}
         return move
+
+    def book_move(self, state: State) -> tuple[int, int] | None:
+        """The opening book's move and value in ``state``, if the book holds it and its move
+        does not repeat a position of the game (where that ends the game)."""
+        if not self.options["book"]:
+            return None
+        book = opening_book(state.variant)
+        found = book and book.moves.get(state)
+        if not found or state.play(found[0]) in set(self.history(state)):
+            return None
+        return found
 
 
 def tables_for(variant, wanted: int) -> tuple:
