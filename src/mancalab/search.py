@@ -61,8 +61,8 @@ NEXT_SHARE = 1.5
 # a table entry is a key and one word: the value, the depth searched (COMPLETE: the search
 # met no horizon), the kind of value and the best move (plus 1: 0 for none)
 VALUE_OFFSET, VALUE_MASK = 1 << 31, (1 << 32) - 1
-DEPTH_SHIFT, KIND_SHIFT, MOVE_SHIFT = 32, 40, 42
-COMPLETE = 255
+DEPTH_SHIFT, KIND_SHIFT, MOVE_SHIFT = 32, 48, 50
+COMPLETE = (1 << 16) - 1  # deeper than any search (``negamax`` refuses a deeper one)
 # stats slots
 NODES, NODE_LIMIT, ABORTED, HORIZON = 0, 1, 2, 3
 
@@ -148,7 +148,7 @@ def _table_probe(board, depth, alpha, beta, table, stats, found):
         return 0
     data = table[slot, 1]
     found[1] = ((data >> MOVE_SHIFT) & 0xFF) - 1
-    stored_depth = (data >> DEPTH_SHIFT) & 0xFF
+    stored_depth = (data >> DEPTH_SHIFT) & COMPLETE
     if stored_depth != COMPLETE and stored_depth < depth:
         return 0
     value, kind = (data & VALUE_MASK) - VALUE_OFFSET, (data >> KIND_SHIFT) & 3
@@ -169,7 +169,7 @@ def _table_store(board, depth, value, kind, move, horizon, table):
     slot = _entry_of(key, table)
     if slot < 0:
         first = -2 - slot
-        kept = (table[first, 1] >> DEPTH_SHIFT) & 0xFF
+        kept = (table[first, 1] >> DEPTH_SHIFT) & COMPLETE
         slot = first if table[first, 0] == 0 or (kept != COMPLETE and kept <= depth) \
             else first + 1
     table[slot, 0] = key
@@ -238,6 +238,8 @@ def negamax(params, root, depth, alpha, beta, table, history, stats,
     its first compile half a second (a first small solve). Its helpers are inlined: each
     compiled apart cost the first compile its own pass (about 0.3 s together), and the calls
     cost the search speed."""
+    if not 0 <= depth < COMPLETE:
+        raise ValueError(f"a search's depth must be 0..{COMPLETE - 1}, got {depth}")
     plies = depth + 1
     alpha, beta = max(-INFINITY, alpha * UNIT), min(INFINITY, beta * UNIT)
     frame = np.zeros((plies, HORIZON_BEFORE + 1), dtype=np.int64)

@@ -228,9 +228,10 @@ def test_with_time_a_move_alphabeta_searches_its_whole_budget():
     """Issue 88: a player given time a move has no use for time it leaves (it used 61% of its
     second against Aalina): the last depth runs to the budget and answers with the root moves
     it searched whole. Searching is never quicker than the budget here (Oware's start is
-    not searched to its end), only slower on a loaded machine."""
+    not searched to its end), only slower on a loaded machine. The opening book is off: it
+    answers at once."""
     state = mancalab.variant("oware").start()
-    bot = mancalab.player("alphabeta:time=0.2")
+    bot = mancalab.player("alphabeta:time=0.2,book=0")
     bot.choose(state)  # compiled first
     for _ in range(3):
         state = state.play(bot.choose(state))
@@ -529,3 +530,13 @@ def test_the_table_keeps_a_deep_result_while_shallow_ones_pass_through_its_bucke
     stats[:] = 0
     assert search._table_probe(boards[1], 60, -INFINITY, INFINITY, table, stats, found) == -7
     assert tuple(found) == (1, 5) and stats[search.HORIZON] == 0
+    # a deep search's depth is kept whole (the exact search of small boards goes 400 plies)
+    table[:] = 0
+    search._table_store(boards[2], 400, 11, search.EXACT, 4, 1, table)
+    assert search._table_probe(boards[2], 399, -INFINITY, INFINITY, table, stats, found) == 11
+    assert tuple(found) == (1, 4)
+    search._table_probe(boards[2], 401, -INFINITY, INFINITY, table, stats, found)
+    assert tuple(found) == (0, 4)
+    with pytest.raises(ValueError, match="depth"):
+        search.negamax(start.variant.params, start.board.copy(), search.COMPLETE, -INFINITY,
+                       INFINITY, table, np.zeros(64, np.int64), stats)
