@@ -47,11 +47,6 @@ class Book:
     def __len__(self) -> int:
         return len(self.moves)
 
-    def move(self, state: State) -> int | None:
-        """The book's move in ``state``, or None where the book has none."""
-        found = self.moves.get(state)
-        return None if found is None else found[0]
-
 
 def read(variant: Variant, text: str, source: str = "the book") -> Book:
     """A book from its text (the file's format: the module's docstring)."""
