@@ -137,6 +137,11 @@ def test_a_person_challenges_a_bot_which_plays_through_its_streams(app):
         }
         assert {k: r.status_code for k, r in refused.items()} == \
             {"illegal": 400, "garbage": 400, "no game": 404}
+        legal = full["state"]["legal"][0]
+        answers = {ply: bot.post(f"/api/bot/game/{game_id}/move/{legal}?ply={ply}",
+                                 headers=header) for ply in ("0", "-1", "1e99")}
+        assert answers["0"].json()["code"] == "stale"  # the game is at ply 1
+        assert [answers[ply].status_code for ply in ("-1", "1e99")] == [422, 422]
         assert bot.post(f"/api/bot/game/{game_id}/move/{full['state']['legal'][0]}",
                         headers=header).json() == {"ok": True}
         assert bot.post(f"/api/bot/game/{game_id}/resign", headers=header).json() == \
@@ -307,3 +312,42 @@ def test_a_bot_aborts_before_both_moved(app):
         assert bot.post(f"/api/bot/game/{game_id}/abort", headers=header).json() == {"ok": True}
         assert ada.get(f"/api/games/{game_id}").json()["result"]["termination"] == "abort"
         assert bot.post(f"/api/bot/game/{game_id}/resign", headers=header).status_code == 409
+
+
+def test_the_bridge_sends_again_a_move_whose_sending_failed(tmp_path):
+    """A move the bridge could not send (the server too slow to answer, a dropped
+    connection) is chosen and sent again once the game is followed again, with its ply, so
+    that a move which did arrive is not played twice."""
+    import threading
+    import time
+
+    from mancalab.web.bridge import BridgeError
+
+    class Flaky(Bridge):
+        failed = 0
+
+        def call(self, method, path, body=None):
+            if "/move/" in path and not self.failed:
+                self.failed += 1
+                raise BridgeError("the server took too long")
+            return super().call(method, path, body)
+
+    with serving(tmp_path / "games.sqlite3") as address, \
+            httpx.Client(base_url=address) as ada, httpx.Client(base_url=address) as bot:
+        account(ada, "Ada")
+        header = account(bot, "Stonebot", bot=True)
+        bridge = Flaky(address, header["Authorization"].split()[1], "random", log=print)
+        threading.Thread(target=bridge.run, daemon=True).start()
+        made = ada.post("/api/seeks", json={"game": "kalah", "to": "Stonebot",
+                                            "color": "second"}).json()
+        deadline = time.monotonic() + 30
+        seek = f"/api/seeks/{made['id']}?secret={made['secret']}"
+        while not (view := ada.get(seek).json()).get("game_id"):
+            assert time.monotonic() < deadline, view
+            time.sleep(0.1)
+        game_id = view["game_id"]
+        while not ada.get(f"/api/games/{game_id}").json()["moves"]:
+            assert time.monotonic() < deadline, "the bot's move never came"
+            time.sleep(0.1)
+        bridge.stop()
+        assert bridge.failed == 1 and ada.get(f"/api/games/{game_id}").json()["ply"] >= 1

@@ -1743,7 +1743,9 @@ def bot_online(server, name: str, spec: str, **policy) -> tuple:
         client.post("/api/accounts", json={"name": name, "password": "a long password"})
         token = client.post("/api/tokens", json={"label": "bridge"}).json()["token"]
         client.post("/api/bot/account/upgrade", headers={"Authorization": f"Bearer {token}"})
-    bridge = Bridge(server, token, spec, Policy(**policy), log=lambda line: None)
+    said: list[str] = []  # what the bridge logs, shown when a test fails
+    bridge = Bridge(server, token, spec, Policy(**policy), log=said.append)
+    bridge.said = said
     thread = threading.Thread(target=bridge.run, daemon=True)
     thread.start()
     return bridge, thread
@@ -1798,7 +1800,10 @@ def test_people_watch_two_bots_play_and_challenge_one_from_its_profile(server, b
             break
         person.click(f".hole[data-cell='{cells[0]}']")
         wait_until(lambda: moves_shown(person) > before, what="the person's move")
-    wait_until(lambda: moves_shown(person) >= 3, what="the bot's answer")
+    try:
+        wait_until(lambda: moves_shown(person) >= 3, what="the bot's answer")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the bridge said {mep.said}") from None
     for bridge in (ugi, mep):
         bridge.stop()
     person.context.close()

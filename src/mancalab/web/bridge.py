@@ -185,8 +185,10 @@ class Bridge:
                         failures = 0
                         if line is None:
                             continue
-                        if line["type"] == "gameFull":
-                            full, seat = line, line["seat"]
+                        if line["type"] == "gameFull":  # the game as it is: a move
+                            # whose sending failed is chosen again (sent with its ply, it
+                            # is refused if it was played after all)
+                            full, seat, answered = line, line["seat"], -1
                             variant = make_variant(full["game"], **full["options"])
                             player = player or make_player(self.spec, variant.name)
                             line = line["state"]
@@ -228,8 +230,10 @@ class Bridge:
         try:
             move = player.remember(record.states).choose(record.state)
             self.call("POST", f"/api/bot/game/{game_id}/move/"
-                              f"{record.state.move_name(move)}")
-        except (BridgeError, MancalabError) as error:  # a refusal too: the stream goes on
+                              f"{record.state.move_name(move)}?ply={state_line['ply']}")
+        except BridgeError:
+            raise  # not sent: the game is followed again and the move chosen again
+        except MancalabError as error:  # a refusal: said, and the stream goes on
             self.log(f"game {game_id}: {error}")
 
     # ----- challenging ------------------------------------------------------------------

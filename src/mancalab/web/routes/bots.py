@@ -14,10 +14,12 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
+from ...core import LARGEST
 from ..clients import scope_client
 from ..errors import BusyError, NotAllowedError, NotFoundError
 from ..lobby import Lobby
@@ -238,15 +240,18 @@ async def game_stream(tokens: TokensDep, games: GamesDep, pushes: PushesDep, req
 
 
 @router.post("/api/bot/game/{game_id}/move/{move}", summary="Play a move (its name in the "
-                                                            "game's notation)")
+                                                            "game's notation); with ``ply``, "
+                                                            "only at that ply (409 if not)")
 @moves
 async def move(tokens: TokensDep, games: GamesDep, allowances: AllowancesDep, request: Request,
-               game_id: str, move: str) -> dict:
+               game_id: str, move: str,
+               ply: Annotated[int | None, Query(ge=0, le=LARGEST)] = None) -> dict:
     name = bot_of(tokens, request)
     token = seat_token(await games.load(game_id), name)
     spend(allowances.api_moves, name)
     games.pace(game_id)
-    await games.change(game_id, token, lambda room: room.play(games.store, token, move[:40]))
+    await games.change(game_id, token,
+                       lambda room: room.play(games.store, token, move[:40], ply))
     return {"ok": True}
 
 
