@@ -118,7 +118,9 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path):
                                   ["serve", "--create-rate", "lots"],
                                   ["serve", "--limit", "login_rate=lots"],
                                   ["serve", "--limit", "account_rate=0/hour"],
-                                  ["serve", "--limit", "write_seconds=0"]])
+                                  ["serve", "--limit", "write_seconds=0"],
+                                  ["serve", "--limit", "stop_seconds=inf"],
+                                  ["serve", "--limit", "stop_seconds=4000"]])
 def test_serve_refuses_bad_limits(args):
     result = run(args)
     assert result.exit_code == 2 and "Traceback" not in result.output

@@ -317,11 +317,13 @@ def test_a_bot_aborts_before_both_moved(app):
 def test_the_bridge_sends_again_a_move_whose_sending_failed(tmp_path):
     """A move the bridge could not send (the server too slow to answer, a dropped
     connection) is chosen and sent again once the game is followed again, with its ply, so
-    that a move which did arrive is not played twice."""
+    that a move which did arrive is not played twice. And a bot's streams, which never end
+    by themselves, do not hold the server's stop beyond ``stop_seconds``."""
     import threading
     import time
 
     from mancalab.web.bridge import BridgeError
+    from mancalab.web.thinking import Limits
 
     class Flaky(Bridge):
         failed = 0
@@ -332,7 +334,7 @@ def test_the_bridge_sends_again_a_move_whose_sending_failed(tmp_path):
                 raise BridgeError("the server took too long")
             return super().call(method, path, body)
 
-    with serving(tmp_path / "games.sqlite3") as address, \
+    with serving(tmp_path / "games.sqlite3", Limits(stop_seconds=1)) as address, \
             httpx.Client(base_url=address) as ada, httpx.Client(base_url=address) as bot:
         account(ada, "Ada")
         header = account(bot, "Stonebot", bot=True)
@@ -349,5 +351,7 @@ def test_the_bridge_sends_again_a_move_whose_sending_failed(tmp_path):
         while not ada.get(f"/api/games/{game_id}").json()["moves"]:
             assert time.monotonic() < deadline, "the bot's move never came"
             time.sleep(0.1)
-        bridge.stop()
         assert bridge.failed == 1 and ada.get(f"/api/games/{game_id}").json()["ply"] >= 1
+        stopping = time.monotonic()  # the bridge's streams still open
+    assert time.monotonic() - stopping < 5  # the server stopped (it waited 10 s, then gave up)
+    bridge.stop()

@@ -224,6 +224,7 @@ def config(application, host: str, port: int, limits: Limits) -> uvicorn.Config:
                           # uvicorn's own 503 is the last guard over both
                           limit_concurrency=limits.connections + limits.sockets,
                           timeout_keep_alive=limits.keep_alive,
+                          timeout_graceful_shutdown=limits.stop_seconds,
                           h11_max_incomplete_event_size=limits.head_bytes,
                           proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
 

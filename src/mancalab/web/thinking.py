@@ -118,6 +118,8 @@ class Limits:
     prepare_memory: int = 8 << 30  # bytes the background preparation of exact play may
     # take (Gebeta's start book takes 6.6 GB while it builds; a step over it is skipped)
     retry_seconds: float = 5.0  # a computer's move that could not be saved is tried again
+    stop_seconds: float = 5.0  # at a stop, what the requests still running may take: a
+    # bot's stream never ends by itself, and without this a stop waited for it for ever
     # Players the operator named (mancalab serve --player NAME=SPEC): only these may be
     # engines (a program run on this machine) or players from Python files.
     players: dict[str, str] = field(default_factory=dict)
@@ -147,7 +149,7 @@ class Limits:
             value = getattr(self, name)
             if not 1 <= value <= 1 << 50:
                 raise MancalabError(f"{name} must be 1..{1 << 50}, got {value}")
-        for name in ("body_seconds", "head_seconds", "write_seconds"):
+        for name in ("body_seconds", "head_seconds", "write_seconds", "stop_seconds"):
             if not 0 < getattr(self, name) <= 3600:
                 raise MancalabError(f"{name} must be above 0 and at most 3600 seconds, got "
                                     f"{getattr(self, name)}")
