@@ -1,6 +1,7 @@
 """A real server on a free loopback port, and Debian's Chromium driven by Playwright."""
 
 import contextlib
+import dataclasses
 import os
 import shutil
 import socket
@@ -83,7 +84,8 @@ def serving(db, limits=None):
     from mancalab.web.thinking import Limits
 
     port = free_port()
-    limits = limits or Limits()
+    # a test's stop need not wait for what its clients left open (a bot's streams)
+    limits = dataclasses.replace(limits or Limits(), stop_seconds=1.0)
     config = served.config(create_app(db, limits), "127.0.0.1", port, limits)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
