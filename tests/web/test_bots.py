@@ -318,12 +318,12 @@ def test_the_bridge_sends_again_a_move_whose_sending_failed(tmp_path):
     """A move the bridge could not send (the server too slow to answer, a dropped
     connection) is chosen and sent again once the game is followed again, with its ply, so
     that a move which did arrive is not played twice. And a bot's streams, which never end
-    by themselves, do not hold the server's stop beyond ``stop_seconds``."""
+    by themselves, do not hold the server's stop beyond ``stop_seconds`` (a test server's:
+    1 s, ``serving``)."""
     import threading
     import time
 
     from mancalab.web.bridge import BridgeError
-    from mancalab.web.thinking import Limits
 
     class Flaky(Bridge):
         failed = 0
@@ -334,7 +334,7 @@ def test_the_bridge_sends_again_a_move_whose_sending_failed(tmp_path):
                 raise BridgeError("the server took too long")
             return super().call(method, path, body)
 
-    with serving(tmp_path / "games.sqlite3", Limits(stop_seconds=1)) as address, \
+    with serving(tmp_path / "games.sqlite3") as address, \
             httpx.Client(base_url=address) as ada, httpx.Client(base_url=address) as bot:
         account(ada, "Ada")
         header = account(bot, "Stonebot", bot=True)
