@@ -114,9 +114,13 @@ def test_a_change_made_on_a_room_another_process_changed_is_made_again_on_the_st
                         json={"token": [adas, bobs][now["to_move"]], "move": now["legal"][0],
                               "ply": 4})
         assert made.status_code == 200, made.text
-        # accepted by A's out-of-date room: rolled back, made again on the stored game
+        # accepted by A's out-of-date room: its version checked at the commit, rolled
+        # back, made again on the stored game; A's connections kept (none was lost)
+        backend = one.state.hub.store.backend
+        kept = backend.db
         resigned = ada.post(f"/api/games/{game_id}/resign", json={"token": bobs}).json()
         assert resigned["ply"] == 5 and resigned["result"] is not None
+        assert backend.db is kept and not kept.closed and backend.spare
         assert state(bob, game_id)["moves"] == resigned["moves"]
 
 

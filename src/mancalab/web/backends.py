@@ -274,7 +274,12 @@ class PostgresBackend(Backend):
                     with contextlib.suppress(Exception):
                         connection.execute("ROLLBACK")
                     raise
-                await self.off_loop(self._commit, connection)
+                try:
+                    await self.off_loop(self._commit, connection)
+                except BaseException:
+                    with contextlib.suppress(Exception):  # a checked version failed in it
+                        connection.execute("ROLLBACK")
+                    raise
             finally:
                 self.queued.reset(queue)
 
@@ -302,9 +307,17 @@ class PostgresBackend(Backend):
                 cursor = connection.execute(self._sql(then[0]), then[1] or None) \
                     if then else None
             return cursor
+        except self.psycopg.errors.SerializationFailure:
+            raise Stale() from None  # a version checked (``queue``) had been raised
         except self.psycopg.OperationalError as error:
             raise StoreUnavailable(f"the database at {self.describe()} failed: "
                                    f"{_first_line(error)}") from None
+
+    def queue(self, sql: str, params: tuple | list = ()) -> None:
+        """Within a change: ``sql`` sent with the change's next read or its commit, its
+        answer not read; a version check in it that fails (SQLSTATE 40001) aborts the
+        change, and the read or the commit raises Stale."""
+        self.queued.get().append((sql, params))
 
     async def off_loop(self, function, *args):
         if self.bound.get() is not None:  # within a change: on its connection
@@ -408,6 +421,11 @@ class PostgresBackend(Backend):
                 with contextlib.suppress(Exception):
                     connection.close()
         self.db, self.spare, self.slots = None, [], None
+
+
+class Stale(Exception):
+    """A change whose version check found the row changed by another process: rolled
+    back."""
 
 
 def _is_write(sql: str) -> bool:

@@ -359,11 +359,19 @@ class Store:
         """In the transaction of a change: the game's next version (with its room's
         ``saved`` values), told to the other processes when the transaction commits; None,
         and nothing changed, when the game's version is not ``expected`` (given: another
-        process changed it since)."""
+        process changed it since). Where processes share the store, a version ``expected``
+        is checked without waiting for an answer: the change's commit (or its next read)
+        raises Stale instead, so that a move is one round trip."""
         sets, values = (f"{_ROOM_COLUMNS}, ", saved) if saved else ("", ())
         check, checked = ("", ()) if expected is None else (" AND version = ?", (expected,))
         raise_version = f"UPDATE games SET {sets}version = version + 1 WHERE id = ?{check} " \
                         f"RETURNING version"
+        if self.shared and expected is not None:
+            self.backend.queue(
+                f"WITH raised AS ({raise_version}) SELECT mancalab_raised(count(*)), "
+                f"pg_notify(?, ?) FROM raised",
+                (*values, game_id, *checked, CHANNEL, f"game {game_id} {expected + 1}"))
+            return expected + 1
         if self.shared:  # one round trip: saved, raised and told
             row = self.execute(
                 f"WITH raised AS ({raise_version}) SELECT version, pg_notify(?, 'game ' || "
@@ -597,8 +605,21 @@ def _bots(backend: Backend) -> None:
     _script(backend, TOKENS)
 
 
+def _raised_check(backend: Backend) -> None:
+    """PostgreSQL's ``mancalab_raised(rows)``: aborts the transaction (SQLSTATE 40001)
+    when a version check raised no row (``Store.changed``), so that the check's answer
+    need not be awaited before the commit."""
+    if backend.kind == "postgresql":
+        backend.execute(
+            "CREATE OR REPLACE FUNCTION mancalab_raised(raised_rows BIGINT) RETURNS VOID "
+            "LANGUAGE plpgsql AS $$ BEGIN IF raised_rows = 0 THEN RAISE EXCEPTION "
+            "'the game was changed by another process' USING ERRCODE = '40001'; "
+            "END IF; END $$")
+
+
 STEPS = [_base, _analyses_by_client, _game_columns, SEEKS, PRESENCE, ARENAS, ALLOWANCES,
-         _guests_seeks, _guests_seats, _bots, _results, CLASSES, TOURNAMENTS]
+         _guests_seeks, _guests_seats, _bots, _results, CLASSES, TOURNAMENTS,
+         _raised_check]
 
 
 def migrate(backend: Backend) -> None:

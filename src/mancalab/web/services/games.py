@@ -9,6 +9,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ...core import MancalabError
+from ..backends import Stale
 from ..errors import NotFoundError
 from ..rooms import Room
 
@@ -127,10 +128,12 @@ class Games:
                 with self.store.saving_once(room.id):
                     result = self._change(room, action, stored)
                     saved = self.store.saved(room.id)
-                version = await self.store.off_loop(self.store.changed, room.id, saved,
-                                                    expected)
+                if expected is None:
+                    version = await self.store.off_loop(self.store.changed, room.id, saved)
+                else:  # checked at the commit: nothing to wait for here
+                    version = self.store.changed(room.id, saved, expected)
                 if version is None:
-                    raise Stale(room.id)
+                    raise Stale()
                 room.stored_version = version
                 started = self.hub.pairing.score(room)
                 if room.public and is_listed(room) != listed or started:
@@ -241,10 +244,6 @@ class Games:
                 hub.computer.free(room)
                 hub.seen.forget(game_id)
                 hub.reviews.forget(game_id)
-
-
-class Stale(Exception):
-    """A change made on a room another process had changed meanwhile (rolled back)."""
 
 
 def is_listed(room: Room) -> bool:
