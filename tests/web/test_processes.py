@@ -370,3 +370,38 @@ def test_an_arena_is_pushed_to_its_pages_from_any_process(postgres_schema):
                 abena.websocket_connect("/api/arenas/nothing/ws") as missing:
             missing.receive_json()
         assert refused.value.code == 4404
+
+
+def test_a_connection_whose_version_checks_failed_goes_on_serving_changes(postgres_schema):
+    """A change whose version check fails (another process raised the version) is rolled
+    back and raises Stale, nothing of it kept; the changes after it on the same
+    connections go on, past the count at which psycopg prepares their statements (which
+    a failed check once left counted as prepared though skipped)."""
+    import asyncio
+
+    from mancalab.web.backends import Stale
+    from mancalab.web.store import Store, StoredGame
+
+    store = Store(postgres_schema)
+    store.create(StoredGame("g", time.time(), None, {"mode": "online"}))
+
+    async def changes():
+        version, stale = 0, 0
+        for number in range(30):
+            checked = version + 100 if number % 3 == 2 else version
+            try:
+                async with store.change():
+                    store.execute("UPDATE games SET listed = ? WHERE id = ?", (number, "g"))
+                    assert store.changed("g", None, checked) == checked + 1
+                    store.backend.notify("lobby")
+            except Stale:
+                stale += 1
+            else:
+                version += 1
+        return version, stale
+
+    try:
+        assert asyncio.run(changes()) == (20, 10)
+        assert store.execute("SELECT version, listed FROM games").fetchone() == (20, 28)
+    finally:
+        store.close()

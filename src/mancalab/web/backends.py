@@ -251,7 +251,9 @@ class PostgresBackend(Backend):
                 yield connection
             finally:
                 self.bound.reset(token)
-                if not connection.closed and not connection.broken and \
+                if connection.closed and not connection.broken:
+                    pass  # closed on purpose (``_send``): the next change opens another
+                elif not connection.closed and not connection.broken and \
                         connection.info.transaction_status == \
                         self.psycopg.pq.TransactionStatus.IDLE:
                     self.spare.append(connection)
@@ -298,26 +300,36 @@ class PostgresBackend(Backend):
         self._send(connection, [*self.queued.get(), ("COMMIT", ())])
 
     def _send(self, connection, statements: list, then: tuple | None = None):
-        """``statements`` (and ``then``, whose cursor is answered) in one round trip."""
+        """``statements`` (and ``then``, whose cursor is answered) in one round trip.
+
+        When a statement fails, those after it are skipped, and psycopg (3.3) still counts
+        as prepared one of them it meant to prepare: the statements after a check
+        (``queue``), which may fail, are not prepared, and a connection on which any other
+        statement failed is closed rather than used again."""
         statements[:], sent = [], list(statements)
         try:
             with connection.pipeline():
-                for sql, params in sent:
-                    connection.execute(self._sql(sql), params or None)
-                cursor = connection.execute(self._sql(then[0]), then[1] or None) \
-                    if then else None
+                prepare = None
+                for sql, params, *checked in sent:
+                    connection.execute(self._sql(sql), params or None, prepare=prepare)
+                    prepare = False if checked else prepare
+                cursor = connection.execute(self._sql(then[0]), then[1] or None,
+                                            prepare=prepare) if then else None
             return cursor
         except self.psycopg.errors.SerializationFailure:
             raise Stale() from None  # a version checked (``queue``) had been raised
         except self.psycopg.OperationalError as error:
             raise StoreUnavailable(f"the database at {self.describe()} failed: "
                                    f"{_first_line(error)}") from None
+        except self.psycopg.Error:
+            connection.close()  # its prepared statements in doubt (``_borrowed`` drops it)
+            raise
 
     def queue(self, sql: str, params: tuple | list = ()) -> None:
         """Within a change: ``sql`` sent with the change's next read or its commit, its
         answer not read; a version check in it that fails (SQLSTATE 40001) aborts the
         change, and the read or the commit raises Stale."""
-        self.queued.get().append((sql, params))
+        self.queued.get().append((sql, params, "checked"))
 
     async def off_loop(self, function, *args):
         if self.bound.get() is not None:  # within a change: on its connection
