@@ -268,20 +268,13 @@ class PostgresBackend(Backend):
         async with self._borrowed() as connection:
             queue = self.queued.set([("BEGIN", ())])
             try:
-                try:
-                    yield
-                except BaseException:
-                    if self.queued.get() == [("BEGIN", ())]:
-                        raise  # nothing was sent
+                yield
+                await self.off_loop(self._commit, connection)
+            except BaseException:  # in the change, or its commit (a version check failed)
+                if self.queued.get() != [("BEGIN", ())]:  # else nothing was sent
                     with contextlib.suppress(Exception):
                         connection.execute("ROLLBACK")
-                    raise
-                try:
-                    await self.off_loop(self._commit, connection)
-                except BaseException:
-                    with contextlib.suppress(Exception):  # a checked version failed in it
-                        connection.execute("ROLLBACK")
-                    raise
+                raise
             finally:
                 self.queued.reset(queue)
 
