@@ -405,3 +405,20 @@ def test_a_connection_whose_version_checks_failed_goes_on_serving_changes(postgr
         assert store.execute("SELECT version, listed FROM games").fetchone() == (20, 28)
     finally:
         store.close()
+
+
+def test_a_process_told_of_a_version_its_room_has_passed_loads_nothing(postgres_schema):
+    """A notification of a game's version the process's room already has or has passed
+    (its own change's, arriving after its next change) loads nothing; a newer one does."""
+    app = create_app(postgres_schema, Limits(**LIMITS))
+    with TestClient(app) as client:
+        game = client.post("/api/games", json={"game": "kalah"}).json()
+        pushes, spawned = app.state.hub.pushes, []
+        app.state.hub.spawn = lambda work: spawned.append(work.close())
+        room = app.state.hub.games.rooms[game["id"]]
+        room.stored_version = 5
+        for version in (4, 5):
+            pushes.told(f"game {game['id']} {version}")
+        assert spawned == []
+        pushes.told(f"game {game['id']} 6")
+        assert len(spawned) == 1

@@ -65,7 +65,9 @@ class Pushes:
         if kind == "game":
             game_id, _, version = rest.partition(" ")
             room = games.rooms.get(game_id)
-            if room is not None and room.stored_version != int(version):
+            # a version the room has, or has passed (its own change's, told after the next
+            # one was made), is nothing to load
+            if room is not None and room.stored_version < int(version):
                 hub.spawn(games.catch_up([game_id], known=True))
         elif kind == "seen" and rest in games.rooms:  # a page came or went elsewhere
             hub.spawn(self._seen_elsewhere(games.rooms[rest]))
