@@ -22,7 +22,11 @@ takes its first guess from it.
   third: ``kernels.repetitions_of``), a move that makes a position occur that often, counting
   the game's positions before the root (``history``) and those on the search's path, ends the
   game there by its rule (``kernels.stop``). Such a value depends on the path: its node is
-  kept in the table as one that met a horizon (a search that meets one is not exact).
+  kept in the table as one that met a horizon (a search that meets one is not exact), and a
+  node whose value a recurrence of a position above it made (on the path or before the root)
+  is kept for its move only, so that another path to it searches it again. A value searched
+  on a path lacking a position that a line below repeats on another path is still taken
+  (the graph history interaction: the table cannot know the positions of the lines below).
 - Endgame tables (Oware's, ``kernels.table_bounds``): they bound a position's final margin
   over every history, and their signs are the game's (the end by score changes the margin,
   not the winner). A position they prove won or lost beyond the window settles at once (a
@@ -63,8 +67,10 @@ NEXT_SHARE = 1.5
 VALUE_OFFSET, VALUE_MASK = 1 << 31, (1 << 32) - 1
 DEPTH_SHIFT, KIND_SHIFT, MOVE_SHIFT = 32, 48, 50
 COMPLETE = (1 << 16) - 1  # deeper than any search (``negamax`` refuses a deeper one)
-# stats slots
-NODES, NODE_LIMIT, ABORTED, HORIZON = 0, 1, 2, 3
+# stats slots: DEPENDS is the lowest ply of the search's path whose position a repetition
+# below recurred (-1: one of the game's positions before the root; NO_DEPENDENCE: none)
+NODES, NODE_LIMIT, ABORTED, HORIZON, DEPENDS = 0, 1, 2, 3, 4
+NO_DEPENDENCE = MAX_DEPTH + 1
 
 
 @njit(cache=True, inline="always")
@@ -181,7 +187,7 @@ def _table_store(board, depth, value, kind, move, horizon, table):
 
 # a frame's fields (one row of ``_negamax``'s frames a ply)
 (N_MOVES, NEXT_MOVE, ALPHA, BETA, FIRST_ALPHA, BEST, BEST_MOVE, FLIPPED, SCOUTED, AGAIN,
- HORIZON_BEFORE) = range(11)
+ HORIZON_BEFORE, DEPENDS_BEFORE) = range(12)
 
 
 NO_HISTORY = np.zeros((1, 2), dtype=np.uint64)  # no game positions before the root
@@ -240,9 +246,12 @@ def negamax(params, root, depth, alpha, beta, table, history, stats,
     cost the search speed."""
     if not 0 <= depth < COMPLETE:
         raise ValueError(f"a search's depth must be 0..{COMPLETE - 1}, got {depth}")
+    if stats.shape != (DEPENDS + 1,):
+        raise ValueError(f"a search's stats are {DEPENDS + 1} counters (new_stats)")
     plies = depth + 1
     alpha, beta = max(-INFINITY, alpha * UNIT), min(INFINITY, beta * UNIT)
-    frame = np.zeros((plies, HORIZON_BEFORE + 1), dtype=np.int64)
+    frame = np.zeros((plies, DEPENDS_BEFORE + 1), dtype=np.int64)
+    stats[DEPENDS] = NO_DEPENDENCE
     value, move = _negamax(params, root, depth, alpha, beta, table, history, stats,
                            np.empty((plies, root.shape[0]), dtype=np.int64),
                            np.empty((plies, 64), dtype=np.int64), frame,
@@ -307,7 +316,8 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
                     here[FIRST_ALPHA] = here[ALPHA]
                     here[BEST], here[BEST_MOVE] = -INFINITY, moves[ply, 0]
                     here[HORIZON_BEFORE] = stats[HORIZON]
-                    stats[HORIZON] = 0
+                    here[DEPENDS_BEFORE] = stats[DEPENDS]
+                    stats[HORIZON], stats[DEPENDS] = 0, NO_DEPENDENCE
             if settled:
                 if ply == 0:
                     return value, -1
@@ -335,12 +345,16 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
             if repetitions and child[-1] == ONGOING:
                 key = kernels.position_key(child)
                 path[ply + 1] = key
-                occurred = kernels.occurrences(seen, key) + 1
+                earlier = kernels.occurrences(seen, key)
+                occurred, first = earlier + 1, -1 if earlier else NO_DEPENDENCE
                 for before in range(ply + 1):
-                    occurred += path[before] == key
+                    if path[before] == key:
+                        occurred += 1
+                        first = min(first, before)
                 if occurred >= repetitions:  # the game ends here by its rule
                     kernels.stop(params, child)
                     stats[HORIZON] = 1  # a value of this path: not the position's own
+                    stats[DEPENDS] = min(stats[DEPENDS], first)
             # an extra turn, or a game that ended on one: ``evaluate`` values a position for
             # its ``board[-2]``, so the value is negated exactly when that changed
             same_side = child[-2] == boards[ply, -2]
@@ -361,13 +375,23 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
         value = here[BEST]  # all moves done: store the node and return its value
         kind = (UPPER if value <= here[FIRST_ALPHA]
                 else (LOWER if value >= here[BETA] else EXACT))
-        _table_store(boards[ply], depth - ply, value, kind, here[BEST_MOVE], stats[HORIZON],
-                     table)
+        # a value that a recurrence of a position above this node made holds on this path
+        # only: kept for its move, never for its value (depth 0 settles no probe)
+        _table_store(boards[ply], depth - ply if stats[DEPENDS] >= ply else 0, value, kind,
+                     here[BEST_MOVE], stats[HORIZON], table)
         stats[HORIZON] |= here[HORIZON_BEFORE]
+        stats[DEPENDS] = min(stats[DEPENDS], here[DEPENDS_BEFORE])
         if ply == 0:
             return value, here[BEST_MOVE]
         ply -= 1
         entering = False
+
+
+def new_stats(node_limit: int = np.iinfo(np.int64).max) -> np.ndarray:
+    """A search's counters (``NODES`` ... ``DEPENDS``), its node budget ``node_limit``."""
+    stats = np.zeros(DEPENDS + 1, dtype=np.int64)
+    stats[NODE_LIMIT] = node_limit
+    return stats
 
 
 def new_table(bits: int) -> np.ndarray:
@@ -382,7 +406,7 @@ class Search:
     def __init__(self, bits: int = TT_BITS) -> None:
         self.table = new_table(bits)
         self.history = np.zeros(64, dtype=np.int64)
-        self.stats = np.zeros(4, dtype=np.int64)
+        self.stats = new_stats()
         self.stopped = False
         self.tables = NO_TABLES  # the game's endgame tables (``read_only``), if any
 
@@ -411,7 +435,7 @@ class Search:
         params, board = state.variant.params, state.board.copy()
         repetitions = kernels.repetitions_of(state.variant)
         seen = positions_seen(history) if repetitions else NO_HISTORY
-        stats = self.stats = np.zeros(4, dtype=np.int64)
+        stats = self.stats = new_stats()
         move, value, reached, nodes, rate = -1, 0, 0, 0, 0.0
         self.history //= 4  # old cut-offs count less
         alarm = None  # set once the first depth has given a move
@@ -491,8 +515,7 @@ def warm_up(state: State | None = None) -> None:
     from .variants import VARIANTS
 
     state = state or next(iter(VARIANTS.values()))().start()
-    stats = np.zeros(4, dtype=np.int64)
-    stats[NODE_LIMIT] = 100
+    stats = new_stats(100)
     negamax(state.variant.params, state.board.copy(), 1, -INFINITY, INFINITY,
             new_table(1), np.zeros(64, np.int64), stats,
             NO_HISTORY, kernels.repetitions_of(state.variant))

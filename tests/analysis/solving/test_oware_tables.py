@@ -190,8 +190,7 @@ def test_a_search_with_the_tables_finds_the_winner_over_whole_histories():
                 continue
             truth = stores[0] - stores[1] + whole_history_value(params, v, pits, [(pits, 0)])
             for told in (low, high, binom), search.NO_TABLES:
-                stats = np.zeros(4, dtype=np.int64)
-                stats[search.NODE_LIMIT] = 10**7
+                stats = search.new_stats(10**7)
                 value, _ = search.negamax(v.params, state.board.copy(), 120, -search.INFINITY,
                                           search.INFINITY, np.zeros((0, 2), np.int64),
                                           np.zeros(64, np.int64),

@@ -16,7 +16,6 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
 
 from ... import search
 from ...core import State
@@ -65,8 +64,7 @@ def _value(state: State, move: int) -> tuple[int | None, int]:
         a, b = child.score
         return (a - b if state.to_move == 0 else b - a), 0
     tables = search.Search()
-    stats = np.zeros(4, dtype=np.int64)
-    stats[search.NODE_LIMIT] = NODES
+    stats = search.new_stats(NODES)
     value, _ = search.negamax(child.variant.params, child.board.copy(), DEPTH,
                               -search.INFINITY, search.INFINITY, tables.table,
                               tables.history, stats)
