@@ -74,16 +74,6 @@ NO_DEPENDENCE = MAX_DEPTH + 1
 
 
 @njit(cache=True, inline="always")
-def board_hash(board):
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(board.shape[0]):
-        h ^= np.uint64(board[i] + 1)
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    return h | np.uint64(1)  # never 0, the empty table slot
-
-
-@njit(cache=True, inline="always")
 def evaluate(params, board):
     """The value of a position for the player to move (see the module docstring)."""
     mover = board[-2]
@@ -143,13 +133,14 @@ def _entry_of(key, table):
 
 
 @njit(cache=True, inline="always")
-def _table_probe(board, depth, alpha, beta, table, stats, found):
-    """Look ``board`` up: ``found[0]`` = 1 and the value when the entry settles it; the
-    entry's best move in ``found[1]`` (-1 if none)."""
+def _table_probe(key, depth, alpha, beta, table, stats, found):
+    """Look the position of ``key`` (``kernels.position_key``) up: ``found[0]`` = 1 and
+    the value when the entry settles it; the entry's best move in ``found[1]`` (-1 if
+    none)."""
     found[0], found[1] = 0, -1
     if table.shape[0] == 0:  # an empty table turns it off (for tests)
         return 0
-    slot = _entry_of(np.int64(board_hash(board)), table)
+    slot = _entry_of(np.int64(key), table)
     if slot < 0:
         return 0
     data = table[slot, 1]
@@ -166,12 +157,13 @@ def _table_probe(board, depth, alpha, beta, table, stats, found):
 
 
 @njit(cache=True, inline="always")
-def _table_store(board, depth, value, kind, move, horizon, table):
-    """Keep a node's result: in its own slot if it has one, else in the slot of its bucket
-    whose result was searched less deep (the other one is replaced every time)."""
+def _table_store(key, depth, value, kind, move, horizon, table):
+    """Keep the result of the node of ``key``: in its own slot if it has one, else in the
+    slot of its bucket whose result was searched less deep (the other one is replaced every
+    time)."""
     if table.shape[0] == 0:
         return
-    key = np.int64(board_hash(board))
+    key = np.int64(key)
     slot = _entry_of(key, table)
     if slot < 0:
         first = -2 - slot
@@ -267,7 +259,8 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
              frame, found, seen, path, repetitions, lows, highs, binom):
     """``negamax`` on the frames it is given: ``boards`` and ``moves`` a row a ply, ``frame``
     a ply's fields, ``found`` a table probe's answer, ``path`` the positions' keys a ply
-    (where ``repetitions`` is set), ``lows``, ``highs`` and ``binom`` the endgame tables.
+    (the table's, and the recurrences'), ``lows``, ``highs`` and ``binom`` the endgame
+    tables.
 
     Written with an explicit stack of frames (one per ply), not recursion: numba cannot load
     a cached recursive function safely (numba issue 6061).
@@ -279,8 +272,7 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
     seen, path = borrowed(seen), borrowed(path)
     lows, highs, binom = borrowed(lows), borrowed(highs), borrowed(binom)
     kernels.copy_into(boards[0], root)
-    if repetitions:
-        path[0] = kernels.position_key(root)
+    path[0] = kernels.position_key(root)
     frame[0, ALPHA], frame[0, BETA] = alpha, beta
     ply = 0
     entering = True
@@ -305,7 +297,7 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
                     value = _table_settles(params, board, here[ALPHA], here[BETA], lows,
                                            highs, binom, found)
                 if found[0] == 0:
-                    value = _table_probe(board, depth - ply, here[ALPHA], here[BETA],
+                    value = _table_probe(path[ply], depth - ply, here[ALPHA], here[BETA],
                                          table, stats, found)
                 settled = found[0] == 1 and ply > 0  # the root always searches a move
                 if not settled:
@@ -342,9 +334,9 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
             kernels.copy_into(child, boards[ply])
             kernels.play(params, child, moves[ply, here[NEXT_MOVE]])
             here[NEXT_MOVE] += 1
+            key = kernels.position_key(child)  # the table's key, and the path's
+            path[ply + 1] = key
             if repetitions and child[-1] == ONGOING:
-                key = kernels.position_key(child)
-                path[ply + 1] = key
                 earlier = kernels.occurrences(seen, key)
                 occurred, first = earlier + 1, -1 if earlier else NO_DEPENDENCE
                 for before in range(ply + 1):
@@ -377,7 +369,7 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
                 else (LOWER if value >= here[BETA] else EXACT))
         # a value that a recurrence of a position above this node made holds on this path
         # only: kept for its move, never for its value (depth 0 settles no probe)
-        _table_store(boards[ply], depth - ply if stats[DEPENDS] >= ply else 0, value, kind,
+        _table_store(path[ply], depth - ply if stats[DEPENDS] >= ply else 0, value, kind,
                      here[BEST_MOVE], stats[HORIZON], table)
         stats[HORIZON] |= here[HORIZON_BEFORE]
         stats[DEPENDS] = min(stats[DEPENDS], here[DEPENDS_BEFORE])

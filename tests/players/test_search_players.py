@@ -528,33 +528,38 @@ def test_the_table_keeps_a_deep_result_while_shallow_ones_pass_through_its_bucke
     the deeper result, and the latest beside it."""
     from mancalab import search
 
+    from mancalab.kernels import position_key
+
+    def key(board):  # the table's key, as the search passes it
+        return np.uint64(position_key(board))
+
     table = search.new_table(1)  # one bucket of two slots: every board lands in it
     start = mancalab.variant("oware").start()
     boards = [start.board.copy()] + [start.play(m).board.copy() for m in (0, 1, 2)]
     found, stats = np.zeros(2, np.int64), np.zeros(4, np.int64)
-    search._table_store(boards[0], 12, 40, search.EXACT, 3, 1, table)
+    search._table_store(key(boards[0]), 12, 40, search.EXACT, 3, 1, table)
     for board in boards[1:]:  # shallow results, one after another
-        search._table_store(board, 2, -5, search.LOWER, 1, 1, table)
-    assert search._table_probe(boards[0], 12, -INFINITY, INFINITY, table, stats, found) == 40
+        search._table_store(key(board), 2, -5, search.LOWER, 1, 1, table)
+    assert search._table_probe(key(boards[0]), 12, -INFINITY, INFINITY, table, stats, found) == 40
     assert tuple(found) == (1, 3) and stats[search.HORIZON] == 1
-    search._table_probe(boards[3], 2, -INFINITY, -10, table, stats, found)
+    search._table_probe(key(boards[3]), 2, -INFINITY, -10, table, stats, found)
     assert tuple(found) == (1, 1)  # the latest, beside it
-    search._table_probe(boards[1], 2, -INFINITY, -10, table, stats, found)
+    search._table_probe(key(boards[1]), 2, -INFINITY, -10, table, stats, found)
     assert found[0] == 0 and found[1] == -1  # replaced by the later one
     # a result searched to the end (no horizon) serves any depth and keeps its slot
     table[:] = 0
-    search._table_store(boards[1], 3, -7, search.EXACT, 5, 0, table)
+    search._table_store(key(boards[1]), 3, -7, search.EXACT, 5, 0, table)
     for board in (boards[2], boards[3], boards[0]):
-        search._table_store(board, 40, 9, search.EXACT, 0, 1, table)
+        search._table_store(key(board), 40, 9, search.EXACT, 0, 1, table)
     stats[:] = 0
-    assert search._table_probe(boards[1], 60, -INFINITY, INFINITY, table, stats, found) == -7
+    assert search._table_probe(key(boards[1]), 60, -INFINITY, INFINITY, table, stats, found) == -7
     assert tuple(found) == (1, 5) and stats[search.HORIZON] == 0
     # a deep search's depth is kept whole (the exact search of small boards goes 400 plies)
     table[:] = 0
-    search._table_store(boards[2], 400, 11, search.EXACT, 4, 1, table)
-    assert search._table_probe(boards[2], 399, -INFINITY, INFINITY, table, stats, found) == 11
+    search._table_store(key(boards[2]), 400, 11, search.EXACT, 4, 1, table)
+    assert search._table_probe(key(boards[2]), 399, -INFINITY, INFINITY, table, stats, found) == 11
     assert tuple(found) == (1, 4)
-    search._table_probe(boards[2], 401, -INFINITY, INFINITY, table, stats, found)
+    search._table_probe(key(boards[2]), 401, -INFINITY, INFINITY, table, stats, found)
     assert tuple(found) == (0, 4)
     with pytest.raises(ValueError, match="depth"):
         search.negamax(start.variant.params, start.board.copy(), search.COMPLETE, -INFINITY,
