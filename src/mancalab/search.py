@@ -334,8 +334,9 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
             kernels.copy_into(child, boards[ply])
             kernels.play(params, child, moves[ply, here[NEXT_MOVE]])
             here[NEXT_MOVE] += 1
-            key = kernels.position_key(child)  # the table's key, and the path's
-            path[ply + 1] = key
+            if repetitions or ply + 1 < depth:  # a horizon's leaf needs no key
+                key = kernels.position_key(child)  # the table's key, and the path's
+                path[ply + 1] = key
             if repetitions and child[-1] == ONGOING:
                 earlier = kernels.occurrences(seen, key)
                 occurred, first = earlier + 1, -1 if earlier else NO_DEPENDENCE
