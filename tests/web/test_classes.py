@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mancalab.web import create_app
-from mancalab.web.classes import CODE_ALPHABET, PUPIL_TRIES
+from mancalab.web.classes import CODE_ALPHABET, PICTURES, PUPIL_TRIES
 from mancalab.web.routes.classes import WRONG_CODES
 
 PASSWORD = "a good password"
@@ -88,7 +88,7 @@ def test_pupils_log_in_by_pictures_and_a_guessing_address_is_stopped(app):
         assert again.post("/api/classes/login", json={**log_in, "pictures": made["pictures"]}) \
             .json() == {"pupil": made["pupil"]}
         assert again.get("/api/session/class").json()["pupil"] == made["pupil"]
-        wrong = [p for p in ("sun", "moon", "star") if p not in made["pictures"]][:2]
+        wrong = [p for p in PICTURES if p not in made["pictures"]][:2]  # never the pair
         for _ in range(PUPIL_TRIES):
             assert again.post("/api/classes/login", json={**log_in, "pictures": wrong}) \
                 .json()["code"] == "wrong_pictures"
