@@ -421,6 +421,18 @@ def test_every_game_survives_a_restart(db):
         assert move(client, game, token, again["legal"][0], 6).status_code == 200
 
 
+def test_an_app_run_twice_at_once_keeps_its_store_until_the_last_run_stops(db):
+    """Tests run one app for several clients, each on an event loop of its own: the first
+    to stop closed the store under the others (a crash in Python's sqlite3 when another
+    loop's sweep was reading it)."""
+    app = create_app(db)
+    with TestClient(app) as first:
+        with TestClient(app) as second:
+            game = create(second, game="kalah", mode="online")
+        assert move(first, game, game["token"], 0, 0).status_code == 200
+    assert app.state.hub.store.backend is None  # closed by the last
+
+
 def test_websocket_moves_are_acknowledged_and_spectators_see_them(client):
     game = create(client, game="kalah", mode="online")
     first = game["token"]

@@ -58,11 +58,17 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
     solvers = solving.kalah.Budget(table=min(SOLVER_TABLE_MEMORY, limits.solver_memory),
                                    kept=limits.solver_memory)
     hub = Hub(Store(db_path), limits)
+    # a server runs the app once; tests run it once for each client at the same time, each
+    # on an event loop of its own: the last to stop closes what they share (a store closed
+    # under another loop's running statement crashes Python's sqlite3)
+    running = 0
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        nonlocal running
         with solving.kalah.budget(solvers):  # the solvers' memory while the server runs
             hub.store.open()
+            running += 1
             sweepers = await hub.start()
             if not READY.is_set():
                 threading.Thread(target=warm_up, args=(on_warm_up,), name="mancalab-warm-up",
@@ -72,6 +78,9 @@ def create_app(db_path: str | Path, limits: Limits | None = None,
             yield
             for sweeper in sweepers:
                 sweeper.cancel()
+            running -= 1
+            if running:
+                return
             hub.stop()
             hub.thinker.close()
             hub.store.close()
