@@ -13,6 +13,7 @@ import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
+import mancalab
 from mancalab.web import create_app
 from mancalab.web.thinking import Limits
 
@@ -422,3 +423,43 @@ def test_a_process_told_of_a_version_its_room_has_passed_loads_nothing(postgres_
         assert spawned == []
         pushes.told(f"game {game['id']} 6")
         assert len(spawned) == 1
+
+
+def test_a_room_made_current_reads_only_the_moves_it_lacks_and_all_after_a_take_back(
+        postgres_schema):
+    """A process told of another's move replayed the whole game from the store (a long
+    game cost a replay of every move at every move); it now reads and plays the moves it
+    lacks. Moves taken back elsewhere change moves it holds: it then reads them all."""
+    one, two = (create_app(postgres_schema, Limits(**LIMITS)) for _ in range(2))
+    with TestClient(one) as ada, TestClient(two) as bob:
+        sign_up(ada, "Ada")
+        sign_up(bob, "Bob")
+        game_id, adas, bobs = meet(ada, bob)
+        tokens, store, read = (adas, bobs), two.state.hub.store, []
+        load = store.load
+        store.load = lambda game, after=0: read.append(after) or load(game, after)
+        for ply in range(4):
+            now = state(ada, game_id)
+            assert ada.post(f"/api/games/{game_id}/moves", json={
+                "token": tokens[now["to_move"]], "move": now["legal"][0],
+                "ply": ply}).status_code == 200
+            assert until(lambda: state(bob, game_id)["ply"] == ply + 1)
+        assert read and all(after > 0 for after in read[1:])  # B read the moves it lacked
+        one.state.hub.pushes.told = lambda message: None  # A hears no more of B
+        for token in tokens:  # both ask on B: the last move taken back there
+            assert bob.post(f"/api/games/{game_id}/undo", json={"token": token}) \
+                .status_code == 200
+        taken_back = state(ada, game_id)["moves"][-1]["move"]  # A's room still holds it
+        for ply in (3, 4):  # another fourth move on B, and a fifth
+            now = state(bob, game_id)
+            move = [m for m in now["legal"] if ply > 3 or m != taken_back][0]
+            assert bob.post(f"/api/games/{game_id}/moves", json={
+                "token": tokens[now["to_move"]], "move": move, "ply": ply}).status_code == 200
+        # A's room, at move 4, refuses move 5 and asks the stored game: its four moves are
+        # not the stored game's first four, so it reads the game whole
+        now = state(bob, game_id)
+        moved = ada.post(f"/api/games/{game_id}/moves", json={
+            "token": tokens[now["to_move"]], "move": now["legal"][0], "ply": 5})
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["moves"][:5] == now["moves"]
+        assert until(lambda: state(bob, game_id)["moves"] == moved.json()["moves"])

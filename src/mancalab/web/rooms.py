@@ -88,6 +88,8 @@ class Room:
     ended_at: float | None = None  # when the game ended (seconds since the epoch)
     settings: list[list[int] | None] = field(default_factory=lambda: [None, None])
     setup_done: list[bool] = field(default_factory=lambda: [True, True])
+    takebacks: int = 0  # moves were taken back this many times (a stored record's moves
+    # then differ from a room's that holds fewer: ``refresh`` reads them all again)
     created: float = field(default_factory=time.time)
     version: int = 0  # raised by every change this process sees (the page's views)
     stored_version: int = 0  # the store's version of the game this room holds (-1: unknown)
@@ -96,6 +98,7 @@ class Room:
     player: Player | None = field(default=None, repr=False)  # the computer, made on first use
     player_spec: str | None = None
     touched: float = 0.0  # when the server last used the room (time.monotonic)
+    _start: str | None = field(default=None, repr=False)  # the start as stored (_start_text)
     _sowing: tuple = field(default=(None, None), repr=False)  # (last state, its steps)
     _previews: tuple = field(default=(None, None), repr=False)  # (state, its moves' previews)
     _move_names: list = field(default_factory=list, repr=False)  # the moves' names, as shown
@@ -157,7 +160,8 @@ class Room:
             self.record = GameRecord(variant, start, (self.names[0], self.names[1]))
 
     def to_stored(self) -> StoredGame:
-        return StoredGame(self.id, self.created, self._start_text(), self._room_fields())
+        self._start = self._start_text()
+        return StoredGame(self.id, self.created, self._start, self._room_fields())
 
     def _start_text(self) -> str | None:
         if self.record is None:
@@ -183,7 +187,7 @@ class Room:
                 "first_move_by": self.first_move_by,
                 "clock": None if self.clock is None else self.clock.stored(),
                 "arena": self.arena, "ended_at": self.ended_at, "public": self.public,
-                "result": self._result()}
+                "takebacks": self.takebacks, "result": self._result()}
 
     def _result(self) -> str | None:
         """A (the first seat won), B or D once the game is over with a result (an aborted
@@ -193,11 +197,12 @@ class Room:
         return self.record.result if self.record.result in ("A", "B", "D") else None
 
     @classmethod
-    def from_stored(cls, stored: StoredGame) -> Room:
+    def from_stored(cls, stored: StoredGame, record: GameRecord | None = None) -> Room:
+        """The room of ``stored``; ``record``: its first ``stored.first_ply`` moves, held
+        (continued in place with the stored moves)."""
         fields = stored.room
-        record = None
         if stored.start_record is not None:
-            record = GameRecord.from_text(stored.start_record)
+            record = record or GameRecord.from_text(stored.start_record)
             for move in stored.moves:
                 record.push(move)
             if fields.get("agreed") and not record.state.is_over:
@@ -216,13 +221,14 @@ class Room:
         clock = Clock.of(fields.pop("clock", None))
         fields.pop("result", None)  # the store's column, worked out again from the record
         room = cls(id=stored.id, created=stored.created, record=record, clock=clock,
-                   stored_version=stored.version, **fields)
+                   stored_version=stored.version, _start=stored.start_record, **fields)
         if clock is not None and clock.flagged is not None and not record.state.is_over:
             room._lose_on_time(clock.flagged)
         return room
 
     def save(self, store: Store) -> None:
-        store.save_room(self.id, self._room_fields(), self._start_text(), self.deadline())
+        self._start = self._start_text()
+        store.save_room(self.id, self._room_fields(), self._start, self.deadline())
 
     def deadline(self) -> float | None:
         """The next moment the game ends by itself: its running clock's flag, or the abort
@@ -244,16 +250,34 @@ class Room:
     TRANSIENT = ("version", "thinking", "error", "player", "player_spec", "touched",
                  "suggestion")
 
-    def refresh(self, stored: StoredGame) -> None:
+    def held_moves(self) -> int:
+        """The moves of the game this room holds as the store has them: a refresh needs
+        the stored moves from there on (0 where what it holds may be ahead of the store)."""
+        if self.record is None or self.stored_version < 0:
+            return 0
+        return len(self.record.moves)
+
+    def refresh(self, stored: StoredGame) -> bool:
         """Become the stored game (another process changed it), keeping what only this
-        process holds (its computer player, its thinking)."""
-        fresh = Room.from_stored(stored)
+        process holds (its computer player, its thinking). A stored game that holds the
+        moves after this room's first ``stored.first_ply`` continues its record (a move
+        replays one move, not the whole game); False, and nothing changed, where it does
+        not continue it (moves taken back, another start: load the whole game)."""
+        record = None
+        if stored.first_ply:
+            if (self.record is None or len(self.record.moves) != stored.first_ply
+                    or stored.start_record != self._start
+                    or stored.room.get("takebacks", 0) != self.takebacks):
+                return False
+            record = self.record
+        fresh = Room.from_stored(stored, record)
         if fresh.ply != self.ply:
             self.suggestion = None
         for name in self.__dataclass_fields__:
             if name not in self.TRANSIENT:
                 setattr(self, name, getattr(fresh, name))
         self.version += 1
+        return True
 
     # ----- who may do what -----------------------------------------------------------
     def seat_of(self, token: str | None) -> int | None:
@@ -370,7 +394,6 @@ class Room:
             if self._first_to_ask(store, token, "undo_request"):
                 return
             self.undo_request = None
-            self.save(store)
             keep = self.ply - 1
         elif self.mode == "computer":
             keep = self.ply - 1
@@ -384,8 +407,9 @@ class Room:
         store.remove_moves_from(self.id, keep)
         if self.agreed or self.resigned is not None:  # a take-back takes the end back too
             self.agreed, self.resigned = False, None
-            self.save(store)
         self.record.truncate(keep)
+        self.takebacks += 1
+        self.save(store)
         self.suggestion = None
         self.version += 1
 

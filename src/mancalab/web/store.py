@@ -203,6 +203,7 @@ class StoredGame:
     room: dict
     moves: list[int] = field(default_factory=list)
     version: int = 0
+    first_ply: int = 0  # the number of the first of ``moves`` (0: all of them)
 
 
 def game_columns(room: dict, deadline: float | None) -> dict:
@@ -453,14 +454,17 @@ class Store:
         return [game_id for (game_id,) in self.execute(
             "SELECT id FROM games WHERE deadline < ? AND ended IS NULL", (before,))]
 
-    def load(self, game_id: str) -> StoredGame | None:
+    def load(self, game_id: str, after: int = 0) -> StoredGame | None:
+        """The game ``game_id``, its moves from number ``after`` on (``first_ply``): a
+        room that holds the first moves reads only those it lacks (``Room.refresh``)."""
         row = self.execute("SELECT id, created, start_record, room, version FROM games "
                            "WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         moves = [m for (m,) in self.execute(
-            "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
-        return StoredGame(row[0], row[1], row[2], json.loads(row[3]), moves, row[4])
+            "SELECT move FROM moves WHERE game_id = ? AND ply >= ? ORDER BY ply",
+            (game_id, after))]
+        return StoredGame(row[0], row[1], row[2], json.loads(row[3]), moves, row[4], after)
 
     # ----- kept analyses -------------------------------------------------------------
     def analysis(self, position: str) -> dict | None:

@@ -154,8 +154,9 @@ class Games:
         the first move's wait)."""
         if stored is None:
             raise NotFoundError(f"no game {room.id!r}", code="no_game")
-        if stored != room.stored_version:
-            room.refresh(self.store.load(room.id))
+        if stored != room.stored_version:  # made current: the moves it lacks read
+            if not room.refresh(self.store.load(room.id, room.held_moves())):
+                room.refresh(self.store.load(room.id))
         result = action(room)
         self._mark_end(room)
         self._rate(room)
@@ -204,10 +205,12 @@ class Games:
             if room is None or room.stored_version == version:
                 continue
             async with self.lock(game_id):
-                stored = await self.store.off_loop(self.store.load, game_id)
+                stored = await self.store.off_loop(self.store.load, game_id,
+                                                   room.held_moves())
                 if stored.version == room.stored_version:
                     continue
-                room.refresh(stored)
+                if not room.refresh(stored):  # it does not continue the room's moves
+                    room.refresh(await self.store.off_loop(self.store.load, game_id))
             self.hub.timers.keep(room)
             self.hub.pushes.broadcast_soon(room)
 
