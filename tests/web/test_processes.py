@@ -13,7 +13,6 @@ import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
-import mancalab
 from mancalab.web import create_app
 from mancalab.web.thinking import Limits
 
