@@ -120,7 +120,7 @@ def floor_step(game: str, calls: int = 200_000) -> float:
     the game's compiled step (``Variant.compiled``), with no state made."""
     variant = _variant(game)
     state = variant.start()
-    step, params, board = variant.compiled("step"), variant.params, state.board
+    step, params, board = variant.compiled("step"), variant.params.array, state.board
     move = state.legal_moves()[0]
     began = time.perf_counter()
     for _ in range(calls):
