@@ -69,6 +69,28 @@ def test_shared_code_is_keyed_by_the_games_it_was_compiled_for(monkeypatch, tmp_
     assert after[1] == before[1]  # Gebeta's searches kept
 
 
+def test_an_entry_compiled_for_games_edited_since_is_forgotten_with_its_file(tmp_path):
+    """A shared function's code compiled for a game is keyed by the game's digest: after
+    an edit to the game, the entry of the old digest stayed in the function's index for
+    ever, and its data file on disk. Saving the same function and signature for other
+    digests now forgets it; other signatures, and keys with no games, are kept."""
+    from numba.core.caching import IndexDataCacheFile
+
+    index = IndexDataCacheFile(str(tmp_path), "search.negamax", ("a stamp",))
+    numba_key = ("a signature", ("a machine",), ("its bytecode", ""))
+    other_signature = ("another signature", *numba_key[1:])
+    old, new = ((*numba_key, (_cache.GAMES, ((1, digest),))) for digest in ("old", "new"))
+    kept = [(*other_signature, (_cache.GAMES, ((1, "old"),))), numba_key]
+    for key in (old, *kept):
+        index.save(key, f"compiled for {key}")
+    files = set(tmp_path.glob("*.nbc"))
+    index.save(new, "compiled for the edited game")
+    entries = index._load_index()
+    assert set(entries) == {new, *kept}
+    assert index.load(new) == "compiled for the edited game"
+    assert set(tmp_path.glob("*.nbc")) == files  # the old entry's file taken by the new
+
+
 def test_the_cache_is_warm_only_after_a_whole_warm_up(monkeypatch, tmp_path):
     """One game's kernels in the cache (a game played, a warm-up cut short) do not make it
     warm: the rest would be compiled inside the first moves and hints, under their caps."""

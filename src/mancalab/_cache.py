@@ -143,6 +143,9 @@ def _game_module(py_file: str) -> bool:
     return Path(py_file).resolve() in set(game_sources().values())
 
 
+GAMES = "mancalab games"  # what marks the games' part of an index key
+
+
 def key_by_games() -> None:
     """File each shared function's compiled code under the games' digests too
     (``games_key``), beside numba's own key (its signature, the machine, its bytecode)."""
@@ -156,7 +159,7 @@ def key_by_games() -> None:
         key = index_key(self, sig, codegen)
         py_file = self._py_func.__code__.co_filename
         games = games_key(py_file, sig) if _in_package(py_file) else None
-        return key if games is None else (*key, games)
+        return key if games is None else (*key, (GAMES, games))
 
     Cache._index_key = keyed
     Cache._mancalab_games = True
@@ -229,6 +232,7 @@ def lock_cache_files() -> None:
 
     def locked_save(self, key, data):
         with _index_lock(self._index_path, exclusive=True):
+            _forget_other_games(self, key)
             return save(self, key, data)
 
     def locked_load(self, key):
@@ -237,6 +241,25 @@ def lock_cache_files() -> None:
 
     IndexDataCacheFile.save, IndexDataCacheFile.load = locked_save, locked_load
     IndexDataCacheFile._mancalab_locked = True
+
+
+def _forget_other_games(index, key: tuple) -> None:
+    """Before ``key`` is saved in ``index`` (numba's ``IndexDataCacheFile``): forget the
+    entries of the same function and signature compiled from other versions of the games.
+    numba forgets a function's entries when its own file changes; a shared function's
+    compiled for a game that changed since stayed in its index, and their data files on
+    disk, after every edit of any game."""
+    if not (isinstance(key[-1], tuple) and key[-1][:1] == (GAMES,)):
+        return
+    entries = index._load_index()
+    stale = [other for other in entries if other != key and other[:-1] == key[:-1]
+             and isinstance(other[-1], tuple) and other[-1][:1] == (GAMES,)]
+    if not stale:
+        return
+    for other in stale:
+        with contextlib.suppress(OSError):
+            os.remove(index._data_path(entries.pop(other)))
+    index._save_index(entries)
 
 
 @contextlib.contextmanager
