@@ -33,16 +33,18 @@ from mancalab import _cache
 from mancalab.variants import VARIANTS
 
 
-def warm(copy: Path, cache: Path, jobs: int) -> tuple[float, int]:
-    """The warm-up's seconds in a fresh process, and the compiled files it wrote."""
+def warm(copy: Path, cache: Path, jobs: int) -> tuple[float, int, int]:
+    """The warm-up's seconds in a fresh process, the compiled files it wrote, and those
+    in the cache after it (an edit's stale entries are forgotten: it should not grow)."""
     started = time.time()
     subprocess.run([sys.executable, "-c",
                     f"from mancalab._cache import warm_up; warm_up(jobs={jobs})"],
                    env={**os.environ, "PYTHONPATH": str(copy), "NUMBA_CACHE_DIR": str(cache)},
                    check=True)
     seconds = time.time() - started
-    written = sum(1 for path in cache.rglob("*.nbc") if path.stat().st_mtime >= started)
-    return seconds, written
+    files = list(cache.rglob("*.nbc"))
+    written = sum(1 for path in files if path.stat().st_mtime >= started)
+    return seconds, written, len(files)
 
 
 def edit(path: Path) -> None:
@@ -70,10 +72,11 @@ def main() -> None:
         for what, path in steps:
             if path is not None:
                 edit(copy / "mancalab" / path)
-            seconds, written = warm(copy, cache, args.jobs)
-            rows.append({"edit": what, "seconds": round(seconds, 1), "compiled": written})
+            seconds, written, kept = warm(copy, cache, args.jobs)
+            rows.append({"edit": what, "seconds": round(seconds, 1), "compiled": written,
+                         "files in the cache": kept})
     report(f"bench_edit: the warm-up after an edit ({args.game}, {args.jobs} jobs)", rows,
-           ["edit", "seconds", "compiled"])
+           ["edit", "seconds", "compiled", "files in the cache"])
 
 
 if __name__ == "__main__":
