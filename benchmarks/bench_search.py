@@ -13,6 +13,11 @@ search uses one core.
 depth-5 moves) to depth D with a fresh table of ``2 ** bits`` entries for each of
 ``--table-bits``: the nodes and seconds in all (how much the transposition table saves).
 
+``--along-games D`` instead searches every position of ``--count`` Oware games (two random
+moves, then depth-7 moves) to depth D, one ``Search`` (its table) kept across each game's
+moves as a player keeps it: the nodes and seconds in all (what the table's policy saves
+where it is used).
+
 ``--vs-openspiel`` instead times MCTS decisions of 1,000 simulations beside OpenSpiel's C++
 ``MCTSBot`` (one random rollout a leaf, UCT 1.4) on the same positions (Kalah as OpenSpiel's
 ``mancala`` and Oware, from the start and along random games), the two alternated.
@@ -74,6 +79,35 @@ def to_depth(depth: int, bits: list[int], positions: int = 20) -> list[dict]:
     return rows
 
 
+def along_games(depth: int, games: int, seed: int = 11) -> list[dict]:
+    """Nodes and seconds to search every position of ``games`` Oware games to ``depth``,
+    one search's table kept across each game."""
+    from mancalab.records import GameRecord
+    from mancalab.search import Search, warm_up
+
+    rng, variant, lines = random.Random(seed), mancalab.variant("oware"), []
+    for _ in range(games):
+        record, search = GameRecord(variant, variant.start()), Search()
+        while not record.state.is_over and len(record.moves) < 70:
+            state = record.state
+            record.push(rng.choice(state.legal_moves()) if len(record.moves) < 2 else
+                        search.deepen(state, 1e9, depth=7, unlimited=True,
+                                      history=list(record.states)[:-1])[0])
+        lines.append(record.moves)
+    warm_up(variant.start())
+    nodes, seconds = 0, 0.0
+    for moves in lines:
+        record, search = GameRecord(variant, variant.start()), Search()
+        for move in moves:
+            started = time.perf_counter()
+            nodes += search.deepen(record.state, 1e9, depth=depth, unlimited=True,
+                                   history=list(record.states)[:-1])[3]
+            seconds += time.perf_counter() - started
+            record.push(move)
+    return [{"games": games, "positions": sum(map(len, lines)), "depth": depth,
+             "nodes": nodes, "seconds": seconds}]
+
+
 OPENSPIEL = {"kalah": ("mancala", {"empty_capture": False}), "oware": ("oware", {})}
 
 
@@ -129,7 +163,16 @@ def main() -> None:
     parser.add_argument("--to-depth", type=int, default=0,
                         help="search 20 Oware positions to this depth instead")
     parser.add_argument("--table-bits", type=int, nargs="+", default=[18, 20, 22])
+    parser.add_argument("--along-games", type=int, default=0, metavar="DEPTH",
+                        help="search every position of --games Oware games to this depth")
+    parser.add_argument("--count", type=int, default=3, help="games for --along-games")
+    parser.add_argument("--seed", type=int, default=11, help="their openings, --along-games")
     args = parser.parse_args()
+    if args.along_games:
+        rows = along_games(args.along_games, args.count, args.seed)
+        report(f"Oware games searched to depth {args.along_games}, a table kept a game",
+               rows, list(rows[0]))
+        return
     if args.to_depth:
         rows = to_depth(args.to_depth, args.table_bits)
         report(f"Oware, 20 positions searched to depth {args.to_depth}", rows, list(rows[0]))

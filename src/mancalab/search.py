@@ -63,13 +63,22 @@ MAX_DEPTH = 64
 # that, and a depth cut off by the time answers with the moves it searched whole
 NEXT_SHARE = 1.5
 # a table entry is a key and one word: the value, the depth searched (COMPLETE: the search
-# met no horizon), the kind of value and the best move (plus 1: 0 for none)
+# met no horizon), the kind of value, the best move (plus 1: 0 for none) and the number of
+# the search that stored it (modulo AGES)
 VALUE_OFFSET, VALUE_MASK = 1 << 31, (1 << 32) - 1
-DEPTH_SHIFT, KIND_SHIFT, MOVE_SHIFT = 32, 48, 50
+DEPTH_SHIFT, KIND_SHIFT, MOVE_SHIFT, AGE_SHIFT = 32, 48, 50, 58
+AGES = 32
+# a key's entry is one of a bucket's four slots (one cache line); a new one takes the slot
+# searched least deep, an earlier search's entry counted AGE_PENALTY plies less deep: along
+# whole Oware games, one table kept across the moves, a third fewer positions to the same
+# depth than two slots (benchmarks/README.md); an earlier search's entries replaced first
+# searched more (the last move's deep results serve the next)
+BUCKET, AGE_PENALTY = 4, 3
 COMPLETE = (1 << 16) - 1  # deeper than any search (``negamax`` refuses a deeper one)
 # stats slots: DEPENDS is the lowest ply of the search's path whose position a repetition
-# below recurred (-1: one of the game's positions before the root; NO_DEPENDENCE: none)
-NODES, NODE_LIMIT, ABORTED, HORIZON, DEPENDS = 0, 1, 2, 3, 4
+# below recurred (-1: one of the game's positions before the root; NO_DEPENDENCE: none);
+# AGE, given, the search's number (its table entries')
+NODES, NODE_LIMIT, ABORTED, HORIZON, DEPENDS, AGE = 0, 1, 2, 3, 4, 5
 NO_DEPENDENCE = MAX_DEPTH + 1
 
 
@@ -124,11 +133,10 @@ def _ordered_moves(legal, first, history, out):
 def _entry_of(key, table):
     """The slot of ``key``'s entry in ``table``, or -1 (with the first slot of its bucket,
     ``-2 - slot``) when it has none."""
-    first = np.int64(np.uint64(key) & np.uint64(table.shape[0] - 2))  # a bucket: two slots
-    if table[first, 0] == key:
-        return first
-    if table[first + 1, 0] == key:
-        return first + 1
+    first = np.int64(np.uint64(key) & np.uint64(table.shape[0] - BUCKET))
+    for slot in range(first, first + BUCKET):
+        if table[slot, 0] == key:
+            return slot
     return -2 - first
 
 
@@ -157,24 +165,31 @@ def _table_probe(key, depth, alpha, beta, table, stats, found):
 
 
 @njit(cache=True, inline="always")
-def _table_store(key, depth, value, kind, move, horizon, table):
+def _table_store(key, depth, value, kind, move, horizon, table, age):
     """Keep the result of the node of ``key``: in its own slot if it has one, else in the
-    slot of its bucket whose result was searched less deep (the other one is replaced every
-    time)."""
+    slot of its bucket searched least deep, an entry of an earlier search than ``age``
+    counted ``AGE_PENALTY`` plies less deep (an empty slot first; a result searched to the
+    end stays while its bucket holds another)."""
     if table.shape[0] == 0:
         return
     key = np.int64(key)
     slot = _entry_of(key, table)
     if slot < 0:
         first = -2 - slot
-        kept = (table[first, 1] >> DEPTH_SHIFT) & COMPLETE
-        slot = first if table[first, 0] == 0 or (kept != COMPLETE and kept <= depth) \
-            else first + 1
+        least = COMPLETE + 1
+        for other in range(first, first + BUCKET):
+            data = table[other, 1]
+            kept = -COMPLETE if table[other, 0] == 0 else (data >> DEPTH_SHIFT) & COMPLETE
+            if kept != COMPLETE and (data >> AGE_SHIFT) & (AGES - 1) != age:
+                kept -= AGE_PENALTY
+            if kept < least:
+                least, slot = kept, other
     table[slot, 0] = key
     # a search that met no horizon is the game's own value: good at any depth
     table[slot, 1] = ((value + VALUE_OFFSET)
                       | ((depth if horizon else COMPLETE) << DEPTH_SHIFT)
-                      | (kind << KIND_SHIFT) | ((move + 1) << MOVE_SHIFT))
+                      | (kind << KIND_SHIFT) | ((move + 1) << MOVE_SHIFT)
+                      | (np.int64(age) << AGE_SHIFT))
 
 
 # a frame's fields (one row of ``_negamax``'s frames a ply)
@@ -238,8 +253,8 @@ def negamax(params, root, depth, alpha, beta, table, history, stats,
     cost the search speed."""
     if not 0 <= depth < COMPLETE:
         raise ValueError(f"a search's depth must be 0..{COMPLETE - 1}, got {depth}")
-    if stats.shape != (DEPENDS + 1,):
-        raise ValueError(f"a search's stats are {DEPENDS + 1} counters (new_stats)")
+    if stats.shape != (AGE + 1,):
+        raise ValueError(f"a search's stats are {AGE + 1} counters (new_stats)")
     plies = depth + 1
     alpha, beta = max(-INFINITY, alpha * UNIT), min(INFINITY, beta * UNIT)
     frame = np.zeros((plies, DEPENDS_BEFORE + 1), dtype=np.int64)
@@ -371,7 +386,7 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
         # a value that a recurrence of a position above this node made holds on this path
         # only: kept for its move, never for its value (depth 0 settles no probe)
         _table_store(path[ply], depth - ply if stats[DEPENDS] >= ply else 0, value, kind,
-                     here[BEST_MOVE], stats[HORIZON], table)
+                     here[BEST_MOVE], stats[HORIZON], table, stats[AGE])
         stats[HORIZON] |= here[HORIZON_BEFORE]
         stats[DEPENDS] = min(stats[DEPENDS], here[DEPENDS_BEFORE])
         if ply == 0:
@@ -381,16 +396,16 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
 
 
 def new_stats(node_limit: int = np.iinfo(np.int64).max) -> np.ndarray:
-    """A search's counters (``NODES`` ... ``DEPENDS``), its node budget ``node_limit``."""
-    stats = np.zeros(DEPENDS + 1, dtype=np.int64)
+    """A search's counters (``NODES`` ... ``AGE``), its node budget ``node_limit``."""
+    stats = np.zeros(AGE + 1, dtype=np.int64)
     stats[NODE_LIMIT] = node_limit
     return stats
 
 
 def new_table(bits: int) -> np.ndarray:
-    """A transposition table of ``2 ** bits`` entries (at least two: a bucket), each a key
-    and a word, side by side so that a bucket's look-up reads one cache line."""
-    return np.zeros((1 << max(1, bits), 2), dtype=np.int64)
+    """A transposition table of ``2 ** bits`` entries (at least a bucket's four), each a
+    key and a word, side by side so that a bucket's look-up reads one cache line."""
+    return np.zeros((1 << max(2, bits), 2), dtype=np.int64)
 
 
 class Search:
@@ -401,6 +416,7 @@ class Search:
         self.history = np.zeros(64, dtype=np.int64)
         self.stats = new_stats()
         self.stopped = False
+        self.age = 0  # the number of the last search (``stats[AGE]``)
         self.tables = NO_TABLES  # the game's endgame tables (``read_only``), if any
 
     def clear(self) -> None:
@@ -429,6 +445,7 @@ class Search:
         repetitions = kernels.repetitions_of(state.variant)
         seen = positions_seen(history) if repetitions else NO_HISTORY
         stats = self.stats = new_stats()
+        self.age = (self.age + 1) % AGES
         move, value, reached, nodes, rate = -1, 0, 0, 0, 0.0
         self.history //= 4  # old cut-offs count less
         alarm = None  # set once the first depth has given a move
@@ -436,6 +453,7 @@ class Search:
             for level in range(1, (depth or MAX_DEPTH) + 1):
                 elapsed = time.perf_counter() - started
                 stats[:] = 0
+                stats[AGE] = self.age
                 # the nodes the time left allows at the last depth's rate; none once the
                 # alarm runs where the budget is searched to its end (a deeper depth's rate
                 # is not the last one's: the alarm stops it in time)

@@ -524,8 +524,9 @@ def test_mcts_keeps_the_subtree_of_the_position_reached_since_its_move():
 
 def test_the_table_keeps_a_deep_result_while_shallow_ones_pass_through_its_bucket():
     """Issue 88: a table that kept only the latest result lost the deep ones near the root to
-    the leaves' (a depth-17 search of Oware took three times the positions). A bucket keeps
-    the deeper result, and the latest beside it."""
+    the leaves' (a depth-17 search of Oware took three times the positions). A bucket's
+    four slots keep the deeper results; a new one takes the slot searched least deep, an
+    earlier search's counted three plies less deep."""
     from mancalab import search
 
     from mancalab.kernels import position_key
@@ -533,30 +534,43 @@ def test_the_table_keeps_a_deep_result_while_shallow_ones_pass_through_its_bucke
     def key(board):  # the table's key, as the search passes it
         return np.uint64(position_key(board))
 
-    table = search.new_table(1)  # one bucket of two slots: every board lands in it
+    table = search.new_table(1)  # one bucket of four slots: every board lands in it
+    assert table.shape[0] == search.BUCKET == 4
     start = mancalab.variant("oware").start()
-    boards = [start.board.copy()] + [start.play(m).board.copy() for m in (0, 1, 2)]
+    boards = [start.board.copy()] + [start.play(m).board.copy() for m in range(6)]
     found, stats = np.zeros(2, np.int64), np.zeros(4, np.int64)
-    search._table_store(key(boards[0]), 12, 40, search.EXACT, 3, 1, table)
-    for board in boards[1:]:  # shallow results, one after another
-        search._table_store(key(board), 2, -5, search.LOWER, 1, 1, table)
+
+    def held(board):  # the table has an entry of ``board`` (its move is given)
+        search._table_probe(key(board), 0, -INFINITY, INFINITY, table, np.zeros(4, np.int64),
+                            found)
+        return found[1] >= 0
+
+    search._table_store(key(boards[0]), 12, 40, search.EXACT, 3, 1, table, 1)
+    for depth, board in zip((6, 6, 8), boards[1:4]):
+        search._table_store(key(board), depth, -5, search.LOWER, 1, 1, table, 1)
+    search._table_store(key(boards[4]), 5, -6, search.LOWER, 2, 1, table, 1)
+    assert not held(boards[1]) and held(boards[2])  # the first least deep slot taken
     assert search._table_probe(key(boards[0]), 12, -INFINITY, INFINITY, table, stats, found) == 40
     assert tuple(found) == (1, 3) and stats[search.HORIZON] == 1
-    search._table_probe(key(boards[3]), 2, -INFINITY, -10, table, stats, found)
-    assert tuple(found) == (1, 1)  # the latest, beside it
-    search._table_probe(key(boards[1]), 2, -INFINITY, -10, table, stats, found)
-    assert found[0] == 0 and found[1] == -1  # replaced by the later one
+    search._table_probe(key(boards[4]), 5, -INFINITY, -10, table, stats, found)
+    assert tuple(found) == (1, 2)
+    # the next search (age 2): the last one's entries count three plies less deep
+    search._table_store(key(boards[5]), 4, 7, search.EXACT, 4, 1, table, 2)
+    assert not held(boards[4])  # 5 - 3, the least
+    search._table_store(key(boards[6]), 4, 7, search.EXACT, 4, 1, table, 2)
+    assert held(boards[5]) and not held(boards[2])  # 6 - 3 is less than this search's 4
+    assert held(boards[0]) and held(boards[3])
     # a result searched to the end (no horizon) serves any depth and keeps its slot
     table[:] = 0
-    search._table_store(key(boards[1]), 3, -7, search.EXACT, 5, 0, table)
-    for board in (boards[2], boards[3], boards[0]):
-        search._table_store(key(board), 40, 9, search.EXACT, 0, 1, table)
+    search._table_store(key(boards[1]), 3, -7, search.EXACT, 5, 0, table, 1)
+    for board in boards[2:]:
+        search._table_store(key(board), 40, 9, search.EXACT, 0, 1, table, 2)
     stats[:] = 0
     assert search._table_probe(key(boards[1]), 60, -INFINITY, INFINITY, table, stats, found) == -7
     assert tuple(found) == (1, 5) and stats[search.HORIZON] == 0
     # a deep search's depth is kept whole (the exact search of small boards goes 400 plies)
     table[:] = 0
-    search._table_store(key(boards[2]), 400, 11, search.EXACT, 4, 1, table)
+    search._table_store(key(boards[2]), 400, 11, search.EXACT, 4, 1, table, 1)
     assert search._table_probe(key(boards[2]), 399, -INFINITY, INFINITY, table, stats, found) == 11
     assert tuple(found) == (1, 4)
     search._table_probe(key(boards[2]), 401, -INFINITY, INFINITY, table, stats, found)
