@@ -57,7 +57,7 @@ def to_array(mask, out):
     return n
 
 
-LISTS: dict[int, tuple[int, ...]] = {}  # masks seen, their cells: a step from Python asks often
+LISTS: dict[int, tuple[int, ...]] = {}  # masks seen, their cells (to_list is asked often)
 LISTS_KEPT = 1 << 16
 
 
