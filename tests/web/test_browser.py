@@ -1803,7 +1803,10 @@ def test_people_watch_two_bots_play_and_challenge_one_from_its_profile(server, b
     try:
         wait_until(lambda: moves_shown(person) >= 3, what="the bot's answer")
     except AssertionError as error:
-        raise AssertionError(f"{error}; the bridge said {mep.said}") from None
+        state = api_state(server, person)
+        raise AssertionError(f"{error}; the game: ply {state['ply']}, to move "
+                             f"{state.get('to_move')}, seats {state['names']}; the bridge said "
+                             f"{mep.said}") from None
     for bridge in (ugi, mep):
         bridge.stop()
     person.context.close()

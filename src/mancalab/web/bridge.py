@@ -190,7 +190,10 @@ class Bridge:
                             # is refused if it was played after all)
                             full, seat, answered = line, line["seat"], -1
                             variant = make_variant(full["game"], **full["options"])
-                            player = player or make_player(self.spec, variant.name)
+                            if player is None:
+                                player = make_player(self.spec, variant.name)
+                                self.log(f"game {game_id}: playing seat {seat} against "
+                                         f"{full['names'][1 - seat]}")
                             line = line["state"]
                         if line["status"] != "started":
                             self.log(f"game {game_id} ended: {line['result']} "
@@ -202,6 +205,9 @@ class Bridge:
                     return  # the server closed the stream: the game is over
                 except BridgeRefused as error:
                     self.log(f"game {game_id}: {error}")
+                    return
+                except Exception as error:  # a bug or a broken engine: said, never silent
+                    self.log(f"game {game_id} left: {type(error).__name__}: {error}")
                     return
                 except BridgeError as error:
                     wait = BACKOFF[min(failures, len(BACKOFF) - 1)]
