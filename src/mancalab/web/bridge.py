@@ -206,14 +206,14 @@ class Bridge:
                 except BridgeRefused as error:
                     self.log(f"game {game_id}: {error}")
                     return
-                except Exception as error:  # a bug or a broken engine: said, never silent
-                    self.log(f"game {game_id} left: {type(error).__name__}: {error}")
-                    return
                 except BridgeError as error:
                     wait = BACKOFF[min(failures, len(BACKOFF) - 1)]
                     failures += 1
                     self.log(f"{error}; following game {game_id} again in {wait} s")
                     self.stopped.wait(wait)
+                except Exception as error:  # a bug or a broken engine: said, never silent
+                    self.log(f"game {game_id} left: {type(error).__name__}: {error}")
+                    return
         finally:
             if player is not None:
                 player.close()
