@@ -4,6 +4,7 @@ with an opening book and endgame tables), or against itself not told the game's 
     sh benchmarks/aalina/build.sh                      (once: from its public sources)
     python benchmarks/bench_oware.py [--games 40] [--time 1] [--opponent-time T]
         [--player alphabeta] [--opponent aalina|blind] [--aalina PATH] [--jobs 1]
+        [--games-out FILE]
 
 ``--opponent blind``: the same player valuing each position alone, as mancalab's expert did
 before issue 88 (what seeing a move that repeats a position is worth). Aalina: skipped, with
@@ -15,12 +16,14 @@ so it knows the game's positions too) and ``go movetime``; a move it gives that 
 rules refuse loses it the game (none seen). Cells map one to one: A-F are South's houses
 (mancalab's cells 0-5), a-f North's in sowing order (cells 6-11). Prints mancalab's score
 with a 95% interval, how games ended, the mean margin, mancalab's mean depth and time a move,
-then one JSON line.
+then one JSON line; ``--games-out`` writes each game (its moves, mancalab's seat, the
+result) as a JSON line, to study the games lost (``oware_judge.py``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import subprocess
@@ -133,6 +136,7 @@ def play(job: tuple) -> dict:
         score = 0.5 if winner is None else float(winner == seat)
         how = record.termination or ("cap" if record.at_cap else "score")
     return {"score": score, "margin": margin, "how": how, "plies": len(record.moves),
+            "seat": seat, "moves": list(record.moves),
             "depth": sum(depths) / max(1, len(depths)),
             "seconds": sum(spent) / max(1, len(spent)), "book": booked}
 
@@ -157,6 +161,7 @@ def main() -> None:
     parser.add_argument("--aalina", default=str(DEFAULT), help="Aalina's start script")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=88)
+    parser.add_argument("--games-out", default=None, help="a JSON-lines file for the games")
     args = parser.parse_args()
     if args.opponent == "aalina" and not os.access(args.aalina, os.X_OK):
         print(f"Aalina is not built at {args.aalina}: sh benchmarks/aalina/build.sh builds it "
@@ -171,6 +176,10 @@ def main() -> None:
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(play, jobs))
+    if args.games_out:
+        with open(args.games_out, "w") as out:
+            for result in results:
+                out.write(json.dumps(result) + "\n")
     scores = [r["score"] for r in results]
     low, high = interval(scores)
     wins, draws = sum(s == 1 for s in scores), sum(s == 0.5 for s in scores)

@@ -3,15 +3,20 @@ OWARE_EMPTY, OWARE_WEAK, OWARE_BIG and OWARE_TEMPO for the others) to deeper sea
 print them.
 
     python benchmarks/fit_oware_eval.py [--positions 12000] [--depth 7] [--seed 7]
+        [--games GAMES.jsonl]
 
-Random positions of random games (4 to 100 moves in, not over); each valued by the alpha-beta
+Random positions of random games (4 to 100 moves in, not over), or with ``--games`` the
+positions of played games (``bench_oware.py --games-out``: the positions a strong game meets,
+each with the game's positions before it); each valued by the alpha-beta
 search to DEPTH or DEPTH - 1, in turn (an odd depth gives the mover one move more than the
 opponent: the two cancel that out of the tempo; the terms in place: a fit again moves them
 a little) from its player to move's side; positions found won or lost left out (their value
 is the outcome, not a margin). Least squares of (value - captured margin) on, for each house
 counted from the mover's first (its own six, then the opponent's), whether it is empty, holds
 1 or 2 seeds, or holds a lap or more (11 seeds), plus a constant (having the move); and on the
-same counts summed over each row (the mover's less the opponent's). Fitted on three quarters
+same counts summed over each row (the mover's less the opponent's); and on the seeds on each
+row (the mover's less the opponent's: a row's seeds are its owner's when the game ends by a
+recurrence). Fitted on three quarters
 of the positions, the variance explained measured on the rest. Prints the weights in seeds
 and one JSON line.
 """
@@ -46,56 +51,90 @@ def explained(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     return weights, float(1 - np.var(rest) / np.var(y[cut:]))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=12000)
-    parser.add_argument("--depth", type=int, default=7)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
-    variant = mancalab.variant("oware")
-    table = search.new_table(18)
-    rows, targets = [], []
-    started = time.perf_counter()
-    while len(targets) < args.positions:
+def random_positions(variant, rng):
+    """Positions of random games, 4 to 100 moves in, not over (no positions before them)."""
+    while True:
         state = variant.start()
         for _ in range(rng.integers(4, 100)):
             if state.is_over:
                 break
             legal = state.legal_moves()
             state = state.play(legal[rng.integers(len(legal))])
-        if state.is_over:
-            continue
-        stats = np.zeros(4, np.int64)
-        stats[search.NODE_LIMIT] = 1 << 60
-        table[:] = 0
+        if not state.is_over:
+            yield state, ()
+
+
+def game_positions(variant, path: str, rng):
+    """The positions of played games (4 moves in, not over) with those before them, in a
+    random order."""
+    import json
+
+    from mancalab.records import GameRecord
+
+    found = []
+    with open(path) as lines:
+        for line in lines:
+            record = GameRecord(variant, variant.start())
+            for ply, move in enumerate(json.loads(line)["moves"]):
+                if ply >= 4 and len(record.state.legal_moves()) > 1:
+                    found.append((record.state, tuple(record.states)[:-1]))
+                record.push(move)
+    for i in rng.permutation(len(found)):
+        yield found[i]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=12000)
+    parser.add_argument("--depth", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--games", default=None, help="positions from these games "
+                                                     "(bench_oware.py --games-out)")
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    variant = mancalab.variant("oware")
+    positions = (game_positions(variant, args.games, rng) if args.games
+                 else random_positions(variant, rng))
+    rows, rows_seeds, targets = [], [], []
+    started = time.perf_counter()
+    for state, before in positions:
+        if len(targets) >= args.positions:
+            break
+        finder = search.Search(18)
         depth = args.depth - len(targets) % 2
-        value, _ = search.negamax(variant.params, state.board.copy(), depth,
-                                  -search.INFINITY, search.INFINITY, table,
-                                  np.zeros(64, np.int64), stats)
+        _, value, _, _ = finder.deepen(state, 0, depth=depth, unlimited=True, history=before)
         if abs(value) > search.WIN // 2:
             continue
         mover = state.to_move
         rows.append(kinds(state))
+        cells = state.cells
+        rows_seeds.append(sum(cells[mover * HOUSES:(mover + 1) * HOUSES])
+                          - sum(cells[(1 - mover) * HOUSES:(2 - mover) * HOUSES]))
         targets.append(value - (state.score[mover] - state.score[1 - mover]))
     per_house = np.array(rows)  # positions x 3 x 12
     y = np.array(targets, dtype=float)
     ones = np.ones((len(y), 1))
+    row_seeds = np.array(rows_seeds, dtype=float)[:, None]
     by_house, house_share = explained(np.c_[per_house.reshape(len(y), -1), ones], y)
+    with_seeds, seeds_share = explained(np.c_[per_house.reshape(len(y), -1), row_seeds, ones],
+                                        y)
     summed = per_house[:, :, :HOUSES].sum(axis=2) - per_house[:, :, HOUSES:].sum(axis=2)
     by_row, row_share = explained(np.c_[summed, ones], y)
     print("OWARE_HOUSE_TERMS (seeds; empty, 1-2, a lap; mover's houses then the opponent's):")
     print(np.round(by_house[:-1].reshape(3, 2 * HOUSES), 2).tolist(), "tempo",
           round(by_house[-1], 2))
+    print("with the rows' seeds:", np.round(with_seeds[:-2].reshape(3, 2 * HOUSES), 2).tolist(),
+          "a seed on the row", round(with_seeds[-2], 3), "tempo", round(with_seeds[-1], 2))
     report("Oware's positional terms fitted to deeper searches",
-           [{"positions": len(y), "depth": args.depth,
+           [{"positions": len(y), "depth": args.depth, "from": args.games or "random games",
              "empty": round(by_row[0], 2), "weak (1-2)": round(by_row[1], 2),
              "big (a lap)": round(by_row[2], 2), "tempo": round(by_row[3], 2),
              "explained_by_rows": round(row_share, 3),
              "explained_by_houses": round(house_share, 3),
+             "explained_with_row_seeds": round(seeds_share, 3),
              "seconds": round(time.perf_counter() - started, 1)}],
-           ["positions", "depth", "empty", "weak (1-2)", "big (a lap)", "tempo",
-            "explained_by_rows", "explained_by_houses", "seconds"])
+           ["positions", "depth", "from", "empty", "weak (1-2)", "big (a lap)", "tempo",
+            "explained_by_rows", "explained_by_houses", "explained_with_row_seeds", "seconds"])
 
 
 if __name__ == "__main__":

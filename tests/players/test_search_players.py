@@ -352,17 +352,20 @@ def test_alphabeta_ends_a_line_at_a_recurrence_of_the_games_positions(game, opti
         assert differed  # the game's history changed values: the test can fail
 
 
-@pytest.mark.parametrize("seed, ply", [(2, 8), (3, 8), (5, 19), (5, 43), (6, 21), (8, 10)])
-def test_a_value_a_recurrence_above_a_node_made_is_not_taken_from_the_table(seed, ply):
-    """A node whose value a recurrence of a position above it made (Oware's end of the game)
-    holds on that path only: the table keeps its move, not its value, so the same position
-    reached on another path, at the next depth, is searched again. Positions of random
-    2-house games where the search to depth 8 with a table differed from a minimax over
-    whole histories before it did so. (A value searched on a path that lacked a position
-    its line repeats on another path still is: the table cannot know the lines below.)"""
+@pytest.mark.parametrize("seed, ply", [(2, 8), (3, 8), (5, 19), (5, 43), (6, 21), (8, 10),
+                                       (2, 9), (3, 9), (8, 11), (12, 6), (18, 12), (19, 11),
+                                       (24, 23)])
+def test_the_table_holds_a_value_for_the_positions_since_the_last_capture(seed, ply):
+    """Oware's game ends at a position's first recurrence, so a node's value depends on the
+    positions since the last capture above it (the game's and the path's): the table keys
+    a value by both, and the same position reached with another history is searched again.
+    Positions of random 2-house games where the search to depth 8 with a table differed
+    from a minimax over whole histories: the first six when the table held a value by its
+    position alone, the others while it held, by position, the values that no recurrence
+    above had made (a line below can still repeat a position of another path's)."""
     from collections import Counter
 
-    from mancalab.search import new_table, positions_seen
+    from mancalab.search import new_table, positions_seen, trail_of
 
     rng = np.random.default_rng(seed)
     states = [mancalab.variant("oware", houses=2, seeds=3).start()]
@@ -373,7 +376,8 @@ def test_a_value_a_recurrence_above_a_node_made_is_not_taken_from_the_table(seed
     table, cut_offs, seen = new_table(12), np.zeros(64, np.int64), positions_seen(history)
     for depth in range(1, 9):  # iterative deepening on one table
         value, _ = negamax(state.variant.params, state.board.copy(), depth, -INFINITY,
-                           INFINITY, table, cut_offs, new_stats(), seen, 2)
+                           INFINITY, table, cut_offs, new_stats(), seen, 2,
+                           trail=trail_of(state, history))
     assert value == in_seeds(_minimax_by_the_record(state, 8, Counter(history + [state]), 2))
 
 
