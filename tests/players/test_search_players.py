@@ -10,6 +10,7 @@ from mancalab.search import (ABORTED, INFINITY, NODE_LIMIT, NODES, WIN, in_seeds
                              margin_of, negamax, new_stats, scored)
 from mancalab.players.classic import classic_values
 from mancalab.players.greedy import greedy_values
+from mancalab.variants import VARIANTS
 
 GAMES = mancalab.variants()
 
@@ -582,3 +583,24 @@ def test_the_table_keeps_a_deep_result_while_shallow_ones_pass_through_its_bucke
     with pytest.raises(ValueError, match="depth"):
         search.negamax(start.variant.params, start.board.copy(), search.COMPLETE, -INFINITY,
                        INFINITY, table, np.zeros(64, np.int64), stats)
+
+
+@pytest.mark.parametrize("game", sorted(VARIANTS))
+def test_no_position_before_a_capture_can_occur_again(game):
+    """The search's table keys a value by the positions since the last capture only
+    (``search.trail_of``): that holds if both players' material never falls, so that no
+    position from before a change of it can come again. Checked along random games of every
+    game."""
+    from mancalab.search import _captured
+
+    variant = mancalab.variant(game)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        state = variant.start()
+        for _ in range(200):
+            if state.is_over:
+                break
+            before = _captured(variant.params, state.board)
+            legal = state.legal_moves()
+            state = state.play(legal[rng.integers(len(legal))])
+            assert _captured(variant.params, state.board) >= before
