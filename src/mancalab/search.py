@@ -26,7 +26,8 @@ takes its first guess from it.
   for the history it was searched with, and a search to the game's end with recurrences is
   exact for that key (the graph history interaction, which a key of the position alone
   suffers: on 2-house Oware, 25 of 1,227 values along random games differed from a minimax
-  over whole histories, none but the deeper ones now).
+  over whole histories at the same depth, 6 now, each a value searched deeper through the
+  table).
 - Endgame tables (Oware's, ``kernels.table_bounds``): they bound a position's final margin
   over every history, and their signs are the game's (the end by score changes the margin,
   not the winner). A position they prove won or lost beyond the window settles at once (a
@@ -237,6 +238,7 @@ def negamax(params, root, depth, alpha, beta, table, history, stats,
     the GIL. ``seen`` counts the game's positions before the root (``positions_seen``); a
     position occurring for the ``repetitions``-th time ends the game (0: never).
     ``tables``: the game's endgame tables (low, high, binomials; ``NO_TABLES``).
+    ``trail``: ``trail_of`` the root and the game's positions before it.
     ``table``: the transposition table (``new_table``; no rows turns it off).
 
     When the budget ran out (``stats[ABORTED]``) after the root's first move was searched
@@ -379,8 +381,6 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
         value = here[BEST]  # all moves done: store the node and return its value
         kind = (UPPER if value <= here[FIRST_ALPHA]
                 else (LOWER if value >= here[BETA] else EXACT))
-        # a value that a recurrence of a position above this node made holds on this path
-        # only: kept for its move, never for its value (depth 0 settles no probe)
         _table_store(path[ply] ^ _mixed(trails[ply]), depth - ply, value, kind,
                      here[BEST_MOVE], stats[HORIZON], table, stats[AGE])
         stats[HORIZON] |= here[HORIZON_BEFORE]
