@@ -2,6 +2,7 @@
 Aalina thinking longer.
 
     python benchmarks/oware_judge.py GAMES.jsonl [--time 2] [--lost-only] [--jobs 2]
+        [--judge aalina|mancalab]
 
 GAMES.jsonl is what ``bench_oware.py --games-out`` writes. For every move mancalab made (in
 the games it lost, with ``--lost-only``), Aalina is asked for its move in that position
@@ -10,6 +11,11 @@ difference of its two scores (the mover's side, Aalina's centipawns: 2.5 of its 
 seed captured about 60) is what mancalab's move cost by Aalina's judgement. Prints the costs
 by phase of the game (the seeds still on the board) and the worst moves with their games, then
 one JSON line. A judge that thinks longer is not the truth: the figures show where to look.
+
+``--judge mancalab``: mancalab's own expert, thinking ``--time`` with the game's positions and
+the endgame tables, values each position where mancalab is to move; prints, for each game, the
+first move after which that value says the game is lost (a search that proves it: exact in
+the tables' reach), with the seeds then on the board.
 """
 
 from __future__ import annotations
@@ -80,6 +86,30 @@ def judge_game(job: tuple) -> list[dict]:
     return costs
 
 
+def turning_point(job: tuple) -> dict | None:
+    """The first of mancalab's positions in a game that its expert, thinking ``seconds``,
+    proves lost, and the seeds on the board at mancalab's move before it."""
+    from mancalab.players.alphabeta import AlphaBetaPlayer
+    from mancalab.search import WIN
+
+    game, seconds, _ = job
+    variant = mancalab.variant("oware")
+    record = GameRecord(variant, variant.start())
+    player = AlphaBetaPlayer(time=seconds)
+    before = None
+    for ply, move in enumerate(game["moves"]):
+        state = record.state
+        if state.to_move == game["seat"] and len(state.legal_moves()) > 1 and ply >= 4:
+            player.remember(list(record.states)).choose(state)
+            value = player.last_info.get("value")
+            if value is not None and value <= -WIN // 2:
+                return {"ply": ply, "seeds": None if before is None else before["seeds"],
+                        "lost_at": sum(state.cells[:12]), "after_ply": before and before["ply"]}
+            before = {"ply": ply, "seeds": sum(state.cells[:12])}
+        record.push(move)
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games")
@@ -87,11 +117,21 @@ def main() -> None:
     parser.add_argument("--lost-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--aalina", default=str(DEFAULT))
+    parser.add_argument("--judge", choices=("aalina", "mancalab"), default="aalina")
     args = parser.parse_args()
     with open(args.games) as lines:
         games = [json.loads(line) for line in lines if line.strip()]
     if args.lost_only:
         games = [game for game in games if game["score"] < 1]
+    if args.judge == "mancalab":
+        with ProcessPoolExecutor(args.jobs) as pool:
+            points = list(pool.map(turning_point, [(game, args.time, None) for game in games]))
+        for game, point in zip(games, points):
+            print(f"{game['how']} {game['margin']:+d}: " + (
+                "never proven lost" if point is None else
+                f"proven lost at ply {point['ply']} ({point['lost_at']} seeds on the board); "
+                f"mancalab's move before at ply {point['after_ply']} ({point['seeds']} seeds)"))
+        return
     with ProcessPoolExecutor(args.jobs) as pool:
         judged = [move for moves in pool.map(
             judge_game, [(game, args.time, args.aalina) for game in games]) for move in moves]

@@ -20,14 +20,12 @@ takes its first guess from it.
 - The game's history: where a position's recurrence ends the game (Oware's first, Gebeta's
   third: ``kernels.repetitions_of``), a move that makes a position occur that often, counting
   the game's positions before the root (``history``) and those on the search's path, ends the
-  game there by its rule (``kernels.stop``). A node's value then depends on the positions
-  since the last capture above it (none before a capture can occur again): the table's key is
-  the position's joined to the sum of theirs (``trail_of``), so that a value is taken only
-  for the history it was searched with, and a search to the game's end with recurrences is
-  exact for that key (the graph history interaction, which a key of the position alone
-  suffers: on 2-house Oware, 25 of 1,227 values along random games differed from a minimax
-  over whole histories at the same depth, 6 now, each a value searched deeper through the
-  table).
+  game there by its rule (``kernels.stop``). Such a value depends on the path: its node is
+  kept in the table as one that met a horizon (a search that meets one is not exact), and a
+  node whose value a recurrence of a position above it made (on the path or before the root)
+  is kept for its move only, so that another path to it searches it again. A value searched
+  on a path lacking a position that a line below repeats on another path is still taken
+  (the graph history interaction: the table cannot know the positions of the lines below).
 - Endgame tables (Oware's, ``kernels.table_bounds``): they bound a position's final margin
   over every history, and their signs are the game's (the end by score changes the margin,
   not the winner). A position they prove won or lost beyond the window settles at once (a
@@ -76,8 +74,11 @@ AGES = 32
 # searched more (the last move's deep results serve the next)
 BUCKET, AGE_PENALTY = 4, 3
 COMPLETE = (1 << 16) - 1  # deeper than any search (``negamax`` refuses a deeper one)
-# stats slots: AGE, given, is the search's number (its table entries')
-NODES, NODE_LIMIT, ABORTED, HORIZON, AGE = 0, 1, 2, 3, 4
+# stats slots: DEPENDS is the lowest ply of the search's path whose position a repetition
+# below recurred (-1: one of the game's positions before the root; NO_DEPENDENCE: none);
+# AGE, given, the search's number (its table entries')
+NODES, NODE_LIMIT, ABORTED, HORIZON, DEPENDS, AGE = 0, 1, 2, 3, 4, 5
+NO_DEPENDENCE = MAX_DEPTH + 1
 
 
 @njit(cache=True, inline="always")
@@ -192,7 +193,7 @@ def _table_store(key, depth, value, kind, move, horizon, table, age):
 
 # a frame's fields (one row of ``_negamax``'s frames a ply)
 (N_MOVES, NEXT_MOVE, ALPHA, BETA, FIRST_ALPHA, BEST, BEST_MOVE, FLIPPED, SCOUTED, AGAIN,
- HORIZON_BEFORE) = range(11)
+ HORIZON_BEFORE, DEPENDS_BEFORE) = range(12)
 
 
 NO_HISTORY = np.zeros((1, 2), dtype=np.uint64)  # no game positions before the root
@@ -232,13 +233,12 @@ def _table_settles(params, board, alpha, beta, low, high, binom, found):
 
 
 def negamax(params, root, depth, alpha, beta, table, history, stats,
-            seen=NO_HISTORY, repetitions=0, tables=NO_TABLES, trail=0):
+            seen=NO_HISTORY, repetitions=0, tables=NO_TABLES):
     """The value of ``root`` for its player to move, searched ``depth`` plies, and the best
     move there (-1 if none was searched); (0, -1) when the node budget ran out. Runs without
     the GIL. ``seen`` counts the game's positions before the root (``positions_seen``); a
     position occurring for the ``repetitions``-th time ends the game (0: never).
     ``tables``: the game's endgame tables (low, high, binomials; ``NO_TABLES``).
-    ``trail``: ``trail_of`` the root and the game's positions before it.
     ``table``: the transposition table (``new_table``; no rows turns it off).
 
     When the budget ran out (``stats[ABORTED]``) after the root's first move was searched
@@ -256,13 +256,13 @@ def negamax(params, root, depth, alpha, beta, table, history, stats,
         raise ValueError(f"a search's stats are {AGE + 1} counters (new_stats)")
     plies = depth + 1
     alpha, beta = max(-INFINITY, alpha * UNIT), min(INFINITY, beta * UNIT)
-    frame = np.zeros((plies, HORIZON_BEFORE + 1), dtype=np.int64)
+    frame = np.zeros((plies, DEPENDS_BEFORE + 1), dtype=np.int64)
+    stats[DEPENDS] = NO_DEPENDENCE
     value, move = _negamax(params, root, depth, alpha, beta, table, history, stats,
                            np.empty((plies, root.shape[0]), dtype=np.int64),
                            np.empty((plies, 64), dtype=np.int64), frame,
                            np.zeros(2, dtype=np.int64), seen,
-                           np.zeros(plies, dtype=np.uint64), repetitions, *tables,
-                           _trails(plies, trail))
+                           np.zeros(plies, dtype=np.uint64), repetitions, *tables)
     if stats[ABORTED] and frame[0, N_MOVES] and frame[0, BEST] > -INFINITY:
         value, move = frame[0, BEST], frame[0, BEST_MOVE]  # the root's moves searched whole
     return in_seeds(value), move
@@ -270,7 +270,7 @@ def negamax(params, root, depth, alpha, beta, table, history, stats,
 
 @njit(cache=True, nogil=True)
 def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, moves,
-             frame, found, seen, path, repetitions, lows, highs, binom, trails):
+             frame, found, seen, path, repetitions, lows, highs, binom):
     """``negamax`` on the frames it is given: ``boards`` and ``moves`` a row a ply, ``frame``
     a ply's fields, ``found`` a table probe's answer, ``path`` the positions' keys a ply
     (the table's, and the recurrences'), ``lows``, ``highs`` and ``binom`` the endgame
@@ -285,7 +285,6 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
     frame, found = borrowed(frame), borrowed(found)
     seen, path = borrowed(seen), borrowed(path)
     lows, highs, binom = borrowed(lows), borrowed(highs), borrowed(binom)
-    trails = borrowed(trails)
     kernels.copy_into(boards[0], root)
     path[0] = kernels.position_key(root)
     frame[0, ALPHA], frame[0, BETA] = alpha, beta
@@ -312,8 +311,8 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
                     value = _table_settles(params, board, here[ALPHA], here[BETA], lows,
                                            highs, binom, found)
                 if found[0] == 0:
-                    value = _table_probe(path[ply] ^ _mixed(trails[ply]), depth - ply,
-                                         here[ALPHA], here[BETA], table, stats, found)
+                    value = _table_probe(path[ply], depth - ply, here[ALPHA], here[BETA],
+                                         table, stats, found)
                 settled = found[0] == 1 and ply > 0  # the root always searches a move
                 if not settled:
                     here[N_MOVES] = _ordered_moves(kernels.legal_mask(params, board), found[1],
@@ -323,7 +322,8 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
                     here[FIRST_ALPHA] = here[ALPHA]
                     here[BEST], here[BEST_MOVE] = -INFINITY, moves[ply, 0]
                     here[HORIZON_BEFORE] = stats[HORIZON]
-                    stats[HORIZON] = 0
+                    here[DEPENDS_BEFORE] = stats[DEPENDS]
+                    stats[HORIZON], stats[DEPENDS] = 0, NO_DEPENDENCE
             if settled:
                 if ply == 0:
                     return value, -1
@@ -351,16 +351,17 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
             if repetitions or ply + 1 < depth:  # a horizon's leaf needs no key
                 key = kernels.position_key(child)  # the table's key, and the path's
                 path[ply + 1] = key
-            if repetitions:  # the positions since the last capture, above the child
-                same = _captured(params, child) == _captured(params, boards[ply])
-                trails[ply + 1] = trails[ply] + path[ply] if same else np.uint64(0)
             if repetitions and child[-1] == ONGOING:
-                occurred = kernels.occurrences(seen, key) + 1
+                earlier = kernels.occurrences(seen, key)
+                occurred, first = earlier + 1, -1 if earlier else NO_DEPENDENCE
                 for before in range(ply + 1):
                     if path[before] == key:
                         occurred += 1
+                        first = min(first, before)
                 if occurred >= repetitions:  # the game ends here by its rule
                     kernels.stop(params, child)
+                    stats[HORIZON] = 1  # a value of this path: not the position's own
+                    stats[DEPENDS] = min(stats[DEPENDS], first)
             # an extra turn, or a game that ended on one: ``evaluate`` values a position for
             # its ``board[-2]``, so the value is negated exactly when that changed
             same_side = child[-2] == boards[ply, -2]
@@ -381,49 +382,16 @@ def _negamax(params, root, depth, alpha, beta, table, history, stats, boards, mo
         value = here[BEST]  # all moves done: store the node and return its value
         kind = (UPPER if value <= here[FIRST_ALPHA]
                 else (LOWER if value >= here[BETA] else EXACT))
-        _table_store(path[ply] ^ _mixed(trails[ply]), depth - ply, value, kind,
+        # a value that a recurrence of a position above this node made holds on this path
+        # only: kept for its move, never for its value (depth 0 settles no probe)
+        _table_store(path[ply], depth - ply if stats[DEPENDS] >= ply else 0, value, kind,
                      here[BEST_MOVE], stats[HORIZON], table, stats[AGE])
         stats[HORIZON] |= here[HORIZON_BEFORE]
+        stats[DEPENDS] = min(stats[DEPENDS], here[DEPENDS_BEFORE])
         if ply == 0:
             return value, here[BEST_MOVE]
         ply -= 1
         entering = False
-
-
-@njit(cache=True, inline="always")
-def _mixed(trail):
-    """``trail`` scrambled (splitmix64's finaliser; 0 stays 0), to be joined to a key."""
-    trail ^= trail >> np.uint64(30)
-    trail *= np.uint64(0xBF58476D1CE4E5B9)
-    trail ^= trail >> np.uint64(27)
-    trail *= np.uint64(0x94D049BB133111EB)
-    return trail ^ (trail >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _captured(params, board):
-    """Both players' material: it grows with each capture, so no position before one can
-    occur again."""
-    return kernels.material(params, board, 0) + kernels.material(params, board, 1)
-
-
-def _trails(plies: int, trail: int) -> np.ndarray:
-    trails = np.zeros(plies, dtype=np.uint64)
-    trails[0] = trail
-    return trails
-
-
-def trail_of(state: State, history: Sequence[State]) -> int:
-    """The sum of the keys of the game's positions since the last capture before ``state``
-    (modulo 2**64): joined to the key of each position the search meets, with those of
-    the path above it, so that the table holds a value for the history it depends on."""
-    params, board = state.variant.params, state.board
-    captured = _captured(params, board)
-    trail = 0
-    for before in history:
-        if _captured(params, before.board) == captured:
-            trail += int(kernels.position_key(before.board))
-    return trail % (1 << 64)
 
 
 def new_stats(node_limit: int = np.iinfo(np.int64).max) -> np.ndarray:
@@ -475,7 +443,6 @@ class Search:
         params, board = state.variant.params, state.board.copy()
         repetitions = kernels.repetitions_of(state.variant)
         seen = positions_seen(history) if repetitions else NO_HISTORY
-        trail = trail_of(state, history) if repetitions else 0
         stats = self.stats = new_stats()
         self.age = (self.age + 1) % AGES
         move, value, reached, nodes, rate = -1, 0, 0, 0, 0.0
@@ -498,7 +465,7 @@ class Search:
                 iteration_start = time.perf_counter()
                 best_value, best = negamax(params, board, level, -INFINITY, INFINITY,
                                            self.table, self.history, stats,
-                                           seen, repetitions, self.tables, trail)
+                                           seen, repetitions, self.tables)
                 spent = time.perf_counter() - iteration_start
                 nodes += int(stats[NODES])
                 if stats[ABORTED]:

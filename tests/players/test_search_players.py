@@ -10,7 +10,6 @@ from mancalab.search import (ABORTED, INFINITY, NODE_LIMIT, NODES, WIN, in_seeds
                              margin_of, negamax, new_stats, scored)
 from mancalab.players.classic import classic_values
 from mancalab.players.greedy import greedy_values
-from mancalab.variants import VARIANTS
 
 GAMES = mancalab.variants()
 
@@ -353,20 +352,17 @@ def test_alphabeta_ends_a_line_at_a_recurrence_of_the_games_positions(game, opti
         assert differed  # the game's history changed values: the test can fail
 
 
-@pytest.mark.parametrize("seed, ply", [(2, 8), (3, 8), (5, 19), (5, 43), (6, 21), (8, 10),
-                                       (2, 9), (3, 9), (8, 11), (12, 6), (18, 12), (19, 11),
-                                       (24, 23)])
-def test_the_table_holds_a_value_for_the_positions_since_the_last_capture(seed, ply):
-    """Oware's game ends at a position's first recurrence, so a node's value depends on the
-    positions since the last capture above it (the game's and the path's): the table keys
-    a value by both, and the same position reached with another history is searched again.
-    Positions of random 2-house games where the search to depth 8 with a table differed
-    from a minimax over whole histories: the first six when the table held a value by its
-    position alone, the others while it held, by position, the values that no recurrence
-    above had made (a line below can still repeat a position of another path's)."""
+@pytest.mark.parametrize("seed, ply", [(2, 8), (3, 8), (5, 19), (5, 43), (6, 21), (8, 10)])
+def test_a_value_a_recurrence_above_a_node_made_is_not_taken_from_the_table(seed, ply):
+    """A node whose value a recurrence of a position above it made (Oware's end of the game)
+    holds on that path only: the table keeps its move, not its value, so the same position
+    reached on another path, at the next depth, is searched again. Positions of random
+    2-house games where the search to depth 8 with a table differed from a minimax over
+    whole histories before it did so. (A value searched on a path that lacked a position
+    its line repeats on another path still is: the table cannot know the lines below.)"""
     from collections import Counter
 
-    from mancalab.search import new_table, positions_seen, trail_of
+    from mancalab.search import new_table, positions_seen
 
     rng = np.random.default_rng(seed)
     states = [mancalab.variant("oware", houses=2, seeds=3).start()]
@@ -377,8 +373,7 @@ def test_the_table_holds_a_value_for_the_positions_since_the_last_capture(seed, 
     table, cut_offs, seen = new_table(12), np.zeros(64, np.int64), positions_seen(history)
     for depth in range(1, 9):  # iterative deepening on one table
         value, _ = negamax(state.variant.params, state.board.copy(), depth, -INFINITY,
-                           INFINITY, table, cut_offs, new_stats(), seen, 2,
-                           trail=trail_of(state, history))
+                           INFINITY, table, cut_offs, new_stats(), seen, 2)
     assert value == in_seeds(_minimax_by_the_record(state, 8, Counter(history + [state]), 2))
 
 
@@ -583,24 +578,3 @@ def test_the_table_keeps_a_deep_result_while_shallow_ones_pass_through_its_bucke
     with pytest.raises(ValueError, match="depth"):
         search.negamax(start.variant.params, start.board.copy(), search.COMPLETE, -INFINITY,
                        INFINITY, table, np.zeros(64, np.int64), stats)
-
-
-@pytest.mark.parametrize("game", sorted(VARIANTS))
-def test_no_position_before_a_capture_can_occur_again(game):
-    """The search's table keys a value by the positions since the last capture only
-    (``search.trail_of``): that holds if both players' material never falls, so that no
-    position from before a change of it can come again. Checked along random games of every
-    game."""
-    from mancalab.search import _captured
-
-    variant = mancalab.variant(game)
-    rng = np.random.default_rng(5)
-    for _ in range(40):
-        state = variant.start()
-        for _ in range(200):
-            if state.is_over:
-                break
-            before = _captured(variant.params, state.board)
-            legal = state.legal_moves()
-            state = state.play(legal[rng.integers(len(legal))])
-            assert _captured(variant.params, state.board) >= before
