@@ -25,7 +25,7 @@ import json
 from concurrent.futures import ProcessPoolExecutor
 
 from _report import report
-from bench_oware import DEFAULT, HOUSES
+from bench_oware import DEFAULT, HOUSES, Aalina
 
 import mancalab
 from mancalab.records import GameRecord
@@ -37,8 +37,6 @@ class Judge:
     """Aalina asked for its move and score in a position given by its moves."""
 
     def __init__(self, command: str) -> None:
-        from bench_oware import Aalina
-
         self.engine = Aalina(command)
 
     def judge(self, moves: list[int], seconds: float) -> tuple[int, int]:
