@@ -4,20 +4,22 @@ with an opening book and endgame tables), or against itself not told the game's 
     sh benchmarks/aalina/build.sh                      (once: from its public sources)
     python benchmarks/bench_oware.py [--games 40] [--time 1] [--opponent-time T]
         [--player alphabeta] [--opponent aalina|blind] [--aalina PATH] [--jobs 1]
-        [--games-out FILE]
+        [--games-out FILE] [--cold]
 
 ``--opponent blind``: the same player valuing each position alone, as mancalab's expert did
-before issue 88 (what seeing a move that repeats a position is worth). Aalina: skipped, with
-a word, when it is not built. Games in pairs from the same four random
-opening moves, colours swapped, played by mancalab's record (its rules: the first recurrence
-of a position ends the game, each side taking the seeds on its side; OpenSpiel's cap of
-1,000 moves). Aalina speaks UCI: it is told the whole game (``position startpos moves ...``,
-so it knows the game's positions too) and ``go movetime``; a move it gives that mancalab's
-rules refuse loses it the game (none seen). Cells map one to one: A-F are South's houses
-(mancalab's cells 0-5), a-f North's in sowing order (cells 6-11). Prints mancalab's score
-with a 95% interval, how games ended, the mean margin, mancalab's mean depth and time a move,
-then one JSON line; ``--games-out`` writes each game (its moves, mancalab's seat, the
-result) as a JSON line, to study the games lost (``oware_judge.py``).
+before issue 88 (what seeing a move that repeats a position is worth). Aalina: skipped, with a
+word, when it is not built. Games in pairs from the same four random opening moves, colours
+swapped, played by mancalab's record (its rules: the first recurrence of a position ends the
+game, each side taking the seeds on its side; OpenSpiel's cap of 1,000 moves). Aalina speaks
+UCI, one process a worker, warmed up by a 2-second search before its first game and kept for
+the next (``--cold``: a new process each game, whose JVM searches slowly until its compiler has
+made the hot code fast); it is told the whole game (``position startpos moves ...``, so it
+knows the game's positions too) and ``go movetime``; a move it gives that mancalab's rules
+refuse loses it the game (none seen). Cells map one to one: A-F are South's houses (mancalab's
+cells 0-5), a-f North's in sowing order (cells 6-11). Prints mancalab's score with a 95%
+interval, how games ended, the mean margin, mancalab's mean depth and time a move and Aalina's
+time a move, then one JSON line; ``--games-out`` writes each game (its moves, mancalab's seat,
+the result) as a JSON line, to study the games lost (``oware_judge.py``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,20 @@ class Aalina:
         self.send(f"go movetime {max(1, round(seconds * 1000))}")
         return HOUSES.index(self.wait_for("bestmove").split()[1])
 
+    def warm_up(self, seconds: float = 2.0) -> None:
+        """A search out of its book before the first game: a JVM just started searches
+        slowly until its compiler has made the hot code fast."""
+        self.send("setoption name OwnBook value false")
+        self.send("position startpos")
+        self.send(f"go movetime {round(seconds * 1000)}")
+        self.wait_for("bestmove")
+        self.send("setoption name OwnBook value true")
+
+    def new_game(self) -> None:
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait_for("readyok")
+
     def close(self) -> None:
         self.send("quit")
         try:
@@ -97,17 +113,38 @@ class Blind:
         pass
 
 
+_KEPT: dict[str, Aalina] = {}
+
+
+def kept_aalina(command: str) -> Aalina:
+    """This worker's Aalina, started and warmed up once, kept for its next games."""
+    engine = _KEPT.get(command)
+    if engine is None:
+        engine = _KEPT[command] = Aalina(command)
+        engine.warm_up()
+    engine.new_game()
+    return engine
+
+
+def opponent_for(opponent: str, seconds: float, cold: bool):
+    """The opponent of one game: mancalab blind, or Aalina (``cold``: a process of its own,
+    not warmed up)."""
+    if opponent == "blind":
+        return Blind(seconds)
+    return Aalina(opponent) if cold else kept_aalina(opponent)
+
+
 def play(job: tuple) -> dict:
     """One game: mancalab's score, how it ended, the margin, its depths and times."""
-    opening, ours_first, spec, seconds, opponent_seconds, opponent = job
+    opening, ours_first, spec, seconds, opponent_seconds, opponent, cold = job
     variant = mancalab.variant("oware")
     record = GameRecord(variant, variant.start())
     for move in opening:
         record.push(move)
     ours = make_player(spec, "oware")
-    theirs = Blind(opponent_seconds) if opponent == "blind" else Aalina(opponent)
+    theirs = opponent_for(opponent, opponent_seconds, cold)
     seat = 0 if ours_first else 1
-    depths, spent, illegal, booked = [], [], False, 0
+    depths, spent, their_spent, illegal, booked = [], [], [], False, 0
     try:
         while not record.state.is_over and not record.at_cap:
             if record.state.to_move == seat:
@@ -119,13 +156,16 @@ def play(job: tuple) -> dict:
                 else:
                     depths.append(ours.last_info.get("depth") or 0)
             else:
+                started = time.perf_counter()
                 move = theirs.choose(record, opponent_seconds)
+                their_spent.append(time.perf_counter() - started)
                 if move not in record.state.legal_moves():
                     illegal = True
                     break
             record.push(move)
     finally:
-        theirs.close()
+        if cold or opponent == "blind":
+            theirs.close()
         ours.close()
     state = record.state
     margin = state.score[seat] - state.score[1 - seat]
@@ -138,7 +178,8 @@ def play(job: tuple) -> dict:
     return {"score": score, "margin": margin, "how": how, "plies": len(record.moves),
             "seat": seat, "moves": list(record.moves),
             "depth": sum(depths) / max(1, len(depths)),
-            "seconds": sum(spent) / max(1, len(spent)), "book": booked}
+            "seconds": sum(spent) / max(1, len(spent)),
+            "their_seconds": sum(their_spent) / max(1, len(their_spent)), "book": booked}
 
 
 def interval(scores: list[float]) -> tuple[float, float]:
@@ -162,6 +203,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=88)
     parser.add_argument("--games-out", default=None, help="a JSON-lines file for the games")
+    parser.add_argument("--cold", action="store_true",
+                        help="a new Aalina each game, not warmed up (as measured before)")
     args = parser.parse_args()
     if args.opponent == "aalina" and not os.access(args.aalina, os.X_OK):
         print(f"Aalina is not built at {args.aalina}: sh benchmarks/aalina/build.sh builds it "
@@ -170,7 +213,7 @@ def main() -> None:
     spec = args.player if ":" in args.player else f"{args.player}:time={args.time:g}"
     opponent_seconds = args.time if args.opponent_time is None else args.opponent_time
     opponent = args.aalina if args.opponent == "aalina" else "blind"
-    jobs = [(opening, ours_first, spec, args.time, opponent_seconds, opponent)
+    jobs = [(opening, ours_first, spec, args.time, opponent_seconds, opponent, args.cold)
             for _, opening in arena.openings("oware", {}, (args.games + 1) // 2, args.seed)
             for ours_first in (True, False)][:args.games]
     started = time.perf_counter()
@@ -196,11 +239,13 @@ def main() -> None:
              "mancalab_depth": round(sum(r["depth"] for r in results) / len(results), 1),
              "mancalab_seconds_a_move": round(sum(r["seconds"] for r in results)
                                               / len(results), 3),
+             "opponent_seconds_a_move": round(sum(r["their_seconds"] for r in results)
+                                              / len(results), 3),
              "book_moves_a_game": round(sum(r["book"] for r in results) / len(results), 1),
              "wall_seconds": round(time.perf_counter() - started, 1)}],
            ["games", "mancalab_wins_draws_losses", "score", "interval_95", "ended",
             "mean_margin", "mean_plies", "mancalab_depth", "mancalab_seconds_a_move",
-            "book_moves_a_game", "wall_seconds"])
+            "opponent_seconds_a_move", "book_moves_a_game", "wall_seconds"])
 
 
 if __name__ == "__main__":
