@@ -204,7 +204,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=88)
     parser.add_argument("--games-out", default=None, help="a JSON-lines file for the games")
     parser.add_argument("--cold", action="store_true",
-                        help="a new Aalina each game, not warmed up (as measured before)")
+                        help="a new Aalina each game, not warmed up (its JVM slow at first)")
     args = parser.parse_args()
     if args.opponent == "aalina" and not os.access(args.aalina, os.X_OK):
         print(f"Aalina is not built at {args.aalina}: sh benchmarks/aalina/build.sh builds it "
