@@ -3,10 +3,11 @@
     python benchmarks/bench_api_step.py [--steps 200000]
 
 Plays the same random games (a move chosen by a seeded generator from the legal moves) in
-mancalab (``State``, immutable: each move a new state) and in pyspiel (``State.legal_actions``
-then ``apply_action``, in place), Kalah(6,4) as OpenSpiel's ``mancala`` and ``oware``; checks
-that both give the same legal moves and the same board at every step, then times each alone
-and prints microseconds a step and the ratio. Also the floor: one empty call into compiled
+mancalab, with ``State`` (immutable: each move a new state) and with ``Board`` (in place:
+``legal_moves`` then ``push``), and in pyspiel (``State.legal_actions`` then
+``apply_action``, in place), Kalah(6,4) as OpenSpiel's ``mancala`` and ``oware``; checks that
+all three give the same legal moves at every step, then times each alone and prints
+microseconds a step and the ratios to pyspiel. Also the floor: one empty call into compiled
 code from Python, and a board copy with one call of the game's compiled step (what an
 immutable state's step cannot do without).
 """
@@ -64,6 +65,17 @@ def time_mancalab(game: str, games: list[list[int]]) -> float:
     return time.perf_counter() - began
 
 
+def time_board(game: str, games: list[list[int]]) -> float:
+    variant = _variant(game)
+    began = time.perf_counter()
+    for moves in games:
+        board = mancalab.Board(variant)
+        for move in moves:
+            board.legal_moves()
+            board.push(move)
+    return time.perf_counter() - began
+
+
 def time_pyspiel(name: str, games: list[list[int]], to_action) -> float:
     import pyspiel
 
@@ -92,12 +104,15 @@ def check_equal(game: str, name: str, games: list[list[int]], to_action) -> None
     spiel = pyspiel.load_game(name)
     variant = _variant(game)
     for moves in games[:50]:
-        ours, theirs = variant.start(), spiel.new_initial_state()
+        ours, board, theirs = variant.start(), mancalab.Board(variant), spiel.new_initial_state()
         for move in moves:
             assert sorted(to_action(ours, m) for m in ours.legal_moves()) == \
                 sorted(theirs.legal_actions()), (game, moves)
+            assert board.legal_moves() == ours.legal_moves(), (game, moves)
             theirs.apply_action(to_action(ours, move))
             ours = ours.play(move)
+            board.push(move)
+            assert board.state == ours, (game, moves)
 
 
 @numba.njit(cache=True)
@@ -133,16 +148,21 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"{'game':8} {'mancalab µs':>12} {'pyspiel µs':>11} {'ratio':>6}")
+    print(f"{'game':8} {'State µs':>9} {'Board µs':>9} {'pyspiel µs':>11} {'ratios':>12}")
     for game, (_, name) in GAMES.items():
         to_action = (lambda s, m: m + 1) if game == "kalah" else _oware_action
         games = _moves(game, args.steps, args.seed)
         steps = sum(map(len, games))
         check_equal(game, name, games, to_action)
-        time_mancalab(game, games[:20])  # warm
-        ours = min(time_mancalab(game, games) for _ in range(3)) / steps * 1e6
-        theirs = min(time_pyspiel(name, games, to_action) for _ in range(3)) / steps * 1e6
-        print(f"{game:8} {ours:12.2f} {theirs:11.2f} {ours / theirs:6.2f}")
+        time_mancalab(game, games[:20]), time_board(game, games[:20])  # warm
+        best = {"state": [], "board": [], "pyspiel": []}
+        for _ in range(3):  # alternated, the best of three each
+            best["state"].append(time_mancalab(game, games))
+            best["board"].append(time_board(game, games))
+            best["pyspiel"].append(time_pyspiel(name, games, to_action))
+        state, board, theirs = (min(times) / steps * 1e6 for times in best.values())
+        print(f"{game:8} {state:9.2f} {board:9.2f} {theirs:11.2f} "
+              f"{state / theirs:6.2f} {board / theirs:5.2f}")
     print(f"one empty compiled call from Python: {floor_call():.2f} µs")
     for game in GAMES:
         print(f"{game}: a board copy and one compiled step, no state: {floor_step(game):.2f} µs")

@@ -14,6 +14,7 @@ configure_numba_cache()  # before any kernel module is imported
 
 from .core import (IllegalMoveError, InvalidPositionError, MancalabError,  # noqa: E402
                    Outcome, State, UnknownOptionError, Variant)
+from .board import Board  # noqa: E402
 from .draw.html import notebook_html  # noqa: E402
 from .players import player  # noqa: E402
 from .variants import variant, variants  # noqa: E402
@@ -32,5 +33,5 @@ def solve(state: State, time: float | None = None, moves: bool = False, **option
     return solving.solve(state, time=time, moves=moves, **options)
 
 
-__all__ = ["variant", "variants", "player", "solve", "State", "Outcome", "Variant", "MancalabError",
-           "IllegalMoveError", "InvalidPositionError", "UnknownOptionError", "__version__"]
+__all__ = ["variant", "variants", "player", "solve", "State", "Board", "Outcome", "Variant",
+           "MancalabError", "IllegalMoveError", "InvalidPositionError", "UnknownOptionError", "__version__"]

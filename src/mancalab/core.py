@@ -373,6 +373,11 @@ class Variant:
     def start(self, setting_a: Any = None, setting_b: Any = None) -> State:
         """The start position, player 0 to move (with the players' settings, for a game with
         a setting step)."""
+        if setting_a is None and setting_b is None:  # kept: a state never changes
+            start = self.__dict__.get("_start")
+            if start is None:
+                start = self._start = self.state(self.start_cells(), to_move=0)
+            return start
         for player, setting in ((0, setting_a), (1, setting_b)):
             if setting is not None:
                 self.check_setting(setting, player)

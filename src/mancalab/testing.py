@@ -4,7 +4,8 @@ to the end through every part of the public API, as OpenSpiel's ``random_sim_tes
 ``simulate(variant)`` raises AssertionError naming the first broken promise: a position the
 game's own check refuses, a move whose name does not read back, a sowing trace that does not
 replay to the position after the move, a position string that does not read back, a board
-that does not turn back into itself, a record whose text does not read back. The tests run it over every registered game
+that does not turn back into itself, a ``Board`` stepped in place (and taken back) that
+leaves the game's positions, a record whose text does not read back. The tests run it over every registered game
 (``mancalab.variants.examples``); a plugin's tests can call it on theirs.
 """
 
@@ -14,6 +15,7 @@ import random
 
 import numpy as np
 
+from .board import Board
 from .core import State, Variant
 from .records import GameRecord
 
@@ -24,10 +26,12 @@ def simulate(variant: Variant, games: int = 3, seed: int = 0, max_plies: int = M
     """Play ``games`` random games of ``variant`` checking every position and move."""
     rng = random.Random(seed)
     for _ in range(games):
-        record = GameRecord.new(variant)
+        record, board = GameRecord.new(variant), Board(variant)
         while not record.state.is_over and len(record.moves) < max_plies and not record.at_cap:
             state = record.state
             _check_position(state)
+            _require(board.state == state and board.legal_moves() == state.legal_moves(),
+                     state, "a Board stepped in place is not at the game's position")
             moves = state.legal_moves()
             _require(moves, state, "a game going on has no legal move")
             for move in moves:
@@ -37,6 +41,8 @@ def simulate(variant: Variant, games: int = 3, seed: int = 0, max_plies: int = M
             move = rng.choice(moves)
             _check_sowing(state, move)
             record.push(move)
+            board.push(move)
+        _check_taken_back(board, record)
         again = GameRecord.from_text(record.to_text())
         _require(again.moves == record.moves and again.state == record.state, record.state,
                  "the game's record does not read back to the same game")
@@ -61,6 +67,15 @@ def _check_position(state: State) -> None:
     turn = variant.turn_cells()
     _require(sorted(turn[m] for m in state.legal_moves()) == sorted(turned.legal_moves()),
              state, "the legal moves are not the same from the other seat")
+
+
+def _check_taken_back(board: Board, record: GameRecord) -> None:
+    """Popped move by move, a Board goes back through the game's positions to its start."""
+    for ply in range(len(record.moves), 0, -1):
+        state = record.states[ply - 1]
+        _require(board.pop() == record.moves[ply - 1] and board.state == state
+                 and board.legal_moves() == state.legal_moves(), state,
+                 "a Board's move taken back does not give the position before it")
 
 
 def _check_sowing(state: State, move: int) -> None:
