@@ -7,9 +7,10 @@ mancalab, with ``State`` (immutable: each move a new state) and with ``Board`` (
 ``legal_moves`` then ``push``), and in pyspiel (``State.legal_actions`` then
 ``apply_action``, in place), Kalah(6,4) as OpenSpiel's ``mancala`` and ``oware``; checks that
 all three give the same legal moves at every step, then times each alone and prints
-microseconds a step and the ratios to pyspiel. Also the floor: one empty call into compiled
-code from Python, and a board copy with one call of the game's compiled step (what an
-immutable state's step cannot do without).
+microseconds a step and the ratios to pyspiel. Also the floors: the list of moves and one
+call of the game's compiled step in place (what a step from Python cannot do without), one
+empty call into compiled code, and a board copy with one compiled step (what an immutable
+state's step cannot do without).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numba
 import numpy as np
 
 import mancalab
+from _report import report
 
 # mancalab's game and options as OpenSpiel plays it (its mancala is Kalah without the capture
 # of an empty opposite pit), and OpenSpiel's name
@@ -143,29 +145,51 @@ def floor_step(game: str, calls: int = 200_000) -> float:
     return (time.perf_counter() - began) / calls * 1e6
 
 
+def floor_in_place(game: str, games: list[list[int]]) -> float:
+    """Seconds for the same games stepped with only what an in-place step from Python cannot
+    do without: the legal moves as a new list and one call of the compiled ``step`` (no
+    method, no legality check, nothing kept to take a move back)."""
+    variant = _variant(game)
+    start = variant.start()
+    step, params = variant.compiled("step"), variant.params.array
+    for moves in games:  # every mask met kept with its moves, as a Board keeps them
+        board = mancalab.Board(variant)
+        for move in moves:
+            board.legal_moves()
+            board.push(move)
+    kept = variant._moves_of
+    began = time.perf_counter()
+    for moves in games:
+        cells, mask = start.board, start._legal_mask()
+        for move in moves:
+            list(kept[mask])
+            mask = step(params, cells, move)
+    return time.perf_counter() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"{'game':8} {'State µs':>9} {'Board µs':>9} {'pyspiel µs':>11} {'ratios':>12}")
+    rows, empty = [], floor_call()
     for game, (_, name) in GAMES.items():
         to_action = (lambda s, m: m + 1) if game == "kalah" else _oware_action
         games = _moves(game, args.steps, args.seed)
         steps = sum(map(len, games))
         check_equal(game, name, games, to_action)
         time_mancalab(game, games[:20]), time_board(game, games[:20])  # warm
-        best = {"state": [], "board": [], "pyspiel": []}
+        best = {"state": [], "board": [], "pyspiel": [], "floor": []}
         for _ in range(3):  # alternated, the best of three each
             best["state"].append(time_mancalab(game, games))
             best["board"].append(time_board(game, games))
             best["pyspiel"].append(time_pyspiel(name, games, to_action))
-        state, board, theirs = (min(times) / steps * 1e6 for times in best.values())
-        print(f"{game:8} {state:9.2f} {board:9.2f} {theirs:11.2f} "
-              f"{state / theirs:6.2f} {board / theirs:5.2f}")
-    print(f"one empty compiled call from Python: {floor_call():.2f} µs")
-    for game in GAMES:
-        print(f"{game}: a board copy and one compiled step, no state: {floor_step(game):.2f} µs")
+            best["floor"].append(floor_in_place(game, games))
+        state, board, theirs, floor = (min(times) / steps * 1e6 for times in best.values())
+        rows.append({"game": game, "State µs": state, "Board µs": board, "pyspiel µs": theirs,
+                     "Board / pyspiel": board / theirs, "in-place floor µs": floor,
+                     "copy and step µs": floor_step(game), "empty call µs": empty})
+    report("A step from Python: legal moves, then the move played", rows, list(rows[0]))
 
 
 if __name__ == "__main__":
