@@ -1,6 +1,9 @@
 """``mancalab.Board``: a position stepped in place, its moves taken back, bad moves refused.
 (Every game's boards follow its records move for move: ``mancalab.testing.simulate``.)"""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -52,3 +55,36 @@ def test_a_copy_is_independent_and_the_state_is_a_snapshot():
 def test_a_board_starts_only_from_a_state_or_a_variant():
     with pytest.raises(TypeError, match="a State or a Variant"):
         Board("kalah")
+
+
+def test_a_game_longer_than_the_first_stack_is_taken_back_position_by_position():
+    variant = mancalab.variant("oware")
+    board, states, rng = Board(variant), [variant.start()], np.random.default_rng(5)
+    while len(states) < 300 and not board.is_over:  # Oware's kernels play on past repetitions
+        board.push(int(rng.choice(board.legal_moves())))
+        states.append(states[-1].play(board.moves[-1]))
+        assert board.state == states[-1] and board.legal_moves() == states[-1].legal_moves()
+    assert len(states) > 2 * 64
+    while board.moves:
+        board.pop()
+        states.pop()
+        assert board.state == states[-1] and board.legal_moves() == states[-1].legal_moves()
+
+
+def test_a_game_the_compiled_switch_does_not_know_steps_by_its_own_kernels():
+    sys.path.insert(0, str(Path(__file__).parent / "plugin"))
+    try:  # the example plugin's game, not registered in this process
+        from mancalab_tiny import Tiny
+    finally:
+        sys.path.pop(0)
+    variant = Tiny()
+    assert Tiny.game_id not in mancalab.kernels.GAME_IDS
+    board, state = Board(variant), variant.start()
+    for _ in range(4):
+        move = state.legal_moves()[-1]
+        board.push(move)
+        state = state.play(move)
+        assert board.state.cells == state.cells and board.legal_moves() == state.legal_moves()
+    with pytest.raises(IllegalMoveError):
+        board.push(99)
+    assert board.pop() == move and len(board.moves) == 3

@@ -454,6 +454,7 @@ class Variant:
     # ----- kernels from Python -----------------------------------------------------
     _step_entry = _mask_entry = None  # compiled(): the kernels a state calls, found once
     _moves_of: dict | None = None  # legal-move masks seen, their moves (State.legal_moves)
+    _start_stack = None  # a Board's stack at the start (mancalab.board), copied for each new one
 
     def compiled(self, kernel: str):
         """The game's compiled ``kernel`` (``"step"`` or ``"legal_mask"``) for a state's own

@@ -163,6 +163,7 @@ def _chooser(kernel: str, arguments: str, inlined: bool = False):
 
 
 _switch = _build_switch()
+GAME_IDS = frozenset(int(cls.game_id) for cls in VARIANTS.values())  # in the switch
 (legal_mask, play, settle, score, material, stop, positional, pack_key,
  unpack_key, table_bounds) = (_chooser(kernel, arguments) for kernel, arguments, _ in SWITCHED)
 # the rules compiled into the one loop that plays nothing else: random play (MCTS's playouts),
@@ -196,6 +197,51 @@ def material_margin(params, board):
 def seed_rng(seed):
     """Seed the random numbers of compiled code (numba keeps its own generator)."""
     np.random.seed(seed)
+
+
+
+# ----- a position stepped in place (mancalab.board) ------------------------------------------
+# A board's stack: row 0 the game's params, then (its last three columns) the row of the
+# position now, the size of a board and the params' count; from row 1 the positions, each
+# with the move that made it and its legal-move mask in its last two columns. The params
+# travel in the stack, not as an argument of their own: numba unboxes each array a call.
+@njit(cache=True)
+def board_push(stack, move):
+    """``Board.push`` in one call: the position now copied to the next row and ``move``
+    played there. Answers the new position's legal-move mask; -1 for an illegal move, -2
+    when the stack is full (nothing changed either way)."""
+    width = stack.shape[1]
+    header = stack[0]
+    row = header[width - 3]
+    if row + 1 == stack.shape[0]:
+        return np.int64(-2)
+    before = stack[row]
+    if move < 0 or move > 62 or (before[width - 1] >> move) & 1 == 0:
+        return np.int64(-1)
+    after = stack[row + 1]
+    for i in range(width):
+        after[i] = before[i]
+    params = header[: header[width - 1]]
+    board = after[: header[width - 2]]
+    play(params, board, move)
+    mask = np.int64(legal_mask(params, board))  # no game has a move from cell 63
+    after[width - 2] = move
+    after[width - 1] = mask
+    header[width - 3] = row + 1
+    return mask
+
+
+@njit(cache=True)
+def board_pop(stack):
+    """``Board.pop`` in one call: back to the position before the last push. Answers the
+    move taken back and the legal-move mask now; (-1, -1) when nothing was pushed."""
+    width = stack.shape[1]
+    header = stack[0]
+    row = header[width - 3]
+    if row == 1:
+        return np.int64(-1), np.int64(-1)
+    header[width - 3] = row - 1
+    return stack[row, width - 2], stack[row - 1, width - 1]
 
 
 # ----- random play, ended as a game record ends it -----------------------------------------
