@@ -22,7 +22,7 @@ import numpy as np
 from . import kernels
 from .core import ONGOING, IllegalMoveError, Outcome, State, Variant
 
-FIRST_ROOM = 64  # rows of a new board's stack (positions before pushing needs more): doubled
+FIRST_ROOM = 64  # the positions a new board has room for (doubled when a push needs more)
 
 
 class Board:
