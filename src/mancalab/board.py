@@ -153,7 +153,8 @@ _ENTRIES: list = []  # kernels.board_push and board_pop compiled for a stack, on
 
 def _new_stack(variant: Variant, rows: int) -> np.ndarray:
     """A board's stack (``mancalab.kernels``, "a position stepped in place"): row 0 the
-    game's params and the stack's facts, at row 1."""
+    game's params and the stack's facts (the row now, 1; the board's size; the params'
+    count), the positions from row 1."""
     params, size = variant.params.array, variant.board_size
     stack = np.zeros((rows, max(size + 2, len(params) + 3)), dtype=np.int64)
     stack[0, : len(params)] = params
